@@ -1,0 +1,18 @@
+// Locale-independent number parsing and shortest round-trip formatting (std::from_chars /
+// std::to_chars), so files read and write the same on every machine.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ppsynth::data {
+
+// Parses a whole decimal number, allowing surrounding spaces, a leading '+', and
+// "inf"/"nan" never (they are not data). nullopt when the text is not a number.
+std::optional<double> parseNumber(std::string_view text);
+
+// Shortest text that parses back to exactly `v`; integers print without a decimal point.
+std::string formatNumber(double v);
+
+}  // namespace ppsynth::data

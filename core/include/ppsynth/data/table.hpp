@@ -1,0 +1,118 @@
+// The in-memory table: typed columns with explicit missing values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+
+namespace ppsynth::data {
+
+enum class ColumnType {
+    Numeric,      // real numbers
+    Count,        // non-negative integers (stored as double, checked on construction)
+    Categorical,  // codes into a list of levels, each with a label
+    Text,         // free text, never used by a model
+};
+
+std::string_view toString(ColumnType t);
+std::optional<ColumnType> columnTypeFromString(std::string_view s);
+
+// One level of a categorical column. `value` is what the source file stores (a code in
+// SPSS/Stata/SAS, the string itself in CSV); `label` is what a person reads. Writers that
+// need numeric codes use `value` when it is a number, else the 1-based level position.
+struct Level {
+    std::string value;
+    std::string label;
+    bool operator==(const Level&) const = default;
+};
+
+class Column {
+public:
+    static constexpr std::int32_t kMissingCode = -1;
+
+    Column() = default;
+    // Missing cells: `missing[i] != 0`; their stored value is NaN (numeric/count),
+    // kMissingCode (categorical) or empty (text). An empty `missing` means none missing.
+    static Column numeric(std::string name, std::vector<double> values,
+                          std::vector<std::uint8_t> missing = {});
+    static Column count(std::string name, std::vector<double> values,
+                        std::vector<std::uint8_t> missing = {});
+    static Column categorical(std::string name, std::vector<std::int32_t> codes,
+                              std::vector<Level> levels);
+    static Column text(std::string name, std::vector<std::string> values,
+                       std::vector<std::uint8_t> missing = {});
+
+    const std::string& name() const { return name_; }
+    void setName(std::string name) { name_ = std::move(name); }
+    ColumnType type() const { return type_; }
+    std::size_t size() const { return size_; }
+
+    bool isMissing(std::size_t row) const { return !missing_.empty() && missing_[row] != 0; }
+    std::size_t missingCount() const;
+    const std::vector<std::uint8_t>& missingMask() const { return missing_; }
+
+    // Numeric and count columns.
+    const std::vector<double>& values() const { return values_; }
+    double value(std::size_t row) const { return values_[row]; }
+    // Categorical columns.
+    const std::vector<std::int32_t>& codes() const { return codes_; }
+    std::int32_t code(std::size_t row) const { return codes_[row]; }
+    const std::vector<Level>& levels() const { return levels_; }
+    // Text columns.
+    const std::vector<std::string>& texts() const { return texts_; }
+
+    // A cell as a person would read it ("" when missing); for error messages and views.
+    std::string display(std::size_t row) const;
+
+    // Convert to another type (a user's type override). Numeric -> categorical makes one
+    // level per distinct value; categorical -> numeric needs every level value numeric;
+    // count needs non-negative integers; `maxLevels` bounds a new categorical.
+    Expected<Column> convertedTo(ColumnType target, std::size_t maxLevels = 100) const;
+
+    // Keep the rows whose mask entry is non-zero (listwise deletion).
+    Column filtered(const std::vector<std::uint8_t>& keep) const;
+
+    std::size_t memoryBytes() const;
+    bool operator==(const Column& other) const;
+
+private:
+    std::string name_;
+    ColumnType type_ = ColumnType::Numeric;
+    std::size_t size_ = 0;
+    std::vector<std::uint8_t> missing_;
+    std::vector<double> values_;
+    std::vector<std::int32_t> codes_;
+    std::vector<Level> levels_;
+    std::vector<std::string> texts_;
+};
+
+class Table {
+public:
+    Table() = default;
+
+    std::size_t rowCount() const { return columns_.empty() ? 0 : columns_.front().size(); }
+    std::size_t columnCount() const { return columns_.size(); }
+    const std::vector<Column>& columns() const { return columns_; }
+    const Column& column(std::size_t i) const { return columns_[i]; }
+    Column& column(std::size_t i) { return columns_[i]; }
+    // Index of the named column, or nullopt.
+    std::optional<std::size_t> indexOf(std::string_view name) const;
+    const Column* find(std::string_view name) const;
+
+    // Fails when the length differs from the table's or the name is taken.
+    Status addColumn(Column c);
+    Status replaceColumn(std::size_t index, Column c);
+
+    Table filteredRows(const std::vector<std::uint8_t>& keep) const;
+    std::size_t memoryBytes() const;
+    bool operator==(const Table& other) const = default;
+
+private:
+    std::vector<Column> columns_;
+};
+
+}  // namespace ppsynth::data

@@ -1,0 +1,29 @@
+#include "ppsynth/data/number_format.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace ppsynth::data {
+
+std::optional<double> parseNumber(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    if (s.empty()) return std::nullopt;
+    // from_chars accepts "inf" and "nan"; data files mean something else by them.
+    const char c = s.front() == '-' && s.size() > 1 ? s[1] : s.front();
+    if (!((c >= '0' && c <= '9') || c == '.')) return std::nullopt;
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::string formatNumber(double v) {
+    if (std::isnan(v)) return "NaN";
+    char buf[32];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, ptr);
+}
+
+}  // namespace ppsynth::data
