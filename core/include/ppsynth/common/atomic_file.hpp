@@ -1,0 +1,24 @@
+// Outputs are written atomically: into a temporary file beside the target, flushed, then
+// renamed over it, so a reader never sees a half-written file and a failure leaves the
+// old file (or nothing) in place.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "ppsynth/common/expected.hpp"
+
+namespace ppsynth {
+
+// Calls write(stream) on a temporary file and renames it to `path` when write returns ok
+// and the stream is good; otherwise removes the temporary and returns the error.
+Status writeFileAtomically(const std::string& path,
+                           const std::function<Status(std::ostream&)>& write);
+
+// For writers that need a path (C libraries such as ReadStat): produce(tempPath) writes the
+// file itself; on success the temporary is renamed to `path`, on failure removed.
+Status commitFileAtomically(const std::string& path,
+                            const std::function<Status(const std::string& tempPath)>& produce);
+
+}  // namespace ppsynth

@@ -1,0 +1,57 @@
+// The synthesizer model interface (METHOD.md section 1). A model owns its data (design
+// matrix X and transformed y) and priors; the record weights alpha are given per call so
+// one fitted model serves every weighting scheme. A new model is one file implementing
+// this interface plus its tests.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/rng.hpp"
+#include "ppsynth/mcmc/log_density.hpp"
+
+namespace ppsynth::models {
+
+class Model {
+public:
+    virtual ~Model() = default;
+
+    virtual std::string family() const = 0;  // "poisson", "negbin", "normal", ...
+    virtual std::size_t recordCount() const = 0;
+    // Unconstrained parameter dimension (what the sampler moves in).
+    virtual std::size_t dimension() const = 0;
+    // Names of the reported (constrained) parameters, in the order constrain() returns them.
+    virtual std::vector<std::string> parameterNames() const = 0;
+    virtual Eigen::VectorXd constrain(const Eigen::VectorXd& q) const = 0;
+
+    // Weighted log pseudo posterior on the unconstrained scale, Jacobians included:
+    // sum_i alpha_i log p(y_i | x_i, theta) + log prior(theta) + log |J|. Writes the gradient.
+    virtual double logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
+                                Eigen::VectorXd& grad) const = 0;
+    // out_i = log p(y_i | x_i, theta(q)) with every normalizing constant; out has n entries.
+    virtual void recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+    // One posterior predictive draw y*_i ~ p(. | x_i, theta(q)) per record (transformed scale).
+    virtual void predict(const Eigen::VectorXd& q, Rng& rng, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+    // A sensible starting point on the unconstrained scale, jittered by rng.
+    virtual Eigen::VectorXd initialPoint(Rng& rng) const = 0;
+};
+
+// Binds a model to a weight vector as a sampler target.
+class WeightedPosterior final : public mcmc::LogDensity {
+public:
+    WeightedPosterior(const Model& model, Eigen::VectorXd alpha)
+        : model_(model), alpha_(std::move(alpha)) {}
+    std::size_t dimension() const override { return model_.dimension(); }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        return model_.logPosterior(q, alpha_, grad);
+    }
+    const Eigen::VectorXd& weights() const { return alpha_; }
+
+private:
+    const Model& model_;
+    Eigen::VectorXd alpha_;
+};
+
+}  // namespace ppsynth::models

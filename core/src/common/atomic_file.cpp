@@ -1,0 +1,50 @@
+#include "ppsynth/common/atomic_file.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+#include <unistd.h>
+
+namespace ppsynth {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string temporaryBeside(const std::string& path) {
+    static std::atomic<unsigned> counter{0};
+    return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+}  // namespace
+
+Status commitFileAtomically(const std::string& path,
+                            const std::function<Status(const std::string&)>& produce) {
+    const std::string tmp = temporaryBeside(path);
+    Status s = produce(tmp);
+    std::error_code ec;
+    if (!s.isOk()) {
+        fs::remove(tmp, ec);
+        return s;
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        return Error{"could not write '" + path + "': " + ec.message()};
+    }
+    return {};
+}
+
+Status writeFileAtomically(const std::string& path,
+                           const std::function<Status(std::ostream&)>& write) {
+    return commitFileAtomically(path, [&](const std::string& tmp) -> Status {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return Error{"could not create '" + tmp + "': check that the folder exists and is writable"};
+        Status s = write(out);
+        if (!s.isOk()) return s;
+        out.flush();
+        if (!out) return Error{"could not write '" + path + "': the disk may be full"};
+        return {};
+    });
+}
+
+}  // namespace ppsynth
