@@ -1,0 +1,63 @@
+// Reading and writing tables: CSV (own parser) and SPSS/Stata/SAS (through ReadStat).
+// Readers never modify the source; writers write atomically.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
+#include "ppsynth/data/table.hpp"
+
+namespace ppsynth::data {
+
+enum class FileFormat { Csv, Sav, Dta, Sas7bdat, Xpt };
+
+std::string_view toString(FileFormat f);
+// From the file name's extension (case-insensitive): .csv/.txt/.tsv, .sav/.zsav, .dta,
+// .sas7bdat, .xpt. nullopt for anything else.
+std::optional<FileFormat> formatFromPath(const std::string& path);
+
+struct CsvOptions {
+    char delimiter = 0;  // 0: detect among , ; tab |
+    char quote = '"';
+    bool header = true;
+    // "auto": UTF-8 (with or without BOM), falling back to Latin-1 when the bytes are not
+    // valid UTF-8; or "utf-8" / "latin-1" to force one.
+    std::string encoding = "auto";
+    // Cells equal to one of these (after trimming spaces) are missing.
+    std::vector<std::string> missingTokens = {"", "NA", "."};
+};
+
+struct ReadOptions {
+    CsvOptions csv;
+    // A text column with more distinct values than this is read as text, not categorical;
+    // an override to categorical beyond it is an error.
+    std::size_t maxLevels = 100;
+    // Per-column type overrides applied after detection (column name, type).
+    std::vector<std::pair<std::string, ColumnType>> typeOverrides;
+    // Refuse a file whose table would not fit: 0 means the machine's available memory.
+    std::size_t memoryBudgetBytes = 0;
+    ProgressCallback progress;  // stage "reading", done/total in bytes
+};
+
+// What a reader noticed that a person should know (encoding fallback, detected delimiter).
+struct ReadReport {
+    std::vector<std::string> notes;
+};
+
+Expected<Table> readTable(const std::string& path, const ReadOptions& options = {},
+                          ReadReport* report = nullptr);
+
+struct WriteOptions {
+    char delimiter = ',';
+};
+
+// The format follows the extension unless given. CSV writes labels for categorical
+// columns; .sav and .dta keep level values and labels so the file reads back equal.
+Status writeTable(const Table& table, const std::string& path,
+                  std::optional<FileFormat> format = std::nullopt, const WriteOptions& options = {});
+
+}  // namespace ppsynth::data
