@@ -1,0 +1,78 @@
+#include "ppsynth/privacy/lipschitz.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "ppsynth/common/quantile.hpp"
+
+namespace ppsynth::privacy {
+
+LipschitzAccumulator::LipschitzAccumulator(Eigen::VectorXd alpha)
+    : alpha_(std::move(alpha)),
+      recordMax_(Eigen::VectorXd::Zero(alpha_.size())),
+      nonFinite_(static_cast<std::size_t>(alpha_.size()), 0) {}
+
+void LipschitzAccumulator::addDraw(const Eigen::Ref<const Eigen::VectorXd>& loglik) {
+    double drawMax = 0;
+    for (Eigen::Index i = 0; i < loglik.size(); ++i) {
+        const double l = loglik[i];
+        if (!std::isfinite(l)) {
+            nonFinite_[static_cast<std::size_t>(i)] = 1;
+            continue;
+        }
+        const double v = alpha_[i] * std::abs(l);
+        recordMax_[i] = std::max(recordMax_[i], v);
+        drawMax = std::max(drawMax, v);
+    }
+    drawMax_.push_back(drawMax);
+}
+
+void LipschitzAccumulator::merge(const LipschitzAccumulator& other) {
+    if (alpha_.size() == 0) {
+        *this = other;
+        return;
+    }
+    recordMax_ = recordMax_.cwiseMax(other.recordMax_);
+    drawMax_.insert(drawMax_.end(), other.drawMax_.begin(), other.drawMax_.end());
+    for (std::size_t i = 0; i < nonFinite_.size(); ++i) nonFinite_[i] |= other.nonFinite_[i];
+}
+
+std::string LipschitzBound::method() const {
+    if (quantile >= 1.0) return "max over draws";
+    std::ostringstream s;
+    s << quantile << "-quantile over draws";
+    return s.str();
+}
+
+LipschitzBound lipschitzBound(const LipschitzAccumulator& acc, double q) {
+    LipschitzBound b;
+    b.quantile = std::clamp(q, 0.0, 1.0);
+    const auto& m = acc.drawMax();
+    if (m.empty()) return b;
+    if (b.quantile >= 1.0) {
+        b.delta = *std::max_element(m.begin(), m.end());
+    } else {
+        b.delta = quantile(m, b.quantile);
+    }
+    for (std::size_t s = 0; s < m.size(); ++s)
+        if (m[s] <= b.delta) b.keptDraws.push_back(s);
+    return b;
+}
+
+EpsilonAccount epsilonAccount(double delta, int m) {
+    return {2.0 * delta, 2.0 * delta * m, m};
+}
+
+GlobalEpsilon globalEpsilon(double delta, std::size_t n) {
+    GlobalEpsilon g;
+    if (n < 1000) {
+        g.safetyLow = 1.05;
+        g.safetyHigh = 1.10;
+    }
+    g.epsilonLow = 2.0 * g.safetyLow * delta;
+    g.epsilonHigh = 2.0 * g.safetyHigh * delta;
+    return g;
+}
+
+}  // namespace ppsynth::privacy
