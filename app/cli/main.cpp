@@ -6,7 +6,8 @@
 #include "cli_commands.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"ppsynth: risk-weighted Bayesian synthetic data with a measured privacy guarantee"};
+    CLI::App app{
+        "ppsynth: risk-weighted Bayesian synthetic data with a measured privacy guarantee"};
     app.set_version_flag("--version", std::string("ppsynth-cli ") + PPSYNTH_VERSION);
     app.require_subcommand(1);
     int exitCode = 0;

@@ -42,7 +42,9 @@ std::vector<double> bruteForcePairwise(const std::vector<double>& y,
     const std::size_t n = y.size();
     std::vector<double> at(n, 0.0);
     for (const auto& ys : synth) {
-        auto close = [&](std::size_t h, std::size_t i) { return std::abs(ys[h] - y[i]) < rad.around(y[i]); };
+        auto close = [&](std::size_t h, std::size_t i) {
+            return std::abs(ys[h] - y[i]) < rad.around(y[i]);
+        };
         for (std::size_t i = 0; i < n; ++i) {
             std::vector<std::size_t> M;
             for (std::size_t h = 0; h < n; ++h)
@@ -76,7 +78,7 @@ std::vector<double> bruteForcePairwise(const std::vector<double>& y,
 
 class TstIdentificationRisk : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void bettyExamples_data() {
         QTest::addColumn<int>("outside");
         QTest::addColumn<bool>("T");
@@ -133,9 +135,13 @@ private slots:
         boost::random::uniform_int_distribution<int> p(0, 4);
         std::vector<double> y(500);
         std::vector<std::int32_t> pat(500);
-        for (std::size_t i = 0; i < y.size(); ++i) { y[i] = u(rng); pat[i] = p(rng); }
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            y[i] = u(rng);
+            pat[i] = p(rng);
+        }
         std::vector<std::vector<double>> synth(7, std::vector<double>(500));
-        for (auto& s : synth) for (auto& v : s) v = u(rng);
+        for (auto& s : synth)
+            for (auto& v : s) v = u(rng);
         RiskOptions one, four;
         four.threads = 4;
         QVERIFY(*marginalRisk(y, synth, pat, one) == *marginalRisk(y, synth, pat, four));
@@ -169,7 +175,8 @@ private slots:
         }
         std::vector<std::vector<double>> synth(3, std::vector<double>(y.size()));
         for (auto& s : synth)
-            for (std::size_t i = 0; i < s.size(); ++i) s[i] = ties ? std::round(y[i] + u(rng) / 5 - 2) : y[i] + u(rng) / 5 - 2;
+            for (std::size_t i = 0; i < s.size(); ++i)
+                s[i] = ties ? std::round(y[i] + u(rng) / 5 - 2) : y[i] + u(rng) / 5 - 2;
         RiskOptions o;
         o.radius = {percentage ? 0.1 : 1.5, percentage};
         auto fast = pairwiseRisk(y, synth, pat, o);
@@ -178,7 +185,8 @@ private slots:
         for (std::size_t i = 0; i < y.size(); ++i) QVERIFY(std::abs(fast->at[i] - slow[i]) < 1e-12);
         // The marginal IR computed alongside equals the marginal function's.
         auto marginal = marginalRisk(y, synth, pat, o);
-        for (std::size_t i = 0; i < y.size(); ++i) QVERIFY(std::abs(fast->marginal[i] - (*marginal)[i]) < 1e-12);
+        for (std::size_t i = 0; i < y.size(); ++i)
+            QVERIFY(std::abs(fast->marginal[i] - (*marginal)[i]) < 1e-12);
     }
     void singletonsFallBackAndAreCounted() {
         std::vector<double> y{100, 200, 300}, ys{101, 500, 300};
@@ -193,7 +201,8 @@ private slots:
         std::vector<double> y{1, 2};
         auto r = marginalRisk(y, {{1.0}}, std::vector<std::int32_t>{0, 0});
         QVERIFY(!r.hasValue());
-        QCOMPARE(r.message(), std::string("synthetic dataset 1 has 1 records but the original has 2"));
+        QCOMPARE(r.message(),
+                 std::string("synthetic dataset 1 has 1 records but the original has 2"));
         QVERIFY(!marginalRisk(y, {}, std::vector<std::int32_t>{0, 0}).hasValue());
     }
     void cancellation() {
@@ -201,7 +210,9 @@ private slots:
         std::vector<std::vector<double>> synth(10, std::vector<double>(100, 5.0));
         RiskOptions o;
         int calls = 0;
-        o.progress = [&](const ppsynth::Progress&) { return ++calls >= 2 ? Continue::Stop : Continue::Yes; };
+        o.progress = [&](const ppsynth::Progress&) {
+            return ++calls >= 2 ? Continue::Stop : Continue::Yes;
+        };
         auto r = marginalRisk(y, synth, std::vector<std::int32_t>(100, 0), o);
         QVERIFY(!r.hasValue());
         QCOMPARE(r.message(), std::string("identification risk cancelled"));

@@ -20,7 +20,7 @@ bool near(const VectorXd& a, const VectorXd& b, double tol = 1e-12) {
 
 class TstPrivacyWeights : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void lipschitzWeightsByHand_data() {
         QTest::addColumn<double>("c");
         QTest::addColumn<double>("g");

@@ -7,7 +7,7 @@ using namespace ppsynth::data;
 
 class TstTable : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void missingIsExplicit() {
         auto c = Column::numeric("x", {1.0, 2.0, 3.0}, {0, 1, 0});
         QCOMPARE(c.missingCount(), std::size_t{1});
@@ -44,12 +44,14 @@ private slots:
         auto c = Column::numeric("v", {1, 2.5}).convertedTo(ColumnType::Count);
         QVERIFY(!c.hasValue());
         QCOMPARE(c.message(),
-                 std::string("column 'v' cannot be count: row 2: 2.5 is not a non-negative whole number"));
+                 std::string(
+                     "column 'v' cannot be count: row 2: 2.5 is not a non-negative whole number"));
     }
     void textToNumericNamesRow() {
         auto c = Column::text("y", {"1", "n/a"}).convertedTo(ColumnType::Numeric);
         QVERIFY(!c.hasValue());
-        QCOMPARE(c.message(), std::string("column 'y' cannot be numeric: row 2: 'n/a' is not a number"));
+        QCOMPARE(c.message(),
+                 std::string("column 'y' cannot be numeric: row 2: 'n/a' is not a number"));
     }
     void filteredRowsKeepsMask() {
         Table t;

@@ -1,10 +1,11 @@
 #include "ppsynth/common/atomic_file.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
-#include <unistd.h>
 
 namespace ppsynth {
 
@@ -38,7 +39,9 @@ Status writeFileAtomically(const std::string& path,
                            const std::function<Status(std::ostream&)>& write) {
     return commitFileAtomically(path, [&](const std::string& tmp) -> Status {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return Error{"could not create '" + tmp + "': check that the folder exists and is writable"};
+        if (!out)
+            return Error{"could not create '" + tmp +
+                         "': check that the folder exists and is writable"};
         Status s = write(out);
         if (!s.isOk()) return s;
         out.flush();

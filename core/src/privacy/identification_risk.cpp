@@ -19,8 +19,8 @@ struct Groups {
 
 Expected<Groups> groupByPattern(std::span<const std::int32_t> pattern, std::size_t n) {
     if (pattern.size() != n)
-        return Error{"the pattern ids cover " + std::to_string(pattern.size()) + " records but y has " +
-                     std::to_string(n)};
+        return Error{"the pattern ids cover " + std::to_string(pattern.size()) +
+                     " records but y has " + std::to_string(n)};
     Groups g;
     for (std::size_t i = 0; i < n; ++i) {
         if (pattern[i] < 0) return Error{"record " + std::to_string(i + 1) + " has no pattern id"};
@@ -190,7 +190,8 @@ RiskSummary summarizeRisk(std::span<const double> ir, double threshold, std::siz
     if (ir.empty()) return s;
     std::vector<double> sorted(ir.begin(), ir.end());
     std::sort(sorted.begin(), sorted.end());
-    s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+    s.mean =
+        std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
     s.median = quantileSorted(sorted, 0.5);
     s.q1 = quantileSorted(sorted, 0.25);
     s.q3 = quantileSorted(sorted, 0.75);
@@ -202,8 +203,9 @@ RiskSummary summarizeRisk(std::span<const double> ir, double threshold, std::siz
     std::iota(idx.begin(), idx.end(), std::size_t{0});
     const std::size_t k = std::min(topK, idx.size());
     // Ties keep record order so the table is stable.
-    std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k), idx.end(),
-                      [&](std::size_t a, std::size_t b) { return ir[a] > ir[b] || (ir[a] == ir[b] && a < b); });
+    std::partial_sort(
+        idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k), idx.end(),
+        [&](std::size_t a, std::size_t b) { return ir[a] > ir[b] || (ir[a] == ir[b] && a < b); });
     s.top.assign(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k));
     return s;
 }

@@ -7,7 +7,9 @@
 
 namespace ppsynth::privacy {
 
-double clamp01(double v) { return std::min(std::max(v, 0.0), 1.0); }
+double clamp01(double v) {
+    return std::min(std::max(v, 0.0), 1.0);
+}
 
 Eigen::VectorXd lipschitzWeights(const Eigen::VectorXd& f, double c, double g) {
     Eigen::VectorXd alpha(f.size());

@@ -58,6 +58,7 @@ struct WriteOptions {
 // The format follows the extension unless given. CSV writes labels for categorical
 // columns; .sav and .dta keep level values and labels so the file reads back equal.
 Status writeTable(const Table& table, const std::string& path,
-                  std::optional<FileFormat> format = std::nullopt, const WriteOptions& options = {});
+                  std::optional<FileFormat> format = std::nullopt,
+                  const WriteOptions& options = {});
 
 }  // namespace ppsynth::data

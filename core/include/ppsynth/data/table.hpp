@@ -31,7 +31,7 @@ struct Level {
 };
 
 class Column {
-public:
+  public:
     static constexpr std::int32_t kMissingCode = -1;
 
     Column() = default;
@@ -79,7 +79,7 @@ public:
     std::size_t memoryBytes() const;
     bool operator==(const Column& other) const;
 
-private:
+  private:
     std::string name_;
     ColumnType type_ = ColumnType::Numeric;
     std::size_t size_ = 0;
@@ -91,7 +91,7 @@ private:
 };
 
 class Table {
-public:
+  public:
     Table() = default;
 
     std::size_t rowCount() const { return columns_.empty() ? 0 : columns_.front().size(); }
@@ -111,7 +111,7 @@ public:
     std::size_t memoryBytes() const;
     bool operator==(const Table& other) const = default;
 
-private:
+  private:
     std::vector<Column> columns_;
 };
 

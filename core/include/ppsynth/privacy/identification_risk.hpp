@@ -22,7 +22,7 @@ struct Radius {
 
 struct RiskOptions {
     Radius radius;
-    int threads = 1;           // datasets are processed in parallel
+    int threads = 1;            // datasets are processed in parallel
     ProgressCallback progress;  // stage "risk", done/total in datasets
 };
 
@@ -36,9 +36,9 @@ Expected<std::vector<double>> marginalRisk(std::span<const double> y,
                                            const RiskOptions& options = {});
 
 struct PairwiseRisk {
-    std::vector<double> at;          // at_i, in [0, 1]; the pairwise weight before (c, g)
-    std::vector<double> marginal;    // IR_i, computed alongside
-    std::size_t singletons = 0;      // records alone in their pattern (fell back to 1 - IR_i)
+    std::vector<double> at;        // at_i, in [0, 1]; the pairwise weight before (c, g)
+    std::vector<double> marginal;  // IR_i, computed alongside
+    std::size_t singletons = 0;    // records alone in their pattern (fell back to 1 - IR_i)
 };
 
 // at_i = mean over l of sum_{j in M, j != i} (1 - IR_ij) / (|M| - 1), with
@@ -58,7 +58,8 @@ struct RiskSummary {
 };
 
 // Quartiles use R's default (type 7) definition so figures match what users compute in R.
-RiskSummary summarizeRisk(std::span<const double> ir, double threshold = 0.5, std::size_t topK = 10);
+RiskSummary summarizeRisk(std::span<const double> ir, double threshold = 0.5,
+                          std::size_t topK = 10);
 
 // Records whose risk rises by more than `rise` from the baseline synthesizer to another
 // (the whack-a-mole effect of paper 004).

@@ -11,7 +11,7 @@ namespace ppsynth::privacy {
 
 // One accumulator per chain (not thread-safe); merge them in chain order afterwards.
 class LipschitzAccumulator {
-public:
+  public:
     LipschitzAccumulator() = default;
     // alpha: the fit's record weights (all ones for an unweighted fit).
     explicit LipschitzAccumulator(Eigen::VectorXd alpha);
@@ -29,7 +29,7 @@ public:
     // 1 where some draw gave a non-finite l_{s,i}: such records get alpha_i = 0.
     const std::vector<std::uint8_t>& nonFinite() const { return nonFinite_; }
 
-private:
+  private:
     Eigen::VectorXd alpha_;
     Eigen::VectorXd recordMax_;
     std::vector<double> drawMax_;

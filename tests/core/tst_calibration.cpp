@@ -1,0 +1,91 @@
+#include <QTest>
+
+#include "ppsynth/privacy/calibration.hpp"
+#include "ppsynth/privacy/weights.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::privacy;
+
+class TstCalibration : public QObject {
+    Q_OBJECT
+  private slots:
+    // A stand-in for a refit whose bound grows non-linearly in the scalar weight.
+    void scalarWeightMatchesTarget_data() {
+        QTest::addColumn<double>("power");
+        QTest::addColumn<double>("target");
+        QTest::newRow("linear") << 1.0 << 6.0;
+        QTest::newRow("convex") << 1.4 << 6.0;
+        QTest::newRow("concave") << 0.7 << 3.0;
+    }
+    void scalarWeightMatchesTarget() {
+        QFETCH(double, power);
+        QFETCH(double, target);
+        const double deltaX = 10;
+        int calls = 0;
+        auto refit = [&](double a) -> Expected<double> {
+            ++calls;
+            return deltaX * std::pow(a, power);
+        };
+        auto r = solveScalarWeight(target, deltaX, refit);
+        QVERIFY(r.hasValue());
+        QVERIFY(r->converged);
+        QVERIFY(std::abs(r->epsilon - target) <= 0.02 * target);
+        QCOMPARE(static_cast<int>(r->tries.size()), calls);
+        QCOMPARE(r->tries.front().a, target / (2 * deltaX));  // the documented start
+        QVERIFY(calls <= 6);
+    }
+    void scalarWeightCannotExceedOne() {
+        auto r =
+            solveScalarWeight(100.0, 10.0, [](double a) -> Expected<double> { return 10 * a; });
+        QVERIFY(!r->converged);
+        QCOMPARE(r->a, 1.0);
+        QCOMPARE(r->tries.size(), std::size_t{1});
+    }
+    void refitErrorsPropagate() {
+        auto r = solveScalarWeight(5.0, 10.0,
+                                   [](double) -> Expected<double> { return Error{"diverged"}; });
+        QVERIFY(!r.hasValue());
+        QVERIFY(QString::fromStdString(r.message()).contains("diverged"));
+    }
+    // Stand-in refit: each record's bound is w_i f_i, inflated as total weight grows (more
+    // weight concentrates the posterior), so k = 1 breaks the bound and k must be searched.
+    void reweightFindsLargestK() {
+        Eigen::VectorXd f(5);
+        f << 1, 2, 4, 8, 16;
+        const Eigen::VectorXd alpha = lipschitzWeights(f, 1.0, 0.0);
+        auto boundOf = [&](const Eigen::VectorXd& w) {
+            return (w.cwiseProduct(f)).maxCoeff() * (1 + 0.5 * w.mean());
+        };
+        const Eigen::VectorXd recordDelta = alpha.cwiseProduct(f) * (1 + 0.5 * alpha.mean());
+        const double delta = boundOf(alpha);
+        auto r = searchReweight(
+            alpha, recordDelta, delta,
+            [&](const Eigen::VectorXd& w) -> Expected<double> { return boundOf(w); });
+        QVERIFY(r.hasValue());
+        QVERIFY(!r->tries.front().keeps);  // k = 1 fails here by construction
+        QCOMPARE(r->tries.size(), std::size_t{7});
+        QVERIFY(r->k > 0);
+        QVERIFY(r->delta <= 1.02 * delta);
+        // The true threshold by a fine scan lies within one bisection step above k.
+        double kStar = 0;
+        for (double k = 0.001; k <= 1.0; k += 0.001)
+            if (boundOf(reweight(alpha, recordDelta, delta, k)) <= 1.02 * delta) kStar = k;
+        QVERIFY(kStar >= r->k - 1e-9);
+        QVERIFY(kStar - r->k < 1.0 / 64 + 1e-3);
+        // Re-weighting raised the weights of the kept records.
+        QVERIFY(r->alpha.sum() > alpha.sum());
+    }
+    void fixedKTriesOnce() {
+        Eigen::VectorXd alpha = Eigen::VectorXd::Constant(3, 0.5), d(3);
+        d << 1, 2, 3;
+        auto r = searchReweight(
+            alpha, d, 3.0,
+            [](const Eigen::VectorXd& w) -> Expected<double> { return w.maxCoeff() * 3; },
+            ReweightOptions{0.02, 6, 0.95});
+        QCOMPARE(r->tries.size(), std::size_t{1});
+        QCOMPARE(r->tries[0].k, 0.95);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstCalibration)
+#include "tst_calibration.moc"
