@@ -1,0 +1,83 @@
+// One run's configuration (the CLI's CONFIG.json and the GUI's saved project): data and
+// roles, model, MCMC settings, the synthesizers to compare with their knobs, m and the risk
+// settings. The JSON key names are a contract that scripts outside the project rely on.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+
+namespace ppsynth::study {
+
+enum class Scheme { Unweighted, Lipschitz, Marginal, Pairwise, Scalar, Reweight, Sigmoid };
+std::string_view toString(Scheme s);
+
+struct SynthesizerConfig {
+    std::string name;
+    Scheme scheme = Scheme::Unweighted;
+    double c = 1.0, g = 0.0;
+    std::optional<double> M;        // truncation on top of LW ("Weighted-M")
+    std::string source = "data";    // IR source for marginal/pairwise: "data" | "synthetic"
+    std::string match;              // scalar: the synthesizer whose epsilon to match
+    std::optional<double> epsilon;  // scalar: a target epsilon instead of "match"
+    std::string base;               // reweight: the weighted synthesizer to start from
+    std::optional<double> k;        // reweight: fixed k; nullopt = "auto" (search)
+    double tolerance = 0.02;        // scalar match and reweight bound tolerance
+    double sigmoidA = 10.0;         // sigmoid scheme steepness
+};
+
+struct RunConfig {
+    struct Data {
+        std::string path;  // resolved against the configuration file's folder
+        std::string target;
+        std::vector<std::string> predictors;
+        std::vector<std::string> known;
+        std::string transform = "none";  // none | log | log-shift | asinh
+        std::string missing = "error";   // error | listwise
+        std::map<std::string, std::string> referenceLevels;
+        std::map<std::string, std::string> types;  // per-column type overrides
+        std::size_t maxLevels = 100;
+    } data;
+    struct Model {
+        std::string family =
+            "normal";  // poisson-means | poisson | negbin | normal | normal-mixture
+        int K = 20;
+        std::map<std::string, double> priors;  // hyperparameter overrides by name
+    } model;
+    struct Mcmc {
+        int chains = 4, warmup = 1000, draws = 1000, threads = 2, maxTreeDepth = 10;
+        double adaptDelta = 0.8;
+        std::uint64_t seed = 1;
+    } mcmc;
+    struct Synthesis {
+        int m = 20;
+    } synthesis;
+    struct Risk {
+        double radius = 0.2;
+        bool percentage = true;  // radius_mode "percentage" | "absolute"
+        int L = 20;
+        double threshold = 0.5;
+        double whackAMoleRise = 0.25;
+    } risk;
+    struct Lipschitz {
+        double quantile = 1.0;  // 1 = max over draws; < 1 the robust option
+    } lipschitz;
+    std::vector<SynthesizerConfig> synthesizers;
+
+    const SynthesizerConfig* find(const std::string& name) const;
+};
+
+// Parses and validates; `baseDir` resolves a relative data path. Messages name the key
+// ("synthesizers[2] 'EM': 'match' names 'LW2', which is not a synthesizer of this run").
+Expected<RunConfig> parseRunConfig(const std::string& jsonText, const std::string& baseDir = "");
+Expected<RunConfig> loadRunConfig(const std::string& path);
+// Canonical JSON of a configuration (every default written out), for reproducibility.
+std::string toJson(const RunConfig& config);
+// Synthesizers in an order where every synthesizer comes after the ones it refers to.
+std::vector<std::size_t> executionOrder(const RunConfig& config);
+
+}  // namespace ppsynth::study

@@ -1,0 +1,385 @@
+#include "ppsynth/study/run_config.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace ppsynth::study {
+
+using nlohmann::json;
+
+std::string_view toString(Scheme s) {
+    switch (s) {
+        case Scheme::Unweighted:
+            return "unweighted";
+        case Scheme::Lipschitz:
+            return "lipschitz";
+        case Scheme::Marginal:
+            return "marginal";
+        case Scheme::Pairwise:
+            return "pairwise";
+        case Scheme::Scalar:
+            return "scalar";
+        case Scheme::Reweight:
+            return "reweight";
+        case Scheme::Sigmoid:
+            return "sigmoid";
+    }
+    return "unweighted";
+}
+
+const SynthesizerConfig* RunConfig::find(const std::string& name) const {
+    for (const auto& s : synthesizers)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+namespace {
+
+// Reads typed keys from one JSON object, collecting the first error with its key path.
+// Unknown keys are errors (a typo would otherwise be ignored silently), except "comment"
+// and keys starting with '_', which are free for notes.
+class Reader {
+  public:
+    Reader(const json& obj, std::string path, std::string& error)
+        : obj_(obj), path_(std::move(path)), error_(error) {
+        if (!obj_.is_object()) fail("must be an object");
+    }
+    ~Reader() {
+        if (!error_.empty() || !obj_.is_object()) return;
+        for (const auto& [key, value] : obj_.items()) {
+            if (key == "comment" || key.starts_with('_') || seen_.count(key)) continue;
+            std::string known;
+            for (const auto& k : seen_) known += (known.empty() ? "" : ", ") + k;
+            error_ = path_ + ": unknown key '" + key + "' (known keys: " + known + ")";
+            return;
+        }
+    }
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+
+    bool has(const std::string& key) {
+        seen_.insert(key);
+        return obj_.is_object() && obj_.contains(key);
+    }
+    template <typename T>
+    void get(const std::string& key, T& out) {
+        if (!has(key) || !error_.empty()) return;
+        const json& v = obj_.at(key);
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (!v.is_string()) return fail("'" + key + "' must be a string");
+        } else if constexpr (std::is_same_v<T, bool>) {
+            if (!v.is_boolean()) return fail("'" + key + "' must be true or false");
+        } else if constexpr (std::is_integral_v<T>) {
+            if (!v.is_number_integer()) return fail("'" + key + "' must be a whole number");
+            if constexpr (std::is_unsigned_v<T>)
+                if (v.get<long long>() < 0) return fail("'" + key + "' must not be negative");
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!v.is_number()) return fail("'" + key + "' must be a number");
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+            if (!v.is_array() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
+                return fail("'" + key + "' must be a list of column names");
+        } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
+            if (!v.is_object() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
+                return fail("'" + key + "' must map names to strings");
+        } else if constexpr (std::is_same_v<T, std::map<std::string, double>>) {
+            if (!v.is_object() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); }))
+                return fail("'" + key + "' must map names to numbers");
+        }
+        out = v.get<T>();
+    }
+    template <typename T>
+    void getOptional(const std::string& key, std::optional<T>& out) {
+        T v{};
+        if (!has(key)) return;
+        get(key, v);
+        out = v;
+    }
+    const json& raw(const std::string& key) {
+        seen_.insert(key);
+        return obj_.at(key);
+    }
+    void fail(const std::string& what) {
+        if (error_.empty()) error_ = path_ + ": " + what;
+    }
+    const std::string& path() const { return path_; }
+
+  private:
+    const json& obj_;
+    std::string path_;
+    std::string& error_;
+    std::set<std::string> seen_;
+};
+
+std::optional<Scheme> schemeFromString(const std::string& s) {
+    for (auto k : {Scheme::Unweighted, Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise,
+                   Scheme::Scalar, Scheme::Reweight, Scheme::Sigmoid})
+        if (toString(k) == s) return k;
+    return std::nullopt;
+}
+
+bool oneOf(const std::string& v, std::initializer_list<const char*> options) {
+    return std::any_of(options.begin(), options.end(), [&](const char* o) { return v == o; });
+}
+
+std::string synthPath(std::size_t i, const std::string& name) {
+    return "synthesizers[" + std::to_string(i) + "]" + (name.empty() ? "" : " '" + name + "'");
+}
+
+void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::string& error) {
+    const std::string nameGuess = j.is_object() && j.contains("name") && j["name"].is_string()
+                                      ? j["name"].get<std::string>()
+                                      : "";
+    Reader r(j, synthPath(i, nameGuess), error);
+    r.get("name", s.name);
+    std::string scheme;
+    r.get("scheme", scheme);
+    if (!error.empty()) return;
+    if (s.name.empty()) return r.fail("needs a 'name'");
+    auto sc = schemeFromString(scheme);
+    if (!sc)
+        return r.fail(
+            "unknown scheme '" + scheme +
+            "' (use unweighted, lipschitz, marginal, pairwise, scalar, reweight or sigmoid)");
+    s.scheme = *sc;
+    r.get("c", s.c);
+    r.get("g", s.g);
+    r.getOptional("M", s.M);
+    r.get("source", s.source);
+    r.get("match", s.match);
+    r.getOptional("epsilon", s.epsilon);
+    r.get("base", s.base);
+    r.get("tolerance", s.tolerance);
+    r.get("a", s.sigmoidA);
+    if (r.has("k")) {
+        const json& k = r.raw("k");
+        if (k.is_string() && k.get<std::string>() == "auto")
+            s.k.reset();
+        else if (k.is_number())
+            s.k = k.get<double>();
+        else
+            return r.fail("'k' must be a number in (0, 1] or \"auto\"");
+    }
+    if (!error.empty()) return;
+    if (s.c < 0) return r.fail("'c' must not be negative");
+    if (s.M && *s.M <= 0) return r.fail("'M' must be positive");
+    if (s.M && s.scheme != Scheme::Lipschitz)
+        return r.fail("'M' applies to the lipschitz scheme only");
+    if (!oneOf(s.source, {"data", "synthetic"}))
+        return r.fail("'source' must be \"data\" or \"synthetic\"");
+    if (s.k && !(*s.k > 0 && *s.k <= 1)) return r.fail("'k' must be in (0, 1] or \"auto\"");
+    if (!(s.tolerance > 0 && s.tolerance < 1)) return r.fail("'tolerance' must be in (0, 1)");
+    if (s.scheme == Scheme::Scalar && s.match.empty() == !s.epsilon)
+        return r.fail(
+            "a scalar weight needs exactly one of 'match' (a synthesizer's name) or 'epsilon'");
+    if (s.scheme == Scheme::Scalar && s.epsilon && *s.epsilon <= 0)
+        return r.fail("'epsilon' must be positive");
+    if (s.scheme == Scheme::Reweight && s.base.empty())
+        return r.fail("re-weighting needs 'base': the weighted synthesizer to start from");
+}
+
+}  // namespace
+
+Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& baseDir) {
+    json root = json::parse(text, nullptr, false, true);
+    if (root.is_discarded()) return Error{"the configuration is not valid JSON"};
+    RunConfig c;
+    std::string error;
+    {
+        Reader top(root, "configuration", error);
+        if (!top.has("data")) top.fail("needs a 'data' section");
+        if (!top.has("synthesizers")) top.fail("needs a 'synthesizers' list");
+        if (!error.empty()) return Error{error};
+        {
+            Reader d(top.raw("data"), "data", error);
+            d.get("path", c.data.path);
+            d.get("target", c.data.target);
+            d.get("predictors", c.data.predictors);
+            d.get("known", c.data.known);
+            d.get("transform", c.data.transform);
+            d.get("missing", c.data.missing);
+            d.get("reference_levels", c.data.referenceLevels);
+            d.get("types", c.data.types);
+            d.get("max_levels", c.data.maxLevels);
+            if (error.empty() && c.data.path.empty()) d.fail("needs 'path', the data file");
+            if (error.empty() && c.data.target.empty())
+                d.fail("needs 'target', the sensitive variable");
+            if (error.empty() && !oneOf(c.data.transform, {"none", "log", "log-shift", "asinh"}))
+                d.fail("'transform' must be none, log, log-shift or asinh");
+            if (error.empty() && !oneOf(c.data.missing, {"error", "listwise"}))
+                d.fail("'missing' must be \"error\" or \"listwise\"");
+        }
+        if (top.has("model") && error.empty()) {
+            Reader m(top.raw("model"), "model", error);
+            m.get("family", c.model.family);
+            m.get("K", c.model.K);
+            m.get("priors", c.model.priors);
+            if (error.empty() && !oneOf(c.model.family, {"poisson-means", "poisson", "negbin",
+                                                         "normal", "normal-mixture"}))
+                m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
+            if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
+        }
+        if (top.has("mcmc") && error.empty()) {
+            Reader m(top.raw("mcmc"), "mcmc", error);
+            m.get("chains", c.mcmc.chains);
+            m.get("warmup", c.mcmc.warmup);
+            m.get("draws", c.mcmc.draws);
+            m.get("seed", c.mcmc.seed);
+            m.get("threads", c.mcmc.threads);
+            m.get("max_treedepth", c.mcmc.maxTreeDepth);
+            m.get("adapt_delta", c.mcmc.adaptDelta);
+            if (error.empty() &&
+                (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 || c.mcmc.threads < 1))
+                m.fail(
+                    "'chains', 'draws' and 'threads' must be at least 1 and 'warmup' not negative");
+            if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
+                m.fail("'adapt_delta' must be in (0, 1)");
+        }
+        if (top.has("synthesis") && error.empty()) {
+            Reader s(top.raw("synthesis"), "synthesis", error);
+            s.get("m", c.synthesis.m);
+            if (error.empty() && c.synthesis.m < 1) s.fail("'m' must be at least 1");
+        }
+        if (top.has("risk") && error.empty()) {
+            Reader r(top.raw("risk"), "risk", error);
+            std::string mode = "percentage";
+            r.get("radius", c.risk.radius);
+            r.get("radius_mode", mode);
+            r.get("L", c.risk.L);
+            r.get("threshold", c.risk.threshold);
+            r.get("whack_a_mole_rise", c.risk.whackAMoleRise);
+            if (error.empty() && !oneOf(mode, {"percentage", "absolute"}))
+                r.fail("'radius_mode' must be \"percentage\" or \"absolute\"");
+            c.risk.percentage = mode == "percentage";
+            if (error.empty() && !(c.risk.radius > 0)) r.fail("'radius' must be positive");
+            if (error.empty() && c.risk.L < 1) r.fail("'L' must be at least 1");
+        }
+        if (top.has("lipschitz") && error.empty()) {
+            Reader l(top.raw("lipschitz"), "lipschitz", error);
+            l.get("quantile", c.lipschitz.quantile);
+            if (error.empty() && !(c.lipschitz.quantile > 0 && c.lipschitz.quantile <= 1))
+                l.fail("'quantile' must be in (0, 1]");
+        }
+        if (!error.empty()) return Error{error};
+        const json& list = top.raw("synthesizers");
+        if (!list.is_array() || list.empty())
+            return Error{"'synthesizers' must be a non-empty list"};
+        for (std::size_t i = 0; i < list.size() && error.empty(); ++i) {
+            SynthesizerConfig s;
+            readSynthesizer(list[i], i, s, error);
+            c.synthesizers.push_back(std::move(s));
+        }
+    }
+    if (!error.empty()) return Error{error};
+
+    // Cross-references: unique names, existing targets, no cycles.
+    for (std::size_t i = 0; i < c.synthesizers.size(); ++i) {
+        const auto& s = c.synthesizers[i];
+        for (std::size_t j = 0; j < i; ++j)
+            if (c.synthesizers[j].name == s.name)
+                return Error{synthPath(i, s.name) + ": the name is used twice"};
+        const std::string& ref = s.scheme == Scheme::Scalar ? s.match : s.base;
+        if (ref.empty() || (s.scheme != Scheme::Scalar && s.scheme != Scheme::Reweight)) continue;
+        const auto* target = c.find(ref);
+        const std::string key = s.scheme == Scheme::Scalar ? "match" : "base";
+        if (!target)
+            return Error{synthPath(i, s.name) + ": '" + key + "' names '" + ref +
+                         "', which is not a synthesizer of this run"};
+        if (ref == s.name)
+            return Error{synthPath(i, s.name) + ": '" + key + "' cannot name itself"};
+        if (s.scheme == Scheme::Reweight && target->scheme == Scheme::Unweighted)
+            return Error{synthPath(i, s.name) + ": 'base' must be a weighted synthesizer, not '" +
+                         ref + "' (unweighted)"};
+    }
+    if (executionOrder(c).size() != c.synthesizers.size())
+        return Error{"synthesizers: the 'match'/'base' references form a cycle"};
+    if (!c.data.path.empty() && !baseDir.empty() &&
+        std::filesystem::path(c.data.path).is_relative())
+        c.data.path = (std::filesystem::path(baseDir) / c.data.path).lexically_normal().string();
+    return c;
+}
+
+Expected<RunConfig> loadRunConfig(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{"cannot open the configuration '" + path + "'"};
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    auto c = parseRunConfig(ss.str(), std::filesystem::path(path).parent_path().string());
+    if (!c) return Error{"'" + path + "': " + c.message()};
+    return c;
+}
+
+std::vector<std::size_t> executionOrder(const RunConfig& config) {
+    const auto& s = config.synthesizers;
+    std::vector<std::size_t> order;
+    std::vector<int> state(s.size(), 0);  // 0 new, 1 visiting, 2 done
+    std::function<bool(std::size_t)> visit = [&](std::size_t i) {
+        if (state[i] == 2) return true;
+        if (state[i] == 1) return false;
+        state[i] = 1;
+        const std::string& ref = s[i].scheme == Scheme::Scalar     ? s[i].match
+                                 : s[i].scheme == Scheme::Reweight ? s[i].base
+                                                                   : std::string();
+        if (!ref.empty())
+            for (std::size_t j = 0; j < s.size(); ++j)
+                if (s[j].name == ref && !visit(j)) return false;
+        state[i] = 2;
+        order.push_back(i);
+        return true;
+    };
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (!visit(i)) return {};
+    return order;
+}
+
+std::string toJson(const RunConfig& c) {
+    json j;
+    j["data"] = {{"path", c.data.path},
+                 {"target", c.data.target},
+                 {"predictors", c.data.predictors},
+                 {"known", c.data.known},
+                 {"transform", c.data.transform},
+                 {"missing", c.data.missing},
+                 {"reference_levels", c.data.referenceLevels},
+                 {"types", c.data.types},
+                 {"max_levels", c.data.maxLevels}};
+    j["model"] = {{"family", c.model.family}, {"K", c.model.K}, {"priors", c.model.priors}};
+    j["mcmc"] = {{"chains", c.mcmc.chains},         {"warmup", c.mcmc.warmup},
+                 {"draws", c.mcmc.draws},           {"seed", c.mcmc.seed},
+                 {"threads", c.mcmc.threads},       {"max_treedepth", c.mcmc.maxTreeDepth},
+                 {"adapt_delta", c.mcmc.adaptDelta}};
+    j["synthesis"] = {{"m", c.synthesis.m}};
+    j["risk"] = {{"radius", c.risk.radius},
+                 {"radius_mode", c.risk.percentage ? "percentage" : "absolute"},
+                 {"L", c.risk.L},
+                 {"threshold", c.risk.threshold},
+                 {"whack_a_mole_rise", c.risk.whackAMoleRise}};
+    j["lipschitz"] = {{"quantile", c.lipschitz.quantile}};
+    j["synthesizers"] = json::array();
+    for (const auto& s : c.synthesizers) {
+        json o = {
+            {"name", s.name}, {"scheme", std::string(toString(s.scheme))}, {"c", s.c}, {"g", s.g}};
+        if (s.M) o["M"] = *s.M;
+        if (s.scheme == Scheme::Marginal || s.scheme == Scheme::Pairwise ||
+            s.scheme == Scheme::Sigmoid)
+            o["source"] = s.source;
+        if (!s.match.empty()) o["match"] = s.match;
+        if (s.epsilon) o["epsilon"] = *s.epsilon;
+        if (!s.base.empty()) o["base"] = s.base;
+        if (s.scheme == Scheme::Reweight) o["k"] = s.k ? json(*s.k) : json("auto");
+        if (s.scheme == Scheme::Scalar || s.scheme == Scheme::Reweight)
+            o["tolerance"] = s.tolerance;
+        if (s.scheme == Scheme::Sigmoid) o["a"] = s.sigmoidA;
+        j["synthesizers"].push_back(std::move(o));
+    }
+    return j.dump(2);
+}
+
+}  // namespace ppsynth::study

@@ -1,0 +1,145 @@
+#include <QTest>
+
+#include "ppsynth/study/run_config.hpp"
+
+using namespace ppsynth::study;
+
+namespace {
+const std::string kMinimal = R"({"data": {"path": "d.csv", "target": "y"}, "synthesizers": [)";
+}  // namespace
+
+class TstRunConfig : public QObject {
+    Q_OBJECT
+  private slots:
+    void contractExampleParses() {
+        const std::string dir = PPSYNTH_TEST_DATA_DIR "/configs";
+        auto c = loadRunConfig(dir + "/paper000_comparison.json");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QCOMPARE(c->data.path, dir + "/income_survey.csv");
+        QCOMPARE(c->data.predictors.size(), std::size_t{10});
+        QCOMPARE(c->data.known, (std::vector<std::string>{"gender", "age", "region"}));
+        QCOMPARE(c->data.transform, std::string("log-shift"));
+        QCOMPARE(c->model.family, std::string("normal-mixture"));
+        QCOMPARE(c->model.K, 20);
+        QCOMPARE(c->mcmc.seed, std::uint64_t{7});
+        QCOMPARE(c->synthesis.m, 20);
+        QCOMPARE(c->risk.L, 20);
+        QVERIFY(c->risk.percentage);
+        QCOMPARE(c->synthesizers.size(), std::size_t{7});
+        const auto* lwm = c->find("LW-M");
+        QVERIFY(lwm && lwm->M && *lwm->M == 3.5);
+        const auto* em = c->find("EM");
+        QVERIFY(em->scheme == Scheme::Scalar);
+        QCOMPARE(em->match, std::string("LW"));
+        const auto* fin = c->find("LW_final");
+        QVERIFY(!fin->k.has_value());
+        QCOMPARE(c->find("Pairwise")->source, std::string("synthetic"));
+    }
+    void canonicalJsonRoundTrips() {
+        auto c = loadRunConfig(PPSYNTH_TEST_DATA_DIR "/configs/paper000_comparison.json");
+        const std::string once = toJson(*c);
+        auto again = parseRunConfig(once);
+        QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
+        QCOMPARE(toJson(*again), once);
+    }
+    void referencesRunFirst() {
+        const std::string text = kMinimal +
+                                 R"({"name": "EM", "scheme": "scalar", "match": "LW"},
+            {"name": "F", "scheme": "reweight", "base": "LW"},
+            {"name": "LW", "scheme": "lipschitz"}]})";
+        auto c = parseRunConfig(text);
+        QVERIFY(c.hasValue());
+        QCOMPARE(executionOrder(*c), (std::vector<std::size_t>{2, 0, 1}));
+    }
+    void badConfigurations_data() {
+        QTest::addColumn<QString>("synthesizers");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown scheme")
+            << R"({"name": "A", "scheme": "magic"})"
+            << "synthesizers[0] 'A': unknown scheme 'magic' (use unweighted, lipschitz, "
+               "marginal, pairwise, scalar, reweight or sigmoid)";
+        QTest::newRow("typo key")
+            << R"({"name": "A", "scheme": "lipschitz", "cc": 1})"
+            << "synthesizers[0] 'A': unknown key 'cc' (known keys: M, a, base, c, epsilon, "
+               "g, k, match, name, scheme, source, tolerance)";
+        QTest::newRow("missing match")
+            << R"({"name": "EM", "scheme": "scalar", "match": "LW2"})"
+            << "synthesizers[0] 'EM': 'match' names 'LW2', which is not a synthesizer of "
+               "this run";
+        QTest::newRow("both match and epsilon")
+            << R"({"name": "LW", "scheme": "lipschitz"}, {"name": "EM", "scheme": "scalar", "match": "LW", "epsilon": 4})"
+            << "synthesizers[1] 'EM': a scalar weight needs exactly one of 'match' (a "
+               "synthesizer's name) or "
+               "'epsilon'";
+        QTest::newRow("duplicate name")
+            << R"({"name": "A", "scheme": "unweighted"}, {"name": "A", "scheme": "lipschitz"})"
+            << "synthesizers[1] 'A': the name is used twice";
+        QTest::newRow("k out of range")
+            << R"({"name": "LW", "scheme": "lipschitz"}, {"name": "F", "scheme": "reweight", "base": "LW", "k": 1.5})"
+            << "synthesizers[1] 'F': 'k' must be in (0, 1] or \"auto\"";
+        QTest::newRow("reweight unweighted")
+            << R"({"name": "U", "scheme": "unweighted"}, {"name": "F", "scheme": "reweight", "base": "U"})"
+            << "synthesizers[1] 'F': 'base' must be a weighted synthesizer, not 'U' "
+               "(unweighted)";
+        QTest::newRow("M on marginal")
+            << R"({"name": "CW", "scheme": "marginal", "M": 3})"
+            << "synthesizers[0] 'CW': 'M' applies to the lipschitz scheme only";
+        QTest::newRow("cycle")
+            << R"({"name": "A", "scheme": "scalar", "match": "B"}, {"name": "B", "scheme": "reweight", "base": "A"})"
+            << "synthesizers: the 'match'/'base' references form a cycle";
+        QTest::newRow("bad source")
+            << R"({"name": "CW", "scheme": "marginal", "source": "both"})"
+            << "synthesizers[0] 'CW': 'source' must be \"data\" or \"synthetic\"";
+        QTest::newRow("c wrong type") << R"({"name": "LW", "scheme": "lipschitz", "c": "high"})"
+                                      << "synthesizers[0] 'LW': 'c' must be a number";
+    }
+    void badConfigurations() {
+        QFETCH(QString, synthesizers);
+        QFETCH(QString, message);
+        auto c = parseRunConfig(kMinimal + synthesizers.toStdString() + "]}");
+        QVERIFY(!c.hasValue());
+        QCOMPARE(QString::fromStdString(c.message()), message);
+    }
+    void badSections_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << "{"
+                                  << "the configuration is not valid JSON";
+        QTest::newRow("no data") << R"({"synthesizers": []})"
+                                 << "configuration: needs a 'data' section";
+        QTest::newRow("no target")
+            << R"({"data": {"path": "x.csv"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "data: needs 'target', the sensitive variable";
+        QTest::newRow("bad transform")
+            << R"({"data": {"path": "x.csv", "target": "y", "transform": "sqrt"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "data: 'transform' must be none, log, log-shift or asinh";
+        QTest::newRow("bad family")
+            << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"family": "gamma"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "model: 'family' must be poisson-means, poisson, negbin, normal or normal-mixture";
+        QTest::newRow("fractional chains")
+            << R"({"data": {"path": "x.csv", "target": "y"}, "mcmc": {"chains": 2.5}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "mcmc: 'chains' must be a whole number";
+        QTest::newRow("bad radius mode")
+            << R"({"data": {"path": "x.csv", "target": "y"}, "risk": {"radius_mode": "relative"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "risk: 'radius_mode' must be \"percentage\" or \"absolute\"";
+        QTest::newRow("empty synthesizers")
+            << R"({"data": {"path": "x.csv", "target": "y"}, "synthesizers": []})"
+            << "'synthesizers' must be a non-empty list";
+    }
+    void badSections() {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        auto c = parseRunConfig(json.toStdString());
+        QVERIFY(!c.hasValue());
+        QCOMPARE(QString::fromStdString(c.message()), message);
+    }
+    void commentsAreAllowed() {
+        auto c = parseRunConfig(
+            kMinimal +
+            R"({"name": "U", "scheme": "unweighted", "comment": "baseline", "_x": 1}]})");
+        QVERIFY(c.hasValue());
+    }
+};
+
+QTEST_APPLESS_MAIN(TstRunConfig)
+#include "tst_run_config.moc"
