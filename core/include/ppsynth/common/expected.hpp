@@ -46,12 +46,14 @@ class [[nodiscard]] Expected {
         assert(hasValue());
         return std::get<0>(v_);
     }
-    T&& value() && {
+    // On a temporary, return by value: `for (auto v : *f())` must not dangle.
+    T value() && {
         assert(hasValue());
         return std::get<0>(std::move(v_));
     }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
+    T operator*() && { return std::move(*this).value(); }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
