@@ -132,7 +132,7 @@ class TstInspect : public QObject {
         QCOMPARE(s.roles.ignored.size(), std::size_t{3});
         QCOMPARE(s.roles.ignored[0].name, std::string("id"));
         QCOMPARE(s.roles.ignored[0].reason,
-                 std::string("it looks like a row identifier (all distinct whole numbers 1..5)"));
+                 std::string("it looks like a row identifier: all distinct whole numbers 1..5"));
         QCOMPARE(s.roles.ignored[1].name, std::string("comment"));
         QCOMPARE(s.roles.ignored[2].name, std::string("constant"));
     }

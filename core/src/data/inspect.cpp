@@ -65,8 +65,8 @@ std::size_t distinctTexts(const Column& c) {
 }
 
 std::string idReason(const ColumnSummary& s) {
-    return "it looks like a row identifier (all distinct whole numbers " + formatNumber(*s.min) +
-           ".." + formatNumber(*s.max) + ")";
+    return "it looks like a row identifier: all distinct whole numbers " + formatNumber(*s.min) +
+           ".." + formatNumber(*s.max);
 }
 
 }  // namespace
@@ -116,7 +116,7 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
         const auto& s = out.columns[j];
         if (s.type != ColumnType::Numeric && s.type != ColumnType::Count) continue;
         if (s.looksLikeId) {
-            skippedIds.push_back("'" + s.name + "' was skipped: " + idReason(s));
+            skippedIds.push_back("'" + s.name + "' was skipped because " + idReason(s));
             continue;
         }
         if (exactDistinct[j] < 2) continue;
