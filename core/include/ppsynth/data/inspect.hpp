@@ -1,0 +1,62 @@
+// A first look at a table: per-column statistics and suggested roles, for `ppsynth-cli
+// inspect` and the import page. Pure data; text and JSON rendering live with the caller.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsynth/data/table.hpp"
+
+namespace ppsynth::data {
+
+struct LevelCount {
+    std::string label;
+    std::size_t count = 0;
+};
+
+struct ColumnSummary {
+    std::string name;
+    ColumnType type = ColumnType::Numeric;
+    std::size_t missing = 0;
+    // Numeric and count columns (nullopt when every cell is missing); sd is the sample sd
+    // (n - 1), nullopt with fewer than two values.
+    std::optional<double> min, max, mean, sd;
+    // Distinct non-missing values (levels present, for categorical columns), reported up to
+    // `distinctCap`; `distinctCapped` says the true number is larger.
+    std::size_t distinct = 0;
+    bool distinctCapped = false;
+    // Categorical columns: every level in level order with its count (missing excluded).
+    std::vector<LevelCount> levels;
+    // Whole numbers, all distinct, forming a run like 1..n: a row identifier, not data.
+    bool looksLikeId = false;
+};
+
+struct IgnoredColumn {
+    std::string name;
+    std::string reason;
+};
+
+struct SuggestedRoles {
+    std::string target;  // empty when no column qualifies
+    std::string targetReason;
+    std::vector<std::string> predictors;
+    std::vector<std::string> known;  // always empty: the user decides
+    std::string knownNote;
+    std::vector<IgnoredColumn> ignored;
+};
+
+struct TableSummary {
+    std::size_t rows = 0;
+    std::vector<ColumnSummary> columns;
+    SuggestedRoles roles;
+};
+
+struct SummaryOptions {
+    std::size_t distinctCap = 100000;
+};
+
+TableSummary summarize(const Table& table, const SummaryOptions& options = {});
+
+}  // namespace ppsynth::data

@@ -1,0 +1,172 @@
+#include "ppsynth/data/inspect.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "ppsynth/data/number_format.hpp"
+
+namespace ppsynth::data {
+
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+bool idLikeName(const std::string& name) {
+    const std::string n = lower(name);
+    return n == "id" || n == "row" || n == "index" || n == "obs" ||
+           (n.size() > 3 && n.ends_with("_id")) ||
+           (n.size() > 2 && n.ends_with("id") &&
+            std::isupper(static_cast<unsigned char>(name[name.size() - 2])));
+}
+
+// Statistics of a numeric or count column; also returns the exact distinct count.
+std::size_t summarizeNumbers(const Column& c, ColumnSummary& s) {
+    std::vector<double> v;
+    v.reserve(c.size());
+    for (std::size_t i = 0; i < c.size(); ++i)
+        if (!c.isMissing(i)) v.push_back(c.value(i));
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    s.min = v.front();
+    s.max = v.back();
+    // Two-pass mean and variance: stable for large magnitudes such as incomes.
+    double sum = 0;
+    for (double x : v) sum += x;
+    const double mean = sum / static_cast<double>(v.size());
+    s.mean = mean;
+    if (v.size() > 1) {
+        double ss = 0;
+        for (double x : v) ss += (x - mean) * (x - mean);
+        s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+    }
+    const auto distinct = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
+    // An identifier: complete, whole numbers, all distinct, and either a run like 1..n or
+    // a name that says so ("id", "person_id", "caseID").
+    const bool whole = std::all_of(v.begin(), v.end(), [](double x) { return x == std::floor(x); });
+    const bool complete = v.size() == c.size();
+    const bool allDistinct = distinct == v.size();
+    const bool run = *s.max - *s.min + 1 == static_cast<double>(v.size());
+    s.looksLikeId =
+        complete && whole && allDistinct && v.size() >= 2 && (run || idLikeName(c.name()));
+    return distinct;
+}
+
+std::size_t distinctTexts(const Column& c) {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        if (!c.isMissing(i)) seen.insert(c.texts()[i]);
+    return seen.size();
+}
+
+std::string idReason(const ColumnSummary& s) {
+    return "it looks like a row identifier: all distinct whole numbers " + formatNumber(*s.min) +
+           ".." + formatNumber(*s.max);
+}
+
+}  // namespace
+
+TableSummary summarize(const Table& table, const SummaryOptions& options) {
+    TableSummary out;
+    out.rows = table.rowCount();
+    std::vector<std::size_t> exactDistinct;  // the cap is for display, not for choosing
+    for (const auto& c : table.columns()) {
+        ColumnSummary s;
+        s.name = c.name();
+        s.type = c.type();
+        s.missing = c.missingCount();
+        std::size_t distinct = 0;
+        switch (c.type()) {
+            case ColumnType::Numeric:
+            case ColumnType::Count:
+                distinct = summarizeNumbers(c, s);
+                break;
+            case ColumnType::Categorical: {
+                std::vector<std::size_t> n(c.levels().size(), 0);
+                for (auto code : c.codes())
+                    if (code >= 0) ++n[static_cast<std::size_t>(code)];
+                for (std::size_t l = 0; l < n.size(); ++l) {
+                    s.levels.push_back({c.levels()[l].label, n[l]});
+                    if (n[l] > 0) ++distinct;
+                }
+                break;
+            }
+            case ColumnType::Text:
+                distinct = distinctTexts(c);
+                break;
+        }
+        s.distinct = std::min(distinct, options.distinctCap);
+        s.distinctCapped = distinct > options.distinctCap;
+        exactDistinct.push_back(distinct);
+        out.columns.push_back(std::move(s));
+    }
+
+    // Target: the numeric or count column with the most distinct values, skipping
+    // identifiers and constants; ties go to numeric over count, then to the first column.
+    SuggestedRoles& r = out.roles;
+    std::optional<std::size_t> best;
+    std::size_t candidates = 0;
+    std::vector<std::string> skippedIds;
+    for (std::size_t j = 0; j < out.columns.size(); ++j) {
+        const auto& s = out.columns[j];
+        if (s.type != ColumnType::Numeric && s.type != ColumnType::Count) continue;
+        if (s.looksLikeId) {
+            skippedIds.push_back("'" + s.name + "' was skipped because " + idReason(s));
+            continue;
+        }
+        if (exactDistinct[j] < 2) continue;
+        ++candidates;
+        if (!best || exactDistinct[j] > exactDistinct[*best] ||
+            (exactDistinct[j] == exactDistinct[*best] && s.type == ColumnType::Numeric &&
+             out.columns[*best].type == ColumnType::Count))
+            best = j;
+    }
+    if (best) {
+        const auto& s = out.columns[*best];
+        r.target = s.name;
+        r.targetReason = candidates == 1
+                             ? "'" + s.name + "' is the only numeric or count column that varies"
+                             : "'" + s.name + "' has the most distinct values (" +
+                                   std::to_string(exactDistinct[*best]) + " of " +
+                                   std::to_string(out.rows) + " rows) among the " +
+                                   std::to_string(candidates) + " numeric and count columns";
+    } else {
+        r.targetReason =
+            "no numeric or count column varies (identifiers excepted); ppsynth "
+            "synthesizes a numeric or count variable";
+    }
+    for (const auto& skipped : skippedIds) r.targetReason += "; " + skipped;
+    if (best)
+        r.targetReason += ". Choose another target if the sensitive variable is a different column";
+
+    for (std::size_t j = 0; j < out.columns.size(); ++j) {
+        const auto& s = out.columns[j];
+        if (s.name == r.target) continue;
+        const std::size_t distinct = exactDistinct[j];
+        std::string why;
+        if (s.type == ColumnType::Text)
+            why = "free text is never used by a model";
+        else if (s.looksLikeId)
+            why = idReason(s);
+        else if (s.missing == out.rows)
+            why = "every value is missing";
+        else if (distinct < 2)
+            why = "it has a single value, so it cannot predict anything";
+        if (why.empty())
+            r.predictors.push_back(s.name);
+        else
+            r.ignored.push_back({s.name, why});
+    }
+    r.knownNote =
+        "none suggested: choose the known variables yourself, the categorical predictors an "
+        "intruder could learn elsewhere (for example age, sex, region); each combination of "
+        "their levels is a risk pattern";
+    return out;
+}
+
+}  // namespace ppsynth::data

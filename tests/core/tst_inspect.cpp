@@ -1,0 +1,188 @@
+// summarize(): statistics checked against hand-computed values, identifier detection, and
+// the suggested roles on small tables and on the bundled examples.
+#include <QTest>
+
+#include "ppsynth/data/examples.hpp"
+#include "ppsynth/data/inspect.hpp"
+
+using namespace ppsynth::data;
+
+namespace {
+
+const ColumnSummary& col(const TableSummary& s, const std::string& name) {
+    for (const auto& c : s.columns)
+        if (c.name == name) return c;
+    qFatal("no column %s", name.c_str());
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+Table smallTable() {
+    Table t;
+    (void)t.addColumn(Column::count("id", {1, 2, 3, 4, 5}));
+    (void)t.addColumn(Column::numeric("income", {10, 20, 0, 40, 30}, {0, 0, 1, 0, 0}));
+    (void)t.addColumn(Column::count("visits", {0, 1, 1, 2, 0}));
+    (void)t.addColumn(
+        Column::categorical("sex", {0, 1, 1, -1, 1}, {{"1", "male"}, {"2", "female"}}));
+    (void)t.addColumn(Column::text("comment", {"a", "b", "", "a", "c"}, {0, 0, 1, 0, 0}));
+    (void)t.addColumn(Column::numeric("constant", {7, 7, 7, 7, 7}));
+    return t;
+}
+
+}  // namespace
+
+class TstInspect : public QObject {
+    Q_OBJECT
+  private slots:
+    void numericStatistics() {
+        const auto s = summarize(smallTable());
+        QCOMPARE(s.rows, std::size_t{5});
+        QCOMPARE(s.columns.size(), std::size_t{6});
+        const auto& inc = col(s, "income");
+        QVERIFY(inc.type == ColumnType::Numeric);
+        QCOMPARE(inc.missing, std::size_t{1});
+        // {10, 20, 40, 30}: mean 25, squared deviations 225+25+225+25 = 500, sd sqrt(500/3).
+        QCOMPARE(*inc.min, 10.0);
+        QCOMPARE(*inc.max, 40.0);
+        QCOMPARE(*inc.mean, 25.0);
+        QVERIFY(std::abs(*inc.sd - std::sqrt(500.0 / 3.0)) < 1e-12);
+        QCOMPARE(inc.distinct, std::size_t{4});
+        QVERIFY(!inc.distinctCapped);
+        QVERIFY(!inc.looksLikeId);
+        const auto& v = col(s, "visits");
+        QCOMPARE(v.distinct, std::size_t{3});
+        QCOMPARE(*v.mean, 0.8);
+    }
+
+    void categoricalLevels() {
+        const auto s = summarize(smallTable());
+        const auto& sex = col(s, "sex");
+        QCOMPARE(sex.missing, std::size_t{1});
+        QCOMPARE(sex.levels.size(), std::size_t{2});
+        QCOMPARE(sex.levels[0].label, std::string("male"));
+        QCOMPARE(sex.levels[0].count, std::size_t{1});
+        QCOMPARE(sex.levels[1].label, std::string("female"));
+        QCOMPARE(sex.levels[1].count, std::size_t{3});
+        QVERIFY(!sex.min.has_value());
+        QCOMPARE(col(s, "comment").distinct, std::size_t{3});
+    }
+
+    void allMissingHasNoStatistics() {
+        Table t;
+        (void)t.addColumn(Column::numeric("y", {0, 0}, {1, 1}));
+        const auto s = summarize(t);
+        QCOMPARE(s.columns.size(), std::size_t{1});
+        QVERIFY(!s.columns[0].min && !s.columns[0].mean && !s.columns[0].sd);
+        QVERIFY(s.roles.target.empty());
+        QVERIFY(
+            QString::fromStdString(s.roles.targetReason).contains("no numeric or count column"));
+        QCOMPARE(s.roles.ignored.size(), std::size_t{1});
+        QCOMPARE(s.roles.ignored[0].reason, std::string("every value is missing"));
+    }
+
+    void distinctIsCapped() {
+        SummaryOptions o;
+        o.distinctCap = 3;
+        const auto& inc = col(summarize(smallTable(), o), "income");
+        QCOMPARE(inc.distinct, std::size_t{3});
+        QVERIFY(inc.distinctCapped);
+    }
+
+    void identifiers_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QVector<double>>("values");
+        QTest::addColumn<bool>("isId");
+        QTest::newRow("1..n") << "n" << QVector<double>{3, 1, 2, 4} << true;
+        QTest::newRow("0..n-1") << "row" << QVector<double>{0, 1, 2, 3} << true;
+        QTest::newRow("named id, gaps") << "person_id" << QVector<double>{101, 7, 55, 9} << true;
+        QTest::newRow("camel ID") << "caseID" << QVector<double>{101, 7, 55, 9} << true;
+        QTest::newRow("gaps, plain name") << "paid" << QVector<double>{101, 7, 55, 9} << false;
+        QTest::newRow("repeat") << "id" << QVector<double>{1, 2, 2, 3} << false;
+        QTest::newRow("fraction") << "id" << QVector<double>{1, 2, 3, 3.5} << false;
+    }
+    void identifiers() {
+        QFETCH(QString, name);
+        QFETCH(QVector<double>, values);
+        QFETCH(bool, isId);
+        Table t;
+        (void)t.addColumn(Column::numeric(name.toStdString(), {values.begin(), values.end()}));
+        QCOMPARE(summarize(t).columns[0].looksLikeId, isId);
+    }
+
+    void missingCellMeansNotAnId() {
+        Table t;
+        (void)t.addColumn(Column::numeric("id", {1, 2, 3, 4}, {0, 0, 1, 0}));
+        QVERIFY(!summarize(t).columns[0].looksLikeId);
+    }
+
+    void suggestedRoles() {
+        const auto s = summarize(smallTable());
+        // income (4 distinct) beats visits (3); id is skipped as an identifier.
+        QCOMPARE(s.roles.target, std::string("income"));
+        QVERIFY2(QString::fromStdString(s.roles.targetReason)
+                     .contains("most distinct values (4 of 5 rows)"),
+                 s.roles.targetReason.c_str());
+        QVERIFY2(QString::fromStdString(s.roles.targetReason).contains("'id' was skipped"),
+                 s.roles.targetReason.c_str());
+        QCOMPARE(s.roles.predictors, (std::vector<std::string>{"visits", "sex"}));
+        QVERIFY(s.roles.known.empty());
+        QVERIFY(!s.roles.knownNote.empty());
+        QCOMPARE(s.roles.ignored.size(), std::size_t{3});
+        QCOMPARE(s.roles.ignored[0].name, std::string("id"));
+        QCOMPARE(s.roles.ignored[0].reason,
+                 std::string("it looks like a row identifier: all distinct whole numbers 1..5"));
+        QCOMPARE(s.roles.ignored[1].name, std::string("comment"));
+        QCOMPARE(s.roles.ignored[2].name, std::string("constant"));
+    }
+
+    void tieGoesToNumeric() {
+        Table t;
+        (void)t.addColumn(Column::count("k", {0, 1, 1}));
+        (void)t.addColumn(Column::numeric("x", {0.5, 1.5, 0.5}));
+        const auto s = summarize(t);
+        QCOMPARE(s.roles.target, std::string("x"));
+        QCOMPARE(s.roles.predictors, std::vector<std::string>{"k"});
+    }
+
+    void examples_data() {
+        QTest::addColumn<int>("id");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("predictors");
+        QTest::newRow("poisson") << int(ExampleId::Poisson) << "y" << 0;
+        QTest::newRow("nb_mixture") << int(ExampleId::NbMixture) << "y" << 0;
+        // income is continuous; doctor_visits (a count with few values) stays a predictor.
+        QTest::newRow("income_survey") << int(ExampleId::IncomeSurvey) << "income" << 11;
+        QTest::newRow("lognormal_mixture") << int(ExampleId::LognormalMixture) << "y" << 15;
+    }
+    void examples() {
+        QFETCH(int, id);
+        QFETCH(QString, target);
+        QFETCH(int, predictors);
+        const Table t = makeExample(static_cast<ExampleId>(id));
+        const auto s = summarize(t);
+        QCOMPARE(s.rows, t.rowCount());
+        QCOMPARE(QString::fromStdString(s.roles.target), target);
+        QCOMPARE(s.roles.predictors.size(), static_cast<std::size_t>(predictors));
+        QVERIFY(s.roles.ignored.empty());
+        for (const auto& c : s.columns) {
+            QCOMPARE(c.missing, std::size_t{0});
+            QVERIFY(!c.looksLikeId);
+            if (c.type == ColumnType::Categorical) {
+                std::size_t total = 0;
+                for (const auto& l : c.levels) total += l.count;
+                QCOMPARE(total, t.rowCount());
+            }
+        }
+        if (id == int(ExampleId::IncomeSurvey)) {
+            QVERIFY(contains(s.roles.predictors, "doctor_visits"));
+            const auto& inc = col(s, "income");
+            QVERIFY(*inc.min >= -7000 && *inc.max <= 1'800'000);
+            QCOMPARE(col(s, "family_size").levels.size(), std::size_t{11});
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstInspect)
+#include "tst_inspect.moc"
