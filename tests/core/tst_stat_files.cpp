@@ -3,6 +3,7 @@
 // ReadStat's own writers, so every fixture's content is visible in this file.
 #include <readstat.h>
 
+#include <QRegularExpression>
 #include <QTest>
 #include <cmath>
 #include <cstdio>
@@ -286,6 +287,52 @@ class TstStatFiles : public QObject {
         auto back = readTable(path);
         QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
         QVERIFY(*back == t);
+    }
+
+    // ppsynth's type note applies only while it fits the column names: a file whose columns
+    // were renamed elsewhere falls back to inference.
+    void typeNoteNeedsMatchingNames() {
+        const Table t = makeTable({Column::numeric("a", {1, 2}), Column::text("b", {"p", "q"})});
+        const std::string ours = outPath("typed.sav");
+        QVERIFY(writeTable(t, ours).isOk());
+        std::vector<std::string> notes;
+        readstat_parser_t* parser = readstat_parser_init();
+        readstat_set_note_handler(parser, [](int, const char* note, void* ctx) {
+            static_cast<std::vector<std::string>*>(ctx)->push_back(note);
+            return 0;
+        });
+        QCOMPARE(readstat_parse_sav(parser, ours.c_str(), &notes), READSTAT_OK);
+        readstat_parser_free(parser);
+        QCOMPARE(notes.size(), std::size_t{1});
+        QVERIFY2(QString::fromStdString(notes[0]).contains(
+                     QRegularExpression("^ppsynth column types [0-9a-f]{8}: nt$")),
+                 notes[0].c_str());
+
+        for (const char* first : {"a", "renamed"}) {
+            const std::string path = outPath(std::string("copied_note_") + first + ".sav");
+            writeWithReadStat(
+                path, Kind::Sav, 2,
+                [&](readstat_writer_t* w) {
+                    readstat_add_note(w, notes[0].c_str());
+                    return std::vector<readstat_variable_t*>{
+                        readstat_add_variable(w, first, READSTAT_TYPE_DOUBLE, 0),
+                        readstat_add_variable(w, "b", READSTAT_TYPE_STRING, 1)};
+                },
+                [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                    for (int r = 0; r < 2; ++r) {
+                        check(readstat_begin_row(w));
+                        check(readstat_insert_double_value(w, v[0], r + 1));
+                        check(readstat_insert_string_value(w, v[1], r ? "q" : "p"));
+                        check(readstat_end_row(w));
+                    }
+                });
+            auto back = readTable(path);
+            QVERIFY(back.hasValue());
+            const bool fits = std::string(first) == "a";
+            QCOMPARE_TYPE(back->column(0).type(), fits ? ColumnType::Numeric : ColumnType::Count);
+            QCOMPARE_TYPE(back->column(1).type(),
+                          fits ? ColumnType::Text : ColumnType::Categorical);
+        }
     }
 
     // Files not written by ppsynth carry no type note: types are inferred.

@@ -17,12 +17,14 @@ std::string_view statFormatName(FileFormat format);
 // SPSS and Stata cannot say "this whole-number column is real-valued" or "this string
 // column is free text", so ppsynth records its column types in file notes (SPSS document
 // lines, Stata notes), one letter per column: n numeric, c count, k categorical, t text.
-// Lines stay within SPSS's 80-character document limit.
-inline constexpr std::string_view kTypeNotePrefix = "ppsynth column types: ";
+// Each line carries a fingerprint of the column names, so a note that no longer fits the
+// file (columns renamed, added or reordered in another program) is ignored. Lines stay
+// within SPSS's 80-character document limit:
+//   "ppsynth column types 1f2e3d4c: nnckt"
+inline constexpr std::string_view kTypeNotePrefix = "ppsynth column types ";
 std::vector<std::string> encodeTypeNotes(const Table& table);
-// The letters from the notes in file order, or nullopt when there are none or they do not
-// describe exactly `columnCount` columns (a note edited or copied from another file).
+// The letters, one per name, or nullopt when the notes are absent or do not fit `names`.
 std::optional<std::string> decodeTypeNotes(const std::vector<std::string>& notes,
-                                           std::size_t columnCount);
+                                           const std::vector<std::string>& names);
 
 }  // namespace ppsynth::data::detail

@@ -390,7 +390,9 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
 
     std::vector<std::string> notes;
     for (const auto& [index, note] : ctx.notes) notes.push_back(note);
-    const auto hints = decodeTypeNotes(notes, ctx.variables.size());
+    std::vector<std::string> names;
+    for (const auto& v : ctx.variables) names.push_back(v.name);
+    const auto hints = decodeTypeNotes(notes, names);
 
     Table table;
     for (std::size_t i = 0; i < ctx.variables.size(); ++i) {
