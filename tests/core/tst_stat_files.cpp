@@ -624,7 +624,8 @@ class TstStatFiles : public QObject {
         QVERIFY(!s.isOk());
         const QString msg = QString::fromStdString(s.message());
         QVERIFY2(msg.contains(expected), qPrintable(msg));
-        QVERIFY2(msg.contains("column '" + name + "'"), qPrintable(msg));
+        QVERIFY2(msg.startsWith("'" + QString::fromStdString(path) + "': column '" + name + "'"),
+                 qPrintable(msg));
         QVERIFY(!fs::exists(path));
         QVERIFY(leftoverTemporaries(path).empty());
     }
@@ -645,7 +646,7 @@ class TstStatFiles : public QObject {
         QTest::newRow("sav case clash")
             << FileFormat::Sav << 0 << "same name apart from upper/lower";
         QTest::newRow("sav long label")
-            << FileFormat::Sav << 1 << "longer than the 120 bytes a SPSS value label may have";
+            << FileFormat::Sav << 1 << "longer than the 120 bytes an SPSS value label may have";
         QTest::newRow("dta infinity")
             << FileFormat::Dta << 2 << "column 'x' row 2: inf cannot be stored in a Stata file";
         QTest::newRow("sav nothing") << FileFormat::Sav << 3 << "a table without columns";

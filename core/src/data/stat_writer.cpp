@@ -48,6 +48,11 @@ struct ColumnPlan {
     readstat_variable_t* variable = nullptr;
 };
 
+// "an SPSS", "a Stata": for messages.
+std::string withArticle(FileFormat format) {
+    return (format == FileFormat::Sav ? "an " : "a ") + std::string(statFormatName(format));
+}
+
 std::string columnRef(const Column& c) {
     return "column '" + c.name() + "'";
 }
@@ -122,17 +127,17 @@ std::vector<std::int32_t> ownCodes(const Column& c) {
 
 Expected<std::vector<ColumnPlan>> planColumns(const Table& table, FileFormat format) {
     const bool sav = format == FileFormat::Sav;
-    const std::string formatName(statFormatName(format));
+    const std::string formatName = withArticle(format);
     std::vector<ColumnPlan> plans;
     std::set<std::string> seen;
     for (const auto& c : table.columns()) {
         const std::string problem = sav ? spssNameProblem(c.name()) : stataNameProblem(c.name());
         if (!problem.empty())
-            return Error{columnRef(c) + " cannot be written to a " + formatName +
+            return Error{columnRef(c) + " cannot be written to " + formatName +
                          " file: " + problem + "; rename the column"};
         // SPSS names ignore case; Stata's do not.
         if (!seen.insert(sav ? lower(c.name()) : c.name()).second)
-            return Error{columnRef(c) + " cannot be written to a " + formatName +
+            return Error{columnRef(c) + " cannot be written to " + formatName +
                          " file: another column has the same name apart from upper/lower "
                          "case; rename one of them"};
         ColumnPlan plan;
@@ -142,7 +147,7 @@ Expected<std::vector<ColumnPlan>> planColumns(const Table& table, FileFormat for
                 for (std::size_t i = 0; i < c.size(); ++i)
                     if (!c.isMissing(i) && !std::isfinite(c.value(i)))
                         return Error{columnRef(c) + " row " + std::to_string(i + 1) + ": " +
-                                     formatNumber(c.value(i)) + " cannot be stored in a " +
+                                     formatNumber(c.value(i)) + " cannot be stored in " +
                                      formatName + " file; make it missing or finite"};
                 break;
             case ColumnType::Categorical: {
@@ -158,7 +163,7 @@ Expected<std::vector<ColumnPlan>> planColumns(const Table& table, FileFormat for
                     if (level.label.size() > limit)
                         return Error{columnRef(c) + ": the label '" + level.label.substr(0, 40) +
                                      "...' is longer than the " + std::to_string(limit) +
-                                     " bytes a " + formatName + " value label may have"};
+                                     " bytes " + formatName + " value label may have"};
                 break;
             }
             case ColumnType::Text: {
@@ -298,8 +303,9 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
     if (e != READSTAT_OK) return Error{"could not write '" + path + "': " + errorText(e, sink)};
     for (std::size_t j = 0; j < plans.size(); ++j)
         if (auto v = readstat_validate_variable(w, plans[j].variable); v != READSTAT_OK)
-            return Error{columnRef(table.column(j)) + " cannot be written to a " +
-                         std::string(statFormatName(format)) + " file: " + errorText(v, sink)};
+            return Error{"'" + path + "': " + columnRef(table.column(j)) +
+                         " cannot be written to " + withArticle(format) +
+                         " file: " + errorText(v, sink)};
     if (auto s = writeRows(w, table, plans, refs, format, path, sink); !s) return s;
     if (e = readstat_end_writing(w); e != READSTAT_OK)
         return Error{"could not write '" + path + "': " + errorText(e, sink)};
@@ -313,16 +319,16 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
 }  // namespace
 
 Status writeStatFile(const Table& table, const std::string& path, FileFormat format) {
-    const std::string formatName(statFormatName(format));
+    const std::string formatName = withArticle(format);
     if (format != FileFormat::Sav && format != FileFormat::Dta)
         return Error{"'" + path + "': ppsynth writes only .sav and .dta among statistics formats"};
     if (table.columnCount() == 0)
-        return Error{"'" + path + "': a table without columns cannot be written to a " +
-                     formatName + " file"};
+        return Error{"'" + path + "': a table without columns cannot be written to " + formatName +
+                     " file"};
     if (table.rowCount() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-        return Error{"'" + path + "': more rows than a " + formatName + " file can hold"};
+        return Error{"'" + path + "': more rows than " + formatName + " file can hold"};
     auto plans = planColumns(table, format);
-    if (!plans) return plans.status();
+    if (!plans) return Error{"'" + path + "': " + plans.message()};
     return commitFileAtomically(
         path, [&](const std::string& tmp) { return produce(table, *plans, format, path, tmp); });
 }
