@@ -1,0 +1,406 @@
+// Reading SPSS, Stata and SAS files through ReadStat's callback parser. Values are
+// collected per variable while the file streams by; value labels (which Stata stores after
+// the data) are joined at the end, when each variable becomes a typed column.
+#include <readstat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "data/formats.hpp"
+#include "data/stat_common.hpp"
+#include "ppsynth/data/number_format.hpp"
+
+namespace ppsynth::data::detail {
+
+namespace {
+
+// One SPSS user-missing rule; lo == hi for a single value.
+struct MissingRule {
+    double lo = 0, hi = 0;
+    std::string text;  // string variables: a single missing value
+    bool isString = false;
+};
+
+struct LabelEntry {
+    bool isString = false;
+    double key = 0;
+    std::string textKey;
+    std::string label;
+};
+
+struct Variable {
+    std::string name;
+    bool isString = false;
+    std::string labelSet;  // empty: no value labels
+    std::vector<MissingRule> missingRules;
+    std::vector<double> numbers;
+    std::vector<std::string> texts;
+    std::vector<std::uint8_t> missing;
+};
+
+struct ReadContext {
+    std::string path;
+    FileFormat format = FileFormat::Sav;
+    const ReadOptions* options = nullptr;
+    double fileBytes = 0;
+    std::size_t expectedRows = 0;  // from the header; 0 when unknown
+    std::vector<Variable> variables;
+    std::map<std::string, std::vector<LabelEntry>> labelSets;
+    std::map<int, std::string> notes;
+    std::string detail;   // the last message ReadStat's error handler gave
+    std::string failure;  // why a handler of ours aborted
+    bool cancelled = false;
+};
+
+std::string inQuotes(const std::string& path) {
+    return "'" + path + "'";
+}
+
+std::string bytesText(double bytes) {
+    const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
+}
+
+// MemAvailable from /proc/meminfo (what Linux could hand out without swapping), or 0
+// when unknown, in which case no limit is applied.
+std::size_t availableMemory() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    std::size_t kb = 0;
+    std::string unit;
+    while (in >> key >> kb >> unit)
+        if (key == "MemAvailable:") return kb * 1024;
+    return 0;
+}
+
+int onMetadata(readstat_metadata_t* metadata, void* user) {
+    auto& ctx = *static_cast<ReadContext*>(user);
+    const auto rows = static_cast<double>(readstat_get_row_count(metadata));
+    const auto vars = static_cast<double>(readstat_get_var_count(metadata));
+    if (rows <= 0 || vars <= 0) return READSTAT_HANDLER_OK;  // XPORT: row count unknown
+    ctx.expectedRows = static_cast<std::size_t>(rows);
+    // A cell costs a double and a mask byte at least; strings cost more, so this is a floor.
+    const double need = rows * vars * (sizeof(double) + 1);
+    const std::size_t budget =
+        ctx.options->memoryBudgetBytes ? ctx.options->memoryBudgetBytes : availableMemory();
+    if (budget != 0 && need > static_cast<double>(budget)) {
+        ctx.failure = inQuotes(ctx.path) + " needs at least " + bytesText(need) +
+                      " of memory to read (" + formatNumber(rows) + " rows, " + formatNumber(vars) +
+                      " columns), more than the " + bytesText(static_cast<double>(budget)) +
+                      " available";
+        return READSTAT_HANDLER_ABORT;
+    }
+    return READSTAT_HANDLER_OK;
+}
+
+int onNote(int index, const char* note, void* user) {
+    static_cast<ReadContext*>(user)->notes[index] = note ? note : "";
+    return READSTAT_HANDLER_OK;
+}
+
+int onVariable(int index, readstat_variable_t* variable, const char* labelSet, void* user) {
+    auto& ctx = *static_cast<ReadContext*>(user);
+    if (index < 0) return READSTAT_HANDLER_ABORT;
+    if (ctx.variables.size() <= static_cast<std::size_t>(index))
+        ctx.variables.resize(static_cast<std::size_t>(index) + 1);
+    Variable& v = ctx.variables[static_cast<std::size_t>(index)];
+    v.name = readstat_variable_get_name(variable);
+    v.isString = readstat_variable_get_type_class(variable) == READSTAT_TYPE_CLASS_STRING;
+    v.labelSet = labelSet ? labelSet : "";
+    if (ctx.expectedRows) {
+        v.missing.reserve(ctx.expectedRows);
+        if (v.isString)
+            v.texts.reserve(ctx.expectedRows);
+        else
+            v.numbers.reserve(ctx.expectedRows);
+    }
+    const int ranges = readstat_variable_get_missing_ranges_count(variable);
+    for (int i = 0; i < ranges; ++i) {
+        readstat_value_t lo = readstat_variable_get_missing_range_lo(variable, i);
+        readstat_value_t hi = readstat_variable_get_missing_range_hi(variable, i);
+        MissingRule rule;
+        if (readstat_value_type_class(lo) == READSTAT_TYPE_CLASS_STRING) {
+            rule.isString = true;
+            const char* s = readstat_string_value(lo);
+            rule.text = s ? s : "";
+        } else {
+            rule.lo = readstat_double_value(lo);
+            rule.hi = readstat_double_value(hi);
+        }
+        v.missingRules.push_back(std::move(rule));
+    }
+    return READSTAT_HANDLER_OK;
+}
+
+int onValue(int row, readstat_variable_t* variable, readstat_value_t value, void* user) {
+    auto& ctx = *static_cast<ReadContext*>(user);
+    const int index = readstat_variable_get_index(variable);
+    if (index < 0 || static_cast<std::size_t>(index) >= ctx.variables.size() || row < 0)
+        return READSTAT_HANDLER_ABORT;
+    Variable& v = ctx.variables[static_cast<std::size_t>(index)];
+    const auto r = static_cast<std::size_t>(row);
+    if (v.missing.size() <= r) {
+        v.missing.resize(r + 1, 1);
+        if (v.isString)
+            v.texts.resize(r + 1);
+        else
+            v.numbers.resize(r + 1, std::nan(""));
+    }
+    bool missing = readstat_value_is_missing(value, variable) != 0;
+    if (v.isString) {
+        const char* s = readstat_string_value(value);
+        // SPSS and Stata have no missing string; an empty one is the convention.
+        if (!missing && s && *s)
+            v.texts[r] = s;
+        else
+            missing = true;
+    } else if (!missing) {
+        v.numbers[r] = readstat_double_value(value);
+        if (std::isnan(v.numbers[r])) missing = true;
+    }
+    v.missing[r] = missing ? 1 : 0;
+    return READSTAT_HANDLER_OK;
+}
+
+int onValueLabel(const char* labelSet, readstat_value_t value, const char* label, void* user) {
+    auto& ctx = *static_cast<ReadContext*>(user);
+    // Labels of Stata's .a-.z or SAS's special missing values describe missing cells.
+    if (readstat_value_is_tagged_missing(value) || readstat_value_is_system_missing(value))
+        return READSTAT_HANDLER_OK;
+    LabelEntry e;
+    e.label = label ? label : "";
+    if (readstat_value_type_class(value) == READSTAT_TYPE_CLASS_STRING) {
+        e.isString = true;
+        const char* s = readstat_string_value(value);
+        e.textKey = s ? s : "";
+    } else {
+        e.key = readstat_double_value(value);
+        if (std::isnan(e.key)) return READSTAT_HANDLER_OK;
+    }
+    ctx.labelSets[labelSet ? labelSet : ""].push_back(std::move(e));
+    return READSTAT_HANDLER_OK;
+}
+
+void onError(const char* message, void* user) {
+    auto& ctx = *static_cast<ReadContext*>(user);
+    std::string m = message ? message : "";
+    while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+    ctx.detail = m;
+}
+
+int onProgress(double fraction, void* user) {
+    auto& ctx = *static_cast<ReadContext*>(user);
+    Progress p{"reading", 0, fraction * ctx.fileBytes, ctx.fileBytes};
+    if (report(ctx.options->progress, p) == Continue::Stop) {
+        ctx.cancelled = true;
+        return READSTAT_HANDLER_ABORT;
+    }
+    return READSTAT_HANDLER_OK;
+}
+
+bool isUserMissing(const Variable& v, double key) {
+    return std::any_of(v.missingRules.begin(), v.missingRules.end(), [&](const MissingRule& m) {
+        return !m.isString && key >= m.lo && key <= m.hi;
+    });
+}
+
+bool isUserMissing(const Variable& v, const std::string& key) {
+    return std::any_of(v.missingRules.begin(), v.missingRules.end(),
+                       [&](const MissingRule& m) { return m.isString && m.text == key; });
+}
+
+// Levels ordered by code: the labelled codes plus any unlabelled code present in the data
+// (labelled by itself). Codes the variable declares missing are no levels.
+template <typename Key>
+Column categoricalFrom(const Variable& v, const std::map<Key, std::string>& labelled,
+                       const std::vector<Key>& keys) {
+    std::map<Key, std::int32_t> index;
+    std::vector<Level> levels;
+    for (const auto& [key, label] : labelled) {
+        index.emplace(key, 0);
+        (void)label;
+    }
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (!v.missing[i]) index.emplace(keys[i], 0);
+    std::int32_t k = 0;
+    for (auto& [key, code] : index) {
+        code = k++;
+        std::string value;
+        if constexpr (std::is_same_v<Key, double>)
+            value = formatNumber(key);
+        else
+            value = key;
+        auto it = labelled.find(key);
+        levels.push_back({value, it != labelled.end() ? it->second : value});
+    }
+    std::vector<std::int32_t> codes(keys.size(), Column::kMissingCode);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (!v.missing[i]) codes[i] = index.at(keys[i]);
+    return Column::categorical(v.name, std::move(codes), std::move(levels));
+}
+
+bool allCounts(const Variable& v) {
+    bool any = false;
+    for (std::size_t i = 0; i < v.numbers.size(); ++i) {
+        if (v.missing[i]) continue;
+        const double x = v.numbers[i];
+        if (x < 0 || x != std::floor(x) || !std::isfinite(x)) return false;
+        any = true;
+    }
+    return any;
+}
+
+// Turns one variable into a column. `hint` is the type ppsynth recorded when it wrote the
+// file ('n', 'c', 'k', 't'), or 0 for files from elsewhere.
+Column buildColumn(const ReadContext& ctx, const Variable& v, char hint, ReadReport* report) {
+    const std::size_t maxLevels = ctx.options->maxLevels;
+    const auto labels = ctx.labelSets.find(v.labelSet);
+    const bool hasLabels = !v.labelSet.empty() && labels != ctx.labelSets.end();
+    if (!v.isString) {
+        if (hasLabels || hint == 'k') {
+            std::map<double, std::string> labelled;
+            if (hasLabels)
+                for (const auto& e : labels->second)
+                    if (!e.isString && !isUserMissing(v, e.key)) labelled.emplace(e.key, e.label);
+            Column c = categoricalFrom(v, labelled, v.numbers);
+            if (c.levels().size() <= maxLevels || hint == 'k') return c;
+            if (report)
+                report->notes.push_back("column '" + v.name + "' has value labels but " +
+                                        std::to_string(c.levels().size()) +
+                                        " distinct values, more than the level limit of " +
+                                        std::to_string(maxLevels) + "; read as a number");
+        }
+        if (hint != 'n' && allCounts(v)) return Column::count(v.name, v.numbers, v.missing);
+        return Column::numeric(v.name, v.numbers, v.missing);
+    }
+    if (hint == 't') return Column::text(v.name, v.texts, v.missing);
+    std::map<std::string, std::string> labelled;
+    if (hasLabels)
+        for (const auto& e : labels->second)
+            if (e.isString && !isUserMissing(v, e.textKey)) labelled.emplace(e.textKey, e.label);
+    Column c = categoricalFrom(v, labelled, v.texts);
+    if (c.levels().size() <= maxLevels || hint == 'k') return c;
+    if (report && hasLabels)
+        report->notes.push_back("column '" + v.name + "' has value labels but " +
+                                std::to_string(c.levels().size()) +
+                                " distinct values, more than the level limit of " +
+                                std::to_string(maxLevels) + "; read as text");
+    return Column::text(v.name, v.texts, v.missing);
+}
+
+std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
+    const std::string what = readstat_error_message(err);
+    const std::string detail = ctx.detail.empty() || ctx.detail == what ? "" : "; " + ctx.detail;
+    const std::string format(statFormatName(ctx.format));
+    switch (err) {
+        case READSTAT_ERROR_OPEN:
+            return inQuotes(ctx.path) + " could not be opened (" + what + detail +
+                   "); check that it exists and that you may read it";
+        case READSTAT_ERROR_MALLOC:
+            return inQuotes(ctx.path) + " is too large to read into the available memory";
+        case READSTAT_ERROR_UNSUPPORTED_CHARSET:
+        case READSTAT_ERROR_CONVERT:
+        case READSTAT_ERROR_CONVERT_BAD_STRING:
+        case READSTAT_ERROR_CONVERT_SHORT_STRING:
+        case READSTAT_ERROR_CONVERT_LONG_STRING:
+            return inQuotes(ctx.path) + ": its text could not be converted to UTF-8 (" + what +
+                   detail + ")";
+        case READSTAT_ERROR_READ:
+        case READSTAT_ERROR_SEEK:
+            // ReadStat's detail here is an errno left over from elsewhere; leave it out.
+            return inQuotes(ctx.path) + " is not a valid " + format +
+                   " file, or it is truncated (" + what + ")";
+        default:
+            return inQuotes(ctx.path) + " is not a valid " + format + " file (" + what + detail +
+                   ")";
+    }
+}
+
+readstat_error_t parse(readstat_parser_t* parser, FileFormat format, const std::string& path,
+                       void* ctx) {
+    switch (format) {
+        case FileFormat::Sav:
+            return readstat_parse_sav(parser, path.c_str(), ctx);
+        case FileFormat::Dta:
+            return readstat_parse_dta(parser, path.c_str(), ctx);
+        case FileFormat::Sas7bdat:
+            return readstat_parse_sas7bdat(parser, path.c_str(), ctx);
+        case FileFormat::Xpt:
+            return readstat_parse_xport(parser, path.c_str(), ctx);
+        case FileFormat::Csv:
+            break;
+    }
+    return READSTAT_ERROR_PARSE;
+}
+
+}  // namespace
+
+Expected<Table> readStatFile(const std::string& path, FileFormat format, const ReadOptions& options,
+                             ReadReport* report) {
+    ReadContext ctx;
+    ctx.path = path;
+    ctx.format = format;
+    ctx.options = &options;
+    std::error_code ec;
+    ctx.fileBytes = static_cast<double>(std::filesystem::file_size(path, ec));
+    if (ec) ctx.fileBytes = 0;
+
+    std::unique_ptr<readstat_parser_t, void (*)(readstat_parser_t*)> parser(readstat_parser_init(),
+                                                                            readstat_parser_free);
+    if (!parser) return Error{inQuotes(path) + " is too large to read into the available memory"};
+    readstat_set_metadata_handler(parser.get(), onMetadata);
+    readstat_set_note_handler(parser.get(), onNote);
+    readstat_set_variable_handler(parser.get(), onVariable);
+    readstat_set_value_handler(parser.get(), onValue);
+    readstat_set_value_label_handler(parser.get(), onValueLabel);
+    readstat_set_error_handler(parser.get(), onError);
+    readstat_set_progress_handler(parser.get(), onProgress);
+
+    const readstat_error_t err = parse(parser.get(), format, path, &ctx);
+    if (ctx.cancelled) return Error{"reading cancelled"};
+    if (!ctx.failure.empty()) return Error{ctx.failure};
+    if (err != READSTAT_OK) return Error{parseFailure(ctx, err)};
+
+    // Every variable gets the same number of rows (a file with zero rows has none).
+    std::size_t rows = 0;
+    for (const auto& v : ctx.variables) rows = std::max(rows, v.missing.size());
+    for (auto& v : ctx.variables) {
+        v.missing.resize(rows, 1);
+        if (v.isString)
+            v.texts.resize(rows);
+        else
+            v.numbers.resize(rows, std::nan(""));
+    }
+
+    std::vector<std::string> notes;
+    for (const auto& [index, note] : ctx.notes) notes.push_back(note);
+    std::vector<std::string> names;
+    for (const auto& v : ctx.variables) names.push_back(v.name);
+    const auto hints = decodeTypeNotes(notes, names);
+
+    Table table;
+    for (std::size_t i = 0; i < ctx.variables.size(); ++i) {
+        const char hint = hints ? (*hints)[i] : '\0';
+        if (auto s = table.addColumn(buildColumn(ctx, ctx.variables[i], hint, report)); !s)
+            return Error{inQuotes(path) + ": " + s.message()};
+    }
+    return table;
+}
+
+}  // namespace ppsynth::data::detail
