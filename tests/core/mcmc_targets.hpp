@@ -12,7 +12,7 @@
 namespace ppsynth::testing {
 
 class StdNormal : public mcmc::LogDensity {
-public:
+  public:
     explicit StdNormal(std::size_t d) : d_(d) {}
     std::size_t dimension() const override { return d_; }
     double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
@@ -20,13 +20,13 @@ public:
         return -0.5 * q.squaredNorm();
     }
 
-private:
+  private:
     std::size_t d_;
 };
 
 // Normal(mu, Sigma) with Sigma = S R S: scales S, equicorrelation R with coefficient rho.
 class Gaussian : public mcmc::LogDensity {
-public:
+  public:
     Gaussian(Eigen::VectorXd mu, Eigen::VectorXd scales, double rho)
         : mu_(std::move(mu)), scales_(std::move(scales)), rho_(rho) {
         const Eigen::Index d = mu_.size();
@@ -44,7 +44,7 @@ public:
     const Eigen::MatrixXd& covariance() const { return sigma_; }
     double rho() const { return rho_; }
 
-private:
+  private:
     Eigen::VectorXd mu_, scales_;
     double rho_;
     Eigen::MatrixXd sigma_, precision_;
@@ -53,7 +53,7 @@ private:
 // Neal's funnel, centred: v ~ Normal(0, 3), x_i | v ~ Normal(0, exp(v / 2)). Its neck defeats
 // any single step size, so NUTS reports divergences.
 class Funnel : public mcmc::LogDensity {
-public:
+  public:
     explicit Funnel(std::size_t d) : d_(d) {}
     std::size_t dimension() const override { return d_; }
     double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
@@ -66,13 +66,13 @@ public:
         return -v * v / 18 - 0.5 * x.squaredNorm() * ev - 0.5 * n * v;
     }
 
-private:
+  private:
     std::size_t d_;
 };
 
 // A standard normal whose every evaluation busy-waits, as an expensive model would.
 class SlowNormal : public mcmc::LogDensity {
-public:
+  public:
     SlowNormal(std::size_t d, std::chrono::microseconds cost) : d_(d), cost_(cost) {}
     std::size_t dimension() const override { return d_; }
     double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
@@ -83,7 +83,7 @@ public:
         return -0.5 * q.squaredNorm();
     }
 
-private:
+  private:
     std::size_t d_;
     std::chrono::microseconds cost_;
 };

@@ -38,7 +38,7 @@ Eigen::MatrixXd asMatrix(const ChainDraws& d) {
 
 class TstDiagnostics : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void handComputedRhat() {
         // Chains {1,2,3,4} and {2,3,4,5}: n = 4, B = 4 * (0.25 + 0.25) / 1 = 2, W = 5/3,
         // R-hat = sqrt((B / W + n - 1) / n) = sqrt(1.05).

@@ -33,7 +33,8 @@ Eigen::MatrixXd pooled(const SamplerResult& r) {
     return all;
 }
 
-ChainDraws transformed(const SamplerResult& r, const std::function<double(const Eigen::RowVectorXd&)>& f) {
+ChainDraws transformed(const SamplerResult& r,
+                       const std::function<double(const Eigen::RowVectorXd&)>& f) {
     ChainDraws out;
     for (const auto& c : r.chains) {
         Eigen::VectorXd v(c.draws.rows());
@@ -58,7 +59,7 @@ double meanLeapfrogs(const SamplerResult& r) {
 
 class TstNuts : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void standardNormal100() {
         StdNormal target(100);
         SamplerOptions o;
@@ -77,20 +78,23 @@ private slots:
             const double mean = all.col(j).mean();
             // sd is 1: the mean's Monte Carlo sd is 1/sqrt(ESS).
             const double zMean = std::abs(mean) * std::sqrt(ess);
-            QVERIFY2(zMean < 4, qPrintable(QString("dim %1 mean %2 ess %3").arg(j).arg(mean).arg(ess)));
+            QVERIFY2(zMean < 4,
+                     qPrintable(QString("dim %1 mean %2 ess %3").arg(j).arg(mean).arg(ess)));
             // Var(x^2) = 2 for a standard normal; ESS of x^2 from its own draws.
-            const double essSq =
-                summarize(transformed(*r, [j](const Eigen::RowVectorXd& q) { return q[j] * q[j]; }))
-                    .essBulk;
+            const double essSq = summarize(transformed(*r, [j](const Eigen::RowVectorXd& q) {
+                                     return q[j] * q[j];
+                                 })).essBulk;
             const double var = (all.col(j).array() - mean).square().mean();
             const double zVar = std::abs(var - 1) / std::sqrt(2 / essSq);
-            QVERIFY2(zVar < 4.5, qPrintable(QString("dim %1 var %2 ess %3").arg(j).arg(var).arg(essSq)));
+            QVERIFY2(zVar < 4.5,
+                     qPrintable(QString("dim %1 var %2 ess %3").arg(j).arg(var).arg(essSq)));
             worstMean = std::max(worstMean, zMean);
             worstVar = std::max(worstVar, zVar);
         }
-        std::printf("100-d normal: step %.3f, min bulk ESS %.0f, max |z| mean %.2f var %.2f, "
-                    "mean leapfrogs %.1f\n",
-                    r->chains[0].stepSize, diag.minEssBulk, worstMean, worstVar, meanLeapfrogs(*r));
+        std::printf(
+            "100-d normal: step %.3f, min bulk ESS %.0f, max |z| mean %.2f var %.2f, "
+            "mean leapfrogs %.1f\n",
+            r->chains[0].stepSize, diag.minEssBulk, worstMean, worstVar, meanLeapfrogs(*r));
         // Draws per second are plentiful: bulk ESS near or above the draw count.
         QVERIFY(diag.minEssBulk > 1500);
     }
@@ -136,8 +140,9 @@ private slots:
                 // The sample correlation's sd is about (1 - rho^2) / sqrt(ESS).
                 const double corr = cov(i, j) / std::sqrt(cov(i, i) * cov(j, j));
                 const double essJ = diag.quantities[static_cast<std::size_t>(j)].summary.essBulk;
-                QVERIFY2(std::abs(corr - rho) < 5 * (1 - rho * rho) / std::sqrt(std::min(ess, essJ)),
-                         qPrintable(QString("corr %1,%2: %3").arg(i).arg(j).arg(corr)));
+                QVERIFY2(
+                    std::abs(corr - rho) < 5 * (1 - rho * rho) / std::sqrt(std::min(ess, essJ)),
+                    qPrintable(QString("corr %1,%2: %3").arg(i).arg(j).arg(corr)));
             }
         }
         // The adapted metric approximates the variances (within a factor 2 after warm-up).
@@ -163,7 +168,8 @@ private slots:
         std::printf("funnel: %d divergences of %d draws\n", diag.divergences, diag.draws);
         QVERIFY(diag.divergences > 10);
         bool warned = false;
-        for (const auto& w : diag.warnings) warned = warned || w.find("divergence") != std::string::npos;
+        for (const auto& w : diag.warnings)
+            warned = warned || w.find("divergence") != std::string::npos;
         QVERIFY(warned);
         // A standard normal of the same size has none: the detector is not trigger-happy.
         StdNormal easy(3);
@@ -299,7 +305,8 @@ private slots:
 
     void warmStartNeedsLessWarmup() {
         Eigen::VectorXd mu = Eigen::VectorXd::Zero(8);
-        Eigen::VectorXd scales = (Eigen::VectorXd::LinSpaced(8, -2, 2) * std::log(10.0)).array().exp();
+        Eigen::VectorXd scales =
+            (Eigen::VectorXd::LinSpaced(8, -2, 2) * std::log(10.0)).array().exp();
         Gaussian target(mu, scales, 0.3);
         SamplerOptions o;
         o.seed = 11;
@@ -322,10 +329,12 @@ private slots:
         QVERIFY(coldShort.hasValue());
 
         const RunDiagnostics dc = diagnose(*cold), dw = diagnose(*warm), ds = diagnose(*coldShort);
-        const double lc = meanLeapfrogs(*cold), lw = meanLeapfrogs(*warm), ls = meanLeapfrogs(*coldShort);
-        std::printf("cold 1000 warm-up: min ESS %.0f, leapfrogs/draw %.1f; warm start 100: %.0f, "
-                    "%.1f; cold 100: %.0f, %.1f\n",
-                    dc.minEssBulk, lc, dw.minEssBulk, lw, ds.minEssBulk, ls);
+        const double lc = meanLeapfrogs(*cold), lw = meanLeapfrogs(*warm),
+                     ls = meanLeapfrogs(*coldShort);
+        std::printf(
+            "cold 1000 warm-up: min ESS %.0f, leapfrogs/draw %.1f; warm start 100: %.0f, "
+            "%.1f; cold 100: %.0f, %.1f\n",
+            dc.minEssBulk, lc, dw.minEssBulk, lw, ds.minEssBulk, ls);
         QVERIFY(dw.maxRhat < 1.01);
         QCOMPARE(dw.divergences, 0);
         const Eigen::MatrixXd all = pooled(*warm);
@@ -341,7 +350,7 @@ private slots:
 
     void reportsUsableErrors() {
         class Nowhere : public LogDensity {
-        public:
+          public:
             std::size_t dimension() const override { return 2; }
             double evaluate(const Eigen::VectorXd&, Eigen::VectorXd& g) const override {
                 g.setZero();

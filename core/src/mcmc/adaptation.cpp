@@ -16,7 +16,9 @@ double StepSizeAdaptation::learn(double acceptStat) {
     return std::exp(x);
 }
 
-double StepSizeAdaptation::final() const { return std::exp(xBar_); }
+double StepSizeAdaptation::final() const {
+    return std::exp(xBar_);
+}
 
 std::string WindowedVarianceAdaptation::configure(int warmup, int initBuffer, int termBuffer,
                                                   int baseWindow) {

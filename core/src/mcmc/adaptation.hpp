@@ -9,7 +9,7 @@
 namespace ppsynth::mcmc::detail {
 
 class StepSizeAdaptation {
-public:
+  public:
     explicit StepSizeAdaptation(double delta) : delta_(delta) {}
     void setMu(double mu) { mu_ = mu; }
     void restart() {
@@ -23,7 +23,7 @@ public:
     // The step size to keep after warm-up: exp of the averaged iterate.
     double final() const;
 
-private:
+  private:
     double delta_;
     double gamma_ = 0.05;
     double t0_ = 10;
@@ -38,7 +38,7 @@ private:
 // are not used for the metric; the windows between start at baseWindow and double, the
 // last one stretched to the terminal buffer.
 class WindowedVarianceAdaptation {
-public:
+  public:
     // Returns a note when the schedule had to be changed (short warm-up), else "".
     std::string configure(int warmup, int initBuffer, int termBuffer, int baseWindow);
     bool enabled() const { return enabled_; }
@@ -52,7 +52,7 @@ public:
     int termBuffer() const { return termBuffer_; }
     int baseWindow() const { return baseWindow_; }
 
-private:
+  private:
     bool inWindow() const;
     bool endOfWindow() const;
     void nextWindow();

@@ -77,22 +77,24 @@ Eigen::MatrixXd splitChains(const ChainDraws& chains) {
 
 Eigen::MatrixXd rankNormalize(const Eigen::MatrixXd& draws) {
     const Eigen::Index size = draws.size();
-    std::vector<Eigen::Index> order(static_cast<std::size_t>(size));
-    std::iota(order.begin(), order.end(), Eigen::Index{0});
-    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
-        return draws.data()[a] < draws.data()[b];
-    });
+    std::vector<std::pair<double, Eigen::Index>> sorted(static_cast<std::size_t>(size));
+    for (Eigen::Index i = 0; i < size; ++i)
+        sorted[static_cast<std::size_t>(i)] = {draws.data()[i], i};
+    std::sort(sorted.begin(), sorted.end());
     Eigen::MatrixXd out(draws.rows(), draws.cols());
-    const boost::math::normal_distribution<double> normal;
+    // Double precision throughout (Boost would otherwise promote to long double).
+    using Policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+    const boost::math::normal_distribution<double, Policy> normal;
     for (Eigen::Index i = 0; i < size;) {
         // Ties share their average rank.
         Eigen::Index j = i + 1;
-        const double v = draws.data()[order[static_cast<std::size_t>(i)]];
-        while (j < size && draws.data()[order[static_cast<std::size_t>(j)]] == v) ++j;
+        const double v = sorted[static_cast<std::size_t>(i)].first;
+        while (j < size && sorted[static_cast<std::size_t>(j)].first == v) ++j;
         const double avgRank = 0.5 * static_cast<double>(i + 1 + j);  // mean of i+1..j
-        const double z = boost::math::quantile(
-            normal, (avgRank - 0.375) / (static_cast<double>(size) + 0.25));
-        for (Eigen::Index k = i; k < j; ++k) out.data()[order[static_cast<std::size_t>(k)]] = z;
+        const double z =
+            boost::math::quantile(normal, (avgRank - 0.375) / (static_cast<double>(size) + 0.25));
+        for (Eigen::Index k = i; k < j; ++k)
+            out.data()[sorted[static_cast<std::size_t>(k)].second] = z;
         i = j;
     }
     return out;
@@ -105,8 +107,8 @@ double rhatBasic(const Eigen::MatrixXd& draws) {
     const Eigen::RowVectorXd means = draws.colwise().mean();
     const double grand = means.mean();
     const double b = n * (means.array() - grand).square().sum() / static_cast<double>(m - 1);
-    const double w = (draws.rowwise() - means).array().square().colwise().sum().sum() /
-                     (n - 1) / static_cast<double>(m);
+    const double w = (draws.rowwise() - means).array().square().colwise().sum().sum() / (n - 1) /
+                     static_cast<double>(m);
     return std::sqrt((b / w + n - 1) / n);
 }
 
@@ -131,13 +133,30 @@ double essBasic(const Eigen::MatrixXd& draws) {
     const Eigen::Index n = draws.rows();
     const Eigen::Index m = draws.cols();
     if (n < 4 || m < 1 || !finiteAndVaries(draws)) return kNaN;
+    // Autocovariances by lag, filled on demand: well-mixed chains stop after a few lags,
+    // where direct sums beat an FFT; beyond kDirectLags the FFT fills all lags at once.
+    constexpr Eigen::Index kDirectLags = 24;
+    const Eigen::MatrixXd centred = draws.rowwise() - draws.colwise().mean();
     Eigen::MatrixXd acov(n, m);
-    Eigen::VectorXd chainMean(m), chainVar(m);
-    for (Eigen::Index c = 0; c < m; ++c) {
-        acov.col(c) = autocovariance(draws.col(c));
-        chainMean[c] = draws.col(c).mean();
-        chainVar[c] = acov(0, c) * static_cast<double>(n) / static_cast<double>(n - 1);
-    }
+    Eigen::Index known = 0;  // lags [0, known) are filled
+    auto ensureLag = [&](Eigen::Index lag) {
+        if (lag < known) return;
+        if (lag < kDirectLags) {
+            const Eigen::Index upTo = std::min(n, kDirectLags);
+            for (Eigen::Index k = known; k < upTo; ++k)
+                for (Eigen::Index c = 0; c < m; ++c)
+                    acov(k, c) = centred.col(c).head(n - k).dot(centred.col(c).tail(n - k)) /
+                                 static_cast<double>(n);
+            known = upTo;
+        } else {
+            for (Eigen::Index c = 0; c < m; ++c) acov.col(c) = autocovariance(draws.col(c));
+            known = n;
+        }
+    };
+    ensureLag(0);
+    Eigen::VectorXd chainMean = draws.colwise().mean().transpose();
+    Eigen::VectorXd chainVar =
+        acov.row(0).transpose() * static_cast<double>(n) / static_cast<double>(n - 1);
     const double w = chainVar.mean();
     double varPlus = w * static_cast<double>(n - 1) / static_cast<double>(n);
     if (m > 1) varPlus += sampleVariance(chainMean);
@@ -145,7 +164,10 @@ double essBasic(const Eigen::MatrixXd& draws) {
 
     // Geyer's initial positive sequence over pairs of lags, made monotone.
     Eigen::VectorXd rho = Eigen::VectorXd::Zero(n);
-    auto rhoAt = [&](Eigen::Index lag) { return 1 - (w - acov.row(lag).mean()) / varPlus; };
+    auto rhoAt = [&](Eigen::Index lag) {
+        ensureLag(lag);
+        return 1 - (w - acov.row(lag).mean()) / varPlus;
+    };
     double rhoEven = 1;
     double rhoOdd = rhoAt(1);
     rho[0] = rhoEven;
@@ -175,9 +197,13 @@ double essBasic(const Eigen::MatrixXd& draws) {
 }
 
 double quantile(Eigen::VectorXd values, double p) {
+    std::sort(values.data(), values.data() + values.size());
+    return quantileOfSorted(values, p);
+}
+
+double quantileOfSorted(const Eigen::VectorXd& values, double p) {
     const Eigen::Index n = values.size();
     if (n == 0) return kNaN;
-    std::sort(values.data(), values.data() + n);
     const double h = (static_cast<double>(n) - 1) * p;
     const auto lo = static_cast<Eigen::Index>(std::floor(h));
     const Eigen::Index hi = std::min(lo + 1, n - 1);
@@ -202,15 +228,17 @@ ConvergenceSummary summarize(const ChainDraws& chains) {
         s.rhat = s.rhatBulk = s.rhatTail = s.essBulk = s.essTail = kNaN;
         return s;
     }
-    const Eigen::VectorXd flat = split.reshaped();
-    const double median = quantile(flat, 0.5);
-    s.rhatBulk = rhatBasic(rankNormalize(split));
+    Eigen::VectorXd sorted = split.reshaped();
+    std::sort(sorted.data(), sorted.data() + sorted.size());
+    const double median = quantileOfSorted(sorted, 0.5);
+    const Eigen::MatrixXd ranked = rankNormalize(split);
+    s.rhatBulk = rhatBasic(ranked);
     s.rhatTail = rhatBasic(rankNormalize((split.array() - median).abs().matrix()));
     s.rhat = std::max(s.rhatBulk, s.rhatTail);
 
-    s.essBulk = essBasic(rankNormalize(split));
-    const double q05 = quantile(flat, 0.05);
-    const double q95 = quantile(flat, 0.95);
+    s.essBulk = essBasic(ranked);
+    const double q05 = quantileOfSorted(sorted, 0.05);
+    const double q95 = quantileOfSorted(sorted, 0.95);
     const double ess05 = essBasic((split.array() <= q05).cast<double>().matrix());
     const double ess95 = essBasic((split.array() <= q95).cast<double>().matrix());
     s.essTail = std::isnan(ess05) || std::isnan(ess95) ? s.essBulk : std::min(ess05, ess95);
@@ -276,19 +304,17 @@ RunDiagnostics diagnose(const SamplerResult& result, const DiagnoseOptions& opti
                              "geometry there and estimates may be biased; raise adaptDelta or "
                              "reparameterize the model");
     if (d.treeDepthSaturated > 0)
-        d.warnings.push_back(std::to_string(d.treeDepthSaturated) + " of " +
-                             std::to_string(d.draws) + " draws (" +
-                             percent(d.treeDepthSaturated, d.draws) +
-                             ") hit the maximum tree depth " +
-                             std::to_string(options.maxTreeDepth) +
-                             ": trajectories were cut short, so sampling is inefficient");
+        d.warnings.push_back(
+            std::to_string(d.treeDepthSaturated) + " of " + std::to_string(d.draws) + " draws (" +
+            percent(d.treeDepthSaturated, d.draws) + ") hit the maximum tree depth " +
+            std::to_string(options.maxTreeDepth) +
+            ": trajectories were cut short, so sampling is inefficient");
     for (int c = 0; c < chains; ++c) {
         const double e = d.ebfmi[static_cast<std::size_t>(c)];
         if (e < options.ebfmiThreshold)
-            d.warnings.push_back("chain " + std::to_string(c + 1) + ": E-BFMI " +
-                                 format("%.2f", e) + " is below " +
-                                 format("%.2g", options.ebfmiThreshold) +
-                                 ": the sampler may not explore the tails");
+            d.warnings.push_back(
+                "chain " + std::to_string(c + 1) + ": E-BFMI " + format("%.2f", e) + " is below " +
+                format("%.2g", options.ebfmiThreshold) + ": the sampler may not explore the tails");
     }
 
     // Convergence warnings per quantity.

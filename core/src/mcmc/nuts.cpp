@@ -21,14 +21,15 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string chainPrefix(int chain) { return "chain " + std::to_string(chain + 1) + ": "; }
+std::string chainPrefix(int chain) {
+    return "chain " + std::to_string(chain + 1) + ": ";
+}
 
 Status validate(const LogDensity& target, const SamplerOptions& o) {
     const auto d = static_cast<Eigen::Index>(target.dimension());
     if (d < 1) return Error{"the target has no parameters to sample"};
     if (o.chains < 1) return Error{"the number of chains must be at least 1"};
-    if (o.warmup < 0 || o.draws < 0)
-        return Error{"warm-up and draw counts must not be negative"};
+    if (o.warmup < 0 || o.draws < 0) return Error{"warm-up and draw counts must not be negative"};
     if (o.maxTreeDepth < 1 || o.maxTreeDepth > 30)
         return Error{"the maximum tree depth must be between 1 and 30, not " +
                      std::to_string(o.maxTreeDepth)};
@@ -64,7 +65,8 @@ struct ChainContext {
 
 Status findInitialPoint(detail::NutsKernel& kernel, const ChainContext& ctx, int chain) {
     const SamplerOptions& o = ctx.options;
-    const ChainStart* start = o.starts.empty() ? nullptr : &o.starts[static_cast<std::size_t>(chain)];
+    const ChainStart* start =
+        o.starts.empty() ? nullptr : &o.starts[static_cast<std::size_t>(chain)];
     if (start != nullptr && start->q.size() != 0) {
         if (!kernel.setState(start->q))
             return Error{chainPrefix(chain) +
@@ -112,7 +114,8 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     Rng rng = makeRng(o.seed, static_cast<std::uint64_t>(chain), Purpose::Sampler);
     detail::NutsKernel kernel(ctx.target, rng, ctx.stop, o.cancel, o.maxTreeDepth,
                               o.maxEnergyError);
-    const ChainStart* start = o.starts.empty() ? nullptr : &o.starts[static_cast<std::size_t>(chain)];
+    const ChainStart* start =
+        o.starts.empty() ? nullptr : &o.starts[static_cast<std::size_t>(chain)];
     if (start != nullptr && start->invMetric.size() == d) kernel.invMetric() = start->invMetric;
 
     const auto t0 = std::chrono::steady_clock::now();

@@ -27,8 +27,7 @@ bool noUTurn(const Eigen::VectorXd& pSharpA, const Eigen::VectorXd& pSharpB,
 }
 
 template <typename Expr>
-bool noUTurnExpr(const Eigen::VectorXd& pSharpA, const Eigen::VectorXd& pSharpB,
-                 const Expr& rho) {
+bool noUTurnExpr(const Eigen::VectorXd& pSharpA, const Eigen::VectorXd& pSharpB, const Expr& rho) {
     return pSharpA.dot(rho) > 0 && pSharpB.dot(rho) > 0;
 }
 
@@ -65,9 +64,9 @@ NutsKernel::NutsKernel(const LogDensity& target, Rng& rng, const std::atomic<boo
     for (PhasePoint* z : {&state_, &fwd_, &bck_, &scratch_}) resize(*z, d);
     resize(sample_, d);
     resize(propose_, d);
-    for (Eigen::VectorXd* v : {&pFwdFwd_, &pSharpFwdFwd_, &pFwdBck_, &pSharpFwdBck_, &pBckFwd_,
-                               &pSharpBckFwd_, &pBckBck_, &pSharpBckBck_, &rho_, &rhoFwd_,
-                               &rhoBck_, &normals_})
+    for (Eigen::VectorXd* v :
+         {&pFwdFwd_, &pSharpFwdFwd_, &pFwdBck_, &pSharpFwdBck_, &pBckFwd_, &pSharpBckFwd_,
+          &pBckBck_, &pSharpBckBck_, &rho_, &rhoFwd_, &rhoBck_, &normals_})
         v->setZero(d);
     levels_.resize(static_cast<std::size_t>(maxDepth) + 1);
     for (Level& l : levels_) {
@@ -218,10 +217,9 @@ TransitionInfo NutsKernel::transition() {
     return info;
 }
 
-bool NutsKernel::buildTree(int depth, PhasePoint& z, Proposal& propose,
-                           Eigen::VectorXd& pSharpBeg, Eigen::VectorXd& pSharpEnd,
-                           Eigen::VectorXd& rho, Eigen::VectorXd& pBeg, Eigen::VectorXd& pEnd,
-                           double H0, double sign, double& logSumWeight) {
+bool NutsKernel::buildTree(int depth, PhasePoint& z, Proposal& propose, Eigen::VectorXd& pSharpBeg,
+                           Eigen::VectorXd& pSharpEnd, Eigen::VectorXd& rho, Eigen::VectorXd& pBeg,
+                           Eigen::VectorXd& pEnd, double H0, double sign, double& logSumWeight) {
     if (depth == 0) {
         if (stopRequested()) {
             cancelled_ = true;
@@ -245,8 +243,8 @@ bool NutsKernel::buildTree(int depth, PhasePoint& z, Proposal& propose,
     Level& l = levels_[static_cast<std::size_t>(depth)];
     double logSumWeightInit = kNegInf;
     l.rhoInit.setZero();
-    if (!buildTree(depth - 1, z, propose, pSharpBeg, l.pSharpInitEnd, l.rhoInit, pBeg,
-                   l.pInitEnd, H0, sign, logSumWeightInit))
+    if (!buildTree(depth - 1, z, propose, pSharpBeg, l.pSharpInitEnd, l.rhoInit, pBeg, l.pInitEnd,
+                   H0, sign, logSumWeightInit))
         return false;
 
     double logSumWeightFinal = kNegInf;

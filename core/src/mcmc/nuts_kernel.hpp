@@ -41,7 +41,7 @@ struct TransitionInfo {
 };
 
 class NutsKernel {
-public:
+  public:
     // stop / cancel are polled before every leapfrog step (cancel may be null).
     NutsKernel(const LogDensity& target, Rng& rng, const std::atomic<bool>& stop,
                const std::atomic<bool>* cancel, int maxDepth, double maxEnergyError);
@@ -65,7 +65,7 @@ public:
 
     std::int64_t gradientEvaluations() const { return gradEvals_; }
 
-private:
+  private:
     struct Level {  // workspace for one tree depth
         Eigen::VectorXd pInitEnd, pSharpInitEnd, rhoInit;
         Eigen::VectorXd pFinalBeg, pSharpFinalBeg, rhoFinal;

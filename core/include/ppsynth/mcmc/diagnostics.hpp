@@ -53,6 +53,7 @@ double essBasic(const Eigen::MatrixXd& draws);
 Eigen::VectorXd autocovariance(const Eigen::VectorXd& x);
 // Sample quantile, R's type 7 (linear interpolation between order statistics).
 double quantile(Eigen::VectorXd values, double p);
+double quantileOfSorted(const Eigen::VectorXd& sortedValues, double p);
 // Energy Bayesian fraction of missing information of one chain's energies.
 double ebfmi(const std::vector<DrawStats>& stats);
 
@@ -78,10 +79,10 @@ struct RunDiagnostics {
     int divergences = 0;
     int treeDepthSaturated = 0;
     std::vector<int> divergencesPerChain;
-    std::vector<double> ebfmi;  // per chain
+    std::vector<double> ebfmi;                    // per chain
     std::vector<QuantityDiagnostics> quantities;  // parameters first, then extra quantities
-    double maxRhat = 0;     // over quantities with a defined R-hat
-    double minEssBulk = 0;  // idem
+    double maxRhat = 0;                           // over quantities with a defined R-hat
+    double minEssBulk = 0;                        // idem
     double minEssTail = 0;
     std::vector<std::string> warnings;  // empty when nothing is wrong
 };

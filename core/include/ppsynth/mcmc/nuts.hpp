@@ -40,7 +40,7 @@ struct SamplerOptions {
     std::uint64_t seed = 1;
     int threads = 1;  // worker threads (capped at chains); 0 = hardware concurrency
     int maxTreeDepth = 10;
-    double adaptDelta = 0.8;     // target mean acceptance statistic
+    double adaptDelta = 0.8;       // target mean acceptance statistic
     double maxEnergyError = 1000;  // energy error that marks a divergence
     // Windowed metric adaptation (Stan's defaults). With adaptMetric false only the step
     // size adapts during warm-up (useful after a warm start with a good metric).
@@ -48,10 +48,11 @@ struct SamplerOptions {
     int initBuffer = 75;
     int termBuffer = 50;
     int baseWindow = 25;
-    double initRadius = 2;       // random inits are uniform(-initRadius, initRadius)
+    double initRadius = 2;           // random inits are uniform(-initRadius, initRadius)
     std::vector<ChainStart> starts;  // empty, or one per chain
 
-    ProgressCallback progress;  // per chain per iteration: {"warmup"|"sampling", chain, done, total}
+    ProgressCallback
+        progress;  // per chain per iteration: {"warmup"|"sampling", chain, done, total}
     const std::atomic<bool>* cancel = nullptr;  // set by the caller to stop all chains
     DrawHook onDraw;                            // see DrawHook
 };
