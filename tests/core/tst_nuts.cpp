@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "mcmc/adaptation.hpp"  // white-box: the warm-up schedule
 #include "mcmc_targets.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/mcmc/nuts.hpp"
@@ -211,8 +212,9 @@ class TstNuts : public QObject {
     }
 
     void cancelFlagStopsPromptly() {
-        // 2 ms per gradient and no metric adaptation on a badly scaled target: iterations
-        // take hundreds of gradients, so only a check between leapfrog steps is prompt.
+        // 2 ms per gradient: an iteration costs several gradients (up to 1023 at depth 10),
+        // so only a check between leapfrog steps keeps the latency near one gradient. The
+        // cancel time is off the 2 ms grid, so the latency includes part of an evaluation.
         SlowNormal target(50, std::chrono::microseconds(2000));
         std::atomic<bool> cancel{false};
         SamplerOptions o;
@@ -223,7 +225,7 @@ class TstNuts : public QObject {
         o.cancel = &cancel;
         std::chrono::steady_clock::time_point cancelledAt;
         std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(400));
+            std::this_thread::sleep_for(std::chrono::microseconds(401300));
             cancelledAt = std::chrono::steady_clock::now();
             cancel.store(true);
         });
@@ -373,6 +375,57 @@ class TstNuts : public QObject {
         SamplerOptions d;
         d.adaptDelta = 1;
         QVERIFY(!sampleNuts(target, d).hasValue());
+    }
+
+    void adaptationSchedule_data() {
+        QTest::addColumn<int>("warmup");
+        QTest::addColumn<QList<int>>("windowEnds");
+        // Stan's defaults 75 / 25 doubling / 50: windows [75,100) [100,150) [150,250)
+        // [250,450) and the last stretched to [450,950).
+        QTest::newRow("1000") << 1000 << QList<int>{99, 149, 249, 449, 949};
+        // 150 = 75 + 25 + 50 exactly: one window.
+        QTest::newRow("150") << 150 << QList<int>{99};
+        // 200: the second window (50) would leave 25 < 2 * 50, so it stretches to 149.
+        QTest::newRow("200") << 200 << QList<int>{99, 149};
+        // 100 < 150: 15% / 75% / 10% -> init 15, window 75, term 10.
+        QTest::newRow("100 (short)") << 100 << QList<int>{89};
+        QTest::newRow("19 (none)") << 19 << QList<int>{};
+    }
+    void adaptationSchedule() {
+        QFETCH(int, warmup);
+        QFETCH(QList<int>, windowEnds);
+        detail::WindowedVarianceAdaptation a;
+        (void)a.configure(warmup, 75, 50, 25);
+        QList<int> ends;
+        Eigen::VectorXd inv = Eigen::VectorXd::Ones(1);
+        for (int it = 0; it < warmup; ++it) {
+            Eigen::VectorXd q(1);
+            q << (it % 3);  // variance 1 within any window of a multiple of 3
+            if (a.enabled() && a.learn(q, inv)) ends.push_back(it);
+        }
+        QCOMPARE(ends, windowEnds);
+        if (!windowEnds.isEmpty()) {
+            // The last window's regularized variance: (n/(n+5)) s^2 + 1e-3 (5/(n+5)).
+            const int n = windowEnds.size() == 1
+                              ? windowEnds.back() + 1 - a.initBuffer()
+                              : windowEnds.back() - windowEnds[windowEnds.size() - 2];
+            Eigen::VectorXd w(n);
+            for (int i = 0; i < n; ++i) w[i] = (windowEnds.back() - n + 1 + i) % 3;
+            const double s2 = (w.array() - w.mean()).square().sum() / (n - 1);
+            const double expected = n / (n + 5.0) * s2 + 1e-3 * 5.0 / (n + 5.0);
+            QVERIFY(std::abs(inv[0] - expected) < 1e-12);
+        }
+    }
+
+    void dualAveragingConverges() {
+        // Fed an acceptance statistic that falls with the step size, dual averaging finds
+        // the step size where it equals delta = 0.8 (here accept = exp(-eps) -> eps = 0.223).
+        detail::StepSizeAdaptation a(0.8);
+        a.setMu(std::log(10.0));
+        double eps = 1;
+        for (int i = 0; i < 2000; ++i) eps = a.learn(std::exp(-eps));
+        QVERIFY2(std::abs(a.final() + std::log(0.8)) < 0.01,
+                 qPrintable(QString::number(a.final())));
     }
 
     void shortWarmupStillAdaptsMetric() {

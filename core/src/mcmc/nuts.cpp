@@ -36,6 +36,8 @@ Status validate(const LogDensity& target, const SamplerOptions& o) {
     if (!(o.adaptDelta > 0 && o.adaptDelta < 1))
         return Error{"adaptDelta (target acceptance) must lie strictly between 0 and 1"};
     if (o.threads < 0) return Error{"the thread count must not be negative"};
+    if (!(o.initRadius > 0) || !(o.maxEnergyError > 0))
+        return Error{"the initial radius and the divergence threshold must be positive"};
     if (o.initBuffer < 0 || o.termBuffer < 0 || o.baseWindow < 1)
         return Error{"adaptation buffers must not be negative and the base window positive"};
     if (!o.starts.empty() && o.starts.size() != static_cast<std::size_t>(o.chains))
@@ -192,6 +194,10 @@ Expected<SamplerResult> sampleNuts(const LogDensity& target, const SamplerOption
     auto worker = [&]() {
         for (int c = nextChain.fetch_add(1); c < options.chains; c = nextChain.fetch_add(1)) {
             const auto i = static_cast<std::size_t>(c);
+            if (stop.load() || (options.cancel != nullptr && options.cancel->load())) {
+                status[i] = Error{kCancelled};  // do not start chains after a stop
+                continue;
+            }
             status[i] = runChain(ctx, c, result.chains[i]);
             if (!status[i]) stop.store(true);  // one failed chain stops the run
         }
