@@ -9,7 +9,7 @@
 namespace ppsynth::mcmc {
 
 class LogDensity {
-  public:
+public:
     virtual ~LogDensity() = default;
     virtual std::size_t dimension() const = 0;
     // log density (up to a constant) at q; writes its gradient into grad (resized by caller
