@@ -1,0 +1,96 @@
+// The No-U-Turn sampler as in Stan (2.21+): multinomial sampling over the trajectory with
+// biased progressive sampling between subtrees, the generalized no-U-turn criterion with
+// the extra checks across merged subtrees, a diagonal Euclidean metric, dual-averaging
+// step-size adaptation and Stan's windowed metric adaptation. Chains run in parallel on
+// std::threads; every chain's randomness comes from makeRng(seed, chain, Purpose::Sampler)
+// (initial points from Purpose::Init), so draws are bit-identical for any thread count.
+#pragma once
+
+#include <Eigen/Core>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
+#include "ppsynth/mcmc/log_density.hpp"
+
+namespace ppsynth::mcmc {
+
+// Where a chain starts. Any field may be left empty: q empty -> uniform(-2, 2) on the
+// unconstrained space (Stan's default), stepSize <= 0 -> the doubling/halving heuristic,
+// invMetric empty -> identity. A previous run's ChainResult gives all three (warm start).
+struct ChainStart {
+    Eigen::VectorXd q;
+    double stepSize = 0;
+    Eigen::VectorXd invMetric;
+};
+
+// Called for every retained (post-warm-up) draw, from the worker thread running that chain:
+// calls for different chains run CONCURRENTLY, calls for one chain are sequential and in
+// iteration order. The hook must be thread-safe across chains (e.g. write only to per-chain
+// slots) and cheap; q is the unconstrained draw and is only valid during the call.
+using DrawHook = std::function<void(int chain, int iteration, const Eigen::VectorXd& q)>;
+
+struct SamplerOptions {
+    int chains = 4;
+    int warmup = 1000;  // iterations per chain; may be short when warm-starting
+    int draws = 1000;   // retained iterations per chain
+    std::uint64_t seed = 1;
+    int threads = 1;  // worker threads (capped at chains); 0 = hardware concurrency
+    int maxTreeDepth = 10;
+    double adaptDelta = 0.8;       // target mean acceptance statistic
+    double maxEnergyError = 1000;  // energy error that marks a divergence
+    // Windowed metric adaptation (Stan's defaults). With adaptMetric false only the step
+    // size adapts during warm-up (useful after a warm start with a good metric).
+    bool adaptMetric = true;
+    int initBuffer = 75;
+    int termBuffer = 50;
+    int baseWindow = 25;
+    double initRadius = 2;           // random inits are uniform(-initRadius, initRadius)
+    std::vector<ChainStart> starts;  // empty, or one per chain
+
+    ProgressCallback
+        progress;  // per chain per iteration: {"warmup"|"sampling", chain, done, total}
+    const std::atomic<bool>* cancel = nullptr;  // set by the caller to stop all chains
+    DrawHook onDraw;                            // see DrawHook
+};
+
+// Per retained draw, as Stan's sampler parameters.
+struct DrawStats {
+    double stepSize = 0;
+    int treeDepth = 0;
+    int nLeapfrog = 0;
+    bool divergent = false;
+    double energy = 0;  // Hamiltonian at the draw
+    double acceptStat = 0;
+    double lp = 0;  // log density at the draw
+};
+
+struct ChainResult {
+    Eigen::MatrixXd draws;         // draws x dimension, unconstrained q
+    std::vector<DrawStats> stats;  // one per draw
+    double stepSize = 0;           // adapted step size
+    Eigen::VectorXd invMetric;     // adapted diagonal inverse metric
+    Eigen::VectorXd lastQ;         // final state, for warm starts
+    double warmupSeconds = 0;
+    double samplingSeconds = 0;
+    std::int64_t gradientEvaluations = 0;
+    int warmupDivergences = 0;
+
+    ChainStart warmStart() const { return {lastQ, stepSize, invMetric}; }
+};
+
+struct SamplerResult {
+    std::vector<ChainResult> chains;
+    std::int64_t gradientEvaluations = 0;  // over all chains, warm-up included
+};
+
+// Runs options.chains chains of NUTS on target. Errors: invalid options, no finite starting
+// point, a step size that cannot be found (improper target), or "sampling cancelled" when
+// the progress callback returns Stop or *options.cancel becomes true (all chains stop
+// within a leapfrog step of noticing).
+Expected<SamplerResult> sampleNuts(const LogDensity& target, const SamplerOptions& options);
+
+}  // namespace ppsynth::mcmc

@@ -1,0 +1,91 @@
+// Analytic targets for sampler tests: Gaussians with known moments, Neal's funnel, and a
+// deliberately slow target for cancellation.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <chrono>
+#include <cmath>
+
+#include "ppsynth/mcmc/log_density.hpp"
+
+namespace ppsynth::testing {
+
+class StdNormal : public mcmc::LogDensity {
+  public:
+    explicit StdNormal(std::size_t d) : d_(d) {}
+    std::size_t dimension() const override { return d_; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        grad = -q;
+        return -0.5 * q.squaredNorm();
+    }
+
+  private:
+    std::size_t d_;
+};
+
+// Normal(mu, Sigma) with Sigma = S R S: scales S, equicorrelation R with coefficient rho.
+class Gaussian : public mcmc::LogDensity {
+  public:
+    Gaussian(Eigen::VectorXd mu, Eigen::VectorXd scales, double rho)
+        : mu_(std::move(mu)), scales_(std::move(scales)), rho_(rho) {
+        const Eigen::Index d = mu_.size();
+        Eigen::MatrixXd r = Eigen::MatrixXd::Constant(d, d, rho);
+        r.diagonal().setOnes();
+        sigma_ = scales_.asDiagonal() * r * scales_.asDiagonal();
+        precision_ = sigma_.llt().solve(Eigen::MatrixXd::Identity(d, d));
+    }
+    std::size_t dimension() const override { return static_cast<std::size_t>(mu_.size()); }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        grad.noalias() = -precision_ * (q - mu_);
+        return 0.5 * (q - mu_).dot(grad);
+    }
+    const Eigen::VectorXd& mean() const { return mu_; }
+    const Eigen::MatrixXd& covariance() const { return sigma_; }
+    double rho() const { return rho_; }
+
+  private:
+    Eigen::VectorXd mu_, scales_;
+    double rho_;
+    Eigen::MatrixXd sigma_, precision_;
+};
+
+// Neal's funnel, centred: v ~ Normal(0, 3), x_i | v ~ Normal(0, exp(v / 2)). Its neck defeats
+// any single step size, so NUTS reports divergences.
+class Funnel : public mcmc::LogDensity {
+  public:
+    explicit Funnel(std::size_t d) : d_(d) {}
+    std::size_t dimension() const override { return d_; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        const double v = q[0];
+        const auto x = q.tail(q.size() - 1);
+        const double ev = std::exp(-v);
+        const double n = static_cast<double>(x.size());
+        grad[0] = -v / 9 + 0.5 * x.squaredNorm() * ev - 0.5 * n;
+        grad.tail(x.size()) = -x * ev;
+        return -v * v / 18 - 0.5 * x.squaredNorm() * ev - 0.5 * n * v;
+    }
+
+  private:
+    std::size_t d_;
+};
+
+// A standard normal whose every evaluation busy-waits, as an expensive model would.
+class SlowNormal : public mcmc::LogDensity {
+  public:
+    SlowNormal(std::size_t d, std::chrono::microseconds cost) : d_(d), cost_(cost) {}
+    std::size_t dimension() const override { return d_; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        const auto until = std::chrono::steady_clock::now() + cost_;
+        while (std::chrono::steady_clock::now() < until) {
+        }
+        grad = -q;
+        return -0.5 * q.squaredNorm();
+    }
+
+  private:
+    std::size_t d_;
+    std::chrono::microseconds cost_;
+};
+
+}  // namespace ppsynth::testing
