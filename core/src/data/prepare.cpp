@@ -39,7 +39,7 @@ Status checkCounts(const std::string& target, const Eigen::VectorXd& y,
     for (Eigen::Index i = 0; i < y.size(); ++i) {
         const double v = y(i);
         if (v < 0 || v != std::floor(v) || !std::isfinite(v))
-            return Error{"target '" + target + "' row " +
+            return Error{"column '" + target + "' row " +
                          std::to_string(rows[static_cast<std::size_t>(i)] + 1) + ": " +
                          formatNumber(v) +
                          " is not a non-negative whole number; a count model needs counts: "

@@ -112,14 +112,13 @@ Expected<Transform> fitTransform(TransformKind kind, std::span<const double> y,
                              "; choose the 'log-shift' transform (log(y + s) with s = 1 - min(y)) "
                              "instead"};
     } else if (kind == TransformKind::LogShift && !y.empty()) {
-        const double lo = *std::min_element(y.begin(), y.end());
-        if (lo <= 0) t.shift = 1.0 - lo;
-        // When |min(y)| exceeds 2^53 the 1 in 1 - min(y) is lost and log(min + s) = -inf.
-        if (!std::isfinite(t.forward(lo)))
-            return Error{(column.empty() ? std::string("the values")
-                                         : "column '" + std::string(column) + "'") +
-                         " reach " + formatNumber(lo) +
-                         ", too far below zero for the 'log-shift' transform; rescale the "
+        const auto lo = std::min_element(y.begin(), y.end());
+        if (*lo <= 0) t.shift = 1.0 - *lo;
+        // Below -2^53 the 1 in s = 1 - min(y) is lost and log(min(y) + s) = -inf.
+        if (!std::isfinite(t.forward(*lo)))
+            return Error{where(static_cast<std::size_t>(lo - y.begin())) + ": the value " +
+                         formatNumber(*lo) +
+                         " is too far below zero for the 'log-shift' transform; rescale the "
                          "variable or choose 'asinh'"};
     }
     return t;
