@@ -3,21 +3,21 @@
 namespace ppsynth::data::detail {
 
 namespace {
-std::string joined(const std::vector<std::string>& items) {
+std::string joined(const std::vector<std::string>& items, const std::string& last = "and") {
     std::string out;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+        if (i > 0) out += i + 1 == items.size() ? " " + last + " " : ", ";
         out += items[i];
     }
     return out;
 }
 }  // namespace
 
-std::string quotedList(const std::vector<std::string>& names) {
+std::string quotedList(const std::vector<std::string>& names, const std::string& last) {
     std::vector<std::string> quoted;
     quoted.reserve(names.size());
     for (const auto& n : names) quoted.push_back("'" + n + "'");
-    return joined(quoted);
+    return joined(quoted, last);
 }
 
 std::string plainList(const std::vector<std::string>& names) {

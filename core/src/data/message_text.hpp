@@ -9,8 +9,8 @@
 
 namespace ppsynth::data::detail {
 
-// "'a'", "'a' and 'b'", "'a', 'b' and 'c'".
-std::string quotedList(const std::vector<std::string>& names);
+// "'a'", "'a' and 'b'", "'a', 'b' and 'c'" (or "or" as the last joint).
+std::string quotedList(const std::vector<std::string>& names, const std::string& last = "and");
 // "a", "a and b", "a, b and c" (no quotes; for design column names).
 std::string plainList(const std::vector<std::string>& names);
 // 1-based row numbers of the first `shown` 0-based indices: "4, 18, 77, ..." (the ellipsis

@@ -115,7 +115,7 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
         if (in.keptRows.empty())
             return Error{"no rows left after listwise deletion: each of the " +
                          std::to_string(nTable) + " rows has a missing value in " +
-                         quotedList(cols) +
+                         quotedList(cols, "or") +
                          "; fix the file or remove predictors with many missing values"};
         std::string note = "listwise deletion dropped " + std::to_string(in.report.rowsDropped) +
                            " of " + std::to_string(nTable) + " rows; missing values per column: ";
