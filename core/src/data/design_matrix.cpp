@@ -1,5 +1,6 @@
 #include "ppsynth/data/design_matrix.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
@@ -191,11 +192,24 @@ Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding, doubl
                      std::to_string(n) + (n == 1 ? " record is" : " records are") +
                      " used; a regression needs at least as many records as columns: remove "
                      "predictors or merge levels"};
-    // Unit-length columns make the pivots read as sines of angles (see the header).
+    // Fast path: the sine of the angle between a unit column and the span of the others is
+    // at least sigma_min of the column-scaled X, i.e. sqrt(lambda_min) of its Gram matrix
+    // (p x p, one BLAS-3 pass over X, about 10x cheaper than the pivoted QR for large n).
+    // The eigenvalue carries an absolute error of order p^2 eps, so only a clear margin
+    // (lambda_min > 1e-8) skips the QR; anything closer is decided by the QR below.
     const Eigen::VectorXd norms = X.colwise().norm().transpose();
-    Eigen::MatrixXd Xs = X;
-    for (Eigen::Index j = 0; j < p; ++j)
-        if (norms(j) > 0) Xs.col(j) /= norms(j);
+    const Eigen::VectorXd inv = norms.unaryExpr([](double v) { return v > 0 ? 1.0 / v : 0.0; });
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(p, p);
+    G.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
+    G = G.selfadjointView<Eigen::Lower>();
+    G = inv.asDiagonal() * G * inv.asDiagonal();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(G, Eigen::EigenvaluesOnly);
+    if (eig.info() == Eigen::Success &&
+        eig.eigenvalues()(0) > std::max(1e-8, 4 * rankTolerance * rankTolerance))
+        return {};
+
+    // Unit-length columns make the pivots read as sines of angles (see the header).
+    Eigen::MatrixXd Xs = X * inv.asDiagonal();
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Xs);
     qr.setThreshold(rankTolerance);
     const Eigen::Index rank = qr.rank();
