@@ -16,7 +16,8 @@
 // Collinearity is found by a column-pivoted QR (Eigen::ColPivHouseholderQR) of X with every
 // column scaled to unit length, so the tolerance reads as "the sine of the angle between a
 // column and the span of the others"; the error names the design columns of one minimal
-// dependent set and the predictors they come from.
+// dependent set and the predictors they come from. A cheap Gram-matrix eigenvalue bound
+// skips the QR when every column is clearly independent (the usual case on large data).
 #pragma once
 
 #include <Eigen/Core>
