@@ -228,8 +228,9 @@ void ColumnPanel::updateRolesSummary() {
     const auto r = roles();
     QString text = r.target.empty() ? tr("Sensitive y: not chosen")
                                     : tr("Sensitive y: %1").arg(QString::fromStdString(r.target));
-    text += tr("; %n predictor(s)", nullptr, int(r.predictors.size()));
-    text += tr(", %n known", nullptr, int(r.known.size()));
+    const auto np = r.predictors.size();
+    text += np == 1 ? tr("; 1 predictor") : tr("; %1 predictors").arg(qulonglong(np));
+    text += tr(", %1 known").arg(qulonglong(r.known.size()));
     if (validator_) {
         if (const auto s = validator_(r, *table); !s)
             text += QLatin1Char('\n') + QString::fromStdString(s.message());

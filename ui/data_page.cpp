@@ -40,6 +40,7 @@ DataPage::DataPage(QWidget* parent)
     view_->horizontalHeader()->setDefaultSectionSize(110);
     view_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     view_->horizontalHeader()->setHighlightSections(false);
+    view_->horizontalHeader()->setStretchLastSection(true);
     view_->setWordWrap(false);
     view_->setAlternatingRowColors(true);
     view_->setSelectionMode(QAbstractItemView::ContiguousSelection);
