@@ -72,6 +72,12 @@ class TstTable : public QObject {
         QFETCH(double, v);
         QCOMPARE(parseNumber(formatNumber(v)).value(), v);
     }
+    void wholeNumbersPrintInFull() {
+        QCOMPARE(formatNumber(1000000), std::string("1000000"));
+        QCOMPARE(formatNumber(-7000), std::string("-7000"));
+        QCOMPARE(formatNumber(1e20), std::string("1e+20"));
+        QCOMPARE(formatNumber(0.5), std::string("0.5"));
+    }
     void parseRejectsNonNumbers() {
         QVERIFY(!parseNumber("nan"));
         QVERIFY(!parseNumber("inf"));

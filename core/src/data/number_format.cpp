@@ -21,8 +21,12 @@ std::optional<double> parseNumber(std::string_view s) {
 
 std::string formatNumber(double v) {
     if (std::isnan(v)) return "NaN";
-    char buf[32];
-    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    char buf[64];
+    // Whole numbers of ordinary size print in full ("1000000", not "1e+06"): survey files
+    // hold IDs and dollar amounts that people read and other tools parse as integers.
+    const bool whole = v == std::floor(v) && std::abs(v) < 1e16;
+    auto [ptr, ec] = whole ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                           : std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, ptr);
 }
 

@@ -1,0 +1,241 @@
+#include "ui/column_panel.hpp"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include "ui/table_model.hpp"
+
+namespace ppsynth::ui {
+
+namespace {
+
+struct RoleChoice {
+    data::Role role;
+    const char* text;
+    const char* tip;
+};
+// Sensitive y comes last: stepping through the list with the keyboard must not pass
+// over it (choosing it demotes the previous sensitive y).
+constexpr RoleChoice kRoles[] = {
+    {data::Role::Ignored, QT_TRANSLATE_NOOP("ColumnPanel", "Ignored"),
+     QT_TRANSLATE_NOOP("ColumnPanel", "Not used by the model")},
+    {data::Role::Predictor, QT_TRANSLATE_NOOP("ColumnPanel", "Predictor"),
+     QT_TRANSLATE_NOOP("ColumnPanel", "Used to predict y, not assumed known to an intruder")},
+    {data::Role::Known, QT_TRANSLATE_NOOP("ColumnPanel", "Known variable"),
+     QT_TRANSLATE_NOOP(
+         "ColumnPanel",
+         "A categorical predictor an intruder is assumed to know (defines risk patterns)")},
+    {data::Role::Target, QT_TRANSLATE_NOOP("ColumnPanel", "Sensitive y"),
+     QT_TRANSLATE_NOOP("ColumnPanel", "The variable to synthesize (numeric or count); only one")},
+};
+constexpr data::ColumnType kTypes[] = {data::ColumnType::Numeric, data::ColumnType::Count,
+                                       data::ColumnType::Categorical, data::ColumnType::Text};
+
+int typeIndex(data::ColumnType t) {
+    for (int i = 0; i < 4; ++i)
+        if (kTypes[i] == t) return i;
+    return 0;
+}
+
+}  // namespace
+
+ColumnPanel::ColumnPanel(TableModel* model, QWidget* parent)
+    : QWidget(parent),
+      model_(model),
+      rowsHost_(new QWidget),
+      grid_(new QGridLayout),
+      summary_(new QLabel(this)) {
+    auto* hostLayout = new QVBoxLayout(rowsHost_);
+    hostLayout->setContentsMargins(0, 0, 0, 0);
+    hostLayout->addLayout(grid_);
+    hostLayout->addStretch(1);
+    grid_->setColumnStretch(0, 1);
+    grid_->setHorizontalSpacing(6);
+    grid_->setVerticalSpacing(2);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(rowsHost_);
+    scroll->setFrameShape(QFrame::NoFrame);
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::PlainText);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* title = new QLabel(tr("<b>Columns</b>"), this);
+    layout->addWidget(title);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(summary_);
+    connect(model_, &QAbstractItemModel::modelReset, this, &ColumnPanel::rebuild);
+    rebuild();
+}
+
+void ColumnPanel::setRolesValidator(RolesValidator validator) {
+    validator_ = std::move(validator);
+    updateRolesSummary();
+}
+
+void ColumnPanel::rebuild() {
+    for (auto& r : rows_) {
+        delete r.name;
+        delete r.role;
+        delete r.type;
+        delete r.icon;
+        delete r.message;
+    }
+    rows_.clear();
+    // Header row.
+    if (grid_->count() == 0) {
+        grid_->addWidget(new QLabel(tr("Name")), 0, 0);
+        grid_->addWidget(new QLabel(tr("Role")), 0, 1);
+        grid_->addWidget(new QLabel(tr("Type")), 0, 2);
+    }
+    const int n = model_->columnCount();
+    roles_.assign(static_cast<std::size_t>(n), data::Role::Ignored);
+    const auto table = model_->table();
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    for (int c = 0; c < n; ++c) {
+        const auto& col = table->column(static_cast<std::size_t>(c));
+        Row r;
+        r.name = new QLabel(QString::fromStdString(col.name()));
+        r.name->setToolTip(model_->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString());
+        r.role = new QComboBox;
+        for (const auto& choice : kRoles) {
+            r.role->addItem(tr(choice.text), int(choice.role));
+            r.role->setItemData(r.role->count() - 1, tr(choice.tip), Qt::ToolTipRole);
+        }
+        r.type = new QComboBox;
+        for (auto t : kTypes) r.type->addItem(typeName(t), int(t));
+        r.type->setCurrentIndex(typeIndex(col.type()));
+        r.icon = new QLabel;
+        r.icon->setPixmap(
+            style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+        r.message = new QLabel;
+        r.message->setWordWrap(true);
+        r.message->setTextFormat(Qt::PlainText);
+        r.message->setStyleSheet(QStringLiteral("color: #b3261e;"));
+        r.icon->hide();
+        r.message->hide();
+        const int gridRow = 1 + 2 * c;
+        grid_->addWidget(r.name, gridRow, 0);
+        grid_->addWidget(r.role, gridRow, 1);
+        grid_->addWidget(r.type, gridRow, 2);
+        grid_->addWidget(r.icon, gridRow + 1, 0, Qt::AlignRight | Qt::AlignTop);
+        grid_->addWidget(r.message, gridRow + 1, 1, 1, 2);
+        connect(r.role, &QComboBox::currentIndexChanged, this, [this, c] { onRoleChosen(c); });
+        connect(r.type, &QComboBox::currentIndexChanged, this, [this, c] { onTypeChosen(c); });
+        rows_.push_back(r);
+    }
+    updateRolesSummary();
+}
+
+data::Role ColumnPanel::role(int column) const {
+    return roles_.at(static_cast<std::size_t>(column));
+}
+
+data::Roles ColumnPanel::roles() const {
+    data::Roles out;
+    const auto table = model_->table();
+    if (!table) return out;
+    for (std::size_t c = 0; c < roles_.size(); ++c) {
+        const auto& name = table->column(c).name();
+        switch (roles_[c]) {
+            case data::Role::Ignored:
+                break;
+            case data::Role::Target:
+                out.target = name;
+                break;
+            case data::Role::Known:
+                out.known.push_back(name);
+                out.predictors.push_back(name);  // known implies predictor
+                break;
+            case data::Role::Predictor:
+                out.predictors.push_back(name);
+                break;
+        }
+    }
+    return out;
+}
+
+QComboBox* ColumnPanel::roleCombo(int column) const {
+    return rows_.at(static_cast<std::size_t>(column)).role;
+}
+QComboBox* ColumnPanel::typeCombo(int column) const {
+    return rows_.at(static_cast<std::size_t>(column)).type;
+}
+
+QString ColumnPanel::message(int column) const {
+    const auto& r = rows_.at(static_cast<std::size_t>(column));
+    return r.message->isHidden() ? QString() : r.message->text();
+}
+
+QString ColumnPanel::rolesSummary() const {
+    return summary_->text();
+}
+
+void ColumnPanel::onRoleChosen(int column) {
+    const auto chosen = static_cast<data::Role>(
+        rows_[static_cast<std::size_t>(column)].role->currentData().toInt());
+    if (chosen == data::Role::Target) {
+        // Only one sensitive y: the previous one becomes ignored.
+        for (std::size_t c = 0; c < roles_.size(); ++c) {
+            if (int(c) != column && roles_[c] == data::Role::Target) {
+                roles_[c] = data::Role::Ignored;
+                const QSignalBlocker block(rows_[c].role);
+                rows_[c].role->setCurrentIndex(0);
+            }
+        }
+    }
+    roles_[static_cast<std::size_t>(column)] = chosen;
+    updateRolesSummary();
+    emit rolesChanged();
+}
+
+void ColumnPanel::onTypeChosen(int column) {
+    auto& r = rows_[static_cast<std::size_t>(column)];
+    const auto wanted = static_cast<data::ColumnType>(r.type->currentData().toInt());
+    const auto status = model_->setColumnType(column, wanted);
+    if (status) {
+        setMessage(column, {});
+    } else {
+        // Leave the column as it was and say why beside it, not in a modal box.
+        const auto current = model_->table()->column(static_cast<std::size_t>(column)).type();
+        const QSignalBlocker block(r.type);
+        r.type->setCurrentIndex(typeIndex(current));
+        setMessage(column, QString::fromStdString(status.message()));
+    }
+    r.name->setToolTip(model_->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString());
+    updateRolesSummary();
+}
+
+void ColumnPanel::setMessage(int column, const QString& text) {
+    auto& r = rows_[static_cast<std::size_t>(column)];
+    r.message->setText(text);
+    r.message->setVisible(!text.isEmpty());
+    r.icon->setVisible(!text.isEmpty());
+    r.type->setToolTip(text);
+}
+
+void ColumnPanel::updateRolesSummary() {
+    const auto table = model_->table();
+    if (!table || table->columnCount() == 0) {
+        summary_->setText(tr("No data loaded."));
+        return;
+    }
+    const auto r = roles();
+    QString text = r.target.empty() ? tr("Sensitive y: not chosen")
+                                    : tr("Sensitive y: %1").arg(QString::fromStdString(r.target));
+    const auto np = r.predictors.size();
+    text += np == 1 ? tr("; 1 predictor") : tr("; %1 predictors").arg(qulonglong(np));
+    text += tr(", %1 known").arg(qulonglong(r.known.size()));
+    if (validator_) {
+        if (const auto s = validator_(r, *table); !s)
+            text += QLatin1Char('\n') + QString::fromStdString(s.message());
+    }
+    summary_->setText(text);
+}
+
+}  // namespace ppsynth::ui

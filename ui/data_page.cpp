@@ -1,0 +1,89 @@
+#include "ui/data_page.hpp"
+
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/column_panel.hpp"
+#include "ui/message_area.hpp"
+#include "ui/table_model.hpp"
+
+namespace ppsynth::ui {
+
+DataPage::DataPage(QWidget* parent)
+    : QWidget(parent),
+      model_(new TableModel(this)),
+      messages_(new MessageArea(this)),
+      stack_(new QStackedWidget(this)),
+      placeholder_(new QLabel(this)),
+      sourceLabel_(new QLabel(this)),
+      view_(new QTableView(this)),
+      columns_(new ColumnPanel(model_, this)) {
+    placeholder_->setText(
+        tr("No data yet.\n\nOpen a CSV, SPSS, Stata or SAS file with File > Open,\n"
+           "or drop the file onto this window."));
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setEnabled(false);
+
+    view_->setModel(model_);
+    // A million rows scroll smoothly only if the view never measures them: fixed row
+    // height and column width, no word wrap, no resize-to-contents.
+    const int rowHeight = view_->fontMetrics().height() + 6;
+    view_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view_->verticalHeader()->setDefaultSectionSize(rowHeight);
+    view_->verticalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view_->horizontalHeader()->setDefaultSectionSize(110);
+    view_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    view_->horizontalHeader()->setHighlightSections(false);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setWordWrap(false);
+    view_->setAlternatingRowColors(true);
+    view_->setSelectionMode(QAbstractItemView::ContiguousSelection);
+    view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    view_->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+
+    auto* tablePane = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    sourceLabel_->setTextFormat(Qt::PlainText);
+    tableLayout->addWidget(sourceLabel_);
+    tableLayout->addWidget(view_, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(tablePane);
+    splitter->addWidget(columns_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+    columns_->setMinimumWidth(360);
+
+    stack_->addWidget(placeholder_);
+    stack_->addWidget(splitter);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(messages_);
+    layout->addWidget(stack_, 1);
+}
+
+void DataPage::setTable(std::shared_ptr<data::Table> table, const QString& source) {
+    source_ = source;
+    const auto rows = table ? table->rowCount() : 0;
+    const auto cols = table ? table->columnCount() : 0;
+    model_->setTable(std::move(table));
+    sourceLabel_->setText(
+        tr("%1 - %L2 rows, %L3 columns")
+            .arg(QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName())
+            .arg(qulonglong(rows))
+            .arg(qulonglong(cols)));
+    sourceLabel_->setToolTip(source);
+    stack_->setCurrentIndex(cols > 0 ? 1 : 0);
+}
+
+}  // namespace ppsynth::ui

@@ -1,0 +1,44 @@
+// The Data page: the table itself (virtualized) beside the column list with roles and
+// types, and a message strip for read errors and notes.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "ppsynth/data/table.hpp"
+
+class QLabel;
+class QStackedWidget;
+class QTableView;
+
+namespace ppsynth::ui {
+
+class ColumnPanel;
+class MessageArea;
+class TableModel;
+
+class DataPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit DataPage(QWidget* parent = nullptr);
+
+    void setTable(std::shared_ptr<data::Table> table, const QString& source);
+    QString source() const { return source_; }
+
+    TableModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
+    ColumnPanel* columnPanel() const { return columns_; }
+    MessageArea* messageArea() const { return messages_; }
+
+  private:
+    TableModel* model_;
+    MessageArea* messages_;
+    QStackedWidget* stack_;
+    QLabel* placeholder_;
+    QLabel* sourceLabel_;
+    QTableView* view_;
+    ColumnPanel* columns_;
+    QString source_;
+};
+
+}  // namespace ppsynth::ui
