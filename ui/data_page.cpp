@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ppsynth/data/roles.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/message_area.hpp"
 #include "ui/table_model.hpp"
@@ -27,6 +28,7 @@ DataPage::DataPage(QWidget* parent)
         tr("No data yet.\n\nOpen a CSV, SPSS, Stata or SAS file with File > Open,\n"
            "or drop the file onto this window."));
     placeholder_->setAlignment(Qt::AlignCenter);
+    columns_->setRolesValidator(&data::validateRoles);
     placeholder_->setEnabled(false);
 
     view_->setModel(model_);
