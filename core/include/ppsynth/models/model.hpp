@@ -15,7 +15,7 @@
 namespace ppsynth::models {
 
 class Model {
-public:
+  public:
     virtual ~Model() = default;
 
     virtual std::string family() const = 0;  // "poisson", "negbin", "normal", ...
@@ -33,14 +33,26 @@ public:
     // out_i = log p(y_i | x_i, theta(q)) with every normalizing constant; out has n entries.
     virtual void recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const = 0;
     // One posterior predictive draw y*_i ~ p(. | x_i, theta(q)) per record (transformed scale).
-    virtual void predict(const Eigen::VectorXd& q, Rng& rng, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+    virtual void predict(const Eigen::VectorXd& q, Rng& rng,
+                         Eigen::Ref<Eigen::VectorXd> out) const = 0;
     // A sensible starting point on the unconstrained scale, jittered by rng.
     virtual Eigen::VectorXd initialPoint(Rng& rng) const = 0;
+
+    // Label-invariant summaries of one draw (mixture diagnostics: R-hat on these is
+    // meaningful where per-component parameters switch labels).
+    // E[y_i | x_i, theta(q)] averaged over the records, on the transformed scale.
+    virtual double meanPrediction(const Eigen::VectorXd& q) const = 0;
+    // sum_i log p(y_i | x_i, theta(q)), unweighted, with every normalizing constant.
+    double totalLogLik(const Eigen::VectorXd& q) const {
+        Eigen::VectorXd l(static_cast<Eigen::Index>(recordCount()));
+        recordLogLik(q, l);
+        return l.sum();
+    }
 };
 
 // Binds a model to a weight vector as a sampler target.
 class WeightedPosterior final : public mcmc::LogDensity {
-public:
+  public:
     WeightedPosterior(const Model& model, Eigen::VectorXd alpha)
         : model_(model), alpha_(std::move(alpha)) {}
     std::size_t dimension() const override { return model_.dimension(); }
@@ -49,7 +61,7 @@ public:
     }
     const Eigen::VectorXd& weights() const { return alpha_; }
 
-private:
+  private:
     const Model& model_;
     Eigen::VectorXd alpha_;
 };
