@@ -37,6 +37,17 @@ class Model {
                          Eigen::Ref<Eigen::VectorXd> out) const = 0;
     // A sensible starting point on the unconstrained scale, jittered by rng.
     virtual Eigen::VectorXd initialPoint(Rng& rng) const = 0;
+
+    // Label-invariant summaries of one draw (mixture diagnostics: R-hat on these is
+    // meaningful where per-component parameters switch labels).
+    // E[y_i | x_i, theta(q)] averaged over the records, on the transformed scale.
+    virtual double meanPrediction(const Eigen::VectorXd& q) const = 0;
+    // sum_i log p(y_i | x_i, theta(q)), unweighted, with every normalizing constant.
+    double totalLogLik(const Eigen::VectorXd& q) const {
+        Eigen::VectorXd l(static_cast<Eigen::Index>(recordCount()));
+        recordLogLik(q, l);
+        return l.sum();
+    }
 };
 
 // Binds a model to a weight vector as a sampler target.

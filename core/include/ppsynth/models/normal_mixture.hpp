@@ -1,0 +1,53 @@
+// Mixture of normal regressions, a truncated Dirichlet process (METHOD.md section 1):
+//   p(y_i | theta) = sum_k pi_k Normal(y_i | x_i' beta_k, sigma_k),  k = 1..K,
+//   pi ~ Dirichlet(gamma/K, ..., gamma/K), gamma ~ Gamma(gammaShape, gammaRate),
+//   beta_kj ~ Normal(0, tau_j) (tau shared over k), sigma_k ~ half-t(sigmaDf, 0, sigmaScale).
+// The weight multiplies the record's MARGINAL log likelihood (labels integrated out by a
+// row-wise log-sum-exp); the gradient uses the responsibilities.
+// q = [vec(B) (p x K, beta_k = column k), log tau (p unless fixed),
+//      log sigma_k (K unless fixed), a_1..a_{K-1}, log gamma].
+// Simplex: additive log-ratio (softmax with a_K = 0): log pi = a - logsumexp(a), with
+// log |J| = sum_k log pi_k. Everything stays in log pi, so components with pi_k far below
+// the double range (Dirichlet(gamma/K) puts mass near the edges) remain finite.
+#pragma once
+
+#include "ppsynth/models/regression_model.hpp"
+
+namespace ppsynth::models {
+
+class NormalMixture final : public RegressionModel {
+  public:
+    static constexpr int kDefaultComponents = 20;
+
+    NormalMixture(Eigen::MatrixXd X, Eigen::VectorXd y, int components = kDefaultComponents,
+                  std::vector<std::string> columnNames = {}, Priors priors = {},
+                  bool allowSparse = true);
+
+    std::string family() const override { return "normal-mixture"; }
+    std::size_t dimension() const override;
+    std::vector<std::string> parameterNames() const override;
+    Eigen::VectorXd constrain(const Eigen::VectorXd& q) const override;
+    double logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
+                        Eigen::VectorXd& grad) const override;
+    void recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const override;
+    void predict(const Eigen::VectorXd& q, Rng& rng,
+                 Eigen::Ref<Eigen::VectorXd> out) const override;
+    Eigen::VectorXd initialPoint(Rng& rng) const override;
+    double meanPrediction(const Eigen::VectorXd& q) const override;
+
+    // log pi (K entries) at q, computed stably from the free coordinates.
+    Eigen::VectorXd logWeights(const Eigen::VectorXd& q) const;
+
+  private:
+    Eigen::Index sigmaOffset() const { return extraOffset(); }
+    Eigen::Index sigmaCount() const { return priors_.fixedSigma ? 0 : components(); }
+    Eigen::Index simplexOffset() const { return sigmaOffset() + sigmaCount(); }
+    Eigen::Index gammaOffset() const { return simplexOffset() + components() - 1; }
+    Eigen::VectorXd logSigmas(const Eigen::VectorXd& q) const;
+    // lp(i,k) = log pi_k + log Normal(y_i | x_i' beta_k, sigma_k); Z = standardized residuals.
+    void componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
+                               const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
+                               Eigen::MatrixXd& Z) const;
+};
+
+}  // namespace ppsynth::models

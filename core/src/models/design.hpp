@@ -1,0 +1,51 @@
+// The design matrix X as the models multiply it: X B (linear predictors) and X' G
+// (gradients). Dummy-coded predictors make X mostly zeros, so when few entries are nonzero
+// a row-major sparse copy is used for the products (same results up to rounding, several
+// times fewer flops). Private to core/src/models.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+namespace ppsynth::models::detail {
+
+class Design {
+  public:
+    // Use the sparse copy when at most this share of the entries is nonzero.
+    static constexpr double kSparseDensity = 0.3;
+
+    explicit Design(Eigen::MatrixXd X, bool allowSparse = true);
+
+    Eigen::Index rows() const { return X_.rows(); }
+    Eigen::Index cols() const { return X_.cols(); }
+    const Eigen::MatrixXd& dense() const { return X_; }
+    bool isSparse() const { return sparse_; }
+    // Column means of X (mean linear predictor = colMeans' beta).
+    const Eigen::RowVectorXd& columnMeans() const { return colMeans_; }
+
+    // out = X B (out resized to rows x B.cols()).
+    template <typename In, typename Out>
+    void times(const In& B, Out& out) const {
+        if (sparse_)
+            out.noalias() = S_ * B;
+        else
+            out.noalias() = X_ * B;
+    }
+    // out = X' G (out resized to cols x G.cols()).
+    template <typename In, typename Out>
+    void transposeTimes(const In& G, Out& out) const {
+        if (sparse_)
+            out.noalias() = St_ * G;
+        else
+            out.noalias() = X_.transpose() * G;
+    }
+
+  private:
+    Eigen::MatrixXd X_;
+    Eigen::SparseMatrix<double, Eigen::RowMajor> S_;   // X, rows contiguous
+    Eigen::SparseMatrix<double, Eigen::RowMajor> St_;  // X', rows contiguous
+    Eigen::RowVectorXd colMeans_;
+    bool sparse_ = false;
+};
+
+}  // namespace ppsynth::models::detail

@@ -1,0 +1,191 @@
+#include "ppsynth/models/normal_mixture.hpp"
+
+#include <boost/math/special_functions/digamma.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+#include <cassert>
+
+#include "models/design.hpp"
+#include "models/prior_terms.hpp"
+
+namespace ppsynth::models {
+
+NormalMixture::NormalMixture(Eigen::MatrixXd X, Eigen::VectorXd y, int components,
+                             std::vector<std::string> columnNames, Priors priors, bool allowSparse)
+    : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors),
+                      components, allowSparse) {}
+
+std::size_t NormalMixture::dimension() const {
+    return static_cast<std::size_t>(gammaOffset() + 1);
+}
+
+std::vector<std::string> NormalMixture::parameterNames() const {
+    auto names = coefficientNames();
+    const Eigen::Index K = components();
+    if (!priors_.fixedSigma)
+        for (Eigen::Index k = 0; k < K; ++k)
+            names.push_back("sigma[" + std::to_string(k + 1) + "]");
+    for (Eigen::Index k = 0; k < K; ++k) names.push_back("pi[" + std::to_string(k + 1) + "]");
+    names.push_back("gamma");
+    return names;
+}
+
+Eigen::VectorXd NormalMixture::logWeights(const Eigen::VectorXd& q) const {
+    const Eigen::Index K = components();
+    Eigen::VectorXd a(K);
+    a.head(K - 1) = q.segment(simplexOffset(), K - 1);
+    a(K - 1) = 0.0;
+    const double m = a.maxCoeff();
+    const double lse = m + std::log((a.array() - m).exp().sum());
+    return (a.array() - lse).matrix();
+}
+
+Eigen::VectorXd NormalMixture::logSigmas(const Eigen::VectorXd& q) const {
+    if (priors_.fixedSigma)
+        return Eigen::VectorXd::Constant(components(), std::log(*priors_.fixedSigma));
+    return q.segment(sigmaOffset(), components());
+}
+
+// Reported: beta, tau, sigma_k, pi_k (K of them: one more than the free coordinates), gamma.
+Eigen::VectorXd NormalMixture::constrain(const Eigen::VectorXd& q) const {
+    const Eigen::Index K = components();
+    Eigen::VectorXd out(q.size() + 1);
+    constrainCoefficients(q, out);
+    if (!priors_.fixedSigma)
+        out.segment(sigmaOffset(), K) = q.segment(sigmaOffset(), K).array().exp().matrix();
+    out.segment(simplexOffset(), K) = logWeights(q).array().exp().matrix();
+    out(simplexOffset() + K) = std::exp(q(gammaOffset()));
+    return out;
+}
+
+void NormalMixture::componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
+                                          const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
+                                          Eigen::MatrixXd& Z) const {
+    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), components());
+    X_->times(B, Z);  // means x_i' beta_k
+    const Eigen::RowVectorXd invS = (-ls).array().exp().matrix().transpose();
+    const Eigen::RowVectorXd c =
+        (logPi - ls).array().transpose() - detail::kLogSqrt2Pi;  // log pi_k - log sigma_k - ...
+    Z = ((-Z).colwise() + y_).array().rowwise() * invS.array();
+    lp = (-0.5 * Z.array().square()).matrix().rowwise() + c;
+}
+
+double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
+                                   Eigen::VectorXd& grad) const {
+    assert(alpha.size() == y_.size());
+    const Eigen::Index K = components();
+    const Eigen::VectorXd logPi = logWeights(q);
+    const Eigen::VectorXd ls = logSigmas(q);
+    thread_local Eigen::MatrixXd R, Z;
+    thread_local Eigen::VectorXd m, s, w;
+    componentLogDensities(q, logPi, ls, R, Z);
+
+    // Row-wise log-sum-exp: l_i = m_i + log sum_k exp(lp_ik - m_i).
+    m = R.rowwise().maxCoeff();
+    R = (R.colwise() - m).array().exp().matrix();
+    s = R.rowwise().sum();
+    const double ll = detail::weighted(alpha, m.array() + s.array().log()).sum();
+    // Weighted responsibilities alpha_i r_ik = alpha_i exp(lp_ik - l_i).
+    w = detail::weighted(alpha, s.array().inverse()).matrix();
+    R = R.array().colwise() * w.array();
+
+    grad.setZero(q.size());
+    // d/dlog sigma_k = sum_i R_ik (Z_ik^2 - 1); d/dlog pi_k = sum_i R_ik.
+    const Eigen::RowVectorXd resp = R.colwise().sum();
+    if (!priors_.fixedSigma)
+        grad.segment(sigmaOffset(), K) =
+            ((R.array() * Z.array().square()).colwise().sum() - resp.array()).matrix().transpose();
+    // d/dmean_ik = R_ik Z_ik / sigma_k; d/dB = X' (that).
+    const Eigen::RowVectorXd invS = (-ls).array().exp().matrix().transpose();
+    Z = (R.array() * Z.array()).rowwise() * invS.array();
+    Eigen::MatrixXd gB;
+    X_->transposeTimes(Z, gB);
+    grad.head(p() * K) = gB.reshaped();
+
+    double lp = ll + coefficientLogPrior(q, grad);
+
+    if (!priors_.fixedSigma) {
+        for (Eigen::Index k = 0; k < K; ++k) {
+            const detail::ValueGrad h =
+                detail::logHalfTOnLog(ls(k), priors_.sigmaDf, priors_.sigmaScale);
+            lp += h.value;
+            grad(sigmaOffset() + k) += h.grad;
+        }
+    }
+
+    // gamma = exp(g): Gamma prior with Jacobian; Dirichlet(c = gamma / K) on pi; ALR
+    // Jacobian sum_k log pi_k. With h_k = dtotal/dlog pi_k = resp_k + (c - 1) + 1, the free
+    // coordinates get dtotal/da_j = h_j - pi_j sum_k h_k.
+    const double g = q(gammaOffset());
+    const double gamma = std::exp(g);
+    const double Kd = static_cast<double>(K);
+    const double c = gamma / Kd;
+    const double sumLogPi = logPi.sum();
+    const detail::ValueGrad gp = detail::logGammaOnLog(g, priors_.gammaShape, priors_.gammaRate);
+    const double logDir = std::lgamma(gamma) - Kd * std::lgamma(c) + (c - 1.0) * sumLogPi;
+    lp += gp.value + logDir + sumLogPi;
+    const double dDir =
+        K > 1 ? boost::math::digamma(gamma) - boost::math::digamma(c) + sumLogPi / Kd : 0.0;
+    grad(gammaOffset()) = gp.grad + gamma * dDir;
+    const Eigen::ArrayXd h = resp.transpose().array() + c;
+    const double hSum = h.sum();
+    const Eigen::ArrayXd pi = logPi.array().exp();
+    for (Eigen::Index j = 0; j + 1 < K; ++j) grad(simplexOffset() + j) = h(j) - pi(j) * hSum;
+    return lp;
+}
+
+void NormalMixture::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const {
+    Eigen::MatrixXd lp, Z;
+    componentLogDensities(q, logWeights(q), logSigmas(q), lp, Z);
+    const Eigen::VectorXd m = lp.rowwise().maxCoeff();
+    out = m.array() + (lp.colwise() - m).array().exp().rowwise().sum().log();
+}
+
+void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
+                            Eigen::Ref<Eigen::VectorXd> out) const {
+    const Eigen::Index K = components();
+    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), K);
+    Eigen::MatrixXd means;
+    X_->times(B, means);
+    const Eigen::VectorXd sigma = logSigmas(q).array().exp().matrix();
+    Eigen::VectorXd cum(K);
+    const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
+    double acc = 0.0;
+    for (Eigen::Index k = 0; k < K; ++k) cum(k) = (acc += pi(k));
+    boost::random::uniform_01<double> unif;
+    boost::random::normal_distribution<double> z(0.0, 1.0);
+    for (Eigen::Index i = 0; i < out.size(); ++i) {
+        // Component k ~ pi (the predictive of record i is the mixture itself).
+        const double u = unif(rng) * acc;
+        Eigen::Index k = 0;
+        while (k + 1 < K && cum(k) <= u) ++k;
+        out(i) = means(i, k) + sigma(k) * z(rng);
+    }
+}
+
+// Components start at the overall mean shifted by half a standard deviation of jitter (so
+// they are distinguishable), with sigma_k = sd(y), equal weights and gamma = 1.
+Eigen::VectorXd NormalMixture::initialPoint(Rng& rng) const {
+    const Eigen::Index K = components();
+    Eigen::VectorXd q(static_cast<Eigen::Index>(dimension()));
+    const double mean = detail::sampleMean(y_);
+    const double sd = std::max(detail::sampleSd(y_), 1e-3);
+    initialCoefficients(mean, rng, q);
+    boost::random::normal_distribution<double> spread(0.0, 0.5 * sd);
+    boost::random::normal_distribution<double> jitter(0.0, 0.1);
+    for (Eigen::Index k = 0; k < K; ++k) q(k * p()) += spread(rng);
+    if (!priors_.fixedSigma)
+        for (Eigen::Index k = 0; k < K; ++k) q(sigmaOffset() + k) = std::log(sd) + jitter(rng);
+    for (Eigen::Index j = 0; j + 1 < K; ++j) q(simplexOffset() + j) = jitter(rng);
+    q(gammaOffset()) = jitter(rng);
+    return q;
+}
+
+// E[y | x_i, theta] = sum_k pi_k x_i' beta_k, averaged over i: colMeans(X) B pi.
+double NormalMixture::meanPrediction(const Eigen::VectorXd& q) const {
+    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), components());
+    const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
+    return X_->columnMeans() * (B * pi);
+}
+
+}  // namespace ppsynth::models

@@ -1,0 +1,69 @@
+#include "ppsynth/models/poisson_regression.hpp"
+
+#include <cassert>
+
+#include "models/count_draws.hpp"
+#include "models/design.hpp"
+#include "models/prior_terms.hpp"
+
+namespace ppsynth::models {
+
+PoissonRegression::PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
+                                     std::vector<std::string> columnNames, Priors priors,
+                                     bool allowSparse)
+    : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors), 1,
+                      allowSparse) {
+    lfact_ = detail::logFactorials(y_);
+}
+
+Eigen::VectorXd PoissonRegression::constrain(const Eigen::VectorXd& q) const {
+    Eigen::VectorXd out(q.size());
+    constrainCoefficients(q, out);
+    return out;
+}
+
+double PoissonRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
+                                       Eigen::VectorXd& grad) const {
+    assert(alpha.size() == y_.size());
+    thread_local Eigen::VectorXd eta, mu, r;
+    X_->times(q.head(p()), eta);
+    mu = eta.array().exp().matrix();
+    // l_i = y_i eta_i - mu_i - lgamma(y_i + 1); dl_i/deta_i = y_i - mu_i.
+    const double ll =
+        detail::weighted(alpha, y_.array() * eta.array() - mu.array() - lfact_.array()).sum();
+    r = detail::weighted(alpha, y_ - mu).matrix();
+    grad.setZero(q.size());
+    Eigen::VectorXd gBeta;
+    X_->transposeTimes(r, gBeta);
+    grad.head(p()) = gBeta;
+    return ll + coefficientLogPrior(q, grad);
+}
+
+void PoissonRegression::recordLogLik(const Eigen::VectorXd& q,
+                                     Eigen::Ref<Eigen::VectorXd> out) const {
+    Eigen::VectorXd eta;
+    X_->times(q.head(p()), eta);
+    out = (y_.array() * eta.array() - eta.array().exp() - lfact_.array()).matrix();
+}
+
+void PoissonRegression::predict(const Eigen::VectorXd& q, Rng& rng,
+                                Eigen::Ref<Eigen::VectorXd> out) const {
+    Eigen::VectorXd eta;
+    X_->times(q.head(p()), eta);
+    for (Eigen::Index i = 0; i < out.size(); ++i)
+        out(i) = detail::drawPoisson(std::exp(eta(i)), rng);
+}
+
+Eigen::VectorXd PoissonRegression::initialPoint(Rng& rng) const {
+    Eigen::VectorXd q(static_cast<Eigen::Index>(dimension()));
+    initialCoefficients(std::log(std::max(detail::sampleMean(y_), 0.1)), rng, q);
+    return q;
+}
+
+double PoissonRegression::meanPrediction(const Eigen::VectorXd& q) const {
+    Eigen::VectorXd eta;
+    X_->times(q.head(p()), eta);
+    return eta.array().exp().mean();
+}
+
+}  // namespace ppsynth::models
