@@ -10,11 +10,16 @@ namespace ppsynth::data {
 
 std::string_view toString(FileFormat f) {
     switch (f) {
-        case FileFormat::Csv: return "csv";
-        case FileFormat::Sav: return "sav";
-        case FileFormat::Dta: return "dta";
-        case FileFormat::Sas7bdat: return "sas7bdat";
-        case FileFormat::Xpt: return "xpt";
+        case FileFormat::Csv:
+            return "csv";
+        case FileFormat::Sav:
+            return "sav";
+        case FileFormat::Dta:
+            return "dta";
+        case FileFormat::Sas7bdat:
+            return "sas7bdat";
+        case FileFormat::Xpt:
+            return "xpt";
     }
     return "csv";
 }
@@ -37,8 +42,9 @@ Expected<Table> readTable(const std::string& path, const ReadOptions& options, R
         return Error{"'" + path + "' does not exist or is not a file"};
     auto format = formatFromPath(path);
     if (!format)
-        return Error{"'" + path +
-                     "': unknown file type; ppsynth reads .csv, .tsv, .txt, .sav, .dta, .sas7bdat and .xpt"};
+        return Error{
+            "'" + path +
+            "': unknown file type; ppsynth reads .csv, .tsv, .txt, .sav, .dta, .sas7bdat and .xpt"};
     auto table = *format == FileFormat::Csv ? detail::readCsv(path, options, report)
                                             : detail::readStatFile(path, *format, options, report);
     if (!table) return table;
@@ -52,12 +58,15 @@ Status writeTable(const Table& table, const std::string& path, std::optional<Fil
     if (!format) format = formatFromPath(path);
     if (!format) return Error{"'" + path + "': unknown file type; use .csv, .sav or .dta"};
     switch (*format) {
-        case FileFormat::Csv: return detail::writeCsv(table, path, options);
+        case FileFormat::Csv:
+            return detail::writeCsv(table, path, options);
         case FileFormat::Sav:
-        case FileFormat::Dta: return detail::writeStatFile(table, path, *format);
+        case FileFormat::Dta:
+            return detail::writeStatFile(table, path, *format);
         case FileFormat::Sas7bdat:
         case FileFormat::Xpt:
-            return Error{"'" + path + "': ppsynth does not write SAS files; write .sav, .dta or .csv"};
+            return Error{"'" + path +
+                         "': ppsynth does not write SAS files; write .sav, .dta or .csv"};
     }
     return Error{"unknown format"};
 }
@@ -67,7 +76,8 @@ namespace detail {
 Status applyTypeOverrides(Table& table, const ReadOptions& options) {
     for (const auto& [name, type] : options.typeOverrides) {
         auto idx = table.indexOf(name);
-        if (!idx) return Error{"type override names column '" + name + "', which the file does not have"};
+        if (!idx)
+            return Error{"type override names column '" + name + "', which the file does not have"};
         auto converted = table.column(*idx).convertedTo(type, options.maxLevels);
         if (!converted) return converted.status();
         if (auto s = table.replaceColumn(*idx, std::move(*converted)); !s) return s;

@@ -22,16 +22,21 @@ std::vector<std::uint8_t> normalizedMask(std::vector<std::uint8_t> mask) {
 
 std::string_view toString(ColumnType t) {
     switch (t) {
-        case ColumnType::Numeric: return "numeric";
-        case ColumnType::Count: return "count";
-        case ColumnType::Categorical: return "categorical";
-        case ColumnType::Text: return "text";
+        case ColumnType::Numeric:
+            return "numeric";
+        case ColumnType::Count:
+            return "count";
+        case ColumnType::Categorical:
+            return "categorical";
+        case ColumnType::Text:
+            return "text";
     }
     return "numeric";
 }
 
 std::optional<ColumnType> columnTypeFromString(std::string_view s) {
-    for (auto t : {ColumnType::Numeric, ColumnType::Count, ColumnType::Categorical, ColumnType::Text})
+    for (auto t :
+         {ColumnType::Numeric, ColumnType::Count, ColumnType::Categorical, ColumnType::Text})
         if (toString(t) == s) return t;
     return std::nullopt;
 }
@@ -91,9 +96,12 @@ std::string Column::display(std::size_t row) const {
     if (isMissing(row)) return {};
     switch (type_) {
         case ColumnType::Numeric:
-        case ColumnType::Count: return formatNumber(values_[row]);
-        case ColumnType::Categorical: return levels_[static_cast<std::size_t>(codes_[row])].label;
-        case ColumnType::Text: return texts_[row];
+        case ColumnType::Count:
+            return formatNumber(values_[row]);
+        case ColumnType::Categorical:
+            return levels_[static_cast<std::size_t>(codes_[row])].label;
+        case ColumnType::Text:
+            return texts_[row];
     }
     return {};
 }
@@ -101,24 +109,35 @@ std::string Column::display(std::size_t row) const {
 Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) const {
     if (target == type_) return *this;
     const auto fail = [&](const std::string& why) {
-        return Error{"column '" + name_ + "' cannot be " + std::string(toString(target)) + ": " + why};
+        return Error{"column '" + name_ + "' cannot be " + std::string(toString(target)) + ": " +
+                     why};
     };
     // Gather each cell as a number where possible.
     std::vector<double> nums(size_, kNaN);
     std::vector<std::uint8_t> miss(size_, 0);
     for (std::size_t i = 0; i < size_; ++i) {
-        if (isMissing(i)) { miss[i] = 1; continue; }
-        if (type_ == ColumnType::Numeric || type_ == ColumnType::Count) { nums[i] = values_[i]; continue; }
-        const std::string& s = type_ == ColumnType::Text ? texts_[i]
-                                                         : levels_[static_cast<std::size_t>(codes_[i])].value;
+        if (isMissing(i)) {
+            miss[i] = 1;
+            continue;
+        }
+        if (type_ == ColumnType::Numeric || type_ == ColumnType::Count) {
+            nums[i] = values_[i];
+            continue;
+        }
+        const std::string& s = type_ == ColumnType::Text
+                                   ? texts_[i]
+                                   : levels_[static_cast<std::size_t>(codes_[i])].value;
         if (target == ColumnType::Numeric || target == ColumnType::Count) {
             auto v = parseNumber(s);
-            if (!v) return fail("row " + std::to_string(i + 1) + ": '" + display(i) + "' is not a number");
+            if (!v)
+                return fail("row " + std::to_string(i + 1) + ": '" + display(i) +
+                            "' is not a number");
             nums[i] = *v;
         }
     }
     switch (target) {
-        case ColumnType::Numeric: return numeric(name_, std::move(nums), std::move(miss));
+        case ColumnType::Numeric:
+            return numeric(name_, std::move(nums), std::move(miss));
         case ColumnType::Count:
             for (std::size_t i = 0; i < size_; ++i)
                 if (!miss[i] && (nums[i] < 0 || nums[i] != std::floor(nums[i])))
@@ -138,8 +157,10 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
             std::map<std::string, std::int32_t> textLevels;
             for (std::size_t i = 0; i < size_; ++i) {
                 if (miss[i]) continue;
-                if (numericSource) numLevels.emplace(nums[i], 0);
-                else textLevels.emplace(display(i), 0);
+                if (numericSource)
+                    numLevels.emplace(nums[i], 0);
+                else
+                    textLevels.emplace(display(i), 0);
                 if (numLevels.size() + textLevels.size() > maxLevels)
                     return fail("more than " + std::to_string(maxLevels) +
                                 " distinct values (raise the level limit if this is intended)");
@@ -176,9 +197,15 @@ Column Column::filtered(const std::vector<std::uint8_t>& keep) const {
         miss.push_back(isMissing(i) ? 1 : 0);
         switch (type_) {
             case ColumnType::Numeric:
-            case ColumnType::Count: c.values_.push_back(values_[i]); break;
-            case ColumnType::Categorical: c.codes_.push_back(codes_[i]); break;
-            case ColumnType::Text: c.texts_.push_back(texts_[i]); break;
+            case ColumnType::Count:
+                c.values_.push_back(values_[i]);
+                break;
+            case ColumnType::Categorical:
+                c.codes_.push_back(codes_[i]);
+                break;
+            case ColumnType::Text:
+                c.texts_.push_back(texts_[i]);
+                break;
         }
     }
     c.size_ = miss.size();
@@ -190,7 +217,8 @@ std::size_t Column::memoryBytes() const {
     std::size_t bytes = missing_.capacity() + values_.capacity() * sizeof(double) +
                         codes_.capacity() * sizeof(std::int32_t);
     for (const auto& l : levels_) bytes += sizeof(Level) + l.value.capacity() + l.label.capacity();
-    for (const auto& t : texts_) bytes += sizeof(std::string) + (t.capacity() > 15 ? t.capacity() : 0);
+    for (const auto& t : texts_)
+        bytes += sizeof(std::string) + (t.capacity() > 15 ? t.capacity() : 0);
     return bytes;
 }
 
@@ -203,8 +231,10 @@ bool Column::operator==(const Column& o) const {
             for (std::size_t i = 0; i < size_; ++i)
                 if (!isMissing(i) && values_[i] != o.values_[i]) return false;
             return true;
-        case ColumnType::Categorical: return codes_ == o.codes_ && levels_ == o.levels_;
-        case ColumnType::Text: return texts_ == o.texts_;
+        case ColumnType::Categorical:
+            return codes_ == o.codes_ && levels_ == o.levels_;
+        case ColumnType::Text:
+            return texts_ == o.texts_;
     }
     return false;
 }
