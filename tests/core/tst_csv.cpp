@@ -114,8 +114,10 @@ class TstCsv : public QObject {
                                            << std::string("a:count=1; column_2:count=2; c:count=3");
         QTest::newRow("blank lines skipped") << std::string("a,b\n\n1,2\n   \n3,4\n\n") << a << m
                                              << std::string("a:count=1|3; b:count=2|4");
-        QTest::newRow("single column blank is missing")
-            << std::string("a\n1\n\n3\n") << a << m << std::string("a:count=1|<NA>|3");
+        QTest::newRow("single column blank lines skipped")
+            << std::string("a\n1\n\n3\n\n") << a << m << std::string("a:count=1|3");
+        QTest::newRow("single column quoted empty is missing")
+            << std::string("a\n1\n\"\"\n3\n") << a << m << std::string("a:count=1|<NA>|3");
         QTest::newRow("lone cr line ends")
             << std::string("a,b\r1,2\r3,4") << a << m << std::string("a:count=1|3; b:count=2|4");
         QTest::newRow("quote in unquoted cell is literal")
@@ -284,6 +286,17 @@ class TstCsv : public QObject {
         auto back = readTable(path, o);
         QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
         QCOMPARE(describe(*back), describe(t));
+        QVERIFY(*back == t);
+    }
+
+    void singleColumnRoundTrip() {
+        Table t;
+        QVERIFY(t.addColumn(Column::numeric("x", {1.5, 0, 2}, {0, 1, 0})).isOk());
+        std::ostringstream out;
+        QVERIFY(detail::writeCsvTo(t, out, {}).isOk());
+        QCOMPARE(out.str(), std::string("x\n1.5\n\"\"\n2\n"));
+        auto back = detail::parseCsvBuffer(out.str(), "t.csv", {});
+        QVERIFY(back.hasValue());
         QVERIFY(*back == t);
     }
 

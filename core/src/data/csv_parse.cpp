@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "data/column_builder.hpp"
@@ -172,12 +173,13 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
             unnamed.push_back(k + 1);
         }
     }
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = a + 1; b < n; ++b)
-            if (names_[a] == names_[b])
-                return Error{quoted_ + ": columns " + std::to_string(a + 1) + " and " +
-                             std::to_string(b + 1) + " are both named '" + names_[a] +
-                             "'; rename one"};
+    std::unordered_map<std::string_view, std::size_t> seen;
+    for (std::size_t b = 0; b < n; ++b) {
+        const auto [it, fresh] = seen.emplace(names_[b], b);
+        if (!fresh)
+            return Error{quoted_ + ": columns " + std::to_string(it->second + 1) + " and " +
+                         std::to_string(b + 1) + " are both named '" + names_[b] + "'; rename one"};
+    }
     if (options_.csv.header && !unnamed.empty()) {
         std::string list;
         for (std::size_t k : unnamed) list += (list.empty() ? "" : ", ") + std::to_string(k);
@@ -278,8 +280,7 @@ Expected<Table> Parser::run() {
         const std::size_t recordLine = line;
         line += r.lines;
         begin_ += r.consumed;
-        if (RecordTokenizer::isBlank(fields) && (haveHeader_ ? builders_.size() > 1 : true))
-            continue;
+        if (RecordTokenizer::isBlank(fields)) continue;  // writers mark a lone missing cell ""
         if (!haveHeader_) {
             if (auto s = takeHeader(fields, recordLine); !s) return Error{s.message()};
             dataStart_ = bytesRead_ - (end_ - begin_);

@@ -56,7 +56,11 @@ Status writeCsvTo(const Table& table, std::ostream& out, const WriteOptions& opt
         for (std::size_t c = 0; c < table.columnCount(); ++c) {
             if (c > 0) line += d;
             const Column& col = table.column(c);
-            if (col.isMissing(r)) continue;
+            if (col.isMissing(r)) {
+                // A lone empty cell would be a blank line, which readers skip.
+                if (table.columnCount() == 1) line += "\"\"";
+                continue;
+            }
             switch (col.type()) {
                 case ColumnType::Numeric:
                 case ColumnType::Count:
