@@ -86,7 +86,7 @@ class Parser {
         if (report_) report_->notes.push_back(std::move(text));
     }
     Status takeHeader(const std::vector<CsvField>& fields, std::size_t line);
-    Status takeRow(const std::vector<CsvField>& fields, std::size_t line);
+    Status takeRow(const std::vector<CsvField>& fields, std::string_view raw, std::size_t line);
     Status checkEncoding(std::string_view text, std::size_t line, std::size_t field);
     bool isMissing(const CsvField& f) const;
     void estimateRows();
@@ -105,6 +105,7 @@ class Parser {
     Encoding encoding_ = Encoding::Auto;
     bool latin1_ = false;
     bool checkUtf8_ = true;
+    std::size_t longestToken_ = 0;
     bool haveHeader_ = false;
     std::vector<std::string> names_;
     std::vector<ColumnBuilder> builders_;
@@ -154,6 +155,7 @@ Status Parser::checkEncoding(std::string_view text, std::size_t line, std::size_
 bool Parser::isMissing(const CsvField& f) const {
     // A quoted cell is literal text, except "" which stands for an empty cell.
     if (f.quoted && !f.text.empty()) return false;
+    if (f.text.size() > longestToken_) return false;
     const auto& tokens = options_.csv.missingTokens;
     return std::find(tokens.begin(), tokens.end(), f.text) != tokens.end();
 }
@@ -191,21 +193,25 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
     return {};
 }
 
-Status Parser::takeRow(const std::vector<CsvField>& fields, std::size_t line) {
+Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw,
+                       std::size_t line) {
     if (fields.size() != builders_.size())
         return Error{quoted_ + " line " + std::to_string(line) + " has " +
                      std::to_string(fields.size()) + " field" + (fields.size() == 1 ? "" : "s") +
                      " but the " + (options_.csv.header ? "header" : "first row") + " has " +
                      std::to_string(builders_.size())};
+    // One UTF-8 check per record: the bytes between fields are ASCII, so the record is
+    // valid exactly when every field is; only an invalid record is searched field by field.
+    if (checkUtf8_ && !isValidUtf8(raw))
+        for (std::size_t k = 0; k < fields.size() && checkUtf8_; ++k)
+            if (!isMissing(fields[k]))
+                if (auto s = checkEncoding(fields[k].text, line, k); !s) return s;
     for (std::size_t k = 0; k < fields.size(); ++k) {
         const CsvField& f = fields[k];
-        if (isMissing(f)) {
+        if (isMissing(f))
             builders_[k].addMissing();
-            continue;
-        }
-        if (checkUtf8_)
-            if (auto s = checkEncoding(f.text, line, k); !s) return s;
-        builders_[k].add(f.text);
+        else
+            builders_[k].add(f.text);
     }
     ++dataRows_;
     return {};
@@ -231,6 +237,8 @@ Expected<Table> Parser::run() {
     encoding_ = *encoding;
     latin1_ = encoding_ == Encoding::Latin1;
     checkUtf8_ = !latin1_;
+    for (const auto& t : options_.csv.missingTokens)
+        longestToken_ = std::max(longestToken_, t.size());
     const char quote = options_.csv.quote;
     char delimiter = options_.csv.delimiter;
     if (delimiter == '\n' || delimiter == '\r' || (delimiter != 0 && delimiter == quote))
@@ -278,6 +286,7 @@ Expected<Table> Parser::run() {
                              "be doubled)"};
         }
         const std::size_t recordLine = line;
+        const std::string_view raw = window().substr(0, r.consumed);
         line += r.lines;
         begin_ += r.consumed;
         if (RecordTokenizer::isBlank(fields)) continue;  // writers mark a lone missing cell ""
@@ -287,7 +296,7 @@ Expected<Table> Parser::run() {
             if (options_.csv.header) continue;
             dataStart_ -= r.consumed;
         }
-        if (auto s = takeRow(fields, recordLine); !s) return Error{s.message()};
+        if (auto s = takeRow(fields, raw, recordLine); !s) return Error{s.message()};
         if (dataRows_ == kRowsBeforeEstimate) estimateRows();
     }
 
