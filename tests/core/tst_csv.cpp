@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "data/csv_parse.hpp"
+#include "data/formats.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/table.hpp"
 
@@ -328,6 +329,14 @@ class TstCsv : public QObject {
         QVERIFY(done.size() > 10);
         QVERIFY(std::is_sorted(done.begin(), done.end()));
         QCOMPARE(done.back(), static_cast<double>(text.size()));
+    }
+
+    void unreadableSourceIsNamed() {
+        const std::string dir = outputDir();  // a folder, not a file: cannot be read as one
+        auto t = detail::readCsv(dir, {}, nullptr);
+        QVERIFY(!t.hasValue());
+        QVERIFY2(t.message().rfind("'" + dir + "' could not be opened: ", 0) == 0,
+                 t.message().c_str());
     }
 
     void readTableFromFile() {
