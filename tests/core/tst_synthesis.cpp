@@ -31,6 +31,7 @@ class ShiftModel final : public models::Model {
             out[i] = q[0] + static_cast<double>(i) + z(rng);
     }
     Eigen::VectorXd initialPoint(Rng&) const override { return Eigen::VectorXd::Zero(1); }
+    double meanPrediction(const Eigen::VectorXd& q) const override { return q[0]; }
 
   private:
     std::size_t n_;

@@ -29,6 +29,9 @@ struct CsvOptions {
     std::string encoding = "auto";
     // Cells equal to one of these (after trimming spaces) are missing.
     std::vector<std::string> missingTokens = {"", "NA", "."};
+    // Bytes read per step; the reader holds about this much of the file at a time (more
+    // only while one record is longer). Small values are for tests.
+    std::size_t chunkBytes = std::size_t{1} << 20;
 };
 
 struct ReadOptions {

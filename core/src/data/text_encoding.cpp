@@ -1,0 +1,82 @@
+#include "data/text_encoding.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+namespace ppsynth::data::detail {
+
+namespace {
+bool isContinuation(unsigned char c) {
+    return (c & 0xC0U) == 0x80U;
+}
+}  // namespace
+
+bool isValidUtf8(std::string_view s) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* end = p + s.size();
+    while (p < end) {
+        // ASCII fast path, eight bytes at a time.
+        if (end - p >= 8) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, p, 8);
+            if ((word & 0x8080808080808080ULL) == 0) {
+                p += 8;
+                continue;
+            }
+        }
+        const unsigned char c = *p;
+        if (c < 0x80U) {
+            ++p;
+            continue;
+        }
+        std::size_t len = 0;
+        std::uint32_t cp = 0;
+        if (c >= 0xC2U && c <= 0xDFU) {
+            len = 2;
+            cp = c & 0x1FU;
+        } else if (c >= 0xE0U && c <= 0xEFU) {
+            len = 3;
+            cp = c & 0x0FU;
+        } else if (c >= 0xF0U && c <= 0xF4U) {
+            len = 4;
+            cp = c & 0x07U;
+        } else {
+            return false;  // continuation byte first, overlong C0/C1, or F5..FF
+        }
+        if (static_cast<std::size_t>(end - p) < len) return false;
+        for (std::size_t i = 1; i < len; ++i) {
+            if (!isContinuation(p[i])) return false;
+            cp = (cp << 6U) | (p[i] & 0x3FU);
+        }
+        if ((len == 3 && cp < 0x800U) || (len == 4 && cp < 0x10000U)) return false;  // overlong
+        if (cp >= 0xD800U && cp <= 0xDFFFU) return false;                            // surrogate
+        if (cp > 0x10FFFFU) return false;
+        p += len;
+    }
+    return true;
+}
+
+std::string latin1ToUtf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size() + s.size() / 8);
+    for (char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x80U) {
+            out.push_back(ch);
+        } else {
+            out.push_back(static_cast<char>(0xC0U | (c >> 6U)));
+            out.push_back(static_cast<char>(0x80U | (c & 0x3FU)));
+        }
+    }
+    return out;
+}
+
+bool stripUtf8Bom(std::string_view& s) {
+    if (s.size() >= 3 && s.substr(0, 3) == "\xEF\xBB\xBF") {
+        s.remove_prefix(3);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace ppsynth::data::detail

@@ -1,0 +1,357 @@
+// CSV reader and writer: quoting, delimiters, encodings, missing tokens, type detection,
+// level order, round trips and cancellation. Every parse case runs with several read
+// window sizes so records split across windows are covered.
+#include <QTest>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "data/csv_parse.hpp"
+#include "data/formats.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/data/table.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::data;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+// "name:type=cell|cell" per column joined by "; ", missing cells as <NA>.
+std::string describe(const Table& t) {
+    std::string s;
+    for (const auto& c : t.columns()) {
+        if (!s.empty()) s += "; ";
+        s += c.name() + ":" + std::string(toString(c.type())) + "=";
+        for (std::size_t r = 0; r < c.size(); ++r) {
+            if (r > 0) s += "|";
+            s += c.isMissing(r) ? "<NA>" : c.display(r);
+        }
+    }
+    return s;
+}
+
+std::string outputDir() {
+    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
+    std::string dir = env.isEmpty()
+                          ? std::filesystem::temp_directory_path().string() + "/ppsynth-test"
+                          : env.toStdString();
+    std::filesystem::create_directories(dir + "/csv");
+    return dir + "/csv";
+}
+
+std::string levelLabels(const Column& c) {
+    std::string s;
+    for (const auto& l : c.levels()) s += (s.empty() ? "" : ",") + l.label;
+    return s;
+}
+
+}  // namespace
+
+class TstCsv : public QObject {
+    Q_OBJECT
+  private slots:
+    void parse_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<std::string>("encoding");
+        QTest::addColumn<std::size_t>("maxLevels");
+        QTest::addColumn<std::string>("expected");
+        const std::string a = "auto";
+        const std::size_t m = 100;
+        QTest::newRow("comma") << std::string("a,b\n1,x\n2,y\n") << a << m
+                               << std::string("a:count=1|2; b:categorical=x|y");
+        QTest::newRow("semicolon") << std::string("a;b\n1,5;x\n2,5;y\n") << a << m
+                                   << std::string("a:categorical=1,5|2,5; b:categorical=x|y");
+        QTest::newRow("tab") << std::string("a\tb\n 1 \t x y \n2\ty\n") << a << m
+                             << std::string("a:count=1|2; b:categorical=x y|y");
+        QTest::newRow("pipe") << std::string("a|b|c\n1|2|3\n") << a << m
+                              << std::string("a:count=1; b:count=2; c:count=3");
+        QTest::newRow("quoted delimiter") << std::string("a,b\n\"x,y\",1\n\"z\",2\n") << a << m
+                                          << std::string("a:categorical=x,y|z; b:count=1|2");
+        QTest::newRow("quoted newline") << std::string("a,b\n\"line1\nline2\",1\nz,2\n") << a << m
+                                        << std::string("a:categorical=line1\nline2|z; b:count=1|2");
+        QTest::newRow("doubled quotes") << std::string("a\n\"say \"\"hi\"\"\"\n\"\"\"\"\n") << a
+                                        << m << std::string("a:categorical=say \"hi\"|\"");
+        QTest::newRow("crlf") << std::string("a,b\r\n1,2\r\n3,4\r\n") << a << m
+                              << std::string("a:count=1|3; b:count=2|4");
+        QTest::newRow("no trailing newline")
+            << std::string("a,b\n1,2\n3,4") << a << m << std::string("a:count=1|3; b:count=2|4");
+        QTest::newRow("spaces trimmed") << std::string(" a , b \n  1 ,  x\n2,\" y \"\n") << a << m
+                                        << std::string("a:count=1|2; b:categorical=x| y ");
+        QTest::newRow("bom") << std::string("\xEF\xBB\xBFid,v\n1,2\n") << a << m
+                             << std::string("id:count=1; v:count=2");
+        QTest::newRow("latin-1 fallback")
+            << std::string("city,n\nK\xF6ln,1\nBonn,2\n") << a << m
+            << std::string("city:categorical=K\xC3\xB6ln|Bonn; n:count=1|2");
+        QTest::newRow("latin-1 forced") << std::string("c\n\xE9t\xE9\n") << std::string("latin-1")
+                                        << m << std::string("c:categorical=\xC3\xA9t\xC3\xA9");
+        QTest::newRow("utf-8 kept") << std::string("c\n\xC3\xA9t\xC3\xA9\n") << a << m
+                                    << std::string("c:categorical=\xC3\xA9t\xC3\xA9");
+        QTest::newRow("missing tokens")
+            << std::string("a,b,c\n1,NA,.\n,x,\"NA\"\n3,\"\",y\n") << a << m
+            << std::string(
+                   "a:count=1|<NA>|3; b:categorical=<NA>|x|<NA>; "
+                   "c:categorical=<NA>|NA|y");
+        QTest::newRow("numeric") << std::string("x\n1\n-2\n") << a << m
+                                 << std::string("x:numeric=1|-2");
+        QTest::newRow("fraction is numeric")
+            << std::string("x\n1\n2.5\n1e3\n") << a << m << std::string("x:numeric=1|2.5|1000");
+        QTest::newRow("whole count")
+            << std::string("x\n0\n7.0\n12\n") << a << m << std::string("x:count=0|7|12");
+        QTest::newRow("all missing is numeric") << std::string("x,y\nNA,1\n,2\n") << a << m
+                                                << std::string("x:numeric=<NA>|<NA>; y:count=1|2");
+        QTest::newRow("late text switches") << std::string("x\n1.50\n2\nb\n1.5\n") << a << m
+                                            << std::string("x:categorical=1.5|2|b|1.5");
+        QTest::newRow("over level limit is text")
+            << std::string("x\na\nb\nc\nb\nNA\n") << a << std::size_t{2}
+            << std::string("x:text=a|b|c|b|<NA>");
+        QTest::newRow("at level limit is categorical")
+            << std::string("x\na\nb\na\n") << a << std::size_t{2}
+            << std::string("x:categorical=a|b|a");
+        QTest::newRow("empty header name") << std::string("a,,c\n1,2,3\n") << a << m
+                                           << std::string("a:count=1; column_2:count=2; c:count=3");
+        QTest::newRow("blank lines skipped") << std::string("a,b\n\n1,2\n   \n3,4\n\n") << a << m
+                                             << std::string("a:count=1|3; b:count=2|4");
+        QTest::newRow("single column blank lines skipped")
+            << std::string("a\n1\n\n3\n\n") << a << m << std::string("a:count=1|3");
+        QTest::newRow("single column quoted empty is missing")
+            << std::string("a\n1\n\"\"\n3\n") << a << m << std::string("a:count=1|<NA>|3");
+        QTest::newRow("lone cr line ends")
+            << std::string("a,b\r1,2\r3,4") << a << m << std::string("a:count=1|3; b:count=2|4");
+        QTest::newRow("quote in unquoted cell is literal")
+            << std::string("a\n5\"\nab\"c\n") << a << m << std::string("a:categorical=5\"|ab\"c");
+    }
+    void parse() {
+        QFETCH(std::string, input);
+        QFETCH(std::string, encoding);
+        QFETCH(std::size_t, maxLevels);
+        QFETCH(std::string, expected);
+        for (std::size_t chunk :
+             {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.encoding = encoding;
+            o.csv.chunkBytes = chunk;
+            o.maxLevels = maxLevels;
+            auto t = detail::parseCsvBuffer(input, "t.csv", o);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(describe(*t), expected);
+        }
+    }
+
+    void noHeader() {
+        ReadOptions o;
+        o.csv.header = false;
+        auto t = detail::parseCsvBuffer("1,a\n2,b\n", "t.csv", o);
+        QVERIFY(t.hasValue());
+        QCOMPARE(describe(*t), std::string("column_1:count=1|2; column_2:categorical=a|b"));
+    }
+
+    void notes_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<std::string>("note");
+        QTest::newRow("semicolon") << std::string("a;b\n1;2\n")
+                                   << std::string("'t.csv': the delimiter is ';' (semicolon)");
+        QTest::newRow("tab") << std::string("a\tb\n1\t2\n")
+                             << std::string("'t.csv': the delimiter is tab");
+        QTest::newRow("single column")
+            << std::string("a\n1\n")
+            << std::string("'t.csv': no delimiter found for certain; using ',' (comma)");
+        QTest::newRow("latin-1")
+            << std::string("a,b\n1,x\n2,\xE9\n")
+            << std::string(
+                   "'t.csv' is not valid UTF-8 (first at line 3, column 'b'); read it as Latin-1");
+        QTest::newRow("unnamed")
+            << std::string("a,,\n1,2,3\n")
+            << std::string("'t.csv': columns 2, 3 have no name in the header; named column_<k>");
+    }
+    void notes() {
+        QFETCH(std::string, input);
+        QFETCH(std::string, note);
+        ReadReport report;
+        auto t = detail::parseCsvBuffer(input, "t.csv", {}, &report);
+        QVERIFY(t.hasValue());
+        QVERIFY2(std::find(report.notes.begin(), report.notes.end(), note) != report.notes.end(),
+                 (report.notes.empty() ? std::string("no notes") : report.notes.back()).c_str());
+    }
+
+    void levelOrder_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<std::string>("levels");
+        QTest::newRow("text by bytes") << std::string("g\nb\nC\na\nb\n") << std::string("C,a,b");
+        QTest::newRow("numbers by value, then text")
+            << std::string("g\n10\n2\nother\n-1\nNA\n") << std::string("-1,2,10,other");
+    }
+    void levelOrder() {
+        QFETCH(std::string, input);
+        QFETCH(std::string, levels);
+        auto t = detail::parseCsvBuffer(input, "t.csv", {});
+        QVERIFY(t.hasValue());
+        QVERIFY(t->column(0).type() == ColumnType::Categorical);
+        QCOMPARE(levelLabels(t->column(0)), levels);
+        for (const auto& l : t->column(0).levels()) QCOMPARE(l.value, l.label);
+    }
+
+    void codesFollowSortedLevels() {
+        auto t = detail::parseCsvBuffer("g\nb\na\nb\n", "t.csv", {});
+        QVERIFY(t.hasValue());
+        QCOMPARE(t->column(0).codes(), (std::vector<std::int32_t>{1, 0, 1}));
+    }
+
+    // More rows than the reader samples before reserving, so the estimate path runs.
+    void manyRows() {
+        std::string text = "i,x,g\n";
+        for (int i = 0; i < 5000; ++i)
+            text += std::to_string(i) + "," + std::to_string(i * 0.25) + "," + (i % 3 ? "u" : "v") +
+                    "\n";
+        ReadOptions o;
+        o.csv.chunkBytes = 4096;
+        auto t = detail::parseCsvBuffer(text, "t.csv", o);
+        QVERIFY(t.hasValue());
+        QCOMPARE(t->rowCount(), std::size_t{5000});
+        QVERIFY(t->column(0).type() == ColumnType::Count);
+        QVERIFY(t->column(1).type() == ColumnType::Numeric);
+        QCOMPARE(t->column(1).value(4999), 4999 * 0.25);
+        QCOMPARE(t->column(2).code(3), 1);  // levels u, v; row 3 has i % 3 == 0: v
+    }
+
+    void forcedUtf8NamesRow() {
+        ReadOptions o;
+        o.csv.encoding = "utf-8";
+        auto t = detail::parseCsvBuffer("a,b\n1,x\n2,\xE9\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv' line 3, column 'b': the bytes are not valid UTF-8 "
+                             "(the file may be Latin-1; choose that encoding)"));
+    }
+
+    void raggedRowMessage() {
+        auto t = detail::parseCsvBuffer("a,b,c,d,e,f\n" + std::string(10, '\n') + "1,2,3,4,5\n",
+                                        "f.csv", {});
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'f.csv' line 12 has 5 fields but the header has 6"));
+    }
+
+    void lineNumbersCountQuotedNewlines() {
+        auto t = detail::parseCsvBuffer("a,b\n\"x\ny\",1\n1,2,3\n", "f.csv", {});
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'f.csv' line 4 has 3 fields but the header has 2"));
+    }
+
+    void writerQuotesOnlyWhenNeeded() {
+        Table t;
+        QVERIFY(t.addColumn(Column::text("name, full",
+                                         {"plain", "a,b", "say \"hi\"", " pad", "NA", "x"},
+                                         {0, 0, 0, 0, 0, 1}))
+                    .isOk());
+        QVERIFY(t.addColumn(Column::numeric("v", {0.1, 1e21, -3, 2.5, 1, 0}, {0, 0, 0, 0, 0, 1}))
+                    .isOk());
+        std::ostringstream out;
+        QVERIFY(detail::writeCsvTo(t, out, {}).isOk());
+        QCOMPARE(out.str(),
+                 std::string("\"name, full\",v\nplain,0.1\n\"a,b\",1e+21\n\"say \"\"hi\"\"\",-3\n"
+                             "\" pad\",2.5\n\"NA\",1\n,\n"));
+    }
+
+    void roundTrip_data() {
+        QTest::addColumn<char>("delimiter");
+        QTest::newRow("comma") << ',';
+        QTest::newRow("semicolon") << ';';
+        QTest::newRow("tab") << '\t';
+        QTest::newRow("pipe") << '|';
+    }
+    void roundTrip() {
+        QFETCH(char, delimiter);
+        Table t;
+        QVERIFY(t.addColumn(Column::numeric("num", {0.1, -2.5e10, 1e-300, 3.141592653589793, 0, 7},
+                                            {0, 0, 0, 0, 1, 0}))
+                    .isOk());
+        QVERIFY(t.addColumn(Column::count("cnt", {0, 12, 3, 4, 5, 9007199254740991.0})).isOk());
+        QVERIFY(t.addColumn(Column::categorical(
+                                "cat", {0, 2, 1, -1, 0, 1},
+                                {{"a b", "a b"}, {"x;y|z", "x;y|z"}, {"\xC3\xBC", "\xC3\xBC"}}))
+                    .isOk());
+        QVERIFY(t
+                    .addColumn(Column::text(
+                        "txt", {"line\nbreak", "tab\there", "\"q\"", " lead", "NA", "comma, here"},
+                        {0, 0, 0, 0, 0, 0}))
+                    .isOk());
+        const std::string path = outputDir() + "/roundtrip.csv";
+        WriteOptions w;
+        w.delimiter = delimiter;
+        QVERIFY(writeTable(t, path, std::nullopt, w).isOk());
+        ReadOptions o;
+        o.maxLevels = 5;  // txt has 6 distinct values: text, not categorical
+        auto back = readTable(path, o);
+        QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
+        QCOMPARE(describe(*back), describe(t));
+        QVERIFY(*back == t);
+    }
+
+    void singleColumnRoundTrip() {
+        Table t;
+        QVERIFY(t.addColumn(Column::numeric("x", {1.5, 0, 2}, {0, 1, 0})).isOk());
+        std::ostringstream out;
+        QVERIFY(detail::writeCsvTo(t, out, {}).isOk());
+        QCOMPARE(out.str(), std::string("x\n1.5\n\"\"\n2\n"));
+        auto back = detail::parseCsvBuffer(out.str(), "t.csv", {});
+        QVERIFY(back.hasValue());
+        QVERIFY(*back == t);
+    }
+
+    void progressAndCancel() {
+        std::string text = "a,b\n";
+        for (int i = 0; i < 2000; ++i) text += std::to_string(i) + ",x\n";
+        ReadOptions o;
+        o.csv.chunkBytes = 1000;
+        std::vector<double> done;
+        o.progress = [&](const Progress& p) -> Continue {
+            if (p.stage != "reading") return Continue::Stop;
+            done.push_back(p.done);
+            return done.size() >= 3 ? Continue::Stop : Continue::Yes;
+        };
+        auto t = detail::parseCsvBuffer(text, "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'t.csv': reading cancelled"));
+        QCOMPARE(done.size(), std::size_t{3});
+
+        done.clear();
+        bool totalRight = true;
+        o.progress = [&](const Progress& p) -> Continue {
+            totalRight = totalRight && p.total == static_cast<double>(text.size());
+            done.push_back(p.done);
+            return Continue::Yes;
+        };
+        QVERIFY(detail::parseCsvBuffer(text, "t.csv", o).hasValue());
+        QVERIFY(totalRight);
+        QVERIFY(done.size() > 10);
+        QVERIFY(std::is_sorted(done.begin(), done.end()));
+        QCOMPARE(done.back(), static_cast<double>(text.size()));
+    }
+
+    void unreadableSourceIsNamed() {
+        const std::string dir = outputDir();  // a folder, not a file: cannot be read as one
+        auto t = detail::readCsv(dir, {}, nullptr);
+        QVERIFY(!t.hasValue());
+        QVERIFY2(t.message().rfind("'" + dir + "' could not be opened: ", 0) == 0,
+                 t.message().c_str());
+    }
+
+    void readTableFromFile() {
+        const std::string path = outputDir() + "/small.tsv";
+        {
+            std::ofstream f(path, std::ios::binary);
+            f << "id\tscore\n1\t2.5\n2\tNA\n";
+        }
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY(t.hasValue());
+        QCOMPARE(describe(*t), std::string("id:count=1|2; score:numeric=2.5|<NA>"));
+        QCOMPARE(report.notes.size(), std::size_t{1});
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCsv)
+#include "tst_csv.moc"
