@@ -1,8 +1,8 @@
 // Synthesizer models (METHOD.md section 1): gradients, normalizing constants, weighting
 // semantics, conjugate cases and predictive draws.
-#include <QTest>
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <QTest>
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/negative_binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -33,7 +33,9 @@ struct Data {
     std::vector<std::string> names;
 };
 
-bool isCount(const std::string& f) { return f == "poisson" || f == "negbin" || f == "poisson-means"; }
+bool isCount(const std::string& f) {
+    return f == "poisson" || f == "negbin" || f == "poisson-means";
+}
 
 // Intercept first; then either standard normal columns or one-hot dummies of one
 // categorical with p levels (reference level dropped), which makes X sparse.
@@ -143,7 +145,7 @@ void familyRows() {
 
 class TstModels : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     // Central differences with h = 1e-5: the truncation error h^2 |f'''| / 6 (~1e-11 |f'''|)
     // and the rounding error eps |f| / h (~2e-11 |f|) are both far below the tolerance
     // 1e-6 (1 + |g_j|) + 1e-9 |f| for the O(1e2..1e3) log posteriors of these data sets.
@@ -211,7 +213,8 @@ private slots:
             double expected = 0;
             const double yi = d.y(i);
             if (fam == "poisson-means") {
-                expected = std::log(boost::math::pdf(boost::math::poisson_distribution<>(theta(0)), yi));
+                expected =
+                    std::log(boost::math::pdf(boost::math::poisson_distribution<>(theta(0)), yi));
             } else if (fam == "poisson") {
                 const double mu = std::exp(d.X.row(i).dot(theta.head(p)));
                 expected = std::log(boost::math::pdf(boost::math::poisson_distribution<>(mu), yi));
@@ -224,7 +227,8 @@ private slots:
             } else if (fam == "normal") {
                 const double mean = d.X.row(i).dot(theta.head(p));
                 const double sigma = theta(theta.size() - 1);
-                expected = std::log(boost::math::pdf(boost::math::normal_distribution<>(mean, sigma), yi));
+                expected =
+                    std::log(boost::math::pdf(boost::math::normal_distribution<>(mean, sigma), yi));
             } else {
                 // theta = [beta (p x K), tau (p), sigma (K), pi (K), gamma]
                 double dens = 0;
@@ -232,12 +236,16 @@ private slots:
                     const double mean = d.X.row(i).dot(theta.segment(k * p, p));
                     const double sigma = theta(p * K + p + k);
                     const double pi = theta(p * K + p + K + k);
-                    dens += pi * boost::math::pdf(boost::math::normal_distribution<>(mean, sigma), yi);
+                    dens +=
+                        pi * boost::math::pdf(boost::math::normal_distribution<>(mean, sigma), yi);
                 }
                 expected = std::log(dens);
             }
             QVERIFY2(close(l(i), expected, 1e-12, 1e-12),
-                     qPrintable(QString("record %1: %2 vs %3").arg(i).arg(l(i), 0, 'g', 16).arg(expected, 0, 'g', 16)));
+                     qPrintable(QString("record %1: %2 vs %3")
+                                    .arg(i)
+                                    .arg(l(i), 0, 'g', 16)
+                                    .arg(expected, 0, 'g', 16)));
         }
         // totalLogLik sums the records.
         QVERIFY(close(m->totalLogLik(q), l.sum(), 1e-14));
@@ -263,7 +271,8 @@ private slots:
             if (i != r) aLess(o++) = a(i);
         Eigen::VectorXd g1, g2;
         const double v1 = lp(*full, q, a, &g1), v2 = lp(*less, q, aLess, &g2);
-        QVERIFY2(close(v1, v2, 1e-12), qPrintable(QString("%1 vs %2").arg(v1, 0, 'g', 17).arg(v2, 0, 'g', 17)));
+        QVERIFY2(close(v1, v2, 1e-12),
+                 qPrintable(QString("%1 vs %2").arg(v1, 0, 'g', 17).arg(v2, 0, 'g', 17)));
         for (Eigen::Index j = 0; j < q.size(); ++j) QVERIFY(close(g1(j), g2(j), 1e-10, 1e-10));
     }
 
@@ -292,7 +301,8 @@ private slots:
         a2(n) = 0.5;
         Eigen::VectorXd g1, g2;
         const double v1 = lp(*one, q, a, &g1), v2 = lp(*two, q, a2, &g2);
-        QVERIFY2(close(v1, v2, 1e-12), qPrintable(QString("%1 vs %2").arg(v1, 0, 'g', 17).arg(v2, 0, 'g', 17)));
+        QVERIFY2(close(v1, v2, 1e-12),
+                 qPrintable(QString("%1 vs %2").arg(v1, 0, 'g', 17).arg(v2, 0, 'g', 17)));
         for (Eigen::Index j = 0; j < q.size(); ++j) QVERIFY(close(g1(j), g2(j), 1e-10, 1e-10));
     }
 
@@ -331,7 +341,8 @@ private slots:
         for (int t = 0; t < 5; ++t) {
             const double mu = 0.5 + 0.6 * t;
             Eigen::VectorXd q{{std::log(mu)}}, g;
-            const double diff = lp(m, q, a, &g) - (std::log(boost::math::pdf(gd, mu)) + std::log(mu));
+            const double diff =
+                lp(m, q, a, &g) - (std::log(boost::math::pdf(gd, mu)) + std::log(mu));
             if (t == 0) ref = diff;
             QVERIFY(close(diff, ref, 1e-12, 1e-12));
             // d/du [log Gamma pdf(e^u) + u] = shape - rate e^u
@@ -400,7 +411,8 @@ private slots:
         Eigen::VectorXd gn, gm;
         const double vn = lp(*normal, qn, a, &gn), vm = lp(*mix, qm, a, &gm);
         const double gammaTerm =
-            std::log(boost::math::pdf(boost::math::gamma_distribution<>(1.0, 1.0), std::exp(g))) + g;
+            std::log(boost::math::pdf(boost::math::gamma_distribution<>(1.0, 1.0), std::exp(g))) +
+            g;
         QVERIFY(close(vm - vn, gammaTerm, 1e-10, 1e-10));
         for (Eigen::Index j = 0; j < qn.size(); ++j) QVERIFY(close(gm(j), gn(j), 1e-10, 1e-10));
         QVERIFY(close(gm(qn.size()), 1.0 - std::exp(g), 1e-12, 1e-12));
@@ -534,15 +546,18 @@ private slots:
         QTest::addColumn<QString>("family");
         QTest::addColumn<double>("badY");
         QTest::addColumn<QString>("message");
-        QTest::newRow("negative count") << "poisson" << -1.0
-                                        << "the poisson model needs non-negative whole numbers, but row 3 has -1";
-        QTest::newRow("fraction") << "negbin" << 2.5
-                                  << "the negbin model needs non-negative whole numbers, but row 3 has 2.5";
+        QTest::newRow("negative count")
+            << "poisson" << -1.0
+            << "the poisson model needs non-negative whole numbers, but row 3 has -1";
+        QTest::newRow("fraction")
+            << "negbin" << 2.5
+            << "the negbin model needs non-negative whole numbers, but row 3 has 2.5";
         QTest::newRow("nan") << "normal" << std::numeric_limits<double>::quiet_NaN()
                              << "the response at row 3 is not a finite number";
-        QTest::newRow("unknown family") << "gaussian" << 1.0
-                                        << "unknown model family 'gaussian' (expected poisson-means, "
-                                           "poisson, negbin, normal or normal-mixture)";
+        QTest::newRow("unknown family")
+            << "gaussian" << 1.0
+            << "unknown model family 'gaussian' (expected poisson-means, "
+               "poisson, negbin, normal or normal-mixture)";
     }
     void factoryErrors() {
         QFETCH(QString, family);
@@ -592,7 +607,8 @@ private slots:
                     for (std::size_t k = static_cast<std::size_t>(t); k < qs.size(); k += 2) {
                         const WeightedPosterior target(*m, a);
                         Eigen::VectorXd g(qs[k].size());
-                        if (target.evaluate(qs[k], g) != serial[k]) ++bad[static_cast<std::size_t>(t)];
+                        if (target.evaluate(qs[k], g) != serial[k])
+                            ++bad[static_cast<std::size_t>(t)];
                     }
             });
         for (auto& th : threads) th.join();

@@ -40,6 +40,12 @@ class Design {
             out.noalias() = X_.transpose() * G;
     }
 
+    // Transposed layout for many right-hand sides (the mixture's K components): each
+    // record's K values contiguous. out = Bt X' (out: k x rows), Bt is k x cols.
+    void timesTransposed(const Eigen::MatrixXd& Bt, Eigen::MatrixXd& out) const;
+    // out = Gt X (out: k x cols), Gt is k x rows.
+    void transposedTimes(const Eigen::MatrixXd& Gt, Eigen::MatrixXd& out) const;
+
   private:
     Eigen::MatrixXd X_;
     Eigen::SparseMatrix<double, Eigen::RowMajor> S_;   // X, rows contiguous

@@ -58,16 +58,18 @@ Eigen::VectorXd NormalMixture::constrain(const Eigen::VectorXd& q) const {
     return out;
 }
 
+// Layout: K x n (each record's K component values contiguous), which makes the products
+// with a dummy-coded X and the per-record log-sum-exp cheap.
 void NormalMixture::componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
                                           const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
                                           Eigen::MatrixXd& Z) const {
     const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), components());
-    X_->times(B, Z);  // means x_i' beta_k
-    const Eigen::RowVectorXd invS = (-ls).array().exp().matrix().transpose();
-    const Eigen::RowVectorXd c =
-        (logPi - ls).array().transpose() - detail::kLogSqrt2Pi;  // log pi_k - log sigma_k - ...
-    Z = ((-Z).colwise() + y_).array().rowwise() * invS.array();
-    lp = (-0.5 * Z.array().square()).matrix().rowwise() + c;
+    X_->timesTransposed(Eigen::MatrixXd(B.transpose()), Z);  // means x_i' beta_k
+    const Eigen::VectorXd invS = (-ls).array().exp().matrix();
+    const Eigen::VectorXd c =
+        (logPi - ls).array() - detail::kLogSqrt2Pi;  // log pi_k - log sigma_k - 0.5 log 2 pi
+    Z = ((-Z).rowwise() + y_.transpose()).array().colwise() * invS.array();
+    lp = (-0.5 * Z.array().square()).matrix().colwise() + c;
 }
 
 double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
@@ -76,31 +78,32 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
     const Eigen::Index K = components();
     const Eigen::VectorXd logPi = logWeights(q);
     const Eigen::VectorXd ls = logSigmas(q);
-    thread_local Eigen::MatrixXd R, Z;
-    thread_local Eigen::VectorXd m, s, w;
+    thread_local Eigen::MatrixXd R, Z, gBt;
+    thread_local Eigen::RowVectorXd m, s, w;
     componentLogDensities(q, logPi, ls, R, Z);
 
-    // Row-wise log-sum-exp: l_i = m_i + log sum_k exp(lp_ik - m_i).
-    m = R.rowwise().maxCoeff();
-    R = (R.colwise() - m).array().exp().matrix();
-    s = R.rowwise().sum();
-    const double ll = detail::weighted(alpha, m.array() + s.array().log()).sum();
-    // Weighted responsibilities alpha_i r_ik = alpha_i exp(lp_ik - l_i).
-    w = detail::weighted(alpha, s.array().inverse()).matrix();
-    R = R.array().colwise() * w.array();
+    // Per-record log-sum-exp: l_i = m_i + log sum_k exp(lp_ki - m_i).
+    m = R.colwise().maxCoeff();
+    R.rowwise() -= m;
+    R = R.array().exp().matrix();  // separate step: the broadcast form falls back to scalar exp
+    s = R.colwise().sum();
+    const double ll =
+        detail::weighted(alpha, m.transpose().array() + s.transpose().array().log()).sum();
+    // Weighted responsibilities alpha_i r_ki = alpha_i exp(lp_ki - l_i).
+    w = detail::weighted(alpha, s.transpose().array().inverse()).matrix().transpose();
+    R = R.array().rowwise() * w.array();
 
     grad.setZero(q.size());
-    // d/dlog sigma_k = sum_i R_ik (Z_ik^2 - 1); d/dlog pi_k = sum_i R_ik.
-    const Eigen::RowVectorXd resp = R.colwise().sum();
+    // d/dlog sigma_k = sum_i R_ki (Z_ki^2 - 1); d/dlog pi_k = sum_i R_ki.
+    const Eigen::VectorXd resp = R.rowwise().sum();
     if (!priors_.fixedSigma)
         grad.segment(sigmaOffset(), K) =
-            ((R.array() * Z.array().square()).colwise().sum() - resp.array()).matrix().transpose();
-    // d/dmean_ik = R_ik Z_ik / sigma_k; d/dB = X' (that).
-    const Eigen::RowVectorXd invS = (-ls).array().exp().matrix().transpose();
-    Z = (R.array() * Z.array()).rowwise() * invS.array();
-    Eigen::MatrixXd gB;
-    X_->transposeTimes(Z, gB);
-    grad.head(p() * K) = gB.reshaped();
+            (R.array() * Z.array().square()).rowwise().sum() - resp.array();
+    // d/dmean_ki = R_ki Z_ki / sigma_k; d/dB' = (that) X.
+    const Eigen::VectorXd invS = (-ls).array().exp().matrix();
+    Z = (R.array() * Z.array()).colwise() * invS.array();
+    X_->transposedTimes(Z, gBt);
+    Eigen::Map<Eigen::MatrixXd>(grad.data(), p(), K) = gBt.transpose();
 
     double lp = ll + coefficientLogPrior(q, grad);
 
@@ -127,7 +130,7 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
     const double dDir =
         K > 1 ? boost::math::digamma(gamma) - boost::math::digamma(c) + sumLogPi / Kd : 0.0;
     grad(gammaOffset()) = gp.grad + gamma * dDir;
-    const Eigen::ArrayXd h = resp.transpose().array() + c;
+    const Eigen::ArrayXd h = resp.array() + c;
     const double hSum = h.sum();
     const Eigen::ArrayXd pi = logPi.array().exp();
     for (Eigen::Index j = 0; j + 1 < K; ++j) grad(simplexOffset() + j) = h(j) - pi(j) * hSum;
@@ -137,16 +140,16 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
 void NormalMixture::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const {
     Eigen::MatrixXd lp, Z;
     componentLogDensities(q, logWeights(q), logSigmas(q), lp, Z);
-    const Eigen::VectorXd m = lp.rowwise().maxCoeff();
-    out = m.array() + (lp.colwise() - m).array().exp().rowwise().sum().log();
+    const Eigen::RowVectorXd m = lp.colwise().maxCoeff();
+    out = (m.array() + (lp.rowwise() - m).array().exp().colwise().sum().log()).transpose().matrix();
 }
 
 void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
                             Eigen::Ref<Eigen::VectorXd> out) const {
     const Eigen::Index K = components();
     const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), K);
-    Eigen::MatrixXd means;
-    X_->times(B, means);
+    Eigen::MatrixXd means;  // K x n
+    X_->timesTransposed(Eigen::MatrixXd(B.transpose()), means);
     const Eigen::VectorXd sigma = logSigmas(q).array().exp().matrix();
     Eigen::VectorXd cum(K);
     const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
@@ -159,7 +162,7 @@ void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
         const double u = unif(rng) * acc;
         Eigen::Index k = 0;
         while (k + 1 < K && cum(k) <= u) ++k;
-        out(i) = means(i, k) + sigma(k) * z(rng);
+        out(i) = means(k, i) + sigma(k) * z(rng);
     }
 }
 

@@ -44,7 +44,8 @@ class NormalMixture final : public RegressionModel {
     Eigen::Index simplexOffset() const { return sigmaOffset() + sigmaCount(); }
     Eigen::Index gammaOffset() const { return simplexOffset() + components() - 1; }
     Eigen::VectorXd logSigmas(const Eigen::VectorXd& q) const;
-    // lp(i,k) = log pi_k + log Normal(y_i | x_i' beta_k, sigma_k); Z = standardized residuals.
+    // lp(k,i) = log pi_k + log Normal(y_i | x_i' beta_k, sigma_k); Z(k,i) = standardized
+    // residuals. Both K x n.
     void componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
                                const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
                                Eigen::MatrixXd& Z) const;
