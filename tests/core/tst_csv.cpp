@@ -217,6 +217,33 @@ class TstCsv : public QObject {
         QCOMPARE(t->column(2).code(3), 1);  // levels u, v; row 3 has i % 3 == 0: v
     }
 
+    // The delimiter is guessed from the first 64 KiB; a quoted multi-line cell cut by that
+    // boundary must neither confuse the guess nor the rows.
+    void sniffWindowCutsQuotedCell() {
+        std::string text = "k;note\n";
+        int rows = 0;
+        while (text.size() < 65536 - 40) {
+            text += std::to_string(rows++) + ";plain, with comma\n";
+        }
+        text += std::to_string(rows++) + ";\"" + std::string(30, 'a') + "\n" +
+                std::string(30, 'b') + "\"\n";
+        text += std::to_string(rows++) + ";end\n";
+        for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.chunkBytes = chunk;
+            o.maxLevels = 2;
+            ReadReport report;
+            auto t = detail::parseCsvBuffer(text, "t.csv", o, &report);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(report.notes.front(),
+                     std::string("'t.csv': the delimiter is ';' (semicolon)"));
+            QCOMPARE(t->rowCount(), static_cast<std::size_t>(rows));
+            QCOMPARE(t->column(1).texts()[static_cast<std::size_t>(rows - 2)],
+                     std::string(30, 'a') + "\n" + std::string(30, 'b'));
+            QCOMPARE(t->column(1).texts().back(), std::string("end"));
+        }
+    }
+
     void forcedUtf8NamesRow() {
         ReadOptions o;
         o.csv.encoding = "utf-8";
