@@ -11,9 +11,14 @@
 // A separated or non-converged propensity model is reported in `warning` (a sentence) next
 // to the number, which is then the limit of a model that cannot be trusted.
 //
-// Note on partial synthesis: the released predictors are identical in both halves, so their
-// scores vanish and under a correct synthesizer S_pMSE tends to about 1/(k - 1) rather than 1;
-// compare S_pMSE between synthesizers rather than against 1.
+// What S_pMSE = 1 means: the denominator is the mean of pMSE when the synthetic records are
+// drawn from the original data's own distribution with the original held fixed (e.g. a
+// resample of its rows). Two samples drawn independently from one population give
+// E[S_pMSE] = 1 / (1 - c) instead. In partial synthesis (c = 1/2, released predictors
+// identical in both halves) the predictors' scores vanish and only y's remains, so a correct
+// synthesizer gives about 1 / (k - 1) (y* from the original's own fit) to 2 / (k - 1) (y*
+// from the true model, or a posterior predictive draw with fresh parameters): compare
+// S_pMSE between synthesizers rather than against 1. tst_utility_pmse checks all of these.
 #pragma once
 
 #include <Eigen/Core>
