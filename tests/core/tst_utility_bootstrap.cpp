@@ -4,7 +4,6 @@
 #include <QTest>
 #include <algorithm>
 #include <boost/random/normal_distribution.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 
 #include "ppsynth/common/rng.hpp"
@@ -106,9 +105,8 @@ class TstUtilityBootstrap : public QObject {
             std::vector<double> naive;
             for (std::uint64_t b = 0; b < 300; ++b) {
                 Rng rng = makeRng(7, b, Purpose::Bootstrap);  // source 0: stream = b
-                boost::random::uniform_int_distribution<std::size_t> pick(0, x.size() - 1);
                 std::vector<double> resample(x.size());
-                for (auto& v : resample) v = sorted[pick(rng)];
+                for (auto& v : resample) v = sorted[uniformIndex(rng, x.size())];
                 naive.push_back(evaluate({stats[k]}, resample)[0]);
             }
             std::sort(naive.begin(), naive.end());
@@ -164,6 +162,17 @@ class TstUtilityBootstrap : public QObject {
         QVERIFY(s.interval.lower < -2.5 && s.interval.upper > 2.5);
     }
 
+    // uniformIndex is uniform: chi-square over 7 cells (not a power of two) from 70000 draws
+    // stays below the 0.999 quantile of chi2(6), 22.46; n = 1 always gives 0.
+    void uniformIndexIsUniform() {
+        Rng rng = makeRng(1, 0, Purpose::Test);
+        std::vector<int> cells(7, 0);
+        for (int i = 0; i < 70000; ++i) ++cells[uniformIndex(rng, 7)];
+        double chi2 = 0;
+        for (int c : cells) chi2 += (c - 10000.0) * (c - 10000.0) / 10000.0;
+        QVERIFY2(chi2 < 22.46, qPrintable(QString::number(chi2)));
+        for (int i = 0; i < 10; ++i) QCOMPARE(uniformIndex(rng, 1), std::size_t{0});
+    }
     void reproducibleAcrossSeedsAndThreads() {
         const auto x = normalSample(500, 9);
         std::vector<std::vector<double>> syn{normalSample(500, 10), normalSample(500, 11),

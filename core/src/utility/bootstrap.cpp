@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 #include <string>
 
@@ -41,8 +40,7 @@ class ReplicateEvaluator {
     void run(Rng& rng, std::span<double> out) {
         const std::size_t n = sorted_.size();
         std::fill(counts_.begin(), counts_.end(), 0U);
-        boost::random::uniform_int_distribution<std::size_t> pick(0, n - 1);
-        for (std::size_t i = 0; i < n; ++i) ++counts_[pick(rng)];
+        for (std::size_t i = 0; i < n; ++i) ++counts_[uniformIndex(rng, n)];
 
         double sum = 0;
         std::size_t cumulative = 0, r = 0;

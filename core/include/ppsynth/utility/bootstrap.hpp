@@ -16,6 +16,7 @@
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
+#include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/interval.hpp"
 #include "ppsynth/utility/statistics.hpp"
 
@@ -46,6 +47,26 @@ struct BootstrapSummary {
     // The statistic of each dataset (one entry for the confidential sample).
     std::vector<double> perDataset;
 };
+
+// The resampling draw: an index uniform on [0, n) from one 64-bit output by Lemire's
+// multiply-shift with rejection (exactly uniform, no division in the common case; Boost's
+// uniform_int_distribution divides twice per draw, which dominated the bootstrap's time).
+// Part of the reproducibility contract: replicate b draws its n indices with this, in order.
+inline std::size_t uniformIndex(Rng& rng, std::uint64_t n) {
+    __extension__ using U128 = unsigned __int128;
+    std::uint64_t x = rng();
+    U128 product = static_cast<U128>(x) * n;
+    auto low = static_cast<std::uint64_t>(product);
+    if (low < n) {
+        const std::uint64_t threshold = (0 - n) % n;
+        while (low < threshold) {
+            x = rng();
+            product = static_cast<U128>(x) * n;
+            low = static_cast<std::uint64_t>(product);
+        }
+    }
+    return static_cast<std::size_t>(product >> 64);
+}
 
 // Grid probabilities j / (points - 1) matching BootstrapSummary::quantileFunction.
 std::vector<double> quantileGrid(int points);
