@@ -1,0 +1,46 @@
+// Logistic regression by iteratively reweighted least squares (Newton's method), for the
+// pMSE propensity model. Step halving keeps every accepted step from raising the deviance;
+// convergence is R's glm rule |dev - dev_old| / (|dev| + 0.1) < tolerance.
+//
+// Separation (a combination of columns predicting y perfectly or almost) has no finite
+// maximum: the deviance criterion may still be met while the coefficients run off. The fit
+// is flagged, never silently returned as fine, when at the end
+//  - a fitted probability is within 10 machine epsilons of 0 or 1 (R's warning), or
+//  - one more Newton step would still move some linear predictor by more than 0.01 (at a
+//    true maximum Newton converges quadratically and that step is tiny), or
+//  - X'WX became numerically singular because weights p(1 - p) vanished,
+// and `warning` then holds a sentence saying so. Non-convergence in maxIterations likewise.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+
+namespace ppsynth::utility {
+
+struct LogisticOptions {
+    int maxIterations = 50;
+    double tolerance = 1e-8;  // on the relative deviance change
+    int maxHalvings = 30;
+};
+
+struct LogisticFit {
+    Eigen::VectorXd coefficients;
+    Eigen::VectorXd fitted;  // p_i
+    double deviance = 0;
+    int iterations = 0;
+    bool converged = false;
+    bool separation = false;
+    double lastStep = 0;  // max_i |x_i' delta| of the Newton step at the returned estimate
+    std::string warning;  // empty when the fit is trustworthy
+};
+
+// X is used as given (include an intercept column if wanted); y holds 0/1. Errors for bad
+// shapes, values other than 0/1, non-finite or rank-deficient X (naming columns).
+Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                                  const LogisticOptions& options = {},
+                                  const std::vector<std::string>& names = {});
+
+}  // namespace ppsynth::utility

@@ -1,0 +1,143 @@
+// OLS against the closed-form simple regression, rank-deficient designs, and the regression
+// utility (original interval vs combined synthetic interval, CI overlap) on cases worked by
+// hand.
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <QTest>
+#include <boost/random/normal_distribution.hpp>
+#include <cmath>
+
+#include "ppsynth/common/rng.hpp"
+#include "ppsynth/utility/ols.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::utility;
+
+namespace {
+// x = 1..5, y = (2, 4, 5, 4, 5): xbar = 3, ybar = 4, Sxx = 10, Sxy = 6, slope 0.6,
+// intercept 4 - 0.6 * 3 = 2.2; residuals -0.8, 0.6, 1, -0.6, -0.2, RSS = 2.4, sigma^2 = 2.4/3
+// = 0.8; se(slope) = sqrt(0.8 / 10), se(intercept) = sqrt(0.8 (1/5 + 9/10)) = sqrt(0.88);
+// t_{3, 0.975} = 3.182446305.
+Eigen::MatrixXd simpleX() {
+    Eigen::MatrixXd X(5, 2);
+    X << 1, 1, 1, 2, 1, 3, 1, 4, 1, 5;
+    return X;
+}
+const std::vector<double> simpleY{2, 4, 5, 4, 5};
+constexpr double t3 = 3.182446305;
+}  // namespace
+
+class TstUtilityRegression : public QObject {
+    Q_OBJECT
+  private slots:
+    void closedForm() {
+        auto f = fitOls(simpleX(), simpleY, {"(intercept)", "x"});
+        QVERIFY(f.hasValue());
+        QVERIFY(std::abs(f->coefficients(0) - 2.2) < 1e-12);
+        QVERIFY(std::abs(f->coefficients(1) - 0.6) < 1e-12);
+        QVERIFY(std::abs(f->sigma2 - 0.8) < 1e-12);
+        QCOMPARE(f->df, 3);
+        QVERIFY(std::abs(f->standardErrors(0) - std::sqrt(0.88)) < 1e-12);
+        QVERIFY(std::abs(f->standardErrors(1) - std::sqrt(0.08)) < 1e-12);
+        // cov(intercept, slope) = -sigma^2 xbar / Sxx = -0.24
+        QVERIFY(std::abs(f->covariance(0, 1) + 0.24) < 1e-12);
+        QVERIFY(std::abs(f->intervals[1].lower - (0.6 - t3 * std::sqrt(0.08))) < 1e-8);
+        QVERIFY(std::abs(f->intervals[1].upper - (0.6 + t3 * std::sqrt(0.08))) < 1e-8);
+        QCOMPARE(f->names[1], std::string("x"));
+    }
+    // Columns on wildly different scales (income-like and tiny) against the normal equations.
+    void scaledColumnsMatchNormalEquations() {
+        auto rng = makeRng(1, 0, Purpose::Test);
+        boost::random::normal_distribution<double> z;
+        const Eigen::Index n = 300;
+        Eigen::MatrixXd X(n, 4);
+        Eigen::VectorXd y(n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            X(i, 0) = 1;
+            X(i, 1) = 5e4 + 2e4 * z(rng);
+            X(i, 2) = 1e-3 * z(rng);
+            X(i, 3) = z(rng);
+            y(i) = 3 + 1e-4 * X(i, 1) + 200 * X(i, 2) - X(i, 3) + z(rng);
+        }
+        std::vector<double> yv(y.data(), y.data() + n);
+        auto f = fitOls(X, yv);
+        QVERIFY(f.hasValue());
+        const Eigen::MatrixXd XtX = X.transpose() * X;
+        const Eigen::VectorXd beta = XtX.ldlt().solve(X.transpose() * y);
+        const double s2 = (y - X * beta).squaredNorm() / double(n - 4);
+        const Eigen::MatrixXd cov = s2 * XtX.inverse();
+        for (Eigen::Index j = 0; j < 4; ++j) {
+            QVERIFY(std::abs(f->coefficients(j) / beta(j) - 1) < 1e-7);
+            QVERIFY(std::abs(f->standardErrors(j) / std::sqrt(cov(j, j)) - 1) < 1e-7);
+        }
+        QCOMPARE(f->names[2], std::string("column 3"));
+    }
+    void rankDeficientNamesColumns() {
+        // a + b = 1: the dummy trap with an intercept.
+        Eigen::MatrixXd X(6, 3);
+        X << 1, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1;
+        const std::vector<double> y{1, 2, 3, 4, 5, 6};
+        auto f = fitOls(X, y, {"(intercept)", "sex=f", "sex=m"});
+        QVERIFY(!f.hasValue());
+        const QString msg = QString::fromStdString(f.message());
+        QVERIFY2(msg.contains("rank 2 of 3"), qPrintable(msg));
+        QVERIFY(msg.contains("'sex=f'") || msg.contains("'sex=m'") ||
+                msg.contains("'(intercept)'"));
+        QVERIFY(msg.contains("linear combination"));
+        // A column of zeros, too few rows, a NaN.
+        Eigen::MatrixXd Z = simpleX();
+        Z.col(1).setZero();
+        QVERIFY(QString::fromStdString(fitOls(Z, simpleY, {"a", "b"}).message())
+                    .contains("'b' is all zero"));
+        QVERIFY(!fitOls(simpleX().topRows(2), std::vector<double>{1, 2}).hasValue());
+        Eigen::MatrixXd W = simpleX();
+        W(3, 1) = std::nan("");
+        QVERIFY(QString::fromStdString(fitOls(W, simpleY).message()).contains("row 4"));
+    }
+    // Synthetic y* = y exactly (m = 2): b = 0, so the synthetic interval is the normal one
+    // with the same centre and se; nested inside the t_3 interval:
+    // I = (w_s / w_o + 1) / 2 = (1.959963985 / 3.182446305 + 1) / 2.
+    void identicalSyntheticData() {
+        auto r = regressionUtility(simpleX(), simpleY, {simpleY, simpleY});
+        QVERIFY(r.hasValue());
+        for (const auto& c : r->coefficients) {
+            QCOMPARE(c.synthetic.b, 0.0);
+            QVERIFY(std::isinf(c.synthetic.df));
+            QVERIFY(std::abs(c.synthetic.qbar - c.original) < 1e-12);
+            QVERIFY(std::abs(c.overlap - (1.959963985 / t3 + 1) / 2) < 1e-8);
+        }
+    }
+    // y* = y - 1 and y + 1: the intercepts are 1.2 and 3.2, the slopes stay 0.6 and every
+    // residual (so every u) is unchanged. Intercept: qbar = 2.2, b = 2, ubar = 0.88,
+    // T = 2/2 + 0.88 = 1.88, df = 1 (1 + 0.88 / 1)^2 = 3.5344. Slope: b = 0, T = 0.08.
+    void shiftedSyntheticData() {
+        std::vector<double> lo = simpleY, hi = simpleY;
+        for (auto& v : lo) v -= 1;
+        for (auto& v : hi) v += 1;
+        auto r = regressionUtility(simpleX(), simpleY, {lo, hi});
+        QVERIFY(r.hasValue());
+        const auto& a = r->coefficients[0];
+        QVERIFY(std::abs(a.synthetic.qbar - 2.2) < 1e-12);
+        QVERIFY(std::abs(a.synthetic.b - 2) < 1e-12);
+        QVERIFY(std::abs(a.synthetic.ubar - 0.88) < 1e-12);
+        QVERIFY(std::abs(a.synthetic.T - 1.88) < 1e-12);
+        QVERIFY(std::abs(a.synthetic.df - 3.5344) < 1e-12);
+        const auto& s = r->coefficients[1];
+        QVERIFY(std::abs(s.synthetic.T - 0.08) < 1e-12);
+        QVERIFY(std::abs(r->meanOverlap - (a.overlap + s.overlap) / 2) < 1e-15);
+        // The synthetic intercept interval is wider than the original and contains it:
+        // I = (w_o / w_s + 1) / 2.
+        QVERIFY(std::abs(a.overlap -
+                         (a.originalInterval.width() / a.synthetic.interval.width() + 1) / 2) <
+                1e-12);
+    }
+    void regressionUtilityErrors() {
+        QVERIFY(!regressionUtility(simpleX(), simpleY, {simpleY}).hasValue());
+        auto r = regressionUtility(simpleX(), simpleY, {simpleY, {1, 2}});
+        QVERIFY(!r.hasValue());
+        QVERIFY(QString::fromStdString(r.message()).contains("synthetic dataset 2"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstUtilityRegression)
+#include "tst_utility_regression.moc"
