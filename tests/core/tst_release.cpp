@@ -483,6 +483,45 @@ class TstRelease : public QObject {
         QVERIFY(leftovers(existing).empty());
     }
 
+    // A writer error midway (a name Stata refuses, after the CSV files were written): the
+    // message names the bundle, not the temporary folder; nothing is left, parent folders
+    // made for the bundle are removed, and an existing bundle survives.
+    void failedExport() {
+        const fs::path dir = outputDir("failed");
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv, FileFormat::Dta});
+        for (auto& t : r.datasets) {
+            Column age = *t.find("age");
+            age.setName("first name");
+            QVERIFY(t.replaceColumn(*t.indexOf("age"), age).isOk());
+        }
+        r.releasedColumns[1] = "first name";
+        int calls = 0;
+        ReleaseOptions o;
+        o.progress = [&](const Progress&) {
+            ++calls;
+            return Continue::Yes;
+        };
+        const fs::path bundle = dir / "new" / "deeper" / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string(), o);
+        QVERIFY(!s.isOk());
+        QCOMPARE(calls, 2);  // csv written, dta refused
+        QVERIFY2(contains(s.message(), "synthetic dataset 1: '" + bundle.string() +
+                                           "/data/synthetic_01.dta': column 'first name'"),
+                 s.message().c_str());
+        QVERIFY2(!contains(s.message(), ".tmp-"), s.message().c_str());
+        QVERIFY(!fs::exists(dir / "new"));
+
+        const fs::path existing = dir / "existing";
+        QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), existing.string()).isOk());
+        const auto before = filesUnder(existing);
+        const std::string sums = slurp(existing / "SHA256SUMS");
+        o.overwrite = true;
+        QVERIFY(!writeReleaseBundle(r, existing.string(), o).isOk());
+        QCOMPARE(filesUnder(existing), before);
+        QCOMPARE(slurp(existing / "SHA256SUMS"), sums);
+        QVERIFY(leftovers(existing).empty());
+    }
+
     void overwrite() {
         const fs::path dir = outputDir("overwrite");
         const fs::path bundle = dir / "bundle";
@@ -612,7 +651,7 @@ class TstRelease : public QObject {
                                  "haven::read_dta(sprintf(\"data/synthetic_%02d.dta\", l))",
                                  "qt(0.975, df)",
                                  "use \"data/synthetic_`f'.dta\", clear",
-                                 "invttail(`df', 0.025)",
+                                 "invttail(`df', 0.025) * sqrt(`T')",
                                  "quietly mean income",
                                  "mean(d$income)",
                                  "Released columns: income (synthetic), "

@@ -46,6 +46,15 @@ std::string besideName(const fs::path& target, const char* what) {
     return target.string() + what + std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
 
+// Messages name the file a person asked for, not the temporary folder it was written in.
+std::string withoutTemporary(std::string message, const fs::path& temp, const fs::path& target) {
+    const std::string from = temp.string(), to = target.string();
+    for (std::size_t at = message.find(from); at != std::string::npos;
+         at = message.find(from, at + to.size()))
+        message.replace(at, from.size(), to);
+    return message;
+}
+
 // Only the allow-listed columns, in the allow-list's order.
 data::Table releasedTable(const data::Table& t, const std::vector<std::string>& columns) {
     data::Table out;
@@ -94,43 +103,9 @@ Status commitBundle(const fs::path& temp, const fs::path& target, bool exists) {
     return {};
 }
 
-}  // namespace
-
-std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format) {
-    const std::size_t width = std::max<std::size_t>(2, std::to_string(m).size());
-    std::string number = std::to_string(index + 1);
-    number.insert(0, width - std::min(width, number.size()), '0');
-    return "synthetic_" + number + extension(format);
-}
-
-Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bundleDir,
-                          const ReleaseOptions& options) {
-    if (Status s = validateReleaseRequest(request); !s) return s;
-    if (bundleDir.empty()) return Error{"no folder given for the release bundle"};
-    fs::path target = fs::path(bundleDir).lexically_normal();
-    if (!target.has_filename()) target = target.parent_path();  // "out/" -> "out"
-
-    std::error_code ec;
-    const bool exists = fs::exists(fs::symlink_status(target, ec));
-    if (exists && !options.overwrite)
-        return Error{"'" + target.string() +
-                     "' already exists; choose another folder or allow overwriting"};
-    if (exists) {
-        if (Status s = replaceable(target); !s) return s;
-    }
-    if (target.has_parent_path()) {
-        fs::create_directories(target.parent_path(), ec);
-        if (ec)
-            return Error{"could not create the folder '" + target.parent_path().string() +
-                         "': " + ec.message()};
-    }
-
-    const fs::path temp = besideName(target, ".tmp-");
-    if (!fs::create_directory(temp, ec) || !fs::create_directory(temp / "data", ec))
-        return Error{"could not create a folder beside '" + target.string() +
-                     "': " + (ec ? ec.message() : "it already exists")};
-    FolderGuard guard(temp);
-
+// Data files, manifest, README and checksums into the temporary folder.
+Status writeContents(const ReleaseRequest& request, const fs::path& temp,
+                     const ReleaseOptions& options) {
     const std::size_t m = request.datasets.size();
     Progress progress{"release", 0, 0, static_cast<double>(m * request.formats.size() + 3)};
     auto step = [&]() -> Status {
@@ -187,9 +162,59 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
     if (Status s = writeText("SHA256SUMS", sums); !s) return s;
     if (report(options.progress, progress) == Continue::Stop)
         return Error{"release cancelled; nothing was written"};
+    return {};
+}
 
+}  // namespace
+
+std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format) {
+    const std::size_t width = std::max<std::size_t>(2, std::to_string(m).size());
+    std::string number = std::to_string(index + 1);
+    number.insert(0, width - std::min(width, number.size()), '0');
+    return "synthetic_" + number + extension(format);
+}
+
+Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bundleDir,
+                          const ReleaseOptions& options) {
+    if (Status s = validateReleaseRequest(request); !s) return s;
+    if (bundleDir.empty()) return Error{"no folder given for the release bundle"};
+    fs::path target = fs::path(bundleDir).lexically_normal();
+    if (!target.has_filename()) target = target.parent_path();  // "out/" -> "out"
+
+    std::error_code ec;
+    const bool exists = fs::exists(fs::symlink_status(target, ec));
+    if (exists && !options.overwrite)
+        return Error{"'" + target.string() +
+                     "' already exists; choose another folder or allow overwriting"};
+    if (exists) {
+        if (Status s = replaceable(target); !s) return s;
+    }
+    // Parent folders made here are removed again if the export fails.
+    fs::path firstMade;
+    for (fs::path p = target.parent_path(); !p.empty(); p = p.parent_path()) {
+        if (fs::exists(p, ec) || ec) break;  // when unsure whether it exists, never remove it
+        firstMade = p;
+        if (p == p.parent_path()) break;
+    }
+    FolderGuard parentGuard(firstMade);
+    if (!firstMade.empty()) {
+        fs::create_directories(target.parent_path(), ec);
+        if (ec)
+            return Error{"could not create the folder '" + target.parent_path().string() +
+                         "': " + ec.message()};
+    }
+
+    const fs::path temp = besideName(target, ".tmp-");
+    if (!fs::create_directory(temp, ec) || !fs::create_directory(temp / "data", ec))
+        return Error{"could not create a folder beside '" + target.string() +
+                     "': " + (ec ? ec.message() : "it already exists")};
+    FolderGuard guard(temp);
+
+    if (Status s = writeContents(request, temp, options); !s)
+        return Error{withoutTemporary(s.message(), temp, target)};
     if (Status s = commitBundle(temp, target, exists); !s) return s;
     guard.release();
+    parentGuard.release();
     return {};
 }
 

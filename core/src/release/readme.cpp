@@ -85,16 +85,16 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
          "Releasing all "
       << ms << " datasets together spends " << ms << " x " << roundedNumber(eps) << " = "
       << roundedNumber(md * eps)
-      << ": that total is the guarantee\nfor the whole release.\n"
+      << ":\nthat total is the guarantee for the whole release.\n"
          "The sensitivity behind epsilon (epsilon = 2 x Delta) was estimated as the\n"
       << manifest.privacy.deltaEstimate
       << " of the model's record log-likelihoods.\n"
          "For a guarantee over all databases like this one, the method's authors\n"
          "recommend a safety factor s in ["
       << roundedNumber(global.safetyLow) << ", " << roundedNumber(global.safetyHigh) << "] ("
-      << (facts.records >= 1000 ? "n >= 1000" : "n < 1000") << "), that is epsilon between "
+      << (facts.records >= 1000 ? "n >= 1000" : "n < 1000") << "), that is\nepsilon between "
       << roundedNumber(global.epsilonLow) << " and " << roundedNumber(global.epsilonHigh)
-      << "\nper dataset, and between " << roundedNumber(md * global.epsilonLow) << " and "
+      << " per dataset, and between " << roundedNumber(md * global.epsilonLow) << " and "
       << roundedNumber(md * global.epsilonHigh) << " for all " << ms << " datasets.\n\n";
 
     o << "How to analyse the data\n"
@@ -166,8 +166,8 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
          "  local T = `ubar' + `b' / `m'\n"
          "  local df = (`m' - 1) * (1 + `ubar' / (`b' / `m'))^2\n"
          "  display \"estimate \" `qbar' \"  se \" sqrt(`T') \"  df \" `df'\n"
-         "  display \"95% interval \" `qbar' - invttail(`df', 0.025) * sqrt(`T') \" to \" "
-         "`qbar' + invttail(`df', 0.025) * sqrt(`T')\n\n";
+         "  local h = invttail(`df', 0.025) * sqrt(`T')\n"
+         "  display \"95% interval \" `qbar' - `h' \" to \" `qbar' + `h'\n\n";
 
     o << "How the data were made\n"
          "----------------------\n"
