@@ -86,15 +86,16 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
       << ms << " datasets together spends " << ms << " x " << roundedNumber(eps) << " = "
       << roundedNumber(md * eps)
       << ":\nthat total is the guarantee for the whole release.\n"
-         "The sensitivity behind epsilon (epsilon = 2 x Delta) was estimated as the\n"
+         "epsilon = 2 x Delta, where Delta (the sensitivity) is the largest weighted\n"
+         "absolute log-likelihood of a record, taken as the "
       << manifest.privacy.deltaEstimate
-      << " of the model's record log-likelihoods.\n"
+      << ".\n"
          "For a guarantee over all databases like this one, the method's authors\n"
          "recommend a safety factor s in ["
       << roundedNumber(global.safetyLow) << ", " << roundedNumber(global.safetyHigh) << "] ("
       << (facts.records >= 1000 ? "n >= 1000" : "n < 1000") << "), that is\nepsilon between "
       << roundedNumber(global.epsilonLow) << " and " << roundedNumber(global.epsilonHigh)
-      << " per dataset, and between " << roundedNumber(md * global.epsilonLow) << " and "
+      << " per dataset,\nand between " << roundedNumber(md * global.epsilonLow) << " and "
       << roundedNumber(md * global.epsilonHigh) << " for all " << ms << " datasets.\n\n";
 
     o << "How to analyse the data\n"
