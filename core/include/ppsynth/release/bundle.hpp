@@ -1,0 +1,67 @@
+// The release bundle (METHOD.md section 9, issue 7): the m synthetic datasets, a manifest, a
+// README for data users and SHA-256 checksums, written atomically into one folder:
+//
+//   BUNDLE/manifest.json
+//   BUNDLE/README.txt
+//   BUNDLE/data/synthetic_01.csv (.sav, .dta per the formats asked for) ... synthetic_m
+//   BUNDLE/SHA256SUMS           (sha256sum -c compatible; every file except itself)
+//
+// The leak guarantee is enforced here, where the bundle is assembled: only the allow-listed
+// columns are written, columns named like confidential quantities are refused even when
+// listed, and (when the caller passes it) a column equal to the original y is refused.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/release/manifest.hpp"
+
+namespace ppsynth::release {
+
+struct ReleaseRequest {
+    // The m synthetic datasets: the input's kept rows with the target replaced by synthetic
+    // values. Extra columns are allowed (they are dropped); all datasets must have the same
+    // rows and the same released predictors (partial synthesis changes only the target).
+    std::vector<data::Table> datasets;
+    std::string target;  // the synthetic y column's name
+    // Allow-list: the columns written, in this order. Must include the target. Anything else
+    // in the tables is never written, nor named anywhere in the bundle.
+    std::vector<std::string> releasedColumns;
+    std::vector<data::FileFormat> formats = {data::FileFormat::Csv};  // csv, sav, dta
+    Manifest manifest;
+    // Optional: the confidential y (original scale, the rows of the datasets). When given,
+    // a released column equal to it in every row is refused: a run that forgot to replace
+    // the target cannot be released. Never written anywhere.
+    const std::vector<double>* originalTarget = nullptr;
+};
+
+struct ReleaseOptions {
+    // Replace an existing bundle (atomically: the old one is moved aside, the new one moved
+    // in, then the old one deleted). Without it an existing folder is an error. Even with it,
+    // a folder that is not a ppsynth bundle (no manifest.json) and not empty is never replaced.
+    bool overwrite = false;
+    ProgressCallback progress;  // stage "release", done/total in files; Stop cancels
+};
+
+// Names ppsynth refuses to release whatever the allow-list says: after lower-casing and
+// splitting at non-alphanumeric characters, a name is refused when it is one of f, f_i,
+// delta, or any part is alpha, lipschitz, ir, risk, weight, weights or pairwise.
+// Returns the reason ("weights") or an empty string when the name is fine.
+std::string confidentialNameReason(const std::string& columnName);
+
+// All checks of a request without writing anything (the GUI can call it before a run ends).
+Status validateReleaseRequest(const ReleaseRequest& request);
+
+// Writes the bundle into `bundleDir` (its parent folder is created when missing). On any
+// error or a cancel nothing is left behind and an existing bundle is untouched.
+Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bundleDir,
+                          const ReleaseOptions& options = {});
+
+// The file name of dataset `index` (0-based) of m in a format: "synthetic_01.csv".
+std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format);
+
+}  // namespace ppsynth::release

@@ -1,0 +1,73 @@
+// The release manifest (METHOD.md section 9): how the synthetic data were made, in
+// aggregate values only. The caller fills what the run knows; the bundle writer adds what it
+// can count itself (records, datasets m, released columns, files) and what follows from the
+// epsilon (the total over m datasets and the global recommendation), so those never disagree
+// with the data written beside them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ppsynth::release {
+
+struct Manifest {
+    std::string softwareVersion = PPSYNTH_VERSION;
+    // UTC, ISO 8601 ("2026-11-22T05:35:57Z"); empty: the writer uses the current time.
+    std::string createdUtc;
+
+    struct Model {
+        std::string family;                    // poisson-means | poisson | negbin | normal | ...
+        std::map<std::string, double> priors;  // hyperparameters by name
+        std::optional<int> K;                  // mixture components (normal-mixture only)
+    } model;
+
+    struct Transform {
+        std::string name = "none";    // none | log | log-shift | asinh
+        std::optional<double> shift;  // log-shift: y + shift
+    } transform;
+
+    struct Mechanism {
+        std::string synthesizer;              // the user's name for it ("LW 0.6")
+        std::string scheme;                   // unweighted | lipschitz | marginal | ...
+        std::map<std::string, double> knobs;  // c, g, k, M, r, ... as used
+    } mechanism;
+
+    struct Sampling {
+        int chains = 0;
+        int drawsPerChain = 0;  // S = chains x drawsPerChain
+    } sampling;
+
+    struct Seeds {
+        std::uint64_t mcmc = 0;
+        std::uint64_t synthesis = 0;
+    } seeds;
+
+    struct Privacy {
+        double epsilonPerDataset = 0;  // epsilon_x = 2 Delta_{alpha,x}
+        // How Delta was estimated: "max over draws" or "0.95-quantile over draws".
+        std::string deltaEstimate = "max over draws";
+    } privacy;
+
+    std::vector<std::string> notes;  // free text for data users (no record-level values)
+};
+
+// What the writer adds to the manifest from the data it writes.
+struct ManifestFacts {
+    std::size_t records = 0;
+    std::size_t datasets = 0;  // m
+    std::string target;
+    std::vector<std::string> predictors;  // released columns other than the target
+    std::vector<std::string> formats;     // "csv", "sav", "dta"
+    std::vector<std::string> files;       // data files, relative to the bundle folder
+};
+
+// Current UTC time as ISO 8601 with a trailing Z.
+std::string currentUtcIso8601();
+
+// The manifest.json text (pretty-printed, UTF-8). Key names are a contract for scripts.
+std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts);
+
+}  // namespace ppsynth::release

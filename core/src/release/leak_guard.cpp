@@ -1,0 +1,117 @@
+// The leak guarantee's checks (METHOD.md section 9): what may enter a release bundle.
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "ppsynth/release/bundle.hpp"
+
+namespace ppsynth::release {
+
+namespace {
+
+// Parts of a column name that mark a confidential quantity: weights alpha, Lipschitz
+// bounds f_i / Delta_i, identification risks, pairwise weights, the original data.
+const std::set<std::string>& confidentialParts() {
+    static const std::set<std::string> parts = {"alpha",    "lipschitz", "ir",
+                                                "risk",     "weight",    "weights",
+                                                "pairwise", "original",  "confidential"};
+    return parts;
+}
+
+std::string lowerName(const std::string& name) {
+    std::string s;
+    for (unsigned char c : name) s += static_cast<char>(std::isalnum(c) ? std::tolower(c) : '_');
+    return s;
+}
+
+std::string quoted(const std::string& s) {
+    return "'" + s + "'";
+}
+
+}  // namespace
+
+std::string confidentialNameReason(const std::string& columnName) {
+    const std::string lower = lowerName(columnName);
+    if (lower == "f" || lower == "f_i" || lower == "delta") return lower;
+    std::size_t start = 0;
+    while (start <= lower.size()) {
+        std::size_t end = lower.find('_', start);
+        if (end == std::string::npos) end = lower.size();
+        const std::string part = lower.substr(start, end - start);
+        if (confidentialParts().count(part)) return part;
+        start = end + 1;
+    }
+    return {};
+}
+
+Status validateReleaseRequest(const ReleaseRequest& r) {
+    if (r.datasets.empty()) return Error{"the release has no synthetic datasets"};
+    if (r.target.empty()) return Error{"the release names no target (synthetic) column"};
+    if (r.formats.empty())
+        return Error{"the release asks for no file format; pick csv, sav or dta"};
+    for (auto f : r.formats)
+        if (f != data::FileFormat::Csv && f != data::FileFormat::Sav && f != data::FileFormat::Dta)
+            return Error{"a release is written as csv, sav or dta, not " +
+                         std::string(data::toString(f))};
+    const double eps = r.manifest.privacy.epsilonPerDataset;
+    if (!std::isfinite(eps) || eps < 0)
+        return Error{"the manifest's epsilon per dataset must be a finite number >= 0"};
+
+    // The allow-list: no duplicates, the target in it, nothing that looks confidential.
+    std::set<std::string> seen;
+    bool hasTarget = false;
+    for (const auto& name : r.releasedColumns) {
+        if (!seen.insert(name).second)
+            return Error{"column " + quoted(name) + " is listed twice for release"};
+        if (name == r.target) hasTarget = true;
+        if (const std::string why = confidentialNameReason(name); !why.empty())
+            return Error{"column " + quoted(name) + " looks like a confidential quantity ('" + why +
+                         "': weights, bounds, risks and original values are never released); "
+                         "if it is an ordinary predictor, rename it in the data"};
+    }
+    if (!hasTarget)
+        return Error{"the target " + quoted(r.target) +
+                     " must be among the released columns (it is the synthetic one)"};
+
+    const data::Table& first = r.datasets.front();
+    const std::size_t n = first.rowCount();
+    if (n == 0) return Error{"synthetic dataset 1 has no rows"};
+    for (std::size_t l = 0; l < r.datasets.size(); ++l) {
+        const data::Table& t = r.datasets[l];
+        const std::string which = "synthetic dataset " + std::to_string(l + 1);
+        if (t.rowCount() != n)
+            return Error{which + " has " + std::to_string(t.rowCount()) + " rows, dataset 1 has " +
+                         std::to_string(n)};
+        for (const auto& name : r.releasedColumns) {
+            const data::Column* c = t.find(name);
+            if (!c) return Error{which + " has no column " + quoted(name)};
+            if (name == r.target) {
+                if (c->type() != data::ColumnType::Numeric && c->type() != data::ColumnType::Count)
+                    return Error{which + ": the target " + quoted(name) +
+                                 " must be numeric or a count"};
+            } else if (l > 0 && !(*c == *first.find(name))) {
+                return Error{which + ": column " + quoted(name) +
+                             " differs from dataset 1; partially synthetic datasets share "
+                             "their predictors, only the target is synthetic"};
+            }
+            if (r.originalTarget &&
+                (c->type() == data::ColumnType::Numeric || c->type() == data::ColumnType::Count)) {
+                const auto& y = *r.originalTarget;
+                if (y.size() != n)
+                    return Error{"the original target has " + std::to_string(y.size()) +
+                                 " values, the synthetic datasets have " + std::to_string(n) +
+                                 " rows"};
+                bool same = true;
+                for (std::size_t i = 0; i < n && same; ++i)
+                    same = !c->isMissing(i) && c->value(i) == y[i];
+                if (same)
+                    return Error{which + ": column " + quoted(name) +
+                                 " equals the confidential target in every row; it cannot be "
+                                 "released (was the target replaced by synthetic values?)"};
+            }
+        }
+    }
+    return {};
+}
+
+}  // namespace ppsynth::release

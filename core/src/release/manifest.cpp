@@ -1,0 +1,65 @@
+#include "ppsynth/release/manifest.hpp"
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "ppsynth/privacy/lipschitz.hpp"
+
+namespace ppsynth::release {
+
+std::string currentUtcIso8601() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
+    using nlohmann::ordered_json;
+    const double eps = manifest.privacy.epsilonPerDataset;
+    const auto m = static_cast<double>(facts.datasets);
+    // epsilon = 2 s Delta with the safety factor s; Delta = epsilon_x / 2.
+    const privacy::GlobalEpsilon global = privacy::globalEpsilon(eps / 2.0, facts.records);
+
+    ordered_json j;
+    j["format"] = "ppsynth-release";
+    j["format_version"] = 1;
+    j["software"] = {{"name", "ppsynth"}, {"version", manifest.softwareVersion}};
+    j["created_utc"] = manifest.createdUtc.empty() ? currentUtcIso8601() : manifest.createdUtc;
+    j["data"] = {
+        {"records", facts.records},    {"datasets", facts.datasets},     {"target", facts.target},
+        {"target_is_synthetic", true}, {"predictors", facts.predictors}, {"formats", facts.formats},
+        {"files", facts.files}};
+    ordered_json model = {{"family", manifest.model.family},
+                          {"priors", ordered_json(manifest.model.priors)}};
+    model["K"] = manifest.model.K ? ordered_json(*manifest.model.K) : ordered_json(nullptr);
+    j["model"] = model;
+    j["transform"] = {{"name", manifest.transform.name},
+                      {"shift", manifest.transform.shift ? ordered_json(*manifest.transform.shift)
+                                                         : ordered_json(nullptr)}};
+    j["mechanism"] = {{"synthesizer", manifest.mechanism.synthesizer},
+                      {"scheme", manifest.mechanism.scheme},
+                      {"knobs", ordered_json(manifest.mechanism.knobs)}};
+    j["sampling"] = {
+        {"chains", manifest.sampling.chains},
+        {"draws_per_chain", manifest.sampling.drawsPerChain},
+        {"S", static_cast<long long>(manifest.sampling.chains) * manifest.sampling.drawsPerChain}};
+    j["seeds"] = {{"mcmc", manifest.seeds.mcmc}, {"synthesis", manifest.seeds.synthesis}};
+    j["privacy"] = {{"epsilon_per_dataset", eps},
+                    {"epsilon_total", m * eps},
+                    {"datasets", facts.datasets},
+                    {"delta_estimate", manifest.privacy.deltaEstimate},
+                    {"global_recommendation",
+                     {{"safety_factor", {global.safetyLow, global.safetyHigh}},
+                      {"epsilon_per_dataset", {global.epsilonLow, global.epsilonHigh}},
+                      {"epsilon_total", {m * global.epsilonLow, m * global.epsilonHigh}},
+                      {"rule", facts.records >= 1000 ? "n >= 1000: s in [1, 1.05]"
+                                                     : "n < 1000: s in [1.05, 1.10]"}}}};
+    j["notes"] = manifest.notes;
+    // Invalid UTF-8 in a name is replaced rather than thrown on.
+    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace ppsynth::release

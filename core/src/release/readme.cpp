@@ -1,0 +1,199 @@
+#include "release/readme.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "ppsynth/privacy/lipschitz.hpp"
+
+namespace ppsynth::release::detail {
+
+std::string roundedNumber(double v, int digits) {
+    char text[64];
+    const auto r = std::to_chars(text, text + sizeof text, v, std::chars_format::general, digits);
+    return std::string(text, r.ptr);
+}
+
+namespace {
+
+bool hasFormat(const ManifestFacts& facts, const std::string& f) {
+    return std::find(facts.formats.begin(), facts.formats.end(), f) != facts.formats.end();
+}
+
+// R: read one dataset given its two-digit number.
+std::string rReader(const ManifestFacts& facts) {
+    if (hasFormat(facts, "csv")) return "read.csv(sprintf(\"data/synthetic_%02d.csv\", l))";
+    if (hasFormat(facts, "dta")) return "haven::read_dta(sprintf(\"data/synthetic_%02d.dta\", l))";
+    return "haven::read_sav(sprintf(\"data/synthetic_%02d.sav\", l))";
+}
+
+std::string stataReader(const ManifestFacts& facts) {
+    if (hasFormat(facts, "dta")) return "use \"data/synthetic_`f'.dta\", clear";
+    if (hasFormat(facts, "csv")) return "import delimited \"data/synthetic_`f'.csv\", clear";
+    return "import spss \"data/synthetic_`f'.sav\", clear";
+}
+
+}  // namespace
+
+std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
+    const std::size_t m = facts.datasets;
+    const std::string ms = std::to_string(m);
+    const std::string& y = facts.target;
+    const double eps = manifest.privacy.epsilonPerDataset;
+    const privacy::GlobalEpsilon global = privacy::globalEpsilon(eps / 2.0, facts.records);
+    const auto md = static_cast<double>(m);
+    std::ostringstream o;
+
+    o << "SYNTHETIC DATA RELEASE\n"
+         "======================\n\n"
+         "Made with ppsynth "
+      << manifest.softwareVersion << " on "
+      << (manifest.createdUtc.empty() ? currentUtcIso8601() : manifest.createdUtc)
+      << ".\n\n"
+         "What these data are\n"
+         "-------------------\n"
+         "These are partially synthetic data. They have the same "
+      << facts.records
+      << " records and the same\n"
+         "predictor columns as the confidential data, but the values of the column '"
+      << y
+      << "'\nwere replaced by values drawn from a statistical model fitted to the "
+         "confidential\ndata. A value of '"
+      << y
+      << "' in a row is therefore NOT the true value for that record:\n"
+         "do not use single rows to learn about individuals. The data keep the patterns\n"
+         "the model captured (means, spreads, relations with the predictors), and\n"
+         "analyses of them give valid results when the datasets are combined as below.\n\n"
+         "Released columns: "
+      << y << " (synthetic)";
+    for (const auto& p : facts.predictors) o << ", " << p;
+    o << ".\n\n"
+         "There are m = "
+      << ms << " synthetic datasets, each drawn independently from the model:\n";
+    for (const auto& f : facts.files) o << "  " << f << "\n";
+    o << "Different formats of the same dataset number hold the same data.\n"
+         "manifest.json records how the data were made (model, priors, mechanism,\n"
+         "settings, seeds, privacy accounting). SHA256SUMS lets you check that no file\n"
+         "was changed: run `sha256sum -c SHA256SUMS` in this folder.\n\n";
+
+    o << "Privacy\n"
+         "-------\n"
+         "Each synthetic dataset on its own satisfies a record-level privacy guarantee\n"
+         "of epsilon = "
+      << roundedNumber(eps)
+      << " for this database (a smaller epsilon means stronger protection).\n"
+         "Releasing all "
+      << ms << " datasets together spends " << ms << " x " << roundedNumber(eps) << " = "
+      << roundedNumber(md * eps)
+      << ":\nthat total is the guarantee for the whole release.\n"
+         "epsilon = 2 x Delta, where Delta (the sensitivity) is the largest weighted\n"
+         "absolute log-likelihood of a record, taken as the "
+      << manifest.privacy.deltaEstimate
+      << ".\n"
+         "For a guarantee over all databases like this one, the method's authors\n"
+         "recommend a safety factor s in ["
+      << roundedNumber(global.safetyLow) << ", " << roundedNumber(global.safetyHigh) << "] ("
+      << (facts.records >= 1000 ? "n >= 1000" : "n < 1000") << "), that is\nepsilon between "
+      << roundedNumber(global.epsilonLow) << " and " << roundedNumber(global.epsilonHigh)
+      << " per dataset,\nand between " << roundedNumber(md * global.epsilonLow) << " and "
+      << roundedNumber(md * global.epsilonHigh) << " for all " << ms << " datasets.\n\n";
+
+    o << "How to analyse the data\n"
+         "-----------------------\n"
+         "Run your analysis on EACH of the m datasets, then combine the results with the\n"
+         "combining rules for partially synthetic data (Reiter 2003, Survey Methodology\n"
+         "29(2), 181-188). For one quantity (a mean, a regression coefficient), with q_l\n"
+         "its estimate and u_l its estimated variance (squared standard error) in\n"
+         "dataset l = 1..m:\n\n"
+         "  qbar = (q_1 + ... + q_m) / m                 the estimate\n"
+         "  b    = sum of (q_l - qbar)^2 / (m - 1)       between-dataset variance\n"
+         "  ubar = (u_1 + ... + u_m) / m                 mean within-dataset variance\n"
+         "  T    = ubar + b / m                          variance of qbar\n"
+         "  df   = (m - 1) * (1 + ubar / (b / m))^2      degrees of freedom\n\n"
+         "A 95% interval is qbar +/- t(df, 0.975) * sqrt(T). (When b = 0, df is infinite:\n"
+         "use the normal quantile 1.96.) Do not pool the datasets into one and analyse it\n"
+         "as if it were real data: the standard errors would be wrong.\n";
+    if (m < 2)
+        o << "NOTE: this release has only one dataset, so b cannot be estimated and the\n"
+             "rules above do not apply; standard errors from it understate the uncertainty.\n";
+    o << "\n"
+         "Worked example with made-up numbers, m = 3:\n"
+         "  q = 2.0, 2.4, 2.2    u = 0.10, 0.12, 0.11\n"
+         "  qbar = 2.2    b = (0.04 + 0.04 + 0) / 2 = 0.04    ubar = 0.11\n"
+         "  T = 0.11 + 0.04 / 3 = 0.12333    df = 2 * (1 + 0.11 / (0.04 / 3))^2 = 171.125\n"
+         "  95% interval: 2.2 +/- 1.974 * sqrt(0.12333) = [1.507, 2.893]\n\n";
+
+    o << "In R (the mean of " << y
+      << "; for a regression use coef() and vcov() of lm()):\n\n"
+         "  m <- "
+      << ms << "\n  q <- u <- numeric(m)\n  for (l in 1:m) {\n    d <- " << rReader(facts)
+      << "\n    q[l] <- mean(d$" << y << ")\n    u[l] <- var(d$" << y << ") / nrow(d)\n  }\n"
+      << "  qbar <- mean(q); b <- var(q); ubar <- mean(u)\n"
+         "  T <- ubar + b / m\n"
+         "  df <- (m - 1) * (1 + ubar / (b / m))^2\n"
+         "  c(estimate = qbar, se = sqrt(T), df = df)\n"
+         "  qbar + c(-1, 1) * qt(0.975, df) * sqrt(T)\n\n";
+
+    o << "In Stata (the mean of " << y
+      << "; for a regression use _b[] and _se[] after regress):\n\n"
+         "  local m = "
+      << ms
+      << "\n"
+         "  forvalues l = 1/`m' {\n"
+         "      local f : display %02.0f `l'\n"
+         "      "
+      << stataReader(facts)
+      << "\n"
+         "      quietly mean "
+      << y
+      << "\n"
+         "      local q`l' = _b["
+      << y
+      << "]\n"
+         "      local u`l' = _se["
+      << y
+      << "]^2\n"
+         "  }\n"
+         "  local qbar = 0\n"
+         "  local ubar = 0\n"
+         "  forvalues l = 1/`m' {\n"
+         "      local qbar = `qbar' + `q`l'' / `m'\n"
+         "      local ubar = `ubar' + `u`l'' / `m'\n"
+         "  }\n"
+         "  local b = 0\n"
+         "  forvalues l = 1/`m' {\n"
+         "      local b = `b' + (`q`l'' - `qbar')^2 / (`m' - 1)\n"
+         "  }\n"
+         "  local T = `ubar' + `b' / `m'\n"
+         "  local df = (`m' - 1) * (1 + `ubar' / (`b' / `m'))^2\n"
+         "  display \"estimate \" `qbar' \"  se \" sqrt(`T') \"  df \" `df'\n"
+         "  local h = invttail(`df', 0.025) * sqrt(`T')\n"
+         "  display \"95% interval \" `qbar' - `h' \" to \" `qbar' + `h'\n\n";
+
+    o << "How the data were made\n"
+         "----------------------\n"
+         "Model: "
+      << manifest.model.family;
+    if (manifest.model.K) o << " (K = " << *manifest.model.K << ")";
+    o << "; transform of " << y << ": " << manifest.transform.name;
+    if (manifest.transform.shift)
+        o << " (shift " << roundedNumber(*manifest.transform.shift, 6) << ")";
+    o << ".\nMechanism: " << manifest.mechanism.synthesizer << " (" << manifest.mechanism.scheme
+      << ")";
+    if (!manifest.mechanism.knobs.empty()) {
+        o << " with";
+        bool first = true;
+        for (const auto& [k, v] : manifest.mechanism.knobs) {
+            o << (first ? " " : ", ") << k << " = " << roundedNumber(v, 6);
+            first = false;
+        }
+    }
+    o << ".\nSee manifest.json for priors, sampler settings and seeds.\n";
+    if (!manifest.notes.empty()) {
+        o << "\nNotes\n-----\n";
+        for (const auto& n : manifest.notes) o << "- " << n << "\n";
+    }
+    return o.str();
+}
+
+}  // namespace ppsynth::release::detail

@@ -1,0 +1,689 @@
+// Release bundles: layout, checksums, re-import per format, the leak scan, atomic and
+// cancelled exports, overwrite rules, manifest values and the README's arithmetic.
+#include <QRegularExpression>
+#include <QTest>
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "ppsynth/common/sha256.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/data/number_format.hpp"
+#include "ppsynth/release/bundle.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::data;
+using namespace ppsynth::release;
+namespace fs = std::filesystem;
+
+Q_DECLARE_METATYPE(ppsynth::data::FileFormat)
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kRows = 12;
+
+fs::path outputDir(const std::string& sub) {
+    const char* env = std::getenv("PPSYNTH_TEST_OUTPUT");
+    fs::path dir =
+        fs::path(env && *env ? env : fs::temp_directory_path().string()) / "release" / sub;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The confidential y: values whose text and bytes cannot appear by chance.
+double originalY(std::size_t i) {
+    return 73519.8462 + 1013.0377 * static_cast<double>(i);
+}
+double alphaValue(std::size_t i) {
+    return 0.6180339 - 0.0271828 * static_cast<double>(i);
+}
+// Synthetic y of dataset l.
+double syntheticY(std::size_t l, std::size_t i) {
+    return 41000.25 + 250.5 * static_cast<double>(i) + 1000.0 * static_cast<double>(l);
+}
+
+// One dataset as a run would hand it over: predictors, the synthetic target and, beside
+// them, confidential columns that must never reach the bundle.
+Table runTable(std::size_t l) {
+    std::vector<double> age, visits, y, yOrig, alpha, ir, f;
+    std::vector<std::uint8_t> ageMissing(kRows, 0);
+    std::vector<std::int32_t> region;
+    for (std::size_t i = 0; i < kRows; ++i) {
+        age.push_back(20.5 + static_cast<double>(i));
+        visits.push_back(static_cast<double>(i % 4));
+        y.push_back(syntheticY(l, i));
+        yOrig.push_back(originalY(i));
+        alpha.push_back(alphaValue(i));
+        ir.push_back(0.9137 - 0.031 * static_cast<double>(i));
+        f.push_back(17.4242 + static_cast<double>(i));
+        region.push_back(i == 3 ? Column::kMissingCode : static_cast<std::int32_t>(i % 3));
+    }
+    ageMissing[5] = 1;
+    age[5] = kNaN;
+    Table t;
+    auto add = [&](Column c) {
+        const Status s = t.addColumn(std::move(c));
+        if (!s) qFatal("%s", s.message().c_str());
+    };
+    add(Column::numeric("age", age, ageMissing));
+    add(Column::categorical("region", region,
+                            {{"North", "North"}, {"Süd", "Süd"}, {"East, far", "East, far"}}));
+    add(Column::count("visits", visits));
+    add(Column::numeric("alpha", alpha));
+    add(Column::numeric("income", y));
+    add(Column::numeric("income_original", yOrig));
+    add(Column::numeric("ir_record", ir));
+    add(Column::numeric("f_lipschitz", f));
+    return t;
+}
+
+const std::vector<std::string> kReleased = {"income", "age", "region", "visits"};
+
+ReleaseRequest makeRequest(std::size_t m, std::vector<FileFormat> formats) {
+    ReleaseRequest r;
+    for (std::size_t l = 0; l < m; ++l) r.datasets.push_back(runTable(l));
+    r.target = "income";
+    r.releasedColumns = kReleased;
+    r.formats = std::move(formats);
+    Manifest& mf = r.manifest;
+    mf.createdUtc = "2026-11-22T05:35:57Z";
+    mf.model.family = "normal-mixture";
+    mf.model.priors = {{"tau_df", 3.0}, {"gamma_shape", 1.0}};
+    mf.model.K = 20;
+    mf.transform.name = "log-shift";
+    mf.transform.shift = 1.5;
+    mf.mechanism.synthesizer = "LW 0.6";
+    mf.mechanism.scheme = "lipschitz";
+    mf.mechanism.knobs = {{"c", 0.6}, {"g", -0.1}};
+    mf.sampling.chains = 4;
+    mf.sampling.drawsPerChain = 500;
+    mf.seeds.mcmc = 18446744073709551557ull;  // above 2^53: must survive JSON exactly
+    mf.seeds.synthesis = 7;
+    mf.privacy.epsilonPerDataset = 3.25;
+    mf.privacy.deltaEstimate = "0.95-quantile over draws";
+    mf.notes = {"n after listwise deletion"};
+    return r;
+}
+
+std::vector<std::string> filesUnder(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).generic_string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Anything beside the target that the writer may have left: temporaries and old bundles.
+std::vector<std::string> leftovers(const fs::path& target) {
+    std::vector<std::string> found;
+    const std::string stem = target.filename().string() + ".";
+    for (const auto& e : fs::directory_iterator(target.parent_path()))
+        if (e.path().filename().string().rfind(stem, 0) == 0) found.push_back(e.path().string());
+    return found;
+}
+
+// The label a person reads in a categorical cell ("" when missing).
+std::vector<std::string> labels(const Column& c) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        out.push_back(c.isMissing(i) ? "" : c.levels()[static_cast<std::size_t>(c.code(i))].label);
+    return out;
+}
+
+std::string littleEndianBytes(double v) {
+    std::string s(sizeof v, '\0');
+    std::memcpy(s.data(), &v, sizeof v);
+    return s;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
+bool haveSha256sum() {
+    return std::system("command -v sha256sum > /dev/null 2>&1") == 0;
+}
+
+}  // namespace
+
+class TstRelease : public QObject {
+    Q_OBJECT
+  private slots:
+    void layout() {
+        const fs::path bundle = outputDir("layout") / "bundle";
+        const ReleaseRequest r =
+            makeRequest(3, {FileFormat::Csv, FileFormat::Sav, FileFormat::Dta});
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        const std::vector<std::string> expected = {"README.txt",
+                                                   "SHA256SUMS",
+                                                   "data/synthetic_01.csv",
+                                                   "data/synthetic_01.dta",
+                                                   "data/synthetic_01.sav",
+                                                   "data/synthetic_02.csv",
+                                                   "data/synthetic_02.dta",
+                                                   "data/synthetic_02.sav",
+                                                   "data/synthetic_03.csv",
+                                                   "data/synthetic_03.dta",
+                                                   "data/synthetic_03.sav",
+                                                   "manifest.json"};
+        QCOMPARE(filesUnder(bundle), expected);
+        QVERIFY(leftovers(bundle).empty());
+    }
+
+    void fileNames() {
+        QCOMPARE(datasetFileName(0, 5, FileFormat::Csv), std::string("synthetic_01.csv"));
+        QCOMPARE(datasetFileName(9, 20, FileFormat::Sav), std::string("synthetic_10.sav"));
+        QCOMPARE(datasetFileName(6, 120, FileFormat::Dta), std::string("synthetic_007.dta"));
+    }
+
+    void checksums() {
+        const fs::path bundle = outputDir("checksums") / "bundle";
+        const Status s =
+            writeReleaseBundle(makeRequest(2, {FileFormat::Csv, FileFormat::Dta}), bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        std::istringstream sums(slurp(bundle / "SHA256SUMS"));
+        std::set<std::string> listed;
+        std::string line;
+        while (std::getline(sums, line)) {
+            QCOMPARE(line.size() > 66, true);
+            QCOMPARE(line.substr(64, 2), std::string("  "));
+            const std::string name = line.substr(66);
+            auto hex = sha256FileHex((bundle / name).string());
+            QVERIFY2(hex.hasValue(), name.c_str());
+            QVERIFY2(*hex == line.substr(0, 64), name.c_str());
+            listed.insert(name);
+        }
+        std::set<std::string> all;
+        for (const auto& f : filesUnder(bundle))
+            if (f != "SHA256SUMS") all.insert(f);
+        QVERIFY(listed == all);
+
+        if (!haveSha256sum()) QSKIP("sha256sum is not installed; recomputed checksums agree");
+        const std::string check =
+            "cd '" + bundle.string() + "' && sha256sum -c --quiet SHA256SUMS > /dev/null 2>&1";
+        QCOMPARE(std::system(check.c_str()), 0);
+        // A changed byte must be caught: the check above can fail.
+        std::ofstream(bundle / "README.txt", std::ios::app) << " ";
+        QVERIFY(std::system(check.c_str()) != 0);
+    }
+
+    void reimport_data() {
+        QTest::addColumn<FileFormat>("format");
+        QTest::newRow("csv") << FileFormat::Csv;
+        QTest::newRow("sav") << FileFormat::Sav;
+        QTest::newRow("dta") << FileFormat::Dta;
+    }
+    // Every dataset reads back with the released columns only, in the allow-list's order,
+    // with equal values, missing cells and category labels. (.sav/.dta renumber text level
+    // values to 1..K, and CSV stores labels, so labels are what is compared.)
+    void reimport() {
+        QFETCH(FileFormat, format);
+        const fs::path bundle =
+            outputDir(std::string("reimport_") + std::string(toString(format))) / "bundle";
+        const ReleaseRequest r = makeRequest(3, {format});
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        for (std::size_t l = 0; l < 3; ++l) {
+            const fs::path file = bundle / "data" / datasetFileName(l, 3, format);
+            auto back = readTable(file.string());
+            QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
+            QCOMPARE(back->columnCount(), kReleased.size());
+            QCOMPARE(back->rowCount(), kRows);
+            for (std::size_t j = 0; j < kReleased.size(); ++j) {
+                const Column& got = back->column(j);
+                const Column& want = *r.datasets[l].find(kReleased[j]);
+                QCOMPARE(got.name(), want.name());
+                if (want.type() == ColumnType::Categorical) {
+                    QVERIFY2(got.type() == ColumnType::Categorical, got.name().c_str());
+                    QCOMPARE(labels(got), labels(want));
+                    if (format != FileFormat::Csv) {
+                        QCOMPARE(got.levels().size(), want.levels().size());
+                        for (std::size_t k = 0; k < want.levels().size(); ++k)
+                            QCOMPARE(got.levels()[k].label, want.levels()[k].label);
+                    }
+                    continue;
+                }
+                QVERIFY2(got.type() == ColumnType::Numeric || got.type() == ColumnType::Count,
+                         got.name().c_str());
+                for (std::size_t i = 0; i < kRows; ++i) {
+                    QCOMPARE(got.isMissing(i), want.isMissing(i));
+                    if (!want.isMissing(i)) QCOMPARE(got.value(i), want.value(i));
+                }
+            }
+        }
+    }
+
+    // The leak scan: the run's tables also hold alpha, IR, f and the original y; no written
+    // byte may carry their names, or the original y / alpha values as text or as doubles.
+    void noConfidentialBytes() {
+        const fs::path bundle = outputDir("leak") / "bundle";
+        ReleaseRequest r = makeRequest(3, {FileFormat::Csv, FileFormat::Sav, FileFormat::Dta});
+        std::vector<double> y;
+        for (std::size_t i = 0; i < kRows; ++i) y.push_back(originalY(i));
+        r.originalTarget = &y;  // passed for the identity check; never written
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+
+        std::vector<std::string> needles = {"income_original", "alpha", "ir_record", "f_lipschitz"};
+        for (std::size_t i = 0; i < kRows; ++i) {
+            for (double v : {originalY(i), alphaValue(i)}) {
+                needles.push_back(formatNumber(v));
+                needles.push_back(littleEndianBytes(v));
+            }
+        }
+        // The scan can see: the synthetic values it must find are found the same way.
+        const std::string csv = slurp(bundle / "data" / "synthetic_02.csv");
+        QVERIFY(contains(csv, formatNumber(syntheticY(1, 4))));
+        QVERIFY(contains(slurp(bundle / "data" / "synthetic_02.dta"),
+                         littleEndianBytes(syntheticY(1, 4))));
+
+        const auto files = filesUnder(bundle);
+        QCOMPARE(files.size(), std::size_t{12});
+        for (const auto& name : files) {
+            std::string bytes = slurp(bundle / name);
+            std::string lower = bytes;
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            for (const auto& needle : needles)
+                QVERIFY2(!contains(bytes, needle) && !contains(lower, needle),
+                         (name + " holds a confidential value or name").c_str());
+        }
+    }
+
+    void refusals_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("alpha listed") << 0 << "'alpha' looks like a confidential quantity";
+        QTest::newRow("original y listed") << 1 << "'income_original' looks like a confidential";
+        QTest::newRow("ir listed") << 2 << "'ir_record' looks like a confidential";
+        QTest::newRow("target not listed") << 3 << "must be among the released columns";
+        QTest::newRow("column missing") << 4 << "has no column 'height'";
+        QTest::newRow("listed twice") << 5 << "listed twice";
+        QTest::newRow("predictor differs") << 6 << "dataset 2: column 'age' differs";
+        QTest::newRow("target equals original y") << 7 << "equals the confidential target";
+        QTest::newRow("no datasets") << 8 << "no synthetic datasets";
+        QTest::newRow("sas format") << 9 << "csv, sav or dta";
+        QTest::newRow("categorical target") << 10 << "must be numeric or a count";
+        QTest::newRow("predictor equals original y")
+            << 11 << "column 'copy' equals the confidential";
+        QTest::newRow("epsilon not finite") << 12 << "epsilon";
+    }
+    // Refused requests name the problem and write nothing.
+    void refusals() {
+        QFETCH(int, kind);
+        QFETCH(QString, messagePart);
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv});
+        std::vector<double> y;
+        for (std::size_t i = 0; i < kRows; ++i) y.push_back(originalY(i));
+        switch (kind) {
+            case 0:
+                r.releasedColumns.push_back("alpha");
+                break;
+            case 1:
+                r.releasedColumns.push_back("income_original");
+                break;
+            case 2:
+                r.releasedColumns.push_back("ir_record");
+                break;
+            case 3:
+                r.releasedColumns.erase(r.releasedColumns.begin());
+                break;
+            case 4:
+                r.releasedColumns.push_back("height");
+                break;
+            case 5:
+                r.releasedColumns.push_back("age");
+                break;
+            case 6: {
+                Table t = r.datasets[1];
+                std::vector<double> age(kRows, 30.0);
+                QVERIFY(t.replaceColumn(*t.indexOf("age"), Column::numeric("age", age)).isOk());
+                r.datasets[1] = t;
+                break;
+            }
+            case 7:  // a run that forgot to replace the target
+                for (auto& t : r.datasets)
+                    QVERIFY(
+                        t.replaceColumn(*t.indexOf("income"), Column::numeric("income", y)).isOk());
+                r.originalTarget = &y;
+                break;
+            case 8:
+                r.datasets.clear();
+                break;
+            case 9:
+                r.formats = {FileFormat::Csv, FileFormat::Sas7bdat};
+                break;
+            case 10:
+                r.target = "region";
+                break;
+            case 11:
+                for (auto& t : r.datasets) QVERIFY(t.addColumn(Column::numeric("copy", y)).isOk());
+                r.releasedColumns.push_back("copy");
+                r.originalTarget = &y;
+                break;
+            case 12:
+                r.manifest.privacy.epsilonPerDataset = kNaN;
+                break;
+        }
+        const Status check = validateReleaseRequest(r);
+        QVERIFY(!check.isOk());
+        QVERIFY2(contains(check.message(), messagePart.toStdString()), check.message().c_str());
+        const fs::path bundle = outputDir("refusals") / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QCOMPARE(s.message(), check.message());
+        QVERIFY(!fs::exists(bundle));
+        QVERIFY(leftovers(bundle).empty());
+    }
+
+    // The original y given but different from every released column: accepted.
+    void originalTargetDifferentIsAccepted() {
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv});
+        std::vector<double> y;
+        for (std::size_t i = 0; i < kRows; ++i) y.push_back(originalY(i));
+        r.originalTarget = &y;
+        const Status s = validateReleaseRequest(r);
+        QVERIFY2(s.isOk(), s.message().c_str());
+    }
+
+    void confidentialNames_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("reason");
+        for (const char* n : {"alpha", "f", "lipschitz", "ir", "pairwise_weight", "weight", "risk"})
+            QTest::newRow(n) << n << (std::strcmp(n, "pairwise_weight") == 0 ? "pairwise" : n);
+        QTest::newRow("Alpha-LW") << "Alpha-LW"
+                                  << "alpha";
+        QTest::newRow("IR") << "IR"
+                            << "ir";
+        QTest::newRow("f_i") << "f_i"
+                             << "f_i";
+        QTest::newRow("identification risk") << "identification risk"
+                                             << "risk";
+        QTest::newRow("lipschitz_bound") << "lipschitz_bound"
+                                         << "lipschitz";
+        QTest::newRow("income_original") << "income_original"
+                                         << "original";
+        QTest::newRow("weights") << "weights"
+                                 << "weights";
+        QTest::newRow("age") << "age"
+                             << "";
+        QTest::newRow("income") << "income"
+                                << "";
+        QTest::newRow("firm (has 'ir' inside)") << "firm"
+                                                << "";
+        QTest::newRow("fee") << "fee"
+                             << "";
+        QTest::newRow("weightlifting") << "weightlifting"
+                                       << "";
+        QTest::newRow("region") << "region"
+                                << "";
+    }
+    void confidentialNames() {
+        QFETCH(QString, name);
+        QFETCH(QString, reason);
+        QCOMPARE(QString::fromStdString(confidentialNameReason(name.toStdString())), reason);
+    }
+
+    void cancelled_data() {
+        QTest::addColumn<int>("stopAt");
+        // Calls: one per data file (3 datasets x 2 formats), manifest, README, sums, final.
+        for (int k : {0, 1, 3, 5, 6, 7, 8, 9}) QTest::newRow(std::to_string(k).c_str()) << k;
+    }
+    // Stopped at any point: nothing is left, and an existing bundle (even with overwrite)
+    // is untouched.
+    void cancelled() {
+        QFETCH(int, stopAt);
+        const fs::path dir = outputDir("cancelled");
+        const ReleaseRequest r = makeRequest(3, {FileFormat::Csv, FileFormat::Sav});
+        int calls = 0;
+        std::vector<double> done;
+        ReleaseOptions stopping;
+        stopping.progress = [&](const Progress& p) -> Continue {
+            if (p.stage == "release" && p.total == 9.0) done.push_back(p.done);
+            return calls++ == stopAt ? Continue::Stop : Continue::Yes;
+        };
+
+        const fs::path fresh = dir / "fresh";
+        const Status s = writeReleaseBundle(r, fresh.string(), stopping);
+        QVERIFY(!s.isOk());
+        QVERIFY2(contains(s.message(), "cancelled"), s.message().c_str());
+        QCOMPARE(calls, stopAt + 1);
+        QVERIFY(!fs::exists(fresh));
+        QVERIFY(leftovers(fresh).empty());
+        QCOMPARE(done.size(), static_cast<std::size_t>(calls));  // stage and total as documented
+        for (std::size_t i = 0; i < done.size(); ++i) QCOMPARE(done[i], static_cast<double>(i));
+
+        const fs::path existing = dir / "existing";
+        QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Dta}), existing.string()).isOk());
+        const auto before = filesUnder(existing);
+        const std::string sumsBefore = slurp(existing / "SHA256SUMS");
+        calls = 0;
+        done.clear();
+        stopping.overwrite = true;
+        QVERIFY(!writeReleaseBundle(r, existing.string(), stopping).isOk());
+        QCOMPARE(filesUnder(existing), before);
+        QCOMPARE(slurp(existing / "SHA256SUMS"), sumsBefore);
+        QVERIFY(leftovers(existing).empty());
+    }
+
+    // A writer error midway (a name Stata refuses, after the CSV files were written): the
+    // message names the bundle, not the temporary folder; nothing is left, parent folders
+    // made for the bundle are removed, and an existing bundle survives.
+    void failedExport() {
+        const fs::path dir = outputDir("failed");
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv, FileFormat::Dta});
+        for (auto& t : r.datasets) {
+            Column age = *t.find("age");
+            age.setName("first name");
+            QVERIFY(t.replaceColumn(*t.indexOf("age"), age).isOk());
+        }
+        r.releasedColumns[1] = "first name";
+        int calls = 0;
+        ReleaseOptions o;
+        o.progress = [&](const Progress&) {
+            ++calls;
+            return Continue::Yes;
+        };
+        const fs::path bundle = dir / "new" / "deeper" / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string(), o);
+        QVERIFY(!s.isOk());
+        QCOMPARE(calls, 2);  // csv written, dta refused
+        QVERIFY2(contains(s.message(), "synthetic dataset 1: '" + bundle.string() +
+                                           "/data/synthetic_01.dta': column 'first name'"),
+                 s.message().c_str());
+        QVERIFY2(!contains(s.message(), ".tmp-"), s.message().c_str());
+        QVERIFY(!fs::exists(dir / "new"));
+
+        const fs::path existing = dir / "existing";
+        QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), existing.string()).isOk());
+        const auto before = filesUnder(existing);
+        const std::string sums = slurp(existing / "SHA256SUMS");
+        o.overwrite = true;
+        QVERIFY(!writeReleaseBundle(r, existing.string(), o).isOk());
+        QCOMPARE(filesUnder(existing), before);
+        QCOMPARE(slurp(existing / "SHA256SUMS"), sums);
+        QVERIFY(leftovers(existing).empty());
+    }
+
+    void overwrite() {
+        const fs::path dir = outputDir("overwrite");
+        const fs::path bundle = dir / "bundle";
+        QVERIFY(
+            writeReleaseBundle(makeRequest(2, {FileFormat::Csv, FileFormat::Sav}), bundle.string())
+                .isOk());
+        const std::string first = slurp(bundle / "SHA256SUMS");
+
+        // Without overwrite: refused, the old bundle stays.
+        const ReleaseRequest second = makeRequest(3, {FileFormat::Csv});
+        Status s = writeReleaseBundle(second, bundle.string());
+        QVERIFY(!s.isOk());
+        QVERIFY2(contains(s.message(), "already exists"), s.message().c_str());
+        QCOMPARE(slurp(bundle / "SHA256SUMS"), first);
+
+        // With overwrite: replaced as a whole (no .sav from the first bundle survives).
+        ReleaseOptions o;
+        o.overwrite = true;
+        s = writeReleaseBundle(second, (bundle.string() + "/"), o);  // trailing slash too
+        QVERIFY2(s.isOk(), s.message().c_str());
+        QCOMPARE(filesUnder(bundle),
+                 (std::vector<std::string>{"README.txt", "SHA256SUMS", "data/synthetic_01.csv",
+                                           "data/synthetic_02.csv", "data/synthetic_03.csv",
+                                           "manifest.json"}));
+        QVERIFY(leftovers(bundle).empty());
+
+        // A folder that is not a bundle, or a file, is never replaced; an empty folder is.
+        const fs::path docs = dir / "documents";
+        fs::create_directories(docs);
+        std::ofstream(docs / "thesis.txt") << "years of work";
+        s = writeReleaseBundle(second, docs.string(), o);
+        QVERIFY(!s.isOk());
+        QVERIFY2(contains(s.message(), "not a ppsynth release bundle"), s.message().c_str());
+        QCOMPARE(slurp(docs / "thesis.txt"), std::string("years of work"));
+        const fs::path file = dir / "file.txt";
+        std::ofstream(file) << "x";
+        QVERIFY(!writeReleaseBundle(second, file.string(), o).isOk());
+        QCOMPARE(slurp(file), std::string("x"));
+        const fs::path empty = dir / "empty";
+        fs::create_directories(empty);
+        QVERIFY(writeReleaseBundle(second, empty.string(), o).isOk());
+        QVERIFY(fs::exists(empty / "manifest.json"));
+
+        // A missing parent folder is created.
+        QVERIFY(writeReleaseBundle(second, (dir / "a" / "b" / "bundle").string()).isOk());
+    }
+
+    void manifest() {
+        const fs::path bundle = outputDir("manifest") / "bundle";
+        const ReleaseRequest r = makeRequest(3, {FileFormat::Csv, FileFormat::Dta});
+        QVERIFY(writeReleaseBundle(r, bundle.string()).isOk());
+        const auto j = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        QCOMPARE(j["format"].get<std::string>(), std::string("ppsynth-release"));
+        QCOMPARE(j["software"]["version"].get<std::string>(), std::string(PPSYNTH_VERSION));
+        QCOMPARE(j["created_utc"].get<std::string>(), std::string("2026-11-22T05:35:57Z"));
+        QCOMPARE(j["data"]["records"].get<int>(), 12);
+        QCOMPARE(j["data"]["datasets"].get<int>(), 3);
+        QCOMPARE(j["data"]["target"].get<std::string>(), std::string("income"));
+        QCOMPARE(j["data"]["predictors"].get<std::vector<std::string>>(),
+                 (std::vector<std::string>{"age", "region", "visits"}));
+        QCOMPARE(j["data"]["formats"].get<std::vector<std::string>>(),
+                 (std::vector<std::string>{"csv", "dta"}));
+        QCOMPARE(j["data"]["files"].size(), std::size_t{6});
+        QCOMPARE(j["data"]["files"][1].get<std::string>(), std::string("data/synthetic_01.dta"));
+        QCOMPARE(j["model"]["family"].get<std::string>(), std::string("normal-mixture"));
+        QCOMPARE(j["model"]["K"].get<int>(), 20);
+        QCOMPARE(j["model"]["priors"]["tau_df"].get<double>(), 3.0);
+        QCOMPARE(j["transform"]["name"].get<std::string>(), std::string("log-shift"));
+        QCOMPARE(j["transform"]["shift"].get<double>(), 1.5);
+        QCOMPARE(j["mechanism"]["synthesizer"].get<std::string>(), std::string("LW 0.6"));
+        QCOMPARE(j["mechanism"]["scheme"].get<std::string>(), std::string("lipschitz"));
+        QCOMPARE(j["mechanism"]["knobs"]["c"].get<double>(), 0.6);
+        QCOMPARE(j["mechanism"]["knobs"]["g"].get<double>(), -0.1);
+        QCOMPARE(j["sampling"]["chains"].get<int>(), 4);
+        QCOMPARE(j["sampling"]["draws_per_chain"].get<int>(), 500);
+        QCOMPARE(j["sampling"]["S"].get<int>(), 2000);
+        QCOMPARE(j["seeds"]["mcmc"].get<std::uint64_t>(), 18446744073709551557ull);
+        QCOMPARE(j["seeds"]["synthesis"].get<std::uint64_t>(), std::uint64_t{7});
+        const auto& p = j["privacy"];
+        QCOMPARE(p["epsilon_per_dataset"].get<double>(), 3.25);
+        QCOMPARE(p["epsilon_total"].get<double>(), 9.75);  // 3 x 3.25
+        QCOMPARE(p["delta_estimate"].get<std::string>(), std::string("0.95-quantile over draws"));
+        // n = 12 < 1000: s in [1.05, 1.10]; epsilon = 2 s Delta = s x 3.25.
+        const auto& g = p["global_recommendation"];
+        QCOMPARE(g["safety_factor"][0].get<double>(), 1.05);
+        QCOMPARE(g["safety_factor"][1].get<double>(), 1.10);
+        QVERIFY(std::abs(g["epsilon_per_dataset"][0].get<double>() - 3.4125) < 1e-12);
+        QVERIFY(std::abs(g["epsilon_per_dataset"][1].get<double>() - 3.575) < 1e-12);
+        QVERIFY(std::abs(g["epsilon_total"][1].get<double>() - 10.725) < 1e-12);
+        QCOMPARE(j["notes"][0].get<std::string>(), std::string("n after listwise deletion"));
+        // Nothing record-level: every value is a scalar, a short list or a small map.
+        QVERIFY(!contains(slurp(bundle / "manifest.json"), "income_original"));
+    }
+
+    void manifestDateDefaultsToNow() {
+        const fs::path bundle = outputDir("manifest_now") / "bundle";
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv});
+        r.manifest.createdUtc.clear();
+        r.manifest.model.K.reset();
+        QVERIFY(writeReleaseBundle(r, bundle.string()).isOk());
+        const auto j = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        const std::string date = j["created_utc"].get<std::string>();
+        const QRegularExpression iso("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$");
+        QVERIFY2(iso.match(QString::fromStdString(date)).hasMatch(), date.c_str());
+        QVERIFY(j["model"]["K"].is_null());
+        QVERIFY(contains(slurp(bundle / "README.txt"), date));
+    }
+
+    // The README states m, both epsilons and the combining rules, its worked example adds up,
+    // and its code reads the files that exist.
+    void readme() {
+        const fs::path bundle = outputDir("readme") / "bundle";
+        const ReleaseRequest r = makeRequest(3, {FileFormat::Dta});
+        QVERIFY(writeReleaseBundle(r, bundle.string()).isOk());
+        const std::string text = slurp(bundle / "README.txt");
+        for (const char* part : {"m = 3 synthetic datasets",
+                                 "epsilon = 3.25",
+                                 "3 x 3.25 = 9.75",
+                                 "0.95-quantile over draws",
+                                 "[1.05, 1.1]",
+                                 "between 3.413 and 3.575",
+                                 "between 10.24 and 10.73",
+                                 "T    = ubar + b / m",
+                                 "df   = (m - 1) * (1 + ubar / (b / m))^2",
+                                 "Reiter 2003",
+                                 "data/synthetic_03.dta",
+                                 "haven::read_dta(sprintf(\"data/synthetic_%02d.dta\", l))",
+                                 "qt(0.975, df)",
+                                 "use \"data/synthetic_`f'.dta\", clear",
+                                 "invttail(`df', 0.025) * sqrt(`T')",
+                                 "quietly mean income",
+                                 "mean(d$income)",
+                                 "Released columns: income (synthetic), "
+                                 "age, region, visits",
+                                 "normal-mixture (K = 20)",
+                                 "c = 0.6, g = -0.1"})
+            QVERIFY2(contains(text, part), part);
+
+        // The worked example: q = 2.0, 2.4, 2.2; u = 0.10, 0.12, 0.11.
+        const double q[] = {2.0, 2.4, 2.2}, u[] = {0.10, 0.12, 0.11};
+        const double qbar = (q[0] + q[1] + q[2]) / 3, ubar = (u[0] + u[1] + u[2]) / 3;
+        double b = 0;
+        for (double v : q) b += (v - qbar) * (v - qbar) / 2;
+        const double T = ubar + b / 3, df = 2 * std::pow(1 + ubar / (b / 3), 2);
+        QVERIFY(std::abs(b - 0.04) < 1e-12 && std::abs(T - 0.123333) < 1e-6);
+        QVERIFY(std::abs(df - 171.125) < 1e-9);
+        const double t = boost::math::quantile(boost::math::students_t(df), 0.975);
+        QVERIFY(std::abs(t - 1.974) < 5e-4);
+        QVERIFY(std::abs(qbar - t * std::sqrt(T) - 1.507) < 5e-4);
+        QVERIFY(std::abs(qbar + t * std::sqrt(T) - 2.893) < 5e-4);
+        QVERIFY(contains(text, "df = 2 * (1 + 0.11 / (0.04 / 3))^2 = 171.125"));
+        QVERIFY(contains(text, "[1.507, 2.893]"));
+
+        // With CSV the examples read CSV; with one dataset the README says the rules fail.
+        const fs::path one = outputDir("readme_one") / "bundle";
+        QVERIFY(writeReleaseBundle(makeRequest(1, {FileFormat::Csv}), one.string()).isOk());
+        const std::string t1 = slurp(one / "README.txt");
+        QVERIFY(contains(t1, "read.csv(sprintf(\"data/synthetic_%02d.csv\", l))"));
+        QVERIFY(contains(t1, "import delimited"));
+        QVERIFY(contains(t1, "only one dataset"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstRelease)
+#include "tst_release.moc"
