@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/kde.hpp"
 
@@ -235,6 +236,30 @@ class TstKde : public QObject {
         QCOMPARE(s->mean, 14.5);
         QCOMPARE(s->bandwidth, bandwidthNrd0(v));
         QCOMPARE(s->grid.size(), s->density.size());
+    }
+
+    void comparisonSharesGridAndTail() {
+        const auto conf = normalSample(2000, 31, 0, 1);
+        const auto synth = normalSample(3000, 32, 0.5, 2);
+        const auto c = compareDensities(conf, synth, {}, 0.9);
+        QVERIFY(c);
+        QCOMPARE(c->confidential.x, c->synthetic.x);
+        QCOMPARE(c->confidential.bandwidth, bandwidthNrd0(conf));
+        QCOMPARE(c->synthetic.bandwidth, bandwidthNrd0(synth));
+        // The common grid covers both samples' +-3h ranges, so both integrate to ~1.
+        QVERIFY(std::abs(integral(c->confidential.x, c->confidential.y) - 1) < 2e-3);
+        QVERIFY(std::abs(integral(c->synthetic.x, c->synthetic.y) - 1) < 2e-3);
+        QVERIFY(c->confidentialTail && c->syntheticTail);
+        QCOMPARE(c->confidentialTail->x.front(), quantile(conf, 0.9));
+        QCOMPARE(c->confidentialTail->x.back(), c->confidential.x.back());
+        // Tail mass of the confidential density is ~10% (the KDE smooths it a little).
+        const double tailMass = integral(c->confidentialTail->x, c->confidentialTail->y);
+        QVERIFY2(tailMass > 0.08 && tailMass < 0.13, qPrintable(QString::number(tailMass)));
+        const double mid = c->syntheticTail->x[100];
+        QVERIFY(std::abs(c->syntheticTail->y[100] -
+                         directDensity(synth, mid, c->synthetic.bandwidth, {}, {})) < 1e-5);
+        QVERIFY(!compareDensities(conf, {}, {}, 0.9));
+        QVERIFY(!compareDensities(conf, synth, {}, 1.0));
     }
 
     void rejectsBadInput_data() {

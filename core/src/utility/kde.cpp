@@ -204,4 +204,50 @@ Expected<ViolinSummary> violinSummary(std::span<const double> values, const KdeO
     return v;
 }
 
+Expected<DensityComparison> compareDensities(std::span<const double> confidential,
+                                             std::span<const double> synthetic,
+                                             const KdeOptions& options,
+                                             std::optional<double> tailQuantile) {
+    if (tailQuantile && !(*tailQuantile >= 0 && *tailQuantile < 1)) {
+        return Error{"density comparison: the tail quantile must lie in [0, 1), got " +
+                     num(*tailQuantile)};
+    }
+    for (auto [values, what] :
+         {std::pair{confidential, "confidential"}, std::pair{synthetic, "synthetic"}}) {
+        if (Status s = checkInput(values, options); !s) {
+            return Error{std::string(what) + " " + s.message()};
+        }
+    }
+    const double multiplier = options.bandwidthMultiplier;
+    const double hc = options.bandwidth.value_or(bandwidthNrd0(confidential)) * multiplier;
+    const double hs = options.bandwidth.value_or(bandwidthNrd0(synthetic)) * multiplier;
+    const auto [cmin, cmax] = std::minmax_element(confidential.begin(), confidential.end());
+    const auto [smin, smax] = std::minmax_element(synthetic.begin(), synthetic.end());
+    KdeOptions common = options;
+    common.from = options.from.value_or(std::min(*cmin - kGridCut * hc, *smin - kGridCut * hs));
+    common.to = options.to.value_or(std::max(*cmax + kGridCut * hc, *smax + kGridCut * hs));
+
+    DensityComparison out;
+    auto conf = densityWithBandwidth(confidential, *cmin, *cmax, hc, common);
+    if (!conf) return Error{"confidential " + conf.message()};
+    auto synth = densityWithBandwidth(synthetic, *smin, *smax, hs, common);
+    if (!synth) return Error{"synthetic " + synth.message()};
+    out.confidential = std::move(*conf);
+    out.synthetic = std::move(*synth);
+    if (tailQuantile) {
+        KdeOptions tail = common;
+        tail.from = quantile(confidential, *tailQuantile);
+        tail.to = out.confidential.x.back();
+        if (*tail.from < *tail.to) {
+            auto ct = densityWithBandwidth(confidential, *cmin, *cmax, hc, tail);
+            auto st = densityWithBandwidth(synthetic, *smin, *smax, hs, tail);
+            if (!ct) return Error{"confidential tail " + ct.message()};
+            if (!st) return Error{"synthetic tail " + st.message()};
+            out.confidentialTail = std::move(*ct);
+            out.syntheticTail = std::move(*st);
+        }
+    }
+    return out;
+}
+
 }  // namespace ppsynth::utility

@@ -57,4 +57,19 @@ struct ViolinSummary {
 Expected<ViolinSummary> violinSummary(std::span<const double> values,
                                       const KdeOptions& options = {});
 
+// Confidential vs synthetic densities on one common grid (each with its own bw.nrd0 unless
+// options.bandwidth is set), and optionally both again on a finer grid over the upper tail,
+// from the confidential tailQuantile (e.g. 0.9) to the common upper end.
+struct DensityComparison {
+    Density confidential;
+    Density synthetic;
+    std::optional<Density> confidentialTail;
+    std::optional<Density> syntheticTail;
+};
+
+Expected<DensityComparison> compareDensities(std::span<const double> confidential,
+                                             std::span<const double> synthetic,
+                                             const KdeOptions& options = {},
+                                             std::optional<double> tailQuantile = std::nullopt);
+
 }  // namespace ppsynth::utility
