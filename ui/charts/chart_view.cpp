@@ -1,5 +1,6 @@
 #include "ui/charts/chart_view.hpp"
 
+#include <QApplication>
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QKeyEvent>
@@ -68,6 +69,15 @@ void ChartView::mousePressEvent(QMouseEvent* event) {
         event->accept();
         return;
     }
+    if (event->button() == Qt::LeftButton) {
+        leftDown_ = true;
+        rubberBanding_ = false;
+        pressPos_ = event->position().toPoint();
+        pressGlobal_ = event->globalPosition();
+        pressModifiers_ = event->modifiers();
+        event->accept();
+        return;
+    }
     QChartView::mousePressEvent(event);
 }
 
@@ -76,6 +86,17 @@ void ChartView::mouseMoveEvent(QMouseEvent* event) {
     if (panning_) {
         panBy(pos - lastPan_);
         lastPan_ = pos;
+        event->accept();
+        return;
+    }
+    if (leftDown_ && !rubberBanding_ &&
+        (pos - pressPos_).manhattanLength() >= QApplication::startDragDistance()) {
+        rubberBanding_ = true;
+        QMouseEvent press(QEvent::MouseButtonPress, QPointF(pressPos_), pressGlobal_,
+                          Qt::LeftButton, Qt::LeftButton, pressModifiers_);
+        QChartView::mousePressEvent(&press);
+    }
+    if (leftDown_ && !rubberBanding_) {
         event->accept();
         return;
     }
@@ -100,6 +121,20 @@ void ChartView::mouseReleaseEvent(QMouseEvent* event) {
     // QChartView zooms out on a right click; we show the context menu instead.
     if (event->button() == Qt::RightButton) {
         event->accept();
+        return;
+    }
+    if (event->button() == Qt::LeftButton && leftDown_) {
+        leftDown_ = false;
+        if (rubberBanding_) {
+            rubberBanding_ = false;
+            QChartView::mouseReleaseEvent(event);
+            return;
+        }
+        // A click: replay it to the scene, bypassing QChartView's rubber band.
+        QMouseEvent press(QEvent::MouseButtonPress, QPointF(pressPos_), pressGlobal_,
+                          Qt::LeftButton, Qt::LeftButton, pressModifiers_);
+        QGraphicsView::mousePressEvent(&press);
+        QGraphicsView::mouseReleaseEvent(event);
         return;
     }
     QChartView::mouseReleaseEvent(event);

@@ -42,6 +42,13 @@ class ChartView : public QChartView {
 
     bool panning_ = false;
     QPoint lastPan_;
+    // A left press becomes a rubber band only after the mouse moves a few pixels; otherwise
+    // it is a click and goes to the scene (so series receive clicked()).
+    bool leftDown_ = false;
+    bool rubberBanding_ = false;
+    QPoint pressPos_;
+    QPointF pressGlobal_;
+    Qt::KeyboardModifiers pressModifiers_;
 };
 
 }  // namespace ppsynth::ui::charts
