@@ -1,9 +1,11 @@
 #include "ui/charts/chart_style.hpp"
 
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QValueAxis>
 #include <array>
+#include <cmath>
 
 namespace ppsynth::ui::charts {
 
@@ -34,9 +36,20 @@ void applyChartStyle(QChart* chart) {
     chart->setBackgroundRoundness(0);
     chart->setDropShadowEnabled(false);
     chart->setTitleFont(chartFont(11, true));
-    chart->setMargins(QMargins(6, 6, 10, 6));
+    chart->setMargins(QMargins(6, 6, 14, 6));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);  // no grey frame around the chart
     chart->legend()->setFont(chartFont(9));
     chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+double niceTickStep(double lo, double hi, int targetTicks) {
+    const double span = hi - lo;
+    if (!(span > 0) || !std::isfinite(span) || targetTicks < 1) return 0;
+    const double raw = span / targetTicks;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double norm = raw / mag;
+    const double nice = norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10;
+    return nice * mag;
 }
 
 QValueAxis* makeValueAxis(const QString& title) {
@@ -47,6 +60,16 @@ QValueAxis* makeValueAxis(const QString& title) {
     axis->setLabelFormat(QStringLiteral("%.4g"));
     axis->setGridLineColor(QColor(0xE4, 0xE4, 0xE4));
     axis->setMinorGridLineVisible(false);
+    // Ticks at round numbers (1, 2 or 5 times a power of ten, anchored at 0) for any range,
+    // also after zooming; evenly split ranges give labels like 0.5875.
+    QObject::connect(axis, &QValueAxis::rangeChanged, axis, [axis](qreal lo, qreal hi) {
+        const double step = niceTickStep(lo, hi, 6);
+        if (step > 0) {
+            axis->setTickType(QValueAxis::TicksDynamic);
+            axis->setTickAnchor(0.0);
+            axis->setTickInterval(step);
+        }
+    });
     return axis;
 }
 

@@ -18,6 +18,9 @@ QColor seriesColor(int i);
 QColor referenceColor();
 
 void applyChartStyle(QChart* chart);
+// Tick interval of about `targetTicks` ticks over [lo, hi]: 1, 2 or 5 times a power of ten.
+double niceTickStep(double lo, double hi, int targetTicks);
+
 // A value axis with a readable title and compact numeric labels.
 QValueAxis* makeValueAxis(const QString& title);
 

@@ -19,6 +19,7 @@ ChartView::ChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent)
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
     setMouseTracking(true);
+    setBackgroundBrush(Qt::white);
     setFocusPolicy(Qt::StrongFocus);
     // Scatter charts repaint many items: a full-viewport update is cheaper than tracking
     // thousands of small dirty rectangles.

@@ -159,10 +159,11 @@ void ScatterChart::setHorizontalLine(std::optional<double> y, const QString& lab
 }
 
 void ScatterChart::updateReferenceLines() {
-    // Lines span far beyond the data so panning never shows their ends; the axes keep their
-    // explicit ranges (replace() does not rescale them).
+    // Lines span the visible range with a margin (refreshed after every zoom or pan): a
+    // dashed line much longer than the view is drawn solid by Qt's dash stroker. The axes
+    // keep their explicit ranges (replace() does not rescale them).
     const double x0 = xAxis_->min(), x1 = xAxis_->max();
-    const double span = std::max(x1 - x0, 1e-12) * 1000;
+    const double span = std::max(x1 - x0, 1e-12);
     if (identity_) {
         identity_series_->replace(QList<QPointF>{{x0 - span, x0 - span}, {x1 + span, x1 + span}});
     }
@@ -229,6 +230,7 @@ void ScatterChart::refreshNow() {
     refreshTimer_.stop();
     points_series_->replace(thin(points_, nullptr, &visible_));
     if (!highlighted_.empty()) highlight_series_->replace(thin(points_, &highlighted_, nullptr));
+    updateReferenceLines();
     emit displayRefreshed(shownPoints(), visible_);
 }
 

@@ -63,9 +63,26 @@ void ViolinChart::setViolins(std::vector<Violin> violins) {
         QList<QPointF> right, left;
         right.reserve(static_cast<qsizetype>(grid.size()));
         left.reserve(static_cast<qsizetype>(grid.size()));
-        for (std::size_t k = 0; k < grid.size(); ++k) {
-            right.append(QPointF(centre + dens[k] * scale, grid[k]));
-            left.append(QPointF(centre - dens[k] * scale, grid[k]));
+        // Trimmed at the data's range (as ggplot's and vioplot's defaults): the kernel tails
+        // beyond min and max would suggest values nobody has.
+        auto add = [&](double y, double d) {
+            right.append(QPointF(centre + d * scale, y));
+            left.append(QPointF(centre - d * scale, y));
+        };
+        auto densityAt = [&](double y) {  // linear interpolation on the grid
+            const auto it = std::lower_bound(grid.begin(), grid.end(), y);
+            if (it == grid.begin()) return dens.front();
+            if (it == grid.end()) return dens.back();
+            const auto k = static_cast<std::size_t>(it - grid.begin());
+            const double t = (y - grid[k - 1]) / (grid[k] - grid[k - 1]);
+            return dens[k - 1] + t * (dens[k] - dens[k - 1]);
+        };
+        if (!grid.empty()) {
+            add(v.summary.min, densityAt(v.summary.min));
+            for (std::size_t k = 0; k < grid.size(); ++k) {
+                if (grid[k] > v.summary.min && grid[k] < v.summary.max) add(grid[k], dens[k]);
+            }
+            add(v.summary.max, densityAt(v.summary.max));
         }
         // The outline series belong to the area, so removeAllSeries() frees them too.
         auto* area = new QAreaSeries;
@@ -107,8 +124,8 @@ void ViolinChart::setViolins(std::vector<Violin> violins) {
             hi = std::max(hi, *v.mark);
         }
         if (!grid.empty()) {
-            lo = std::min(lo, grid.front());
-            hi = std::max(hi, grid.back());
+            lo = std::min(lo, v.summary.min);
+            hi = std::max(hi, v.summary.max);
         }
         xAxis_->append(v.name.isEmpty() ? QString::number(i + 1) : v.name, centre + 0.5);
     }
@@ -119,7 +136,6 @@ void ViolinChart::setViolins(std::vector<Violin> violins) {
     if (std::isfinite(lo) && hi > lo) {
         const double pad = 0.03 * (hi - lo);
         yAxis_->setRange(lo - pad, hi + pad);
-        yAxis_->applyNiceNumbers();
     }
     legend()->setVisible(!markLegend.empty() || !violins_.empty());
 }
