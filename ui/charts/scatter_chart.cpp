@@ -4,7 +4,6 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
-#include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -63,23 +62,26 @@ ScatterChart::ScatterChart(QGraphicsItem* parent) : PlotChart(parent) {
     };
     identity_series_ = new QLineSeries;
     identity_series_->setName(QStringLiteral("y = x"));
-    identity_series_->setPen(QPen(QColor(0x55, 0x55, 0x55), 1.5, Qt::DashLine));
     hline_series_ = new QLineSeries;
-    hline_series_->setPen(QPen(referenceColor(), 2, Qt::DashLine));
-    points_series_ = new QScatterSeries;
-    QColor base = seriesColor(0);
-    base.setAlpha(150);
-    points_series_->setColor(base);
-    points_series_->setMarkerSize(5);
-    points_series_->setLightMarker(markerImage(base, 5));
-    highlight_series_ = new QScatterSeries;
-    highlight_series_->setColor(seriesColor(5));
-    highlight_series_->setMarkerSize(8);
-    highlight_series_->setLightMarker(markerImage(seriesColor(5), 8, QColor(0x30, 0x30, 0x30)));
+    auto markers = [](QLineSeries* series, const QColor& colour, int size, const QColor& border) {
+        series->setPen(QPen(colour, 0, Qt::NoPen));  // points only, no connecting line
+        series->setPointsVisible(true);
+        series->setMarkerSize(size);
+        series->setLightMarker(markerImage(colour, size, border));
+    };
+    points_series_ = new QLineSeries;
+    highlight_series_ = new QLineSeries;
     add(points_series_);
     add(highlight_series_);
     add(identity_series_);
     add(hline_series_);
+    // Styles after addSeries: adding applies the chart theme's pens.
+    QColor base = seriesColor(0);
+    base.setAlpha(150);
+    markers(points_series_, base, 5, QColor());
+    markers(highlight_series_, seriesColor(5), 8, QColor(0x30, 0x30, 0x30));
+    identity_series_->setPen(QPen(QColor(0x55, 0x55, 0x55), 1.5, Qt::DashLine));
+    hline_series_->setPen(QPen(referenceColor(), 2, Qt::DashLine));
     setHoverable(identity_series_, false);
     setHoverable(hline_series_, false);
     identity_series_->setVisible(false);
