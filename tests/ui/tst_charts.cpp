@@ -147,6 +147,33 @@ class TstCharts : public QObject {
         QCOMPARE(chart.series().size(), 10);
     }
 
+    void violinOfRisksInUnitInterval() {
+        // Identification risks live in [0, 1]: reflected KDE, mean marked.
+        std::vector<Violin> violins;
+        Rng rng = makeRng(5, 0, Purpose::Test);
+        boost::random::uniform_real_distribution<double> u(0.0, 1.0);
+        const char* names[] = {"Unweighted", "LW", "EM"};
+        for (int i = 0; i < 3; ++i) {
+            std::vector<double> ir(3000);
+            for (double& r : ir) r = std::pow(u(rng), 1.0 + i);  // mass moves towards 0
+            utility::KdeOptions o;
+            o.lower = 0.0;
+            o.upper = 1.0;
+            auto s = utility::violinSummary(ir, o);
+            QVERIFY(s);
+            QVERIFY(s->grid.front() >= 0.0 && s->grid.back() <= 1.0);
+            const double mean = s->mean;
+            violins.push_back({QString::fromLatin1(names[i]), std::move(*s), mean, "mean"});
+        }
+        ViolinChart chart;
+        chart.setValueTitle(QStringLiteral("Identification risk"));
+        chart.setViolins(violins);
+        QCOMPARE(chart.series().size(), 10);
+        const QString error =
+            exportChart(&chart, outputDir() + "/chart_violin_risk.png", QSize(800, 500));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
     void scatterThinsAndReplaces() {
         // The view's scene owns the chart.
         ScatterChart& chart = *new ScatterChart;
