@@ -7,8 +7,10 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QSvgRenderer>
 #include <QTest>
 #include <QValueAxis>
 #include <boost/random/normal_distribution.hpp>
@@ -269,6 +271,18 @@ class TstCharts : public QObject {
         const QByteArray content = svg.readAll();
         QVERIFY(content.contains("<svg"));
         QVERIFY(content.size() > 10000);
+        QVERIFY(!content.contains("<image"));  // points as vector shapes, not embedded PNGs
+        QVERIFY(!chart.pointSeries()->lightMarker().isNull());  // restored after export
+        QCOMPARE(chart.pointSeries()->markerSize(), 5.0);
+        // The SVG renders: draw it back into an image to look at.
+        QSvgRenderer renderer(content);
+        QVERIFY(renderer.isValid());
+        QImage back(640, 480, QImage::Format_ARGB32_Premultiplied);
+        back.fill(Qt::white);
+        QPainter painter(&back);
+        renderer.render(&painter);
+        painter.end();
+        QVERIFY(back.save(dir + "/chart_export_svg_rendered.png"));
 
         // The same from a view (in a scene) at a custom size; the view is left as it was.
         ChartView view(&chart);
@@ -308,6 +322,37 @@ class TstCharts : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&cv));
         const QPoint p = viewPoint(cv, &curve, {2, 0.95}, curve.pointSeries(0));
         QCOMPARE(cv.hoverText(p), QStringLiteral("LW, α = 0.2\nε = 2\nUtility = 0.95"));
+    }
+
+    void mouseDragZoomsAndMiddleButtonPans() {
+        ScatterChart& chart = *new ScatterChart;
+        chart.setPoints(boundVsWeight(5000));
+        ChartView view(&chart);
+        view.resize(800, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* x = qobject_cast<QValueAxis*>(chart.axes(Qt::Horizontal).front());
+        const double span = x->max() - x->min();
+        const QPoint c = view.viewport()->rect().center();
+
+        // Left drag: rubber band zoom into the dragged rectangle.
+        QTest::mousePress(view.viewport(), Qt::LeftButton, {}, c);
+        QTest::mouseMove(view.viewport(), c + QPoint(40, 10));
+        QTest::mouseMove(view.viewport(), c + QPoint(100, 80));
+        QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, c + QPoint(100, 80));
+        QTRY_VERIFY(x->max() - x->min() < 0.3 * span);
+
+        // Middle drag pans: the range keeps its width and moves against the mouse.
+        const double w = x->max() - x->min(), before = x->min();
+        QTest::mousePress(view.viewport(), Qt::MiddleButton, {}, c);
+        QTest::mouseMove(view.viewport(), c + QPoint(50, 0));
+        QTest::mouseRelease(view.viewport(), Qt::MiddleButton, {}, c + QPoint(50, 0));
+        QVERIFY(x->min() < before);
+        QVERIFY(std::abs((x->max() - x->min()) - w) < 1e-9 * span);
+
+        // Reset returns to the full range.
+        view.resetZoom();
+        QVERIFY(std::abs((x->max() - x->min()) - span) < 1e-9 * span);
     }
 
     void curveClickEmitsIndex() {

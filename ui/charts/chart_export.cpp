@@ -9,7 +9,9 @@
 #include <QPainter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QXYSeries>
 #include <memory>
+#include <vector>
 
 namespace ppsynth::ui::charts {
 
@@ -75,11 +77,35 @@ QString exportChart(QChart* chart, const QString& path, ExportFormat format, QSi
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(chart->title().isEmpty() ? QStringLiteral("ppsynth chart") : chart->title());
         svg.setDescription(QStringLiteral("Exported by ppsynth"));
+        // Light markers would become one embedded PNG per point (2 MB for 2,000 points):
+        // draw vector circles instead while exporting.
+        // Qt 6.4 draws such circles with the marker size as radius, the light marker with it
+        // as diameter: halve it meanwhile so both look alike.
+        struct Saved {
+            QXYSeries* series;
+            QImage marker;
+            qreal size;
+        };
+        std::vector<Saved> markers;
+        for (QAbstractSeries* s : chart->series()) {
+            auto* xy = qobject_cast<QXYSeries*>(s);
+            if (xy && !xy->lightMarker().isNull()) {
+                const QImage& m = xy->lightMarker();
+                markers.push_back({xy, m, xy->markerSize()});
+                xy->setBrush(m.pixelColor(m.width() / 2, m.height() / 2));
+                xy->setMarkerSize(xy->markerSize() / 2);
+                xy->setLightMarker(QImage());
+            }
+        }
         renderAt(chart, size, [&](QGraphicsScene& scene, const QRectF& source) {
             QPainter painter(&svg);
             painter.setRenderHint(QPainter::Antialiasing);
             scene.render(&painter, target, source);
         });
+        for (const Saved& m : markers) {
+            m.series->setMarkerSize(m.size);
+            m.series->setLightMarker(m.marker);
+        }
     }
     if (!file.commit()) return failed(path, file.errorString());
     return {};

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -207,7 +208,10 @@ void ChartView::exportWithDialog(const QString& filter, const QString& suffix) {
     if (path.isEmpty()) return;
     if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
     const QString error = exportTo(path);
-    if (!error.isEmpty()) emit exportFailed(error);
+    if (!error.isEmpty()) {
+        emit exportFailed(error);
+        QMessageBox::warning(this, tr("Export chart"), error);
+    }
 }
 
 }  // namespace ppsynth::ui::charts
