@@ -146,7 +146,7 @@ void ScatterChart::setHighlighted(std::vector<qsizetype> records, const QString&
     highlight_series_->setName(name);
     highlight_series_->setVisible(!highlighted_.empty());
     legend()->markers(highlight_series_).front()->setVisible(!highlighted_.empty());
-    refreshNow();
+    refreshNow();  // also updates the legend's visibility
 }
 
 void ScatterChart::setIdentityLine(bool visible) {
