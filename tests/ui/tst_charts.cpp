@@ -1,0 +1,408 @@
+// Chart adapters offscreen: series and point counts of violins, thinning of 100,000 scatter
+// points through one replace(), full detail when zoomed in, PNG/SVG export, hover texts,
+// clicks on the risk-utility curve. Screenshots go to $PPSYNTH_TEST_OUTPUT/screenshots.
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLineSeries>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTest>
+#include <QValueAxis>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
+
+#include "ppsynth/common/rng.hpp"
+#include "ppsynth/utility/kde.hpp"
+#include "ui/charts/chart_export.hpp"
+#include "ui/charts/chart_style.hpp"
+#include "ui/charts/chart_view.hpp"
+#include "ui/charts/curve_chart.hpp"
+#include "ui/charts/density_chart.hpp"
+#include "ui/charts/scatter_chart.hpp"
+#include "ui/charts/violin_chart.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::ui::charts;
+
+namespace {
+
+std::vector<double> normals(std::size_t n, std::uint64_t stream, double mu, double sigma) {
+    Rng rng = makeRng(20240601, stream, Purpose::Test);
+    boost::random::normal_distribution<double> d(mu, sigma);
+    std::vector<double> v(n);
+    for (double& x : v) x = d(rng);
+    return v;
+}
+
+QString outputDir() {
+    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
+    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
+    const QString dir = base + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+// View-port pixel of a data point of `series` in a shown view.
+QPoint viewPoint(const ChartView& view, QChart* chart, const QPointF& value,
+                 QAbstractSeries* series) {
+    return view.mapFromScene(chart->mapToScene(chart->mapToPosition(value, series)));
+}
+
+// 100,000 records: bound against weight, the shape of the paper's Figure 3.
+QList<QPointF> boundVsWeight(qsizetype n) {
+    Rng rng = makeRng(7, 0, Purpose::Test);
+    boost::random::uniform_real_distribution<double> u(0.0, 1.0);
+    boost::random::normal_distribution<double> z(0.0, 0.15);
+    QList<QPointF> pts;
+    pts.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        const double w = u(rng);
+        pts.append(QPointF(w, 0.4 + 2.2 * w * w + z(rng)));
+    }
+    return pts;
+}
+
+std::vector<Violin> threeViolins() {
+    std::vector<Violin> v;
+    const char* names[] = {"Unweighted", "LW", "EM"};
+    const double centres[] = {3.0, 1.6, 1.2};
+    for (int i = 0; i < 3; ++i) {
+        auto data = normals(4000, static_cast<std::uint64_t>(i), centres[i], 0.3 + 0.1 * i);
+        auto s = utility::violinSummary(data);
+        v.push_back({QString::fromLatin1(names[i]), std::move(*s), 2.0, QStringLiteral("Δ")});
+    }
+    return v;
+}
+
+}  // namespace
+
+class TstCharts : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QApplication::setFont(chartFont(9)); }
+
+    void violinSeriesAndPoints() {
+        // The view's scene owns the chart.
+        ViolinChart& chart = *new ViolinChart;
+        chart.setValueTitle(QStringLiteral("Lipschitz bound"));
+        auto violins = threeViolins();
+        violins[2].mark.reset();  // one violin without a mark
+        chart.setViolins(violins);
+
+        // 3 areas + 3 quartile bars + 2 marks + 1 median scatter.
+        const auto all = chart.series();
+        QCOMPARE(all.size(), 9);
+        int areas = 0, lines = 0, scatters = 0;
+        for (QAbstractSeries* s : all) {
+            if (auto* a = qobject_cast<QAreaSeries*>(s)) {
+                // Outline trimmed to [min, max]: the grid points strictly inside plus both ends.
+                const auto& sum = violins[static_cast<std::size_t>(areas)].summary;
+                const auto inside = std::count_if(sum.grid.begin(), sum.grid.end(), [&](double g) {
+                    return g > sum.min && g < sum.max;
+                });
+                QVERIFY(inside > 300);  // the grid spans [min - 3h, max + 3h] with 512 points
+                QCOMPARE(a->upperSeries()->count(), inside + 2);
+                QCOMPARE(a->lowerSeries()->count(), inside + 2);
+                QCOMPARE(a->upperSeries()->at(0).y(), sum.min);
+                QCOMPARE(a->upperSeries()->points().back().y(), sum.max);
+                ++areas;
+                // Mirrored: upper and lower are symmetric about the category centre.
+                const QPointF u = a->upperSeries()->at(200), l = a->lowerSeries()->at(200);
+                QCOMPARE(u.y(), l.y());
+                QVERIFY(std::abs((u.x() + l.x()) / 2 - std::round(u.x())) < 1e-12);
+                QVERIFY(u.x() - l.x() <= 0.8 + 1e-12);
+            } else if (auto* sc = qobject_cast<QScatterSeries*>(s)) {
+                ++scatters;
+                QCOMPARE(sc->count(), 3);
+                for (int i = 0; i < 3; ++i) {
+                    QCOMPARE(sc->at(i),
+                             QPointF(i, violins[static_cast<std::size_t>(i)].summary.median));
+                }
+            } else if (auto* l = qobject_cast<QLineSeries*>(s)) {
+                ++lines;
+                QCOMPARE(l->count(), 2);
+            }
+        }
+        QCOMPARE(areas, 3);
+        QCOMPARE(lines, 5);
+        QCOMPARE(scatters, 1);
+        auto* axis = qobject_cast<QCategoryAxis*>(chart.axes(Qt::Horizontal).front());
+        QVERIFY(axis);
+        QCOMPARE(axis->categoriesLabels(), (QStringList{"Unweighted", "LW", "EM"}));
+
+        ChartView view(&chart);
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QPoint at = viewPoint(view, &chart, QPointF(1, violins[1].summary.median), all[0]);
+        const QString text = view.hoverText(at);
+        QVERIFY2(text.startsWith(QStringLiteral("LW (n = 4000)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Δ = 2")), qPrintable(text));
+        view.setParent(nullptr);
+        QVERIFY(view.grab().save(outputDir() + QStringLiteral("/chart_violin.png")));
+        chart.setViolins(threeViolins());  // replacing keeps no stale series
+        QCOMPARE(chart.series().size(), 10);
+    }
+
+    void violinOfRisksInUnitInterval() {
+        // Identification risks live in [0, 1]: reflected KDE, mean marked.
+        std::vector<Violin> violins;
+        Rng rng = makeRng(5, 0, Purpose::Test);
+        boost::random::uniform_real_distribution<double> u(0.0, 1.0);
+        const char* names[] = {"Unweighted", "LW", "EM"};
+        for (int i = 0; i < 3; ++i) {
+            std::vector<double> ir(3000);
+            for (double& r : ir) r = std::pow(u(rng), 1.0 + i);  // mass moves towards 0
+            utility::KdeOptions o;
+            o.lower = 0.0;
+            o.upper = 1.0;
+            auto s = utility::violinSummary(ir, o);
+            QVERIFY(s);
+            QVERIFY(s->grid.front() >= 0.0 && s->grid.back() <= 1.0);
+            const double mean = s->mean;
+            violins.push_back({QString::fromLatin1(names[i]), std::move(*s), mean, "mean"});
+        }
+        ViolinChart chart;
+        chart.setValueTitle(QStringLiteral("Identification risk"));
+        chart.setViolins(violins);
+        QCOMPARE(chart.series().size(), 10);
+        const QString error =
+            exportChart(&chart, outputDir() + "/chart_violin_risk.png", QSize(800, 500));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    void scatterThinsAndReplaces() {
+        // The view's scene owns the chart.
+        ScatterChart& chart = *new ScatterChart;
+        chart.setAxisTitles(QStringLiteral("Weight"), QStringLiteral("Lipschitz bound"));
+        QSignalSpy replaced(chart.pointSeries(), &QXYSeries::pointsReplaced);
+        QSignalSpy added(chart.pointSeries(), &QXYSeries::pointAdded);
+        const auto pts = boundVsWeight(100000);
+        chart.setPoints(pts, QStringLiteral("Records"));
+        chart.setHorizontalLine(2.0, QStringLiteral("Δ = 2"));
+
+        QCOMPARE(chart.series().size(), 4);  // points, highlight, y = x, horizontal line
+        QCOMPARE(chart.totalPoints(), 100000);
+        QCOMPARE(chart.visiblePoints(), 100000);
+        QCOMPARE(replaced.count(), 1);  // one bulk replace, no per-point signals
+        QCOMPARE(added.count(), 0);
+        // Zoomed out: at most one point per cell of the 200 x 100 grid, plus 4 extremes.
+        QVERIFY2(chart.shownPoints() <= 200 * 100 + 4,
+                 qPrintable(QString::number(chart.shownPoints())));
+        QVERIFY(chart.shownPoints() > 1000);
+        // The extremes survive thinning.
+        const auto shown = chart.pointSeries()->points();
+        auto maxY = std::max_element(pts.begin(), pts.end(),
+                                     [](auto& a, auto& b) { return a.y() < b.y(); });
+        QVERIFY(shown.contains(*maxY));
+
+        ChartView view(&chart);
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.grab().save(outputDir() + QStringLiteral("/chart_scatter_bound_weight.png")));
+
+        // Zoom into a small region through the axes: every point there is shown.
+        auto* x = qobject_cast<QValueAxis*>(chart.axes(Qt::Horizontal).front());
+        auto* y = qobject_cast<QValueAxis*>(chart.axes(Qt::Vertical).front());
+        x->setRange(0.40, 0.45);
+        y->setRange(0.6, 1.0);
+        qsizetype inside = 0;
+        for (const QPointF& p : pts) {
+            inside += (p.x() >= 0.40 && p.x() <= 0.45 && p.y() >= 0.6 && p.y() <= 1.0) ? 1 : 0;
+        }
+        QVERIFY(inside > 100 && inside < 20000);
+        QTRY_COMPARE(chart.shownPoints(), inside);
+        QCOMPARE(chart.visiblePoints(), inside);
+
+        // Zoom through the view (wheel path) and back out: thinning returns.
+        view.resetZoom();
+        QTRY_VERIFY(chart.shownPoints() <= 200 * 100 + 4);
+        for (int i = 0; i < 12; ++i) view.zoomAt(view.viewport()->rect().center(), 0.6);
+        QTRY_COMPARE(chart.shownPoints(), chart.visiblePoints());
+        QVERIFY(chart.visiblePoints() < 20000);
+        view.panBy(QPoint(40, 0));
+        QTRY_COMPARE(chart.shownPoints(), chart.visiblePoints());
+    }
+
+    void scatterReferenceLinesAndHighlight() {
+        ScatterChart chart;
+        chart.setAxisTitles(QStringLiteral("Confidential y"), QStringLiteral("Synthetic y"));
+        const auto conf = normals(5000, 11, 10, 2);
+        const auto noise = normals(5000, 12, 0, 1);
+        QList<QPointF> pts;
+        for (std::size_t i = 0; i < conf.size(); ++i) pts.append({conf[i], conf[i] + noise[i]});
+        chart.setPoints(pts, QStringLiteral("Records"));
+        chart.setIdentityLine(true);
+        chart.setHighlighted({0, 1, 2, 3, 4, 99999}, QStringLiteral("Highest risk"));
+        QCOMPARE(chart.highlightSeries()->count(), 5);  // out-of-range index dropped
+        QVERIFY(chart.series().at(2)->isVisible());
+        const QString error =
+            exportChart(&chart, outputDir() + "/chart_scatter_identity.png", QSize(800, 600));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    void exportWritesPngAndSvg() {
+        // The view's scene owns the chart.
+        ScatterChart& chart = *new ScatterChart;
+        chart.setAxisTitles(QStringLiteral("Weight"), QStringLiteral("y"));
+        chart.setPoints(boundVsWeight(2000));
+        const QString dir = outputDir();
+        QString error = exportChart(&chart, dir + "/export_test.png", QSize(640, 480));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QImage png(dir + "/export_test.png");
+        QCOMPARE(png.size(), QSize(640, 480));
+        // Not blank: the plot drew something other than white.
+        int dark = 0;
+        for (int yy = 0; yy < png.height(); yy += 4) {
+            for (int xx = 0; xx < png.width(); xx += 4) dark += qGray(png.pixel(xx, yy)) < 200;
+        }
+        QVERIFY(dark > 50);
+
+        error = exportChart(&chart, dir + "/export_test.svg", QSize(640, 480));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QFile svg(dir + "/export_test.svg");
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray content = svg.readAll();
+        QVERIFY(content.contains("<svg"));
+        QVERIFY(content.size() > 10000);
+        QVERIFY(!content.contains("<image"));  // points as vector shapes, not embedded PNGs
+        QVERIFY(!chart.pointSeries()->lightMarker().isNull());  // restored after export
+        QCOMPARE(chart.pointSeries()->markerSize(), 5.0);
+        // The SVG renders: draw it back into an image to look at.
+        QSvgRenderer renderer(content);
+        QVERIFY(renderer.isValid());
+        QImage back(640, 480, QImage::Format_ARGB32_Premultiplied);
+        back.fill(Qt::white);
+        QPainter painter(&back);
+        renderer.render(&painter);
+        painter.end();
+        QVERIFY(back.save(dir + "/chart_export_svg_rendered.png"));
+
+        // The same from a view (in a scene) at a custom size; the view is left as it was.
+        ChartView view(&chart);
+        view.resize(500, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QRectF before = chart.geometry();
+        QVERIFY(view.exportTo(dir + "/export_view.png", QSize(300, 200)).isEmpty());
+        QCOMPARE(QImage(dir + "/export_view.png").size(), QSize(300, 200));
+        QCOMPARE(chart.geometry(), before);
+
+        // An unwritable path gives a message naming the file.
+        error = exportChart(&chart, "/nonexistent-dir/x.png", QSize(10, 10));
+        QVERIFY(error.contains("/nonexistent-dir/x.png"));
+    }
+
+    void hoverShowsNearestRecord() {
+        // The view's scene owns the chart.
+        ScatterChart& chart = *new ScatterChart;
+        chart.setAxisTitles(QStringLiteral("Weight"), QStringLiteral("Bound"));
+        chart.setPoints({{0.1, 1.0}, {0.5, 2.0}, {0.9, 3.5}});
+        ChartView view(&chart);
+        view.resize(600, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QPoint at = viewPoint(view, &chart, {0.5, 2.0}, chart.pointSeries());
+        QCOMPARE(view.hoverText(at + QPoint(3, -2)),
+                 QStringLiteral("Record 2\nWeight = 0.5\nBound = 2"));
+        QCOMPARE(view.hoverText(at + QPoint(60, 60)), QString());  // nothing near
+
+        CurveChart& curve = *new CurveChart;
+        curve.setAxisTitles(QStringLiteral("ε"), QStringLiteral("Utility"));
+        curve.setCurves({{"LW", {{1, 0.9, "α = 0.1"}, {2, 0.95, "α = 0.2"}}}});
+        ChartView cv(&curve);
+        cv.resize(600, 400);
+        cv.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        const QPoint p = viewPoint(cv, &curve, {2, 0.95}, curve.pointSeries(0));
+        QCOMPARE(cv.hoverText(p), QStringLiteral("LW, α = 0.2\nε = 2\nUtility = 0.95"));
+    }
+
+    void mouseDragZoomsAndMiddleButtonPans() {
+        ScatterChart& chart = *new ScatterChart;
+        chart.setPoints(boundVsWeight(5000));
+        ChartView view(&chart);
+        view.resize(800, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* x = qobject_cast<QValueAxis*>(chart.axes(Qt::Horizontal).front());
+        const double span = x->max() - x->min();
+        const QPoint c = view.viewport()->rect().center();
+
+        // Left drag: rubber band zoom into the dragged rectangle.
+        QTest::mousePress(view.viewport(), Qt::LeftButton, {}, c);
+        QTest::mouseMove(view.viewport(), c + QPoint(40, 10));
+        QTest::mouseMove(view.viewport(), c + QPoint(100, 80));
+        QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, c + QPoint(100, 80));
+        QTRY_VERIFY(x->max() - x->min() < 0.3 * span);
+
+        // Middle drag pans: the range keeps its width and moves against the mouse.
+        const double w = x->max() - x->min(), before = x->min();
+        QTest::mousePress(view.viewport(), Qt::MiddleButton, {}, c);
+        QTest::mouseMove(view.viewport(), c + QPoint(50, 0));
+        QTest::mouseRelease(view.viewport(), Qt::MiddleButton, {}, c + QPoint(50, 0));
+        QVERIFY(x->min() < before);
+        QVERIFY(std::abs((x->max() - x->min()) - w) < 1e-9 * span);
+
+        // Reset returns to the full range.
+        view.resetZoom();
+        QVERIFY(std::abs((x->max() - x->min()) - span) < 1e-9 * span);
+    }
+
+    void curveClickEmitsIndex() {
+        // The view's scene owns the chart.
+        CurveChart& chart = *new CurveChart;
+        chart.setAxisTitles(QStringLiteral("ε (privacy budget)"),
+                            QStringLiteral("Utility (CI overlap)"));
+        std::vector<Curve> curves{{QStringLiteral("LW"), {}}, {QStringLiteral("EM"), {}}};
+        for (int i = 0; i < 6; ++i) {
+            const double e = 0.5 + i;
+            curves[0].points.push_back({e, 1 - 0.5 / (1 + e), QString("α = %1").arg(i)});
+            curves[1].points.push_back({e + 0.2, 1 - 0.8 / (1 + e), QString("α = %1").arg(i)});
+        }
+        chart.setCurves(curves);
+        QCOMPARE(chart.series().size(), 4);
+        ChartView view(&chart);
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy spy(&chart, &CurveChart::pointClicked);
+        const QPointF target(curves[1].points[3].x, curves[1].points[3].y);
+        const QPoint at = viewPoint(view, &chart, target, chart.pointSeries(1));
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, at);
+        QTRY_COMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), 1);
+        QCOMPARE(spy.at(0).at(1).toInt(), 3);
+        QVERIFY(chart.pointSeries(1)->isPointSelected(3));
+        QVERIFY(!chart.pointSeries(0)->isPointSelected(3));
+        QVERIFY(view.grab().save(outputDir() + QStringLiteral("/chart_risk_utility.png")));
+    }
+
+    void densityPanelWithTail() {
+        const auto conf = normals(3000, 21, 50, 12);
+        auto synth = normals(3000, 22, 52, 15);
+        const auto comparison = utility::compareDensities(conf, synth, {}, 0.9);
+        QVERIFY(comparison);
+        DensityPanel panel;
+        panel.resize(1100, 420);
+        panel.setComparison(*comparison, QStringLiteral("Income (y)"));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.mainChart()->series().size(), 2);
+        QCOMPARE(panel.tailChart()->series().size(), 2);
+        QVERIFY(panel.tailView()->isVisible());
+        auto* line = qobject_cast<QLineSeries*>(panel.mainChart()->series().front());
+        QCOMPARE(line->count(), 512);
+        QCOMPARE(line->name(), QStringLiteral("Confidential"));
+        QVERIFY(panel.grab().save(outputDir() + QStringLiteral("/chart_density.png")));
+    }
+};
+
+QTEST_MAIN(TstCharts)
+#include "tst_charts.moc"
