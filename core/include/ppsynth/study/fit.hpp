@@ -1,0 +1,43 @@
+// One fit of a synthesizer model under record weights alpha: MCMC (or exact conjugate
+// draws), with the Lipschitz quantities and the label-invariant diagnostics accumulated as
+// draws stream past, so memory is O(n + S x parameters), never O(S x n).
+#pragma once
+
+#include <Eigen/Core>
+#include <atomic>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
+#include "ppsynth/mcmc/diagnostics.hpp"
+#include "ppsynth/mcmc/nuts.hpp"
+#include "ppsynth/models/model.hpp"
+#include "ppsynth/privacy/lipschitz.hpp"
+
+namespace ppsynth::study {
+
+struct FitOptions {
+    mcmc::SamplerOptions sampler;  // chains, warmup, draws, seed, threads, starts, progress, cancel
+};
+
+struct Fit {
+    Eigen::MatrixXd draws;  // S x d unconstrained draws, chain after chain
+    privacy::LipschitzAccumulator lipschitz;
+    mcmc::RunDiagnostics diagnostics;
+    std::vector<mcmc::ChainStart> warmStarts;  // per chain, for refits of nearby targets
+    bool exact = false;                        // conjugate draws, no MCMC
+    double seconds = 0;
+    std::int64_t gradientEvaluations = 0;
+};
+
+// The parameter summaries users read (constrained scale).
+struct ParameterSummary {
+    std::string name;
+    double mean = 0, sd = 0, q05 = 0, median = 0, q95 = 0;
+};
+
+Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha, const FitOptions& options);
+
+std::vector<ParameterSummary> summarizeParameters(const models::Model& model, const Eigen::MatrixXd& draws);
+
+}  // namespace ppsynth::study

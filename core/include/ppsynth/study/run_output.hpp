@@ -1,0 +1,29 @@
+// Writes a finished run to a folder (the CLI's --out DIR):
+//   run.json                                 summaries only, nothing record-level
+//   synthetic/<name>/synthetic_01.csv ...    the input's kept rows, target replaced
+//   confidential/<name>_records.csv          row, y, alpha, f, lipschitz, ir[, pairwise_weight]
+//   confidential/<name>_draws.csv            with keepDraws only
+// The folder is assembled under a temporary name and renamed into place at the end, so a
+// failed or cancelled write leaves nothing behind.
+#pragma once
+
+#include <string>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/study/runner.hpp"
+
+namespace ppsynth::study {
+
+struct OutputOptions {
+    bool keepDraws = false;
+    bool overwrite = false;  // replace an existing folder (otherwise an error)
+};
+
+Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
+                      const OutputOptions& options = {});
+
+// run.json's text (exposed for tests and for the GUI's project files).
+std::string runSummaryJson(const RunResult& run);
+
+}  // namespace ppsynth::study

@@ -1,0 +1,83 @@
+// End-to-end runs (the papers' Algorithms 1-3): prepare the data, fit the unweighted model
+// once, then for every synthesizer compute its weights, refit (warm-started), bound the
+// sensitivity, synthesize and measure identification risk.
+#pragma once
+
+#include <Eigen/Core>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
+#include "ppsynth/data/prepare.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/mcmc/diagnostics.hpp"
+#include "ppsynth/models/priors.hpp"
+#include "ppsynth/privacy/calibration.hpp"
+#include "ppsynth/privacy/identification_risk.hpp"
+#include "ppsynth/privacy/lipschitz.hpp"
+#include "ppsynth/privacy/weights.hpp"
+#include "ppsynth/study/fit.hpp"
+#include "ppsynth/study/run_config.hpp"
+
+namespace ppsynth::study {
+
+struct SynthesizerResult {
+    std::string name;
+    Scheme scheme = Scheme::Unweighted;
+    // Record-level, confidential: never part of a release.
+    Eigen::VectorXd alpha;        // weights
+    Eigen::VectorXd recordDelta;  // Delta_{alpha,x_i}
+    std::vector<double> ir;       // marginal identification risk over L datasets
+    std::vector<double> pairwiseWeight;  // at_i, pairwise scheme only
+    // Summaries (safe to show).
+    double deltaX = 0;       // unweighted bound Delta_x
+    double deltaAlphaX = 0;  // Delta_{alpha,x}
+    std::string deltaMethod;
+    privacy::EpsilonAccount epsilon;
+    privacy::GlobalEpsilon global;
+    privacy::WeightSummary weights;
+    privacy::RiskSummary irSummary;
+    std::vector<std::size_t> whackAMole;  // vs the unweighted fit
+    std::size_t singletons = 0;
+    std::size_t excludedDraws = 0;
+    mcmc::RunDiagnostics diagnostics;
+    std::vector<ParameterSummary> parameters;
+    double seconds = 0;  // this synthesizer's own fits
+    int fits = 0;
+    std::vector<privacy::ScalarTry> scalarTries;
+    std::vector<privacy::ReweightTry> reweightTries;
+    double scalarWeight = 0;  // scalar scheme: a
+    double k = 0;             // reweight scheme
+    // Released: m synthetic datasets of y on the original scale, record order.
+    std::vector<std::vector<double>> synthetic;
+    Eigen::MatrixXd draws;  // constrained parameter draws (columns: RunResult::parameterNames)
+};
+
+struct RunResult {
+    RunConfig config;
+    data::ModelInputs inputs;
+    std::vector<std::string> parameterNames;
+    Eigen::VectorXd f;  // unweighted per-record bounds f_i (confidential)
+    std::vector<SynthesizerResult> synthesizers;  // in configuration order
+    double seconds = 0;
+
+    const SynthesizerResult* find(const std::string& name) const;
+};
+
+struct RunOptions {
+    ProgressCallback progress;  // stage "<synthesizer>: <what>"
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table, const RunOptions& options = {});
+
+// Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
+// inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
+Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values);
+
+}  // namespace ppsynth::study

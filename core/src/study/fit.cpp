@@ -1,0 +1,146 @@
+#include "ppsynth/study/fit.hpp"
+
+#include <chrono>
+
+#include "ppsynth/common/quantile.hpp"
+#include "ppsynth/common/rng.hpp"
+#include "ppsynth/models/poisson_means.hpp"
+
+namespace ppsynth::study {
+
+namespace {
+
+// Label-invariant per-draw quantities, one vector per chain.
+struct StreamedQuantities {
+    std::vector<std::vector<double>> totalLogLik, meanPrediction;
+    explicit StreamedQuantities(int chains) : totalLogLik(chains), meanPrediction(chains) {}
+
+    std::vector<std::pair<std::string, mcmc::ChainDraws>> asDiagnostics() const {
+        auto toDraws = [](const std::vector<std::vector<double>>& v) {
+            mcmc::ChainDraws d;
+            for (const auto& c : v) d.push_back(Eigen::Map<const Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(c.size())));
+            return d;
+        };
+        return {{"total log-likelihood", toDraws(totalLogLik)}, {"mean prediction", toDraws(meanPrediction)}};
+    }
+};
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Conjugate Poisson means: exact independent draws per "chain" (so diagnostics read alike).
+Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd& alpha, const FitOptions& options) {
+    const auto& so = options.sampler;
+    const auto t0 = std::chrono::steady_clock::now();
+    Fit fit;
+    fit.exact = true;
+    const auto n = static_cast<Eigen::Index>(model.recordCount());
+    fit.draws.resize(static_cast<Eigen::Index>(so.chains) * so.draws, 1);
+    std::vector<privacy::LipschitzAccumulator> acc(static_cast<std::size_t>(so.chains), privacy::LipschitzAccumulator(alpha));
+    StreamedQuantities streamed(so.chains);
+    mcmc::ChainDraws muDraws;
+    Eigen::VectorXd l(n);
+    for (int c = 0; c < so.chains; ++c) {
+        auto rng = makeRng(so.seed, static_cast<std::uint64_t>(c), Purpose::Sampler);
+        Eigen::VectorXd mu = model.drawExact(alpha, static_cast<std::size_t>(so.draws), rng);
+        for (int s = 0; s < so.draws; ++s) {
+            Eigen::VectorXd q(1);
+            q[0] = std::log(mu[s]);
+            fit.draws(static_cast<Eigen::Index>(c) * so.draws + s, 0) = q[0];
+            model.recordLogLik(q, l);
+            acc[static_cast<std::size_t>(c)].addDraw(l);
+            streamed.totalLogLik[static_cast<std::size_t>(c)].push_back(l.sum());
+            streamed.meanPrediction[static_cast<std::size_t>(c)].push_back(mu[s]);
+        }
+        muDraws.push_back(mu);
+        if (report(so.progress, {"sampling", c, static_cast<double>(so.draws), static_cast<double>(so.draws)}) == Continue::Stop ||
+            (so.cancel && so.cancel->load()))
+            return Error{"sampling cancelled"};
+    }
+    for (auto& a : acc) fit.lipschitz.merge(a);
+    auto s = mcmc::summarize(muDraws);
+    fit.diagnostics.draws = so.chains * so.draws;
+    fit.diagnostics.quantities.push_back({"mu", s});
+    fit.diagnostics.maxRhat = s.rhat;
+    fit.diagnostics.minEssBulk = s.essBulk;
+    fit.diagnostics.minEssTail = s.essTail;
+    fit.seconds = secondsSince(t0);
+    return fit;
+}
+
+}  // namespace
+
+Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha, const FitOptions& options) {
+    if (static_cast<std::size_t>(alpha.size()) != model.recordCount())
+        return Error{"the weights cover " + std::to_string(alpha.size()) + " records but the model has " +
+                     std::to_string(model.recordCount())};
+    if (const auto* pm = dynamic_cast<const models::PoissonMeans*>(&model)) return fitExact(*pm, alpha, options);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const int chains = options.sampler.chains;
+    const auto n = static_cast<Eigen::Index>(model.recordCount());
+    // Per-chain slots: the draw hook runs concurrently for different chains.
+    std::vector<privacy::LipschitzAccumulator> acc(static_cast<std::size_t>(chains), privacy::LipschitzAccumulator(alpha));
+    std::vector<Eigen::VectorXd> buffers(static_cast<std::size_t>(chains), Eigen::VectorXd(n));
+    StreamedQuantities streamed(chains);
+    mcmc::SamplerOptions so = options.sampler;
+    so.onDraw = [&](int chain, int, const Eigen::VectorXd& q) {
+        const auto c = static_cast<std::size_t>(chain);
+        model.recordLogLik(q, buffers[c]);
+        acc[c].addDraw(buffers[c]);
+        streamed.totalLogLik[c].push_back(buffers[c].sum());
+        streamed.meanPrediction[c].push_back(model.meanPrediction(q));
+    };
+    models::WeightedPosterior target(model, alpha);
+    auto result = mcmc::sampleNuts(target, so);
+    if (!result) return result.error();
+
+    Fit fit;
+    const int S = options.sampler.draws;
+    const auto d = static_cast<Eigen::Index>(model.dimension());
+    fit.draws.resize(static_cast<Eigen::Index>(chains) * S, d);
+    for (int c = 0; c < chains; ++c) {
+        fit.draws.middleRows(static_cast<Eigen::Index>(c) * S, S) = result->chains[static_cast<std::size_t>(c)].draws;
+        fit.warmStarts.push_back(result->chains[static_cast<std::size_t>(c)].warmStart());
+        fit.lipschitz.merge(acc[static_cast<std::size_t>(c)]);
+    }
+    mcmc::DiagnoseOptions dopt;
+    dopt.maxTreeDepth = so.maxTreeDepth;
+    // Mixture components switch labels: judge convergence on label-invariant quantities.
+    dopt.includeParameters = model.family() != "normal-mixture";
+    dopt.parameterNames.clear();
+    dopt.quantities = streamed.asDiagnostics();
+    fit.diagnostics = mcmc::diagnose(*result, dopt);
+    fit.gradientEvaluations = result->gradientEvaluations;
+    fit.seconds = secondsSince(t0);
+    return fit;
+}
+
+std::vector<ParameterSummary> summarizeParameters(const models::Model& model, const Eigen::MatrixXd& draws) {
+    const auto names = model.parameterNames();
+    std::vector<std::vector<double>> values(names.size());
+    for (Eigen::Index s = 0; s < draws.rows(); ++s) {
+        Eigen::VectorXd c = model.constrain(draws.row(s).transpose());
+        for (std::size_t j = 0; j < names.size() && j < static_cast<std::size_t>(c.size()); ++j)
+            values[j].push_back(c[static_cast<Eigen::Index>(j)]);
+    }
+    std::vector<ParameterSummary> out;
+    for (std::size_t j = 0; j < names.size(); ++j) {
+        auto& v = values[j];
+        if (v.empty()) continue;
+        ParameterSummary p;
+        p.name = names[j];
+        const Eigen::Map<const Eigen::VectorXd> m(v.data(), static_cast<Eigen::Index>(v.size()));
+        p.mean = m.mean();
+        p.sd = v.size() > 1 ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1)) : 0;
+        std::sort(v.begin(), v.end());
+        p.q05 = quantileSorted(v, 0.05);
+        p.median = quantileSorted(v, 0.5);
+        p.q95 = quantileSorted(v, 0.95);
+        out.push_back(p);
+    }
+    return out;
+}
+
+}  // namespace ppsynth::study

@@ -1,0 +1,195 @@
+#include "ppsynth/study/run_output.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+#include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/data/number_format.hpp"
+
+namespace ppsynth::study {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json finiteOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json diagnosticsJson(const mcmc::RunDiagnostics& d) {
+    json q = json::array();
+    for (const auto& x : d.quantities)
+        q.push_back({{"name", x.name},
+                     {"mean", finiteOrNull(x.summary.mean)},
+                     {"sd", finiteOrNull(x.summary.sd)},
+                     {"rhat", finiteOrNull(x.summary.rhat)},
+                     {"ess_bulk", finiteOrNull(x.summary.essBulk)},
+                     {"ess_tail", finiteOrNull(x.summary.essTail)}});
+    json ebfmi = json::array();
+    for (double e : d.ebfmi) ebfmi.push_back(finiteOrNull(e));
+    return {{"rhat_max", finiteOrNull(d.maxRhat)},
+            {"ess_bulk_min", finiteOrNull(d.minEssBulk)},
+            {"ess_tail_min", finiteOrNull(d.minEssTail)},
+            {"divergences", d.divergences},
+            {"treedepth_saturated", d.treeDepthSaturated},
+            {"draws", d.draws},
+            {"ebfmi", ebfmi},
+            {"quantities", q},
+            {"warnings", d.warnings}};
+}
+
+json synthesizerJson(const SynthesizerResult& r) {
+    json j;
+    j["scheme"] = std::string(toString(r.scheme));
+    j["delta_x"] = r.deltaX;
+    j["delta_alpha_x"] = r.deltaAlphaX;
+    j["epsilon"] = r.epsilon.perDataset;
+    j["epsilon_total"] = r.epsilon.total;
+    j["m"] = r.epsilon.m;
+    j["delta_method"] = r.deltaMethod;
+    j["draws_excluded_by_bound"] = r.excludedDraws;
+    j["global_epsilon"] = {{"safety_factor", {r.global.safetyLow, r.global.safetyHigh}},
+                           {"epsilon", {r.global.epsilonLow, r.global.epsilonHigh}}};
+    const auto& w = r.weights;
+    j["weights"] = {{"min", w.min}, {"q1", w.q1}, {"median", w.median}, {"mean", w.mean},
+                    {"q3", w.q3},   {"max", w.max}, {"zeros", w.zeros}};
+    const auto& s = r.irSummary;
+    j["ir"] = {{"mean", s.mean},   {"median", s.median}, {"q1", s.q1},
+               {"q3", s.q3},       {"iqr", s.iqr},       {"max", s.max},
+               {"threshold", s.threshold}, {"above_threshold", s.aboveThreshold},
+               {"whack_a_mole_count", r.whackAMole.size()}};
+    if (r.scheme == Scheme::Pairwise) j["pairwise_singletons"] = r.singletons;
+    j["diagnostics"] = diagnosticsJson(r.diagnostics);
+    j["seconds"] = r.seconds;
+    j["fits"] = r.fits;
+    if (r.scheme == Scheme::Scalar) {
+        j["scalar_weight"] = r.scalarWeight;
+        json tries = json::array();
+        for (const auto& t : r.scalarTries) tries.push_back({{"a", t.a}, {"delta", t.delta}, {"epsilon", t.epsilon}});
+        j["refits"] = tries;
+    }
+    if (r.scheme == Scheme::Reweight) {
+        j["k"] = r.k;
+        json tries = json::array();
+        for (const auto& t : r.reweightTries) tries.push_back({{"k", t.k}, {"delta", t.delta}, {"keeps_bound", t.keeps}});
+        j["refits"] = tries;
+    }
+    json params = json::array();
+    for (const auto& p : r.parameters)
+        params.push_back({{"name", p.name}, {"mean", p.mean}, {"sd", p.sd}, {"q05", p.q05}, {"median", p.median}, {"q95", p.q95}});
+    j["parameters"] = params;
+    return j;
+}
+
+Status writeText(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) return Error{"could not write '" + path.string() + "'"};
+    return {};
+}
+
+// The synthetic dataset l of a synthesizer: the kept rows of the input with y replaced.
+Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table, const std::vector<double>& y) {
+    std::vector<std::uint8_t> keep(table.rowCount(), 0);
+    for (auto r : run.inputs.keptRows) keep[r] = 1;
+    data::Table t = table.filteredRows(keep);
+    const auto idx = t.indexOf(run.config.data.target);
+    if (!idx) return Error{"the target column is missing from the table"};
+    const bool count = t.column(*idx).type() == data::ColumnType::Count;
+    data::Column c = count ? data::Column::count(run.config.data.target, y) : data::Column::numeric(run.config.data.target, y);
+    if (auto s = t.replaceColumn(*idx, std::move(c)); !s) return s.message().empty() ? Error{"replace failed"} : Error{s.message()};
+    return t;
+}
+
+Status writeRecords(const RunResult& run, const SynthesizerResult& r, const fs::path& path) {
+    std::ostringstream o;
+    const bool pairwise = !r.pairwiseWeight.empty();
+    o << "row,y,alpha,f,lipschitz,ir" << (pairwise ? ",pairwise_weight" : "") << "\n";
+    for (std::size_t i = 0; i < run.inputs.keptRows.size(); ++i) {
+        const auto e = static_cast<Eigen::Index>(i);
+        o << run.inputs.keptRows[i] + 1 << ',' << data::formatNumber(run.inputs.yOriginal[e]) << ','
+          << data::formatNumber(r.alpha[e]) << ',' << data::formatNumber(run.f[e]) << ','
+          << data::formatNumber(r.recordDelta[e]) << ',' << data::formatNumber(r.ir[i]);
+        if (pairwise) o << ',' << data::formatNumber(r.pairwiseWeight[i]);
+        o << '\n';
+    }
+    return writeText(path, o.str());
+}
+
+Status writeDraws(const RunResult& run, const SynthesizerResult& r, const fs::path& path) {
+    std::ostringstream o;
+    o << "draw";
+    for (const auto& name : run.parameterNames) o << ",\"" << name << '"';
+    o << "\n";
+    for (Eigen::Index s = 0; s < r.draws.rows(); ++s) {
+        o << s + 1;
+        for (Eigen::Index j = 0; j < r.draws.cols(); ++j) o << ',' << data::formatNumber(r.draws(s, j));
+        o << '\n';
+    }
+    return writeText(path, o.str());
+}
+
+}  // namespace
+
+std::string runSummaryJson(const RunResult& run) {
+    json j;
+    j["software"] = {{"name", "ppsynth"}, {"version", PPSYNTH_VERSION}};
+    j["configuration"] = json::parse(toJson(run.config));
+    j["data"] = {{"records", run.inputs.recordCount()},
+                 {"rows_in_table", run.inputs.report.rowsInTable},
+                 {"rows_dropped", run.inputs.report.rowsDropped},
+                 {"notes", run.inputs.report.notes},
+                 {"transform", std::string(data::toString(run.inputs.transform.kind))},
+                 {"shift", run.inputs.transform.shift},
+                 {"patterns", run.inputs.patterns.count()},
+                 {"records_alone_in_pattern", run.inputs.patterns.singletons},
+                 {"design_columns", run.inputs.columnNames()}};
+    j["parameter_names"] = run.parameterNames;
+    j["seconds"] = run.seconds;
+    j["synthesizers"] = json::object();
+    for (const auto& r : run.synthesizers) j["synthesizers"][r.name] = synthesizerJson(r);
+    return j.dump(2);
+}
+
+Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir, const OutputOptions& options) {
+    std::error_code ec;
+    const fs::path target(dir);
+    if (fs::exists(target, ec) && !options.overwrite)
+        return Error{"'" + dir + "' already exists; choose another output folder or remove it first"};
+    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    fs::create_directories(parent, ec);
+    const fs::path tmp = parent / (target.filename().string() + ".partial-" + std::to_string(::getpid()));
+    fs::remove_all(tmp, ec);
+    auto fail = [&](const std::string& msg) -> Status {
+        fs::remove_all(tmp, ec);
+        return Error{msg};
+    };
+    if (!fs::create_directories(tmp / "synthetic", ec) || !fs::create_directories(tmp / "confidential", ec))
+        return fail("could not create '" + tmp.string() + "': " + ec.message());
+    if (auto s = writeText(tmp / "run.json", runSummaryJson(run)); !s) return fail(s.message());
+    for (const auto& r : run.synthesizers) {
+        const fs::path sdir = tmp / "synthetic" / r.name;
+        fs::create_directories(sdir, ec);
+        for (std::size_t l = 0; l < r.synthetic.size(); ++l) {
+            auto t = syntheticTable(run, table, r.synthetic[l]);
+            if (!t) return fail(t.message());
+            std::ostringstream name;
+            name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
+            if (auto s = data::writeTable(*t, (sdir / name.str()).string()); !s) return fail(s.message());
+        }
+        if (auto s = writeRecords(run, r, tmp / "confidential" / (r.name + "_records.csv")); !s) return fail(s.message());
+        if (options.keepDraws)
+            if (auto s = writeDraws(run, r, tmp / "confidential" / (r.name + "_draws.csv")); !s) return fail(s.message());
+    }
+    if (fs::exists(target, ec)) fs::remove_all(target, ec);
+    fs::rename(tmp, target, ec);
+    if (ec) return fail("could not move the results into '" + dir + "': " + ec.message());
+    return {};
+}
+
+}  // namespace ppsynth::study
