@@ -2,6 +2,7 @@
 // synthesizer of the configuration) written to DIR; see README for the schema.
 #include <iostream>
 
+#include "cmd_run.hpp"
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/data/io.hpp"
@@ -12,11 +13,6 @@ namespace ppsynth::cli {
 
 namespace {
 
-struct RunArgs {
-    std::string config, out;
-    bool keepDraws = false, overwrite = false;
-};
-
 data::ReadOptions readOptionsFor(const study::RunConfig& config) {
     data::ReadOptions ro;
     ro.maxLevels = config.data.maxLevels;
@@ -24,6 +20,8 @@ data::ReadOptions readOptionsFor(const study::RunConfig& config) {
         if (auto t = data::columnTypeFromString(type)) ro.typeOverrides.emplace_back(column, *t);
     return ro;
 }
+
+}  // namespace
 
 int runRun(const RunArgs& a) {
     const auto& cancel = installCancelHandler();
@@ -55,6 +53,8 @@ int runRun(const RunArgs& a) {
                   << "; median weight " << s.weights.median << "\n";
     return 0;
 }
+
+namespace {
 
 const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<RunArgs>();

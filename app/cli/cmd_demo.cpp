@@ -1,0 +1,30 @@
+// `ppsynth-cli demo [--out DIR]`: the headless main job. Runs the bundled demo
+// configuration (resources/examples/demo.json: Unweighted, LW, CW and EM on the simulated
+// income example) end to end and writes its results to DIR.
+#include <filesystem>
+#include <iostream>
+
+#include "cli_commands.hpp"
+#include "cmd_run.hpp"
+
+namespace ppsynth::cli {
+namespace {
+
+const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+    auto args = std::make_shared<RunArgs>();
+    args->config = std::string(PPSYNTH_EXAMPLES_DIR) + "/demo.json";
+    args->out = "ppsynth-demo";
+    args->overwrite = true;
+    auto* cmd = app.add_subcommand("demo", "Run the bundled example end to end (no display needed)");
+    cmd->add_option("--out", args->out, "Output folder (replaced if it exists)");
+    cmd->callback([args, &exitCode] {
+        std::cerr << "ppsynth demo: " << args->config << " -> " << std::filesystem::absolute(args->out).string() << "\n";
+        exitCode = runRun(*args);
+        if (exitCode == 0)
+            std::cerr << "results: " << std::filesystem::absolute(args->out).string()
+                      << " (run.json, synthetic/, confidential/)\n";
+    });
+});
+
+}  // namespace
+}  // namespace ppsynth::cli
