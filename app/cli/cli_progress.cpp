@@ -12,7 +12,9 @@ namespace ppsynth::cli {
 
 namespace {
 std::atomic<bool> gCancel{false};
-extern "C" void onSignal(int) { gCancel.store(true); }
+extern "C" void onSignal(int) {
+    gCancel.store(true);
+}
 }  // namespace
 
 const std::atomic<bool>& installCancelHandler() {
@@ -36,7 +38,8 @@ ProgressCallback stderrProgress(const std::atomic<bool>& cancel) {
         if (!finished && now - last < std::chrono::milliseconds(500)) return Continue::Yes;
         last = now;
         if (p.total > 0)
-            std::fprintf(stderr, "%s [%d]: %.0f/%.0f\n", p.stage.c_str(), p.worker, p.done, p.total);
+            std::fprintf(stderr, "%s [%d]: %.0f/%.0f\n", p.stage.c_str(), p.worker, p.done,
+                         p.total);
         else
             std::fprintf(stderr, "%s\n", p.stage.c_str());
         return Continue::Yes;

@@ -15,10 +15,12 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     args->config = std::string(PPSYNTH_EXAMPLES_DIR) + "/demo.json";
     args->out = "ppsynth-demo";
     args->overwrite = true;
-    auto* cmd = app.add_subcommand("demo", "Run the bundled example end to end (no display needed)");
+    auto* cmd =
+        app.add_subcommand("demo", "Run the bundled example end to end (no display needed)");
     cmd->add_option("--out", args->out, "Output folder (replaced if it exists)");
     cmd->callback([args, &exitCode] {
-        std::cerr << "ppsynth demo: " << args->config << " -> " << std::filesystem::absolute(args->out).string() << "\n";
+        std::cerr << "ppsynth demo: " << args->config << " -> "
+                  << std::filesystem::absolute(args->out).string() << "\n";
         exitCode = runRun(*args);
         if (exitCode == 0)
             std::cerr << "results: " << std::filesystem::absolute(args->out).string()

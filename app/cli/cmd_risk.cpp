@@ -26,12 +26,13 @@ struct RiskArgs {
     int threads = 2;
 };
 
-Expected<std::vector<double>> targetValues(const data::Table& t, const std::string& file, const std::string& target) {
+Expected<std::vector<double>> targetValues(const data::Table& t, const std::string& file,
+                                           const std::string& target) {
     const auto* c = t.find(target);
     if (!c) return Error{"'" + file + "' has no column '" + target + "'"};
     if (c->type() != data::ColumnType::Numeric && c->type() != data::ColumnType::Count)
-        return Error{"'" + file + "': column '" + target + "' is " + std::string(data::toString(c->type())) +
-                     ", not numbers"};
+        return Error{"'" + file + "': column '" + target + "' is " +
+                     std::string(data::toString(c->type())) + ", not numbers"};
     for (std::size_t i = 0; i < c->size(); ++i)
         if (c->isMissing(i))
             return Error{"'" + file + "': column '" + target + "' row " + std::to_string(i + 1) +
@@ -42,8 +43,15 @@ Expected<std::vector<double>> targetValues(const data::Table& t, const std::stri
 nlohmann::ordered_json summaryJson(const privacy::RiskSummary& s, const std::vector<double>& ir) {
     nlohmann::ordered_json top = nlohmann::ordered_json::array();
     for (auto i : s.top) top.push_back({{"row", i + 1}, {"ir", ir[i]}});
-    return {{"mean", s.mean}, {"median", s.median}, {"q1", s.q1}, {"q3", s.q3}, {"iqr", s.iqr}, {"max", s.max},
-            {"threshold", s.threshold}, {"above_threshold", s.aboveThreshold}, {"top", top}};
+    return {{"mean", s.mean},
+            {"median", s.median},
+            {"q1", s.q1},
+            {"q3", s.q3},
+            {"iqr", s.iqr},
+            {"max", s.max},
+            {"threshold", s.threshold},
+            {"above_threshold", s.aboveThreshold},
+            {"top", top}};
 }
 
 int runRisk(const RiskArgs& a) {
@@ -63,8 +71,9 @@ int runRisk(const RiskArgs& a) {
         auto ys = targetValues(*t, f, a.target);
         if (!ys) return std::cerr << "error: " << ys.message() << "\n", 1;
         if (ys->size() != y->size())
-            return std::cerr << "error: '" << f << "' has " << ys->size() << " rows but '" << a.original << "' has "
-                             << y->size() << "; risk compares records row by row\n",
+            return std::cerr << "error: '" << f << "' has " << ys->size() << " rows but '"
+                             << a.original << "' has " << y->size()
+                             << "; risk compares records row by row\n",
                    1;
         synth.push_back(std::move(*ys));
     }
@@ -107,29 +116,39 @@ int runRisk(const RiskArgs& a) {
                                     {"ir", summaryJson(summary, ir)}};
         if (a.pairwise) {
             const auto ps = privacy::summarizeRisk(at);
-            j["pairwise_weight"] = {{"mean", ps.mean}, {"median", ps.median}, {"q1", ps.q1}, {"q3", ps.q3}};
+            j["pairwise_weight"] = {
+                {"mean", ps.mean}, {"median", ps.median}, {"q1", ps.q1}, {"q3", ps.q3}};
             j["pairwise_singletons"] = singletons;
         }
         std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << "records " << ir.size() << ", synthetic datasets " << synth.size() << ", patterns "
-                  << patterns->count() << "\n"
-                  << "IR mean " << summary.mean << ", median " << summary.median << ", IQR " << summary.iqr
-                  << ", max " << summary.max << ", above " << summary.threshold << ": " << summary.aboveThreshold
-                  << "\n";
-        if (a.pairwise) std::cout << "records alone in their pattern (pairwise fell back to 1 - IR): " << singletons << "\n";
+        std::cout << "records " << ir.size() << ", synthetic datasets " << synth.size()
+                  << ", patterns " << patterns->count() << "\n"
+                  << "IR mean " << summary.mean << ", median " << summary.median << ", IQR "
+                  << summary.iqr << ", max " << summary.max << ", above " << summary.threshold
+                  << ": " << summary.aboveThreshold << "\n";
+        if (a.pairwise)
+            std::cout << "records alone in their pattern (pairwise fell back to 1 - IR): "
+                      << singletons << "\n";
     }
     return 0;
 }
 
 const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     auto a = std::make_shared<RiskArgs>();
-    auto* cmd = app.add_subcommand("risk", "Identification risk of synthetic files (from ppsynth or any other tool)");
-    cmd->add_option("--original", a->original, "The confidential file")->required()->check(CLI::ExistingFile);
-    cmd->add_option("--synthetic", a->synthetic, "Synthetic files, rows in the original's order")->required()->expected(1, -1);
+    auto* cmd = app.add_subcommand(
+        "risk", "Identification risk of synthetic files (from ppsynth or any other tool)");
+    cmd->add_option("--original", a->original, "The confidential file")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--synthetic", a->synthetic, "Synthetic files, rows in the original's order")
+        ->required()
+        ->expected(1, -1);
     cmd->add_option("--target", a->target, "The synthesized column")->required();
-    cmd->add_option("--known", a->known, "Variables the intruder knows (comma separated)")->delimiter(',');
-    cmd->add_option("--radius", a->radius, "Closeness radius r (default 0.2: within 20%)")->check(CLI::PositiveNumber);
+    cmd->add_option("--known", a->known, "Variables the intruder knows (comma separated)")
+        ->delimiter(',');
+    cmd->add_option("--radius", a->radius, "Closeness radius r (default 0.2: within 20%)")
+        ->check(CLI::PositiveNumber);
     cmd->add_flag("--absolute", a->absolute, "r is an absolute distance instead of a share of |y|");
     cmd->add_flag("--pairwise", a->pairwise, "Also compute pairwise weights (paper 004)");
     cmd->add_option("--out", a->out, "Per-record CSV: row, ir[, pairwise_weight]");

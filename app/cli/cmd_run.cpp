@@ -1,8 +1,9 @@
 // `ppsynth-cli run CONFIG.json --out DIR [--keep-draws]`: one end-to-end run (every
 // synthesizer of the configuration) written to DIR; see README for the schema.
+#include "cmd_run.hpp"
+
 #include <iostream>
 
-#include "cmd_run.hpp"
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/data/io.hpp"
@@ -48,9 +49,10 @@ int runRun(const RunArgs& a) {
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
     for (const auto& s : result->synthesizers)
-        std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, " << s.epsilon.total
-                  << " for m = " << s.epsilon.m << " (" << s.deltaMethod << "); mean IR " << s.irSummary.mean
-                  << "; median weight " << s.weights.median << "\n";
+        std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
+                  << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod
+                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median
+                  << "\n";
     return 0;
 }
 
@@ -58,10 +60,14 @@ namespace {
 
 const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<RunArgs>();
-    auto* cmd = app.add_subcommand("run", "Fit, weight, synthesize and measure risk for every synthesizer of a configuration");
-    cmd->add_option("config", args->config, "Run configuration (JSON)")->required()->check(CLI::ExistingFile);
+    auto* cmd = app.add_subcommand(
+        "run", "Fit, weight, synthesize and measure risk for every synthesizer of a configuration");
+    cmd->add_option("config", args->config, "Run configuration (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
     cmd->add_option("--out", args->out, "Output folder (must not exist)")->required();
-    cmd->add_flag("--keep-draws", args->keepDraws, "Also write each synthesizer's parameter draws (confidential/)");
+    cmd->add_flag("--keep-draws", args->keepDraws,
+                  "Also write each synthesizer's parameter draws (confidential/)");
     cmd->add_flag("--overwrite", args->overwrite, "Replace an existing output folder");
     cmd->callback([args, &exitCode] { exitCode = runRun(*args); });
 });

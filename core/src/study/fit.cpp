@@ -18,10 +18,13 @@ struct StreamedQuantities {
     std::vector<std::pair<std::string, mcmc::ChainDraws>> asDiagnostics() const {
         auto toDraws = [](const std::vector<std::vector<double>>& v) {
             mcmc::ChainDraws d;
-            for (const auto& c : v) d.push_back(Eigen::Map<const Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(c.size())));
+            for (const auto& c : v)
+                d.push_back(Eigen::Map<const Eigen::VectorXd>(c.data(),
+                                                              static_cast<Eigen::Index>(c.size())));
             return d;
         };
-        return {{"total log-likelihood", toDraws(totalLogLik)}, {"mean prediction", toDraws(meanPrediction)}};
+        return {{"total log-likelihood", toDraws(totalLogLik)},
+                {"mean prediction", toDraws(meanPrediction)}};
     }
 };
 
@@ -30,14 +33,16 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 }
 
 // Conjugate Poisson means: exact independent draws per "chain" (so diagnostics read alike).
-Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd& alpha, const FitOptions& options) {
+Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd& alpha,
+                       const FitOptions& options) {
     const auto& so = options.sampler;
     const auto t0 = std::chrono::steady_clock::now();
     Fit fit;
     fit.exact = true;
     const auto n = static_cast<Eigen::Index>(model.recordCount());
     fit.draws.resize(static_cast<Eigen::Index>(so.chains) * so.draws, 1);
-    std::vector<privacy::LipschitzAccumulator> acc(static_cast<std::size_t>(so.chains), privacy::LipschitzAccumulator(alpha));
+    std::vector<privacy::LipschitzAccumulator> acc(static_cast<std::size_t>(so.chains),
+                                                   privacy::LipschitzAccumulator(alpha));
     StreamedQuantities streamed(so.chains);
     mcmc::ChainDraws muDraws;
     Eigen::VectorXd l(n);
@@ -54,7 +59,8 @@ Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd&
             streamed.meanPrediction[static_cast<std::size_t>(c)].push_back(mu[s]);
         }
         muDraws.push_back(mu);
-        if (report(so.progress, {"sampling", c, static_cast<double>(so.draws), static_cast<double>(so.draws)}) == Continue::Stop ||
+        if (report(so.progress, {"sampling", c, static_cast<double>(so.draws),
+                                 static_cast<double>(so.draws)}) == Continue::Stop ||
             (so.cancel && so.cancel->load()))
             return Error{"sampling cancelled"};
     }
@@ -71,17 +77,20 @@ Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd&
 
 }  // namespace
 
-Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha, const FitOptions& options) {
+Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
+                       const FitOptions& options) {
     if (static_cast<std::size_t>(alpha.size()) != model.recordCount())
-        return Error{"the weights cover " + std::to_string(alpha.size()) + " records but the model has " +
-                     std::to_string(model.recordCount())};
-    if (const auto* pm = dynamic_cast<const models::PoissonMeans*>(&model)) return fitExact(*pm, alpha, options);
+        return Error{"the weights cover " + std::to_string(alpha.size()) +
+                     " records but the model has " + std::to_string(model.recordCount())};
+    if (const auto* pm = dynamic_cast<const models::PoissonMeans*>(&model))
+        return fitExact(*pm, alpha, options);
 
     const auto t0 = std::chrono::steady_clock::now();
     const int chains = options.sampler.chains;
     const auto n = static_cast<Eigen::Index>(model.recordCount());
     // Per-chain slots: the draw hook runs concurrently for different chains.
-    std::vector<privacy::LipschitzAccumulator> acc(static_cast<std::size_t>(chains), privacy::LipschitzAccumulator(alpha));
+    std::vector<privacy::LipschitzAccumulator> acc(static_cast<std::size_t>(chains),
+                                                   privacy::LipschitzAccumulator(alpha));
     std::vector<Eigen::VectorXd> buffers(static_cast<std::size_t>(chains), Eigen::VectorXd(n));
     StreamedQuantities streamed(chains);
     mcmc::SamplerOptions so = options.sampler;
@@ -101,7 +110,8 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     const auto d = static_cast<Eigen::Index>(model.dimension());
     fit.draws.resize(static_cast<Eigen::Index>(chains) * S, d);
     for (int c = 0; c < chains; ++c) {
-        fit.draws.middleRows(static_cast<Eigen::Index>(c) * S, S) = result->chains[static_cast<std::size_t>(c)].draws;
+        fit.draws.middleRows(static_cast<Eigen::Index>(c) * S, S) =
+            result->chains[static_cast<std::size_t>(c)].draws;
         fit.warmStarts.push_back(result->chains[static_cast<std::size_t>(c)].warmStart());
         fit.lipschitz.merge(acc[static_cast<std::size_t>(c)]);
     }
@@ -117,7 +127,8 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     return fit;
 }
 
-std::vector<ParameterSummary> summarizeParameters(const models::Model& model, const Eigen::MatrixXd& draws) {
+std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
+                                                  const Eigen::MatrixXd& draws) {
     const auto names = model.parameterNames();
     std::vector<std::vector<double>> values(names.size());
     for (Eigen::Index s = 0; s < draws.rows(); ++s) {
@@ -133,7 +144,10 @@ std::vector<ParameterSummary> summarizeParameters(const models::Model& model, co
         p.name = names[j];
         const Eigen::Map<const Eigen::VectorXd> m(v.data(), static_cast<Eigen::Index>(v.size()));
         p.mean = m.mean();
-        p.sd = v.size() > 1 ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1)) : 0;
+        p.sd =
+            v.size() > 1
+                ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1))
+                : 0;
         std::sort(v.begin(), v.end());
         p.q05 = quantileSorted(v, 0.05);
         p.median = quantileSorted(v, 0.5);

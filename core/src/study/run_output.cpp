@@ -1,11 +1,12 @@
 #include "ppsynth/study/run_output.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/data/io.hpp"
@@ -18,7 +19,9 @@ using nlohmann::json;
 
 namespace {
 
-json finiteOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json finiteOrNull(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 json diagnosticsJson(const mcmc::RunDiagnostics& d) {
     json q = json::array();
@@ -55,12 +58,17 @@ json synthesizerJson(const SynthesizerResult& r) {
     j["global_epsilon"] = {{"safety_factor", {r.global.safetyLow, r.global.safetyHigh}},
                            {"epsilon", {r.global.epsilonLow, r.global.epsilonHigh}}};
     const auto& w = r.weights;
-    j["weights"] = {{"min", w.min}, {"q1", w.q1}, {"median", w.median}, {"mean", w.mean},
+    j["weights"] = {{"min", w.min}, {"q1", w.q1},   {"median", w.median}, {"mean", w.mean},
                     {"q3", w.q3},   {"max", w.max}, {"zeros", w.zeros}};
     const auto& s = r.irSummary;
-    j["ir"] = {{"mean", s.mean},   {"median", s.median}, {"q1", s.q1},
-               {"q3", s.q3},       {"iqr", s.iqr},       {"max", s.max},
-               {"threshold", s.threshold}, {"above_threshold", s.aboveThreshold},
+    j["ir"] = {{"mean", s.mean},
+               {"median", s.median},
+               {"q1", s.q1},
+               {"q3", s.q3},
+               {"iqr", s.iqr},
+               {"max", s.max},
+               {"threshold", s.threshold},
+               {"above_threshold", s.aboveThreshold},
                {"whack_a_mole_count", r.whackAMole.size()}};
     if (r.scheme == Scheme::Pairwise) j["pairwise_singletons"] = r.singletons;
     j["diagnostics"] = diagnosticsJson(r.diagnostics);
@@ -69,18 +77,25 @@ json synthesizerJson(const SynthesizerResult& r) {
     if (r.scheme == Scheme::Scalar) {
         j["scalar_weight"] = r.scalarWeight;
         json tries = json::array();
-        for (const auto& t : r.scalarTries) tries.push_back({{"a", t.a}, {"delta", t.delta}, {"epsilon", t.epsilon}});
+        for (const auto& t : r.scalarTries)
+            tries.push_back({{"a", t.a}, {"delta", t.delta}, {"epsilon", t.epsilon}});
         j["refits"] = tries;
     }
     if (r.scheme == Scheme::Reweight) {
         j["k"] = r.k;
         json tries = json::array();
-        for (const auto& t : r.reweightTries) tries.push_back({{"k", t.k}, {"delta", t.delta}, {"keeps_bound", t.keeps}});
+        for (const auto& t : r.reweightTries)
+            tries.push_back({{"k", t.k}, {"delta", t.delta}, {"keeps_bound", t.keeps}});
         j["refits"] = tries;
     }
     json params = json::array();
     for (const auto& p : r.parameters)
-        params.push_back({{"name", p.name}, {"mean", p.mean}, {"sd", p.sd}, {"q05", p.q05}, {"median", p.median}, {"q95", p.q95}});
+        params.push_back({{"name", p.name},
+                          {"mean", p.mean},
+                          {"sd", p.sd},
+                          {"q05", p.q05},
+                          {"median", p.median},
+                          {"q95", p.q95}});
     j["parameters"] = params;
     return j;
 }
@@ -94,15 +109,18 @@ Status writeText(const fs::path& path, const std::string& text) {
 }
 
 // The synthetic dataset l of a synthesizer: the kept rows of the input with y replaced.
-Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table, const std::vector<double>& y) {
+Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
+                                     const std::vector<double>& y) {
     std::vector<std::uint8_t> keep(table.rowCount(), 0);
     for (auto r : run.inputs.keptRows) keep[r] = 1;
     data::Table t = table.filteredRows(keep);
     const auto idx = t.indexOf(run.config.data.target);
     if (!idx) return Error{"the target column is missing from the table"};
     const bool count = t.column(*idx).type() == data::ColumnType::Count;
-    data::Column c = count ? data::Column::count(run.config.data.target, y) : data::Column::numeric(run.config.data.target, y);
-    if (auto s = t.replaceColumn(*idx, std::move(c)); !s) return s.message().empty() ? Error{"replace failed"} : Error{s.message()};
+    data::Column c = count ? data::Column::count(run.config.data.target, y)
+                           : data::Column::numeric(run.config.data.target, y);
+    if (auto s = t.replaceColumn(*idx, std::move(c)); !s)
+        return s.message().empty() ? Error{"replace failed"} : Error{s.message()};
     return t;
 }
 
@@ -128,7 +146,8 @@ Status writeDraws(const RunResult& run, const SynthesizerResult& r, const fs::pa
     o << "\n";
     for (Eigen::Index s = 0; s < r.draws.rows(); ++s) {
         o << s + 1;
-        for (Eigen::Index j = 0; j < r.draws.cols(); ++j) o << ',' << data::formatNumber(r.draws(s, j));
+        for (Eigen::Index j = 0; j < r.draws.cols(); ++j)
+            o << ',' << data::formatNumber(r.draws(s, j));
         o << '\n';
     }
     return writeText(path, o.str());
@@ -156,20 +175,24 @@ std::string runSummaryJson(const RunResult& run) {
     return j.dump(2);
 }
 
-Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir, const OutputOptions& options) {
+Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
+                      const OutputOptions& options) {
     std::error_code ec;
     const fs::path target(dir);
     if (fs::exists(target, ec) && !options.overwrite)
-        return Error{"'" + dir + "' already exists; choose another output folder or remove it first"};
+        return Error{"'" + dir +
+                     "' already exists; choose another output folder or remove it first"};
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     fs::create_directories(parent, ec);
-    const fs::path tmp = parent / (target.filename().string() + ".partial-" + std::to_string(::getpid()));
+    const fs::path tmp =
+        parent / (target.filename().string() + ".partial-" + std::to_string(::getpid()));
     fs::remove_all(tmp, ec);
     auto fail = [&](const std::string& msg) -> Status {
         fs::remove_all(tmp, ec);
         return Error{msg};
     };
-    if (!fs::create_directories(tmp / "synthetic", ec) || !fs::create_directories(tmp / "confidential", ec))
+    if (!fs::create_directories(tmp / "synthetic", ec) ||
+        !fs::create_directories(tmp / "confidential", ec))
         return fail("could not create '" + tmp.string() + "': " + ec.message());
     if (auto s = writeText(tmp / "run.json", runSummaryJson(run)); !s) return fail(s.message());
     for (const auto& r : run.synthesizers) {
@@ -180,11 +203,14 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
             if (!t) return fail(t.message());
             std::ostringstream name;
             name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
-            if (auto s = data::writeTable(*t, (sdir / name.str()).string()); !s) return fail(s.message());
+            if (auto s = data::writeTable(*t, (sdir / name.str()).string()); !s)
+                return fail(s.message());
         }
-        if (auto s = writeRecords(run, r, tmp / "confidential" / (r.name + "_records.csv")); !s) return fail(s.message());
+        if (auto s = writeRecords(run, r, tmp / "confidential" / (r.name + "_records.csv")); !s)
+            return fail(s.message());
         if (options.keepDraws)
-            if (auto s = writeDraws(run, r, tmp / "confidential" / (r.name + "_draws.csv")); !s) return fail(s.message());
+            if (auto s = writeDraws(run, r, tmp / "confidential" / (r.name + "_draws.csv")); !s)
+                return fail(s.message());
     }
     if (fs::exists(target, ec)) fs::remove_all(target, ec);
     fs::rename(tmp, target, ec);

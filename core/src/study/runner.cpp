@@ -18,17 +18,22 @@ const SynthesizerResult* RunResult::find(const std::string& name) const {
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
     models::Priors p;
     const std::map<std::string, double models::Priors::*> fields = {
-        {"tau_df", &models::Priors::tauDf},           {"tau_scale", &models::Priors::tauScale},
-        {"sigma_df", &models::Priors::sigmaDf},       {"sigma_scale", &models::Priors::sigmaScale},
-        {"inv_phi_scale", &models::Priors::invPhiScale}, {"mean_shape", &models::Priors::meanShape},
-        {"mean_rate", &models::Priors::meanRate},     {"gamma_shape", &models::Priors::gammaShape},
+        {"tau_df", &models::Priors::tauDf},
+        {"tau_scale", &models::Priors::tauScale},
+        {"sigma_df", &models::Priors::sigmaDf},
+        {"sigma_scale", &models::Priors::sigmaScale},
+        {"inv_phi_scale", &models::Priors::invPhiScale},
+        {"mean_shape", &models::Priors::meanShape},
+        {"mean_rate", &models::Priors::meanRate},
+        {"gamma_shape", &models::Priors::gammaShape},
         {"gamma_rate", &models::Priors::gammaRate}};
     for (const auto& [key, value] : values) {
         auto it = fields.find(key);
         if (it == fields.end()) {
             std::string known;
             for (const auto& f : fields) known += (known.empty() ? "" : ", ") + f.first;
-            return Error{"model.priors: unknown hyperparameter '" + key + "' (known: " + known + ")"};
+            return Error{"model.priors: unknown hyperparameter '" + key + "' (known: " + known +
+                         ")"};
         }
         p.*(it->second) = value;
     }
@@ -50,8 +55,9 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 }
 
 class Runner {
-public:
-    Runner(const RunConfig& config, const RunOptions& options) : config_(config), options_(options) {}
+  public:
+    Runner(const RunConfig& config, const RunOptions& options)
+        : config_(config), options_(options) {}
 
     Expected<RunResult> run(const data::Table& table) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -70,7 +76,7 @@ public:
         return std::move(result_);
     }
 
-private:
+  private:
     struct Measured {
         Fit fit;
         privacy::LipschitzBound bound;
@@ -89,7 +95,8 @@ private:
         const auto& fam = config_.model.family;
         po.countModel = fam == "poisson-means" || fam == "poisson" || fam == "negbin";
         if (po.countModel && po.transform != data::TransformKind::None)
-            return Error{"a count model (" + fam + ") models y as it is: set data.transform to \"none\""};
+            return Error{"a count model (" + fam +
+                         ") models y as it is: set data.transform to \"none\""};
         auto inputs = data::prepareModelInputs(table, roles, po);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);
@@ -99,7 +106,8 @@ private:
         spec.family = fam;
         spec.components = config_.model.K;
         spec.priors = *priors;
-        auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y, result_.inputs.columnNames());
+        auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
+                                       result_.inputs.columnNames());
         if (!model) return model.status();
         model_ = std::move(*model);
         result_.parameterNames = model_->parameterNames();
@@ -167,16 +175,22 @@ private:
     }
 
     // The first L of the datasets measure risk; the first m are released.
-    std::vector<std::vector<double>> riskDatasets(const std::vector<std::vector<double>>& all) const {
-        return {all.begin(), all.begin() + std::min<std::ptrdiff_t>(config_.risk.L, static_cast<std::ptrdiff_t>(all.size()))};
+    std::vector<std::vector<double>> riskDatasets(
+        const std::vector<std::vector<double>>& all) const {
+        return {all.begin(),
+                all.begin() + std::min<std::ptrdiff_t>(config_.risk.L,
+                                                       static_cast<std::ptrdiff_t>(all.size()))};
     }
 
     Expected<std::vector<double>> risk(const std::vector<std::vector<double>>& all) const {
-        return privacy::marginalRisk(yOriginal_, riskDatasets(all), result_.inputs.patterns.id, riskOptions());
+        return privacy::marginalRisk(yOriginal_, riskDatasets(all), result_.inputs.patterns.id,
+                                     riskOptions());
     }
 
-    Expected<std::vector<std::vector<double>>> synthesizeFrom(const Measured& m, const std::string& name) const {
-        auto chosen = chooseDraws(m.bound.keptDraws, datasetCount(), nameSeed(config_.mcmc.seed, name));
+    Expected<std::vector<std::vector<double>>> synthesizeFrom(const Measured& m,
+                                                              const std::string& name) const {
+        auto chosen =
+            chooseDraws(m.bound.keptDraws, datasetCount(), nameSeed(config_.mcmc.seed, name));
         if (!chosen) return chosen.error();
         SynthesisOptions so;
         so.seed = nameSeed(config_.mcmc.seed, name) ^ 0x5eed;
@@ -189,13 +203,17 @@ private:
     }
 
     // IR-based weights need IR (or pairwise at) from the chosen source.
-    Expected<privacy::PairwiseRisk> riskForWeights(const SynthesizerConfig& sc, bool pairwise) const {
+    Expected<privacy::PairwiseRisk> riskForWeights(const SynthesizerConfig& sc,
+                                                   bool pairwise) const {
         // "data": the confidential values themselves as one synthetic dataset (y* = y).
         const std::vector<std::vector<double>> fromData{yOriginal_};
         const auto& datasets = sc.source == "data" ? fromData : unweightedSynthetic_;
         const auto used = sc.source == "data" ? fromData : riskDatasets(datasets);
-        if (pairwise) return privacy::pairwiseRisk(yOriginal_, used, result_.inputs.patterns.id, riskOptions());
-        auto ir = privacy::marginalRisk(yOriginal_, used, result_.inputs.patterns.id, riskOptions());
+        if (pairwise)
+            return privacy::pairwiseRisk(yOriginal_, used, result_.inputs.patterns.id,
+                                         riskOptions());
+        auto ir =
+            privacy::marginalRisk(yOriginal_, used, result_.inputs.patterns.id, riskOptions());
         if (!ir) return ir.error();
         privacy::PairwiseRisk out;
         out.marginal = std::move(*ir);
@@ -215,7 +233,9 @@ private:
         const auto n = static_cast<Eigen::Index>(model_->recordCount());
         std::optional<Measured> own;
         switch (sc.scheme) {
-            case Scheme::Unweighted: r.alpha = Eigen::VectorXd::Ones(n); break;
+            case Scheme::Unweighted:
+                r.alpha = Eigen::VectorXd::Ones(n);
+                break;
             case Scheme::Lipschitz:
                 r.alpha = privacy::lipschitzWeights(result_.f, sc.c, sc.g);
                 if (sc.M) r.alpha = privacy::truncateAtM(r.alpha, result_.f, *sc.M);
@@ -224,8 +244,9 @@ private:
             case Scheme::Sigmoid: {
                 auto ir = riskForWeights(sc, false);
                 if (!ir) return ir.error();
-                r.alpha = sc.scheme == Scheme::Marginal ? privacy::riskWeights(ir->marginal, sc.c, sc.g)
-                                                        : privacy::sigmoidRiskWeights(ir->marginal, sc.sigmoidA);
+                r.alpha = sc.scheme == Scheme::Marginal
+                              ? privacy::riskWeights(ir->marginal, sc.c, sc.g)
+                              : privacy::sigmoidRiskWeights(ir->marginal, sc.sigmoidA);
                 break;
             }
             case Scheme::Pairwise: {
@@ -237,7 +258,9 @@ private:
                 break;
             }
             case Scheme::Scalar: {
-                const double target = sc.epsilon ? *sc.epsilon : result_.synthesizers[done_.at(sc.match)].epsilon.perDataset;
+                const double target =
+                    sc.epsilon ? *sc.epsilon
+                               : result_.synthesizers[done_.at(sc.match)].epsilon.perDataset;
                 std::map<double, Measured> fits;
                 auto refit = [&](double a) -> Expected<double> {
                     auto m = fitAndBound(withAssumption2(Eigen::VectorXd::Constant(n, a)), sc.name);
@@ -270,12 +293,14 @@ private:
                 privacy::ReweightOptions ro;
                 ro.tolerance = sc.tolerance;
                 if (sc.k) ro.fixedK = *sc.k;
-                auto searched = privacy::searchReweight(base.alpha, base.recordDelta, base.deltaAlphaX, refit, ro);
+                auto searched = privacy::searchReweight(base.alpha, base.recordDelta,
+                                                        base.deltaAlphaX, refit, ro);
                 if (!searched) return searched.error();
                 r.reweightTries = searched->tries;
                 r.fits = static_cast<int>(searched->tries.size());
                 if (searched->k <= 0)
-                    return Error{"no k tried kept Delta within " + std::to_string(sc.tolerance * 100) +
+                    return Error{"no k tried kept Delta within " +
+                                 std::to_string(sc.tolerance * 100) +
                                  "% of the base's; lower 'k' or raise 'tolerance'"};
                 r.k = searched->k;
                 r.alpha = searched->alpha;
@@ -306,7 +331,8 @@ private:
         r.weights = privacy::summarizeWeights(r.alpha);
         r.diagnostics = measured->fit.diagnostics;
         r.parameters = summarizeParameters(*model_, measured->fit.draws);
-        r.draws.resize(measured->fit.draws.rows(), static_cast<Eigen::Index>(result_.parameterNames.size()));
+        r.draws.resize(measured->fit.draws.rows(),
+                       static_cast<Eigen::Index>(result_.parameterNames.size()));
         for (Eigen::Index d = 0; d < measured->fit.draws.rows(); ++d)
             r.draws.row(d) = model_->constrain(measured->fit.draws.row(d).transpose()).transpose();
 
@@ -346,7 +372,8 @@ private:
 
 }  // namespace
 
-Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table, const RunOptions& options) {
+Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
+                             const RunOptions& options) {
     Runner runner(config, options);
     return runner.run(table);
 }

@@ -36,8 +36,10 @@ struct ParameterSummary {
     double mean = 0, sd = 0, q05 = 0, median = 0, q95 = 0;
 };
 
-Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha, const FitOptions& options);
+Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
+                       const FitOptions& options);
 
-std::vector<ParameterSummary> summarizeParameters(const models::Model& model, const Eigen::MatrixXd& draws);
+std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
+                                                  const Eigen::MatrixXd& draws);
 
 }  // namespace ppsynth::study

@@ -30,9 +30,9 @@ struct SynthesizerResult {
     std::string name;
     Scheme scheme = Scheme::Unweighted;
     // Record-level, confidential: never part of a release.
-    Eigen::VectorXd alpha;        // weights
-    Eigen::VectorXd recordDelta;  // Delta_{alpha,x_i}
-    std::vector<double> ir;       // marginal identification risk over L datasets
+    Eigen::VectorXd alpha;               // weights
+    Eigen::VectorXd recordDelta;         // Delta_{alpha,x_i}
+    std::vector<double> ir;              // marginal identification risk over L datasets
     std::vector<double> pairwiseWeight;  // at_i, pairwise scheme only
     // Summaries (safe to show).
     double deltaX = 0;       // unweighted bound Delta_x
@@ -62,7 +62,7 @@ struct RunResult {
     RunConfig config;
     data::ModelInputs inputs;
     std::vector<std::string> parameterNames;
-    Eigen::VectorXd f;  // unweighted per-record bounds f_i (confidential)
+    Eigen::VectorXd f;                            // unweighted per-record bounds f_i (confidential)
     std::vector<SynthesizerResult> synthesizers;  // in configuration order
     double seconds = 0;
 
@@ -74,7 +74,8 @@ struct RunOptions {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table, const RunOptions& options = {});
+Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
+                             const RunOptions& options = {});
 
 // Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
 // inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
