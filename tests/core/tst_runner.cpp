@@ -23,7 +23,8 @@ study::RunConfig poissonConfig() {
         {"name": "LW-M", "scheme": "lipschitz", "M": 3.5},
         {"name": "CW", "scheme": "marginal", "source": "data"},
         {"name": "EM", "scheme": "scalar", "match": "LW"},
-        {"name": "LW_final", "scheme": "reweight", "base": "LW"}
+        {"name": "LW_final", "scheme": "reweight", "base": "LW"},
+        {"name": "LW1", "scheme": "lipschitz", "c": 1.0, "g": 0.0}
       ]})");
     return *c;
 }
@@ -36,7 +37,7 @@ class TstRunner : public QObject {
         const auto table = data::makeExample(data::ExampleId::Poisson);
         auto run = study::runStudy(poissonConfig(), table);
         QVERIFY2(run.hasValue(), run.hasValue() ? "" : run.message().c_str());
-        QCOMPARE(run->synthesizers.size(), std::size_t{6});
+        QCOMPARE(run->synthesizers.size(), std::size_t{7});
         for (const auto& s : run->synthesizers) {
             QCOMPARE(s.epsilon.perDataset, 2 * s.deltaAlphaX);
             QCOMPARE(s.epsilon.total, 4 * s.epsilon.perDataset);
@@ -61,6 +62,11 @@ class TstRunner : public QObject {
         const auto* fin = run->find("LW_final");
         QVERIFY(fin->deltaAlphaX <= 1.02 * lw->deltaAlphaX);
         QVERIFY(fin->alpha.sum() >= lw->alpha.sum());
+        // Paper 001 sec. 3.1: LW keeps the bulk of the records at higher weights than CW.
+        QVERIFY2(run->find("LW1")->weights.median > run->find("CW")->weights.median,
+                 (std::to_string(run->find("LW1")->weights.median) + " vs " +
+                  std::to_string(run->find("CW")->weights.median))
+                     .c_str());
         // Synthetic counts stay whole.
         for (double v : lw->synthetic[0]) QCOMPARE(v, std::round(v));
     }
