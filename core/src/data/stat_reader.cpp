@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "data/formats.hpp"
+#include "data/memory_budget.hpp"
 #include "data/stat_common.hpp"
 #include "ppsynth/data/number_format.hpp"
 
@@ -65,30 +66,6 @@ std::string inQuotes(const std::string& path) {
     return "'" + path + "'";
 }
 
-std::string bytesText(double bytes) {
-    const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) {
-        bytes /= 1024;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return buf;
-}
-
-// MemAvailable from /proc/meminfo (what Linux could hand out without swapping), or 0
-// when unknown, in which case no limit is applied.
-std::size_t availableMemory() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::size_t kb = 0;
-    std::string unit;
-    while (in >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
-    return 0;
-}
-
 int onMetadata(readstat_metadata_t* metadata, void* user) {
     auto& ctx = *static_cast<ReadContext*>(user);
     const auto rows = static_cast<double>(readstat_get_row_count(metadata));
@@ -97,13 +74,13 @@ int onMetadata(readstat_metadata_t* metadata, void* user) {
     ctx.expectedRows = static_cast<std::size_t>(rows);
     // A cell costs a double and a mask byte at least; strings cost more, so this is a floor.
     const double need = rows * vars * (sizeof(double) + 1);
-    const std::size_t budget =
-        ctx.options->memoryBudgetBytes ? ctx.options->memoryBudgetBytes : availableMemory();
+    const std::size_t budget = ctx.options->memoryBudgetBytes ? ctx.options->memoryBudgetBytes
+                                                              : availableMemoryBytes().value_or(0);
     if (budget != 0 && need > static_cast<double>(budget)) {
-        ctx.failure = inQuotes(ctx.path) + " needs at least " + bytesText(need) +
-                      " of memory to read (" + formatNumber(rows) + " rows, " + formatNumber(vars) +
-                      " columns), more than the " + bytesText(static_cast<double>(budget)) +
-                      " available";
+        ctx.failure = inQuotes(ctx.path) + " needs at least " +
+                      humanBytes(static_cast<std::size_t>(need)) + " of memory to read (" +
+                      formatNumber(rows) + " rows, " + formatNumber(vars) +
+                      " columns), more than the " + humanBytes(budget) + " available";
         return READSTAT_HANDLER_ABORT;
     }
     return READSTAT_HANDLER_OK;
