@@ -10,16 +10,13 @@
 #include "mcmc/adaptation.hpp"
 #include "mcmc/nuts_kernel.hpp"
 #include "ppsynth/common/rng.hpp"
+#include "ppsynth/common/stopwatch.hpp"
 
 namespace ppsynth::mcmc {
 namespace {
 
 const char* const kCancelled = "sampling cancelled";
 constexpr int kInitAttempts = 100;
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::string chainPrefix(int chain) {
     return "chain " + std::to_string(chain + 1) + ": ";

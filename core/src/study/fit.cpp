@@ -4,6 +4,7 @@
 
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
+#include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/poisson_means.hpp"
 
 namespace ppsynth::study {
@@ -27,10 +28,6 @@ struct StreamedQuantities {
                 {"mean prediction", toDraws(meanPrediction)}};
     }
 };
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Conjugate Poisson means: exact independent draws per "chain" (so diagnostics read alike).
 Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd& alpha,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ppsynth/common/rng.hpp"
+#include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/synthesis.hpp"
 
@@ -48,10 +49,6 @@ std::uint64_t nameSeed(std::uint64_t seed, const std::string& name) {
     std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
     for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
     return mix64(seed ^ h);
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 class Runner {
