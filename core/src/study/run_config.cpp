@@ -8,6 +8,10 @@
 #include <set>
 #include <sstream>
 
+#include "ppsynth/data/prepare.hpp"
+#include "ppsynth/data/transform.hpp"
+#include "ppsynth/models/factory.hpp"
+
 namespace ppsynth::study {
 
 using nlohmann::json;
@@ -118,6 +122,12 @@ class Reader {
     std::set<std::string> seen_;
 };
 
+// The names data/ and models/ accept are the single source for what a configuration may say.
+bool isModelFamily(const std::string& family) {
+    const auto families = models::modelFamilies();
+    return std::find(families.begin(), families.end(), family) != families.end();
+}
+
 std::optional<Scheme> schemeFromString(const std::string& s) {
     for (auto k : {Scheme::Unweighted, Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise,
                    Scheme::Scalar, Scheme::Reweight, Scheme::Sigmoid})
@@ -211,9 +221,9 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
             if (error.empty() && c.data.path.empty()) d.fail("needs 'path', the data file");
             if (error.empty() && c.data.target.empty())
                 d.fail("needs 'target', the sensitive variable");
-            if (error.empty() && !oneOf(c.data.transform, {"none", "log", "log-shift", "asinh"}))
+            if (error.empty() && !data::transformKindFromString(c.data.transform))
                 d.fail("'transform' must be none, log, log-shift or asinh");
-            if (error.empty() && !oneOf(c.data.missing, {"error", "listwise"}))
+            if (error.empty() && !data::missingPolicyFromString(c.data.missing))
                 d.fail("'missing' must be \"error\" or \"listwise\"");
         }
         if (top.has("model") && error.empty()) {
@@ -221,8 +231,7 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
             m.get("family", c.model.family);
             m.get("K", c.model.K);
             m.get("priors", c.model.priors);
-            if (error.empty() && !oneOf(c.model.family, {"poisson-means", "poisson", "negbin",
-                                                         "normal", "normal-mixture"}))
+            if (error.empty() && !isModelFamily(c.model.family))
                 m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
             if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
         }
