@@ -90,7 +90,8 @@ class Runner {
         po.missing = *data::missingPolicyFromString(config_.data.missing);
         po.maxLevels = config_.data.maxLevels;
         const auto& fam = config_.model.family;
-        po.countModel = fam == "poisson-means" || fam == "poisson" || fam == "negbin";
+        countModel_ = fam == "poisson-means" || fam == "poisson" || fam == "negbin";
+        po.countModel = countModel_;
         if (po.countModel && po.transform != data::TransformKind::None)
             return Error{"a count model (" + fam +
                          ") models y as it is: set data.transform to \"none\""};
@@ -192,8 +193,7 @@ class Runner {
         SynthesisOptions so;
         so.seed = nameSeed(config_.mcmc.seed, name) ^ 0x5eed;
         so.threads = config_.mcmc.threads;
-        so.integer = config_.model.family == "poisson-means" || config_.model.family == "poisson" ||
-                     config_.model.family == "negbin";
+        so.integer = countModel_;
         const auto transform = result_.inputs.transform;
         so.backTransform = [transform](double z) { return transform.inverse(z); };
         return synthesize(*model_, m.fit.draws, *chosen, so);
@@ -365,6 +365,7 @@ class Runner {
     std::vector<std::vector<double>> unweightedSynthetic_;
     std::vector<double> unweightedIr_;
     std::map<std::string, std::size_t> done_;
+    bool countModel_ = false;  // counts: y stays a whole number
 };
 
 }  // namespace
