@@ -60,6 +60,15 @@ class Reader {
             if (!v.is_array() ||
                 !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
                 return fail("'" + key + "' must be a list of column names");
+        } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+            if (!v.is_array() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); }))
+                return fail("'" + key + "' must be a list of numbers");
+        } else if constexpr (std::is_same_v<T, std::vector<std::size_t>>) {
+            if (!v.is_array() || !std::all_of(v.begin(), v.end(), [](const json& e) {
+                    return e.is_number_integer() && e.get<long long>() >= 0;
+                }))
+                return fail("'" + key + "' must be a list of whole numbers");
         } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
             if (!v.is_object() ||
                 !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
