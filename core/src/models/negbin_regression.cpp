@@ -3,6 +3,7 @@
 #include <boost/math/special_functions/digamma.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <cassert>
+#include <limits>
 #include <map>
 
 #include "models/count_draws.hpp"
@@ -48,6 +49,13 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     const double v = q(extraOffset());  // log inv_phi
     const double phi = std::exp(-v);
     const double lphi = -v;
+    // A wild trajectory can push phi to 0 or infinity in floating point, where digamma has
+    // its pole: the density is then taken as zero (the sampler rejects the step) instead of
+    // letting boost::math throw across the sampler's threads.
+    if (!(phi > 0) || !std::isfinite(phi)) {
+        grad.setZero(q.size());
+        return -std::numeric_limits<double>::infinity();
+    }
     thread_local Eigen::VectorXd eta, logMuPhi, r, wDistinct;
     X_->times(q.head(p()), eta);
     // log(mu + phi) without overflow: max + log1p(exp(-|eta - log phi|)).
