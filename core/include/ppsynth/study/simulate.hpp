@@ -11,14 +11,13 @@
 // simulation resumes where it stopped.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
-#include "ppsynth/common/progress.hpp"
 #include "ppsynth/privacy/lipschitz.hpp"
+#include "ppsynth/study/study_options.hpp"
 
 namespace ppsynth::study {
 
@@ -84,11 +83,6 @@ struct SimulateSummary {
     std::vector<SimulateDistribution> distributions;
     std::size_t blocksRun = 0, blocksResumed = 0;
     double seconds = 0;
-};
-
-struct StudyOptions {
-    ProgressCallback progress;  // stage "simulate", done/total in blocks
-    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Runs (or resumes) the simulation into `outDir` and writes there, atomically per file:
