@@ -350,10 +350,24 @@ Status writeTables(const detail::ResumableFolder& folder, const SimulateSummary&
 
 }  // namespace
 
+namespace {
+
+// What identifies a resumable folder: the settings that change results, and the version
+// of the saved items' format (items of an older format are not mixed with new ones).
+constexpr int kItemFormat = 1;
+
+std::string fingerprint(const SimulateConfig& config) {
+    json j = json::parse(toJson(config, false));
+    j["item_format"] = kItemFormat;
+    return j.dump(2);
+}
+
+}  // namespace
+
 Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std::string& outDir,
                                         const StudyOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
-    auto folder = detail::ResumableFolder::open(outDir, "simulation", toJson(config, false));
+    auto folder = detail::ResumableFolder::open(outDir, "simulation", fingerprint(config));
     if (!folder) return folder.error();
     struct Block {
         std::size_t n;

@@ -338,10 +338,24 @@ std::string sweepCsv(const SweepSummary& s) {
 
 }  // namespace
 
+namespace {
+
+// What identifies a resumable folder: the settings that change results, and the version
+// of the saved items' format (items of an older format are not mixed with new ones).
+constexpr int kItemFormat = 1;
+
+std::string fingerprint(const SweepConfig& config) {
+    json j = json::parse(toJson(config, false));
+    j["item_format"] = kItemFormat;
+    return j.dump(2);
+}
+
+}  // namespace
+
 Expected<SweepSummary> runSweep(const SweepConfig& config, const data::Table& table,
                                 const std::string& outDir, const StudyOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
-    auto folder = detail::ResumableFolder::open(outDir, "sweep", toJson(config, false));
+    auto folder = detail::ResumableFolder::open(outDir, "sweep", fingerprint(config));
     if (!folder) return folder.error();
     // Item 0 is the unweighted reference; item i the grid point i.
     const std::size_t items = config.points.size() + 1;
