@@ -49,10 +49,10 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     const double v = q(extraOffset());  // log inv_phi
     const double phi = std::exp(-v);
     const double lphi = -v;
-    // A wild trajectory can push phi to 0 or infinity in floating point, where digamma has
-    // its pole: the density is then taken as zero (the sampler rejects the step) instead of
-    // letting boost::math throw across the sampler's threads.
-    if (!(phi > 0) || !std::isfinite(phi)) {
+    // A wild trajectory can push phi towards 0 or infinity, where digamma(phi) ~ -1/phi
+    // overflows or hits its pole: outside |log phi| < 700 the density is taken as zero (the
+    // sampler rejects the step) instead of letting boost::math throw across its threads.
+    if (!(std::abs(v) < 700)) {
         grad.setZero(q.size());
         return -std::numeric_limits<double>::infinity();
     }
