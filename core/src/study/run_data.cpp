@@ -1,6 +1,7 @@
 #include "ppsynth/study/run_data.hpp"
 
 #include "ppsynth/common/sha256.hpp"
+#include "ppsynth/models/factory.hpp"
 
 namespace ppsynth::study {
 
@@ -37,10 +38,6 @@ Expected<RunData> readRunData(const RunConfig& config, const std::string& path) 
     return out;
 }
 
-bool isCountFamily(const std::string& family) {
-    return family == "poisson-means" || family == "poisson" || family == "negbin";
-}
-
 Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table) {
     data::Roles roles;
     roles.target = config.data.target;
@@ -52,7 +49,7 @@ Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data
     po.transform = *data::transformKindFromString(config.data.transform);
     po.missing = *data::missingPolicyFromString(config.data.missing);
     po.maxLevels = config.data.maxLevels;
-    po.countModel = isCountFamily(config.model.family);
+    po.countModel = models::isCountFamily(config.model.family);
     if (po.countModel && po.transform != data::TransformKind::None)
         return Error{"a count model (" + config.model.family +
                      ") models y as it is: set data.transform to \"none\""};

@@ -108,7 +108,7 @@ class Runner {
     };
 
     Status prepare(const data::Table& table) {
-        countModel_ = isCountFamily(config_.model.family);
+        countModel_ = models::isCountFamily(config_.model.family);
         auto inputs = prepareRunInputs(config_, table);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);

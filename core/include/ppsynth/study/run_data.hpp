@@ -27,9 +27,6 @@ struct RunData {
 // Reads `path` (empty: config.data.path) with readOptionsFor(config) and hashes it.
 Expected<RunData> readRunData(const RunConfig& config, const std::string& path = "");
 
-// Poisson means, Poisson and negative binomial regression model y as whole numbers.
-bool isCountFamily(const std::string& family);
-
 // The configuration's roles, transform and missing policy applied to the table.
 Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table);
 
