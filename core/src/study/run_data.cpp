@@ -18,7 +18,8 @@ Expected<data::ReadOptions> readOptionsFor(const RunConfig& config) {
     return ro;
 }
 
-Expected<RunData> readRunData(const RunConfig& config, const std::string& path) {
+Expected<RunData> readRunData(const RunConfig& config, const std::string& path,
+                              const std::string& expectedSha256) {
     RunData out;
     out.path = path.empty() ? config.data.path : path;
     auto ro = readOptionsFor(config);
@@ -32,6 +33,11 @@ Expected<RunData> readRunData(const RunConfig& config, const std::string& path) 
         return sha.error();
     }
     out.sha256 = std::move(*sha);
+    if (!expectedSha256.empty() && out.sha256 != expectedSha256)
+        return Error{"'" + out.path + "' is not the file this run read: its SHA-256 is " +
+                     out.sha256 + ", the run recorded " + expectedSha256 +
+                     ". The run's record-level results would describe other records; restore "
+                     "the original file or give it with --data FILE"};
     auto table = data::readTable(out.path, *ro);
     if (!table) return table.error();
     out.table = std::move(*table);

@@ -1,5 +1,6 @@
 #include "ppsynth/study/run_loader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -156,9 +157,15 @@ class Loader {
     }
 
   private:
-    Status step(const std::string& what) {
-        Progress p{"loading the run: " + what, 0, static_cast<double>(done_++),
-                   static_cast<double>(total_)};
+    bool wantsSynthetic(const std::string& name) const {
+        const auto& only = options_.syntheticFor;
+        return options_.synthetic &&
+               (only.empty() || std::find(only.begin(), only.end(), name) != only.end());
+    }
+
+    // One stage name for the whole load, so progress printers can throttle it.
+    Status step() {
+        Progress p{"loading the run", 0, static_cast<double>(done_++), static_cast<double>(total_)};
         if (report(options_.progress, p) == Continue::Stop)
             return Error{"loading the run was cancelled"};
         return {};
@@ -171,9 +178,18 @@ class Loader {
         if (!config) return Error{"run.json: configuration: " + config.message()};
         run.config = std::move(*config);
         const std::size_t m = static_cast<std::size_t>(run.config.synthesis.m);
-        total_ = 1 + run.config.synthesizers.size() * (1 + (options_.synthetic ? m : 0));
+        total_ = 1 + run.config.synthesizers.size();
+        for (const auto& sc : run.config.synthesizers)
+            if (wantsSynthetic(sc.name)) total_ += m;
+        for (const auto& name : options_.syntheticFor)
+            if (!run.config.find(name)) {
+                std::string have;
+                for (const auto& sc : run.config.synthesizers)
+                    have += (have.empty() ? "" : ", ") + sc.name;
+                return Error{"the run has no synthesizer '" + name + "' (it has " + have + ")"};
+            }
 
-        if (Status s = step("the data file"); !s) return Error{s.message()};
+        if (Status s = step(); !s) return Error{s.message()};
         if (Status s = readData(j, out); !s) return Error{s.message()};
         auto inputs = prepareRunInputs(run.config, out.table);
         if (!inputs) return Error{"the data file '" + out.dataPath + "': " + inputs.message()};
@@ -196,9 +212,9 @@ class Loader {
             r.name = sc.name;
             r.scheme = sc.scheme;
             summariesFrom(all.at(sc.name), r);
-            if (Status st = step(sc.name + " records"); !st) return Error{st.message()};
+            if (Status st = step(); !st) return Error{st.message()};
             if (Status st = readRecords(run, r, s == 0); !st) return Error{st.message()};
-            if (options_.synthetic)
+            if (wantsSynthetic(sc.name))
                 if (Status st = readSynthetic(run, r); !st) return Error{st.message()};
             if (options_.draws)
                 if (Status st = readDraws(run, r); !st) return Error{st.message()};
@@ -225,13 +241,8 @@ class Loader {
         if (!fs::is_regular_file(out.dataPath, ec))
             return Error{"the run's data file '" + out.dataPath +
                          "' is not there; if it moved, give its new location (--data FILE)"};
-        auto data = readRunData(out.run.config, out.dataPath);
+        auto data = readRunData(out.run.config, out.dataPath, sha);
         if (!data) return Error{data.message()};
-        if (!sha.empty() && data->sha256 != sha)
-            return Error{"'" + out.dataPath + "' is not the file this run read: its SHA-256 is " +
-                         data->sha256 + ", the run recorded " + sha +
-                         ". The run's record-level results would describe other records; "
-                         "restore the original file or give it with --data FILE"};
         out.run.dataSha256 = data->sha256;
         out.table = std::move(data->table);
         return {};
@@ -283,7 +294,7 @@ class Loader {
             std::ostringstream name;
             name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
             const fs::path path = dir_ / "synthetic" / r.name / name.str();
-            if (Status s = step(r.name + " " + name.str()); !s) return s;
+            if (Status s = step(); !s) return s;
             auto t = data::readTable(path.string(), *ro);
             if (!t) return Error{t.message()};
             const data::Column* c = t->find(run.config.data.target);

@@ -24,8 +24,10 @@ struct RunData {
     std::string path;    // the file read
 };
 
-// Reads `path` (empty: config.data.path) with readOptionsFor(config) and hashes it.
-Expected<RunData> readRunData(const RunConfig& config, const std::string& path = "");
+// Reads `path` (empty: config.data.path) with readOptionsFor(config) and hashes it. With
+// `expectedSha256`, a file with other bytes is refused before it is parsed.
+Expected<RunData> readRunData(const RunConfig& config, const std::string& path = "",
+                              const std::string& expectedSha256 = "");
 
 // The configuration's roles, transform and missing policy applied to the table.
 Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table);

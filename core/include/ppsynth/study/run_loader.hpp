@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
@@ -22,7 +23,9 @@ struct LoadOptions {
     // The data file, when it moved since the run (empty: the path run.json records). Its
     // contents must still be the run's.
     std::string dataPath;
-    bool synthetic = true;      // read the m synthetic datasets of every synthesizer
+    bool synthetic = true;  // read the m synthetic datasets of every synthesizer
+    // Only these synthesizers' datasets (a release needs one); empty: every synthesizer.
+    std::vector<std::string> syntheticFor;
     bool draws = true;          // read the draws files that exist
     ProgressCallback progress;  // stage "loading the run", done/total in files; Stop cancels
 };
