@@ -10,23 +10,6 @@ namespace ppsynth::release {
 
 namespace {
 
-// The hyperparameters a family reads (models/priors.hpp); the others would only confuse
-// a data user reading the manifest.
-std::vector<std::string> priorNamesOf(const std::string& family) {
-    if (family == "poisson-means") return {"mean_shape", "mean_rate"};
-    std::vector<std::string> names = {"tau_df", "tau_scale"};
-    if (family == "negbin") names.push_back("inv_phi_scale");
-    if (family == "normal" || family == "normal-mixture") {
-        names.push_back("sigma_df");
-        names.push_back("sigma_scale");
-    }
-    if (family == "normal-mixture") {
-        names.push_back("gamma_shape");
-        names.push_back("gamma_rate");
-    }
-    return names;
-}
-
 std::string synthesizerList(const study::RunResult& run) {
     std::string s;
     for (const auto& r : run.synthesizers) s += (s.empty() ? "" : ", ") + r.name;
@@ -100,9 +83,7 @@ Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::strin
     mf.model.family = config.model.family;
     auto priors = study::priorsFromConfig(config.model.priors);
     if (!priors) return priors.error();
-    const auto values = study::priorValues(*priors);
-    for (const auto& name : priorNamesOf(config.model.family))
-        mf.model.priors[name] = values.at(name);
+    mf.model.priors = study::priorValues(*priors, config.model.family);
     if (config.model.family == "normal-mixture") mf.model.K = config.model.K;
     // The log-shift s is computed from the confidential y: not published.
     mf.transform.name = config.data.transform;

@@ -244,6 +244,7 @@ class Loader {
         auto data = readRunData(out.run.config, out.dataPath, sha);
         if (!data) return Error{data.message()};
         out.run.dataSha256 = data->sha256;
+        out.dataVerified = !sha.empty();
         out.table = std::move(data->table);
         return {};
     }

@@ -54,9 +54,33 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
     return p;
 }
 
-std::map<std::string, double> priorValues(const models::Priors& priors) {
+namespace {
+
+// The hyperparameters a family reads (models/priors.hpp).
+std::vector<std::string> priorNamesOf(const std::string& family) {
+    if (family == "poisson-means") return {"mean_shape", "mean_rate"};
+    std::vector<std::string> names = {"tau_df", "tau_scale"};
+    if (family == "negbin") names.push_back("inv_phi_scale");
+    if (family == "normal" || family == "normal-mixture") {
+        names.push_back("sigma_df");
+        names.push_back("sigma_scale");
+    }
+    if (family == "normal-mixture") {
+        names.push_back("gamma_shape");
+        names.push_back("gamma_rate");
+    }
+    return names;
+}
+
+}  // namespace
+
+std::map<std::string, double> priorValues(const models::Priors& priors, const std::string& family) {
     std::map<std::string, double> out;
-    for (const auto& [name, field] : priorFields()) out[name] = priors.*field;
+    const auto& fields = priorFields();
+    if (family.empty())
+        for (const auto& [name, field] : fields) out[name] = priors.*field;
+    else
+        for (const auto& name : priorNamesOf(family)) out[name] = priors.*(fields.at(name));
     return out;
 }
 

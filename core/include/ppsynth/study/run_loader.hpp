@@ -34,6 +34,9 @@ struct LoadedRun {
     RunResult run;
     data::Table table;     // the data file as read (every row and column)
     std::string dataPath;  // where it was read from
+    // run.json recorded the data file's SHA-256 and the file matched it (older run folders
+    // have no checksum: their records are still checked against the data value by value).
+    bool dataVerified = false;
 };
 
 // Summaries recomputed from the records (weights, IR summary with its top records, the

@@ -85,8 +85,10 @@ Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
 // Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
 // inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values);
-// Every hyperparameter of `priors` under the configuration's names (the manifest's list).
-std::map<std::string, double> priorValues(const models::Priors& priors);
+// The hyperparameters of `priors` under the configuration's names: those `family` reads, or
+// every one when family is empty.
+std::map<std::string, double> priorValues(const models::Priors& priors,
+                                          const std::string& family = "");
 
 // The seeds a synthesizer's draws are chosen and its datasets generated with: derived from
 // the run's seed and the synthesizer's name only, so renaming or reordering other
