@@ -70,7 +70,8 @@ Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPat
     lo.progress = options.progress;
     auto loaded = study::loadRunFolder(local(runDir), lo);
     if (!loaded) return loaded.error();
-    const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath)};
+    const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath),
+                           loaded->dataVerified};
     auto doc = buildReport(loaded->run, source, options);
     if (!doc) return doc.error();
 
