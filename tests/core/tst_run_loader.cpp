@@ -98,6 +98,15 @@ class TstRunLoader : public QObject {
             QCOMPARE(y.irSummary.aboveThreshold, x.irSummary.aboveThreshold);
             QCOMPARE(y.whackAMole, x.whackAMole);
             QCOMPARE(y.fits, x.fits);
+            QCOMPARE(y.stageSeconds.synthesis, x.stageSeconds.synthesis);
+            QCOMPARE(y.utilityError, x.utilityError);
+            QCOMPARE(y.utility.has_value(), x.utility.has_value());
+            if (x.utility) {
+                QCOMPARE(y.utility->statistics.size(), x.utility->statistics.size());
+                QCOMPARE(y.utility->statistics.front().ciOverlap,
+                         x.utility->statistics.front().ciOverlap);
+                QCOMPARE(y.utility->ecdf.Um, x.utility->ecdf.Um);
+            }
             QCOMPARE(y.singletons, x.singletons);
             QCOMPARE(y.scalarTries.size(), x.scalarTries.size());
             QCOMPARE(y.reweightTries.size(), x.reweightTries.size());
@@ -119,6 +128,8 @@ class TstRunLoader : public QObject {
                 QCOMPARE(dy.quantities[q].summary.essTail, dx.quantities[q].summary.essTail);
             }
         }
+        // Utility was measured (the configuration's default) and came back.
+        QVERIFY(b.find("LW")->utility.has_value());
         // The run has a pairwise synthesizer and a re-weighting: both made their extras.
         QVERIFY(!b.find("Pairwise")->pairwiseWeight.empty());
         QVERIFY(!b.find("LW_final")->reweightTries.empty());

@@ -11,6 +11,7 @@
 
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/utility_json.hpp"
 
 namespace ppsynth::study {
 
@@ -78,6 +79,23 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     r.singletons = integer<std::size_t>(j, "pairwise_singletons");
     r.diagnostics = diagnosticsFrom(j.at("diagnostics"));
     r.seconds = number(j, "seconds");
+    if (auto it = j.find("stage_seconds"); it != j.end()) {
+        r.stageSeconds.fits = number(*it, "fits");
+        r.stageSeconds.weights = number(*it, "weights");
+        r.stageSeconds.synthesis = number(*it, "synthesis");
+        r.stageSeconds.risk = number(*it, "risk");
+        r.stageSeconds.utility = number(*it, "utility");
+    }
+    if (auto it = j.find("utility"); it != j.end() && it->is_object()) {
+        if (it->contains("error")) {
+            r.utilityError = it->at("error").get<std::string>();
+        } else if (auto u = utilityReportFromJson(it->dump()); u) {
+            r.utility = std::move(*u);
+        } else {
+            // The run's other results stay usable; the report says why utility is missing.
+            r.utilityError = "run.json: the utility report cannot be read: " + u.message();
+        }
+    }
     r.fits = integer<int>(j, "fits");
     r.scalarWeight = number(j, "scalar_weight");
     r.k = number(j, "k");
