@@ -67,7 +67,7 @@ class TstReport : public QObject {
         auto written = ui::report::writeReport(q(base_ / "run"), q(out));
         QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
         const QString html = slurp(out);
-        for (const char* id : {"configuration", "epsilon", "risk", "diagnostics"})
+        for (const char* id : {"configuration", "epsilon", "risk", "utility", "diagnostics"})
             QVERIFY2(html.contains(QStringLiteral("<section id=\"%1\">").arg(id)), id);
         QVERIFY(html.contains("<div class=\"banner top\">CONFIDENTIAL"));
         QVERIFY(html.contains("<div class=\"banner bottom\">CONFIDENTIAL"));
@@ -88,6 +88,15 @@ class TstReport : public QObject {
         QVERIFY2(html.contains(row), qPrintable(row));
         QVERIFY(html.contains("LW: the 10 records with the highest risk"));
         QVERIFY(html.contains("The data file's SHA-256 matched the run's record."));
+        // Utility with intervals: LW's mean, confidential and synthetic, as the run stored it.
+        const auto& mean = lw->utility->statistics.front();
+        QCOMPARE(QString::fromStdString(mean.name), QStringLiteral("mean"));
+        const QString cell =
+            QStringLiteral("%1 [%2, %3]")
+                .arg(ui::report::num(mean.synthetic.estimate),
+                     ui::report::num(mean.synthetic.lower), ui::report::num(mean.synthetic.upper));
+        QVERIFY2(html.contains(cell), qPrintable(cell));
+        QVERIFY(html.contains("LW: summary statistics of visits"));
     }
 
     void pdfHasConfidentialOnEveryPage() {

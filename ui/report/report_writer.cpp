@@ -12,6 +12,7 @@
 #include "ppsynth/study/run_loader.hpp"
 #include "ui/report/report_html.hpp"
 #include "ui/report/report_pdf.hpp"
+#include "ui/report/report_utility.hpp"
 
 namespace ppsynth::ui::report {
 
@@ -49,6 +50,7 @@ Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSourc
     doc.sections.push_back(configurationSection(run, source));
     doc.sections.push_back(epsilonSection(run));
     doc.sections.push_back(riskSection(run, options.topK));
+    doc.sections.push_back(utilitySection(run));
     doc.sections.push_back(diagnosticsSection(run));
     return doc;
 }
