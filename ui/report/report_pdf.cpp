@@ -23,7 +23,7 @@ QString tableHtml(const ReportTable& t) {
         QStringLiteral(
             "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"%1\" "
             "style=\"border-collapse: collapse; border-color: #c8c8c8; font-size: 7.5pt;\">")
-            .arg(t.header.size() > 4 ? QStringLiteral("100%") : QStringLiteral("60%"));
+            .arg(t.header.size() > 3 ? QStringLiteral("100%") : QStringLiteral("60%"));
     if (!t.caption.isEmpty())
         h = QStringLiteral("<p style=\"font-weight: bold; margin-top: 10px;\">%1</p>")
                 .arg(esc(t.caption)) +

@@ -69,7 +69,17 @@ QString settingsOf(const study::SynthesizerConfig& sc) {
 
 QString num(double v, int digits) {
     if (!std::isfinite(v)) return QStringLiteral("-");
-    return QString::number(v, 'g', digits);
+    const double a = std::abs(v);
+    // Incomes and counts read as numbers ("75028"), not "7.503e+04"; whole digits are never
+    // cut, and exponents stay for the very small and the very large.
+    if (a == 0 || a < 1e-3 || a >= 1e9) return QString::number(v, 'g', digits);
+    const int whole = static_cast<int>(std::floor(std::log10(a))) + 1;
+    QString text = QString::number(v, 'f', std::max(0, digits - whole));
+    if (text.contains(QLatin1Char('.'))) {  // "0.5000" -> "0.5", as 'g' would
+        while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+        if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+    }
+    return text;
 }
 
 ReportSection configurationSection(const study::RunResult& run, const RunSource& source) {
