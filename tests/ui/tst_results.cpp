@@ -1,0 +1,250 @@
+// The results views on a small real run: the poisson example under a Poisson regression
+// (NUTS, short chains) with Unweighted, LW, CW, EM matched to LW and LW re-weighted. Checks
+// every chart builder's series and point counts against the run's own numbers, the chart
+// files, the tables and the results page; saves a screenshot of every tab to
+// $PPSYNTH_TEST_OUTPUT/screenshots/results_*.png for a person to look at.
+#include <QApplication>
+#include <QAreaSeries>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QLineSeries>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+#include <set>
+
+#include "ppsynth/data/examples.hpp"
+#include "ppsynth/study/runner.hpp"
+#include "ui/charts/chart_style.hpp"
+#include "ui/charts/density_chart.hpp"
+#include "ui/charts/line_chart.hpp"
+#include "ui/charts/scatter_chart.hpp"
+#include "ui/charts/violin_chart.hpp"
+#include "ui/results/chart_files.hpp"
+#include "ui/results/run_charts.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::ui;
+using namespace ppsynth::ui::results;
+
+namespace {
+
+constexpr int kChains = 2;
+constexpr int kDraws = 150;
+
+study::RunConfig quickConfig() {
+    auto c = study::parseRunConfig(R"({
+      "data": {"path": "poisson.csv", "target": "y"},
+      "model": {"family": "poisson"},
+      "mcmc": {"chains": 2, "warmup": 150, "draws": 150, "seed": 11, "threads": 2},
+      "synthesis": {"m": 3}, "risk": {"L": 3},
+      "synthesizers": [
+        {"name": "Unweighted", "scheme": "unweighted"},
+        {"name": "LW", "scheme": "lipschitz", "c": 0.7, "g": 0.0},
+        {"name": "CW", "scheme": "marginal", "source": "data"},
+        {"name": "EM", "scheme": "scalar", "match": "LW"},
+        {"name": "LW_final", "scheme": "reweight", "base": "LW"}
+      ]})");
+    if (!c) qFatal("config: %s", c.message().c_str());
+    return *c;
+}
+
+[[maybe_unused]] QString outputDir(const QString& sub) {
+    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
+    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
+    const QString dir = base + QLatin1Char('/') + sub;
+    QDir().mkpath(dir);
+    return dir;
+}
+
+template <typename T>
+T* as(const BuiltChart& c) {
+    return qobject_cast<T*>(c.chart.get());
+}
+
+}  // namespace
+
+class TstResults : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const study::RunResult> run_;
+    const study::RunResult& run() const { return *run_; }
+    std::size_t n() const { return static_cast<std::size_t>(run_->inputs.yOriginal.size()); }
+
+  private slots:
+    void initTestCase() {
+        QApplication::setFont(ui::charts::chartFont(9));
+        QElapsedTimer t;
+        t.start();
+        auto r = study::runStudy(quickConfig(), data::makeExample(data::ExampleId::Poisson));
+        QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
+        run_ = std::make_shared<const study::RunResult>(std::move(*r));
+        qInfo("quick run: %.2f s, %zu records, %zu synthesizers", t.elapsed() / 1000.0, n(),
+              run_->synthesizers.size());
+        QCOMPARE(run_->synthesizers.size(), std::size_t{5});
+    }
+
+    void violinsHoldOneViolinPerSynthesizerWithTheirMarks() {
+        auto lip = lipschitzViolins(run());
+        QVERIFY2(lip.hasValue(), lip.hasValue() ? "" : lip.message().c_str());
+        QCOMPARE(lip->key, QStringLiteral("violin_lipschitz"));
+        QVERIFY(lip->recordLevel);
+        QVERIFY(!lip->caption.isEmpty());
+        auto* chart = as<ui::charts::ViolinChart>(*lip);
+        QVERIFY(chart);
+        QCOMPARE(chart->violins().size(), run().synthesizers.size());
+        // One area per synthesizer, each over all n records, marked at Delta_{alpha,x}.
+        int areas = 0;
+        for (auto* s : chart->series()) areas += qobject_cast<QAreaSeries*>(s) ? 1 : 0;
+        QCOMPARE(areas, 5);
+        for (std::size_t i = 0; i < run().synthesizers.size(); ++i) {
+            const auto& v = chart->violins()[i];
+            const auto& s = run().synthesizers[i];
+            QCOMPARE(v.name, QString::fromStdString(s.name));
+            QCOMPARE(v.summary.n, n());
+            QVERIFY(v.mark.has_value());
+            QCOMPARE(*v.mark, s.deltaAlphaX);
+            QCOMPARE(v.summary.max, s.recordDelta.maxCoeff());
+        }
+        auto risk = riskViolins(run());
+        QVERIFY2(risk.hasValue(), risk.hasValue() ? "" : risk.message().c_str());
+        auto* rc = as<ui::charts::ViolinChart>(*risk);
+        for (std::size_t i = 0; i < run().synthesizers.size(); ++i) {
+            const auto& s = run().synthesizers[i];
+            QVERIFY(std::abs(*rc->violins()[i].mark - s.irSummary.mean) < 1e-12);
+            QCOMPARE(rc->violins()[i].summary.median, s.irSummary.median);
+        }
+        auto w = weightViolins(run());
+        QVERIFY2(w.hasValue(), w.hasValue() ? "" : w.message().c_str());
+        auto* wc = as<ui::charts::ViolinChart>(*w);
+        QCOMPARE(*wc->violins()[0].mark, 1.0);  // unweighted: every alpha is 1
+        QVERIFY(*wc->violins()[1].mark < 1.0);
+    }
+
+    void boundVsWeightShowsEveryRecordAndTheDeltaLine() {
+        auto c = boundVsWeightScatter(run(), "LW");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        auto* chart = as<ui::charts::ScatterChart>(*c);
+        QCOMPARE(chart->totalPoints(), static_cast<qsizetype>(n()));
+        QCOMPARE(chart->shownPoints(), static_cast<qsizetype>(n()));  // below the thinning
+        QCOMPARE(chart->totalOverlayPoints(), 0);
+        const auto* lw = run().find("LW");
+        QCOMPARE(chart->pointSeries()->at(0), QPointF(lw->alpha[0], lw->recordDelta[0]));
+        // The Delta line is a horizontal line at Delta_{alpha,x}.
+        bool line = false;
+        for (auto* s : chart->series()) {
+            auto* l = qobject_cast<QLineSeries*>(s);
+            if (l && l->isVisible() && l->count() == 2 && l->at(0).y() == lw->deltaAlphaX &&
+                l->at(1).y() == lw->deltaAlphaX)
+                line = true;
+        }
+        QVERIFY(line);
+
+        // Re-weighting: before (LW's records) and after (the re-weighted fit) in one chart.
+        auto f = boundVsWeightScatter(run(), "LW_final");
+        QVERIFY2(f.hasValue(), f.hasValue() ? "" : f.message().c_str());
+        auto* fc = as<ui::charts::ScatterChart>(*f);
+        QCOMPARE(fc->totalPoints(), static_cast<qsizetype>(n()));
+        QCOMPARE(fc->totalOverlayPoints(), static_cast<qsizetype>(n()));
+        QCOMPARE(fc->shownPoints(), static_cast<qsizetype>(2 * n()));
+        const auto* fin = run().find("LW_final");
+        QCOMPARE(fc->overlaySeries()->at(5), QPointF(fin->alpha[5], fin->recordDelta[5]));
+        QVERIFY(fc->pointSeries()->name().contains(QStringLiteral("before")));
+
+        auto missing = boundVsWeightScatter(run(), "nope");
+        QVERIFY(!missing.hasValue());
+        QVERIFY(QString::fromStdString(missing.message()).contains(QStringLiteral("'nope'")));
+    }
+
+    void otherScattersMatchTheRun() {
+        auto sc = syntheticVsConfidentialScatter(run(), "EM", 1);
+        QVERIFY2(sc.hasValue(), sc.hasValue() ? "" : sc.message().c_str());
+        auto* s = as<ui::charts::ScatterChart>(*sc);
+        QCOMPARE(s->totalPoints(), static_cast<qsizetype>(n()));
+        const auto* em = run().find("EM");
+        QCOMPARE(s->pointSeries()->at(3), QPointF(run().inputs.yOriginal[3], em->synthetic[1][3]));
+        QVERIFY(!syntheticVsConfidentialScatter(run(), "EM", 3).hasValue());  // m = 3
+
+        auto rc = riskComparisonScatter(run(), "CW");
+        QVERIFY2(rc.hasValue(), rc.hasValue() ? "" : rc.message().c_str());
+        auto* r = as<ui::charts::ScatterChart>(*rc);
+        const auto* cw = run().find("CW");
+        const auto* u = run().find("Unweighted");
+        QCOMPARE(r->totalPoints(), static_cast<qsizetype>(n()));
+        QCOMPARE(r->pointSeries()->at(7), QPointF(u->ir[7], cw->ir[7]));
+        QCOMPARE(r->highlightSeries()->count(), static_cast<qsizetype>(cw->whackAMole.size()));
+        QVERIFY(!riskComparisonScatter(run(), "Unweighted").hasValue());
+
+        auto wy = weightVsYScatter(run(), "LW");
+        QVERIFY2(wy.hasValue(), wy.hasValue() ? "" : wy.message().c_str());
+        QCOMPARE(as<ui::charts::ScatterChart>(*wy)->pointSeries()->at(9),
+                 QPointF(run().inputs.yOriginal[9], run().find("LW")->alpha[9]));
+    }
+
+    void densitiesAndTraces() {
+        auto d = densityChart(run(), "LW");
+        QVERIFY2(d.hasValue(), d.hasValue() ? "" : d.message().c_str());
+        auto* dc = as<ui::charts::DensityChart>(*d);
+        QCOMPARE(dc->series().size(), 2);
+        for (auto* s : dc->series()) QCOMPARE(qobject_cast<QLineSeries*>(s)->count(), 512);
+        auto t = densityTailChart(run(), "LW");
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        // The tail starts at the confidential 0.9 quantile.
+        auto* tl = qobject_cast<QLineSeries*>(as<ui::charts::DensityChart>(*t)->series().front());
+        std::vector<double> y(run().inputs.yOriginal.data(), run().inputs.yOriginal.data() + n());
+        std::sort(y.begin(), y.end());
+        QVERIFY(tl->at(0).x() >= y[n() * 8 / 10]);
+
+        const auto params = traceParameters(run(), "LW", 3);
+        // Intercept-only Poisson regression: the coefficient and its prior scale.
+        QCOMPARE(run().parameterNames.size(), std::size_t{2});
+        QCOMPARE(params.size(), std::size_t{2});
+        auto tr = traceChart(run(), "LW", params[0]);
+        QVERIFY2(tr.hasValue(), tr.hasValue() ? "" : tr.message().c_str());
+        QVERIFY(!tr->recordLevel);
+        auto* lc = as<ui::charts::LineChart>(*tr);
+        QCOMPARE(lc->series().size(), kChains);
+        const auto* lw = run().find("LW");
+        for (int c = 0; c < kChains; ++c) {
+            auto* l = qobject_cast<QLineSeries*>(lc->series()[c]);
+            QCOMPARE(l->count(), kDraws);
+            QCOMPARE(l->at(4).y(), lw->draws(c * kDraws + 4, 0));
+        }
+        QVERIFY(!traceChart(run(), "LW", 2).hasValue());
+    }
+
+    void everyChartOfTheRunExportsToPngAndSvg() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.path() + QStringLiteral("/charts");
+        QElapsedTimer t;
+        t.start();
+        auto files = exportRunCharts(run(), dir, {}, QSize(600, 400));
+        QVERIFY2(files.hasValue(), files.hasValue() ? "" : files.message().c_str());
+        qInfo("exported %zu charts (PNG + SVG) in %.2f s", files->files.size(),
+              t.elapsed() / 1000.0);
+        // 3 violins; per synthesizer bound/weight, synthetic/confidential, weight/y, density,
+        // tail density and two traces; risk comparison for the 4 weighted ones.
+        QCOMPARE(files->files.size(), std::size_t{3 + 5 * 7 + 4});
+        QVERIFY2(files->skipped.isEmpty(), qPrintable(files->skipped.join(QLatin1Char('\n'))));
+        std::set<QString> keys;
+        for (const auto& f : files->files) {
+            QVERIFY2(keys.insert(f.key).second, qPrintable(f.key));
+            QImage png(f.png);
+            QVERIFY2(!png.isNull(), qPrintable(f.png));
+            QCOMPARE(png.size(), QSize(600, 400));
+            QSvgRenderer svg(f.svg);
+            QVERIFY2(svg.isValid(), qPrintable(f.svg));
+            QVERIFY(!f.caption.isEmpty());
+        }
+        QVERIFY(keys.count(QStringLiteral("scatter_bound_weight_LW_final")));
+        QVERIFY(keys.count(QStringLiteral("trace_EM_") + keyPart(run().parameterNames[0])));
+        // An unwritable folder is an error naming it, not a crash.
+        auto bad = exportRunCharts(run(), QStringLiteral("/proc/ppsynth-no"), {});
+        QVERIFY(!bad.hasValue());
+    }
+};
+
+QTEST_MAIN(TstResults)
+#include "tst_results.moc"

@@ -1,0 +1,424 @@
+#include "ui/results/run_charts.hpp"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ppsynth/utility/kde.hpp"
+#include "ui/charts/density_chart.hpp"
+#include "ui/charts/line_chart.hpp"
+#include "ui/charts/scatter_chart.hpp"
+#include "ui/charts/violin_chart.hpp"
+
+namespace ppsynth::ui::results {
+
+namespace {
+
+using study::RunResult;
+using study::SynthesizerResult;
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString targetName(const RunResult& run) {
+    return run.config.data.target.empty() ? QStringLiteral("y") : q(run.config.data.target);
+}
+
+Expected<const SynthesizerResult*> findSynthesizer(const RunResult& run, const std::string& name) {
+    if (const auto* s = run.find(name)) return s;
+    std::string known;
+    for (const auto& s : run.synthesizers) known += (known.empty() ? "" : ", ") + s.name;
+    return Error{"the run has no synthesizer '" + name + "' (it has " +
+                 (known.empty() ? std::string("none") : known) + ")"};
+}
+
+BuiltChart make(QString key, QString title, QString caption, bool recordLevel,
+                std::unique_ptr<charts::PlotChart> chart) {
+    chart->setTitle(title);
+    return {std::move(key), std::move(title), std::move(caption), recordLevel, std::move(chart)};
+}
+
+// One violin per synthesizer of a record-level vector; `mark` gives the marked value.
+template <typename Values, typename Mark>
+Expected<BuiltChart> violinsOf(const RunResult& run, Values values, Mark mark,
+                               const QString& markLabel, const QString& valueTitle,
+                               const utility::KdeOptions& kde, QString key, QString title,
+                               QString caption) {
+    if (run.synthesizers.empty()) return Error{"the run has no synthesizers to plot"};
+    std::vector<charts::Violin> violins;
+    for (const auto& s : run.synthesizers) {
+        const std::vector<double> v = values(s);
+        if (v.empty()) {
+            return Error{"synthesizer '" + s.name + "' has no values for '" +
+                         valueTitle.toStdString() + "'"};
+        }
+        auto summary = utility::violinSummary(v, kde);
+        if (!summary) {
+            return Error{"synthesizer '" + s.name + "', " + valueTitle.toStdString() + ": " +
+                         summary.message()};
+        }
+        violins.push_back({q(s.name), std::move(*summary), mark(s), markLabel});
+    }
+    auto chart = std::make_unique<charts::ViolinChart>();
+    chart->setValueTitle(valueTitle);
+    chart->setViolins(std::move(violins));
+    return make(std::move(key), std::move(title), std::move(caption), true, std::move(chart));
+}
+
+std::vector<double> toStd(const Eigen::VectorXd& v) {
+    return {v.data(), v.data() + v.size()};
+}
+
+double mean(const std::vector<double>& v) {
+    return v.empty() ? 0.0
+                     : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+utility::KdeOptions unitInterval() {
+    utility::KdeOptions o;
+    o.lower = 0.0;
+    o.upper = 1.0;
+    return o;
+}
+
+QList<QPointF> zipPoints(const Eigen::VectorXd& x, const Eigen::VectorXd& y) {
+    QList<QPointF> pts;
+    const Eigen::Index n = std::min(x.size(), y.size());
+    pts.reserve(n);
+    for (Eigen::Index i = 0; i < n; ++i) pts.append(QPointF(x[i], y[i]));
+    return pts;
+}
+
+QList<QPointF> zipPoints(const Eigen::VectorXd& x, const std::vector<double>& y) {
+    QList<QPointF> pts;
+    const auto n = std::min<std::size_t>(static_cast<std::size_t>(x.size()), y.size());
+    pts.reserve(static_cast<qsizetype>(n));
+    for (std::size_t i = 0; i < n; ++i) pts.append(QPointF(x[static_cast<Eigen::Index>(i)], y[i]));
+    return pts;
+}
+
+Status sameRecords(const RunResult& run, const SynthesizerResult& s, std::size_t size,
+                   const char* what) {
+    const auto n = static_cast<std::size_t>(run.inputs.yOriginal.size());
+    if (size != n) {
+        return Error{"synthesizer '" + s.name + "': " + what + " covers " + std::to_string(size) +
+                     " records, the data " + std::to_string(n)};
+    }
+    return {};
+}
+
+Expected<utility::DensityComparison> densities(const RunResult& run, const SynthesizerResult& s,
+                                               std::optional<double> tailQuantile) {
+    if (s.synthetic.empty()) return Error{"synthesizer '" + s.name + "' has no synthetic datasets"};
+    std::vector<double> pooled;
+    for (const auto& d : s.synthetic) pooled.insert(pooled.end(), d.begin(), d.end());
+    const auto y = toStd(run.inputs.yOriginal);
+    if (y.empty()) return Error{"the run holds no confidential values of the target"};
+    auto c = utility::compareDensities(y, pooled, {}, tailQuantile);
+    if (!c) return Error{"synthesizer '" + s.name + "', densities: " + c.message()};
+    return c;
+}
+
+}  // namespace
+
+QString keyPart(const std::string& name) {
+    QString out;
+    for (const QChar ch : q(name)) {
+        const bool keep = (ch.isLetterOrNumber() && ch.unicode() < 128) || ch == QLatin1Char('-') ||
+                          ch == QLatin1Char('_');
+        out += keep ? ch : QLatin1Char('_');
+    }
+    return out.isEmpty() ? QStringLiteral("_") : out;
+}
+
+Expected<BuiltChart> lipschitzViolins(const RunResult& run) {
+    return violinsOf(
+        run, [](const SynthesizerResult& s) { return toStd(s.recordDelta); },
+        [](const SynthesizerResult& s) { return std::optional<double>(s.deltaAlphaX); },
+        QStringLiteral("Δ_{α,x} (the bound)"), QStringLiteral("Record bound Δ_{α,x_i}"), {},
+        QStringLiteral("violin_lipschitz"), QStringLiteral("By-record Lipschitz bounds"),
+        QStringLiteral("Each violin shows how the records' sensitivity bounds are spread under "
+                       "one synthesizer; the dashed line is its largest bound Δ_{α,x}, and "
+                       "ε = 2 Δ_{α,x} per released dataset, so lower lines mean more privacy."));
+}
+
+Expected<BuiltChart> riskViolins(const RunResult& run) {
+    return violinsOf(
+        run, [](const SynthesizerResult& s) { return s.ir; },
+        [](const SynthesizerResult& s) { return std::optional<double>(mean(s.ir)); },
+        QStringLiteral("mean"), QStringLiteral("Identification risk IR_i"), unitInterval(),
+        QStringLiteral("violin_risk"), QStringLiteral("Identification risk by record"),
+        QStringLiteral("Each violin shows how the records' identification risks are spread "
+                       "under one synthesizer (0 = not identifiable, 1 = certainly); the dashed "
+                       "line is the mean risk, and mass near the top is the records to worry "
+                       "about."));
+}
+
+Expected<BuiltChart> weightViolins(const RunResult& run) {
+    return violinsOf(
+        run, [](const SynthesizerResult& s) { return toStd(s.alpha); },
+        [](const SynthesizerResult& s) { return std::optional<double>(s.weights.mean); },
+        QStringLiteral("mean"), QStringLiteral("Weight α_i"), unitInterval(),
+        QStringLiteral("violin_weights"), QStringLiteral("Record weights"),
+        QStringLiteral("Each violin shows the weights a synthesizer gives the records (1 = "
+                       "used fully, 0 = left out); the more weight stays near 1, the more of "
+                       "the data's information the synthetic data keeps."));
+}
+
+Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::string& synthesizer) {
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
+        return Error{st.message()};
+    auto chart = std::make_unique<charts::ScatterChart>();
+    chart->setAxisTitles(QStringLiteral("Weight α_i"), QStringLiteral("Record bound Δ_{α,x_i}"));
+    const QString delta = QStringLiteral("Δ_{α,x} = %1").arg(charts::formatValue(s.deltaAlphaX));
+    chart->setHorizontalLine(s.deltaAlphaX, delta);
+    const SynthesizerResult* base =
+        s.scheme == study::Scheme::Reweight ? [&]() -> const SynthesizerResult* {
+        const auto* cfg = run.config.find(s.name);
+        return cfg ? run.find(cfg->base) : nullptr;
+    }()
+        : nullptr;
+    QString caption;
+    if (base && base->alpha.size() == s.alpha.size()) {
+        chart->setPoints(zipPoints(base->alpha, base->recordDelta),
+                         QStringLiteral("before re-weighting (%1)").arg(q(base->name)));
+        chart->setOverlayPoints(
+            zipPoints(s.alpha, s.recordDelta),
+            QStringLiteral("after re-weighting (k = %1)").arg(charts::formatValue(s.k)));
+        caption = QStringLiteral(
+                      "Each point is a record: re-weighting moves weights up (to the right) "
+                      "while no record's bound may pass the dashed line Δ_{α,x} of %1, so the "
+                      "privacy guarantee stays and more information is kept.")
+                      .arg(q(base->name));
+    } else {
+        chart->setPoints(zipPoints(s.alpha, s.recordDelta));
+        caption = QStringLiteral(
+            "Each point is a record: its weight and its bound under this synthesizer; the "
+            "dashed line is the largest bound Δ_{α,x}, and records near it set the privacy "
+            "guarantee ε = 2 Δ_{α,x}.");
+    }
+    return make(QStringLiteral("scatter_bound_weight_") + keyPart(s.name),
+                QStringLiteral("Bound against weight: %1").arg(q(s.name)), caption, true,
+                std::move(chart));
+}
+
+Expected<BuiltChart> syntheticVsConfidentialScatter(const RunResult& run,
+                                                    const std::string& synthesizer,
+                                                    std::size_t dataset) {
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    if (dataset >= s.synthetic.size()) {
+        return Error{"synthesizer '" + s.name + "' has " + std::to_string(s.synthetic.size()) +
+                     " synthetic datasets; dataset " + std::to_string(dataset + 1) +
+                     " does not exist"};
+    }
+    if (auto st = sameRecords(run, s, s.synthetic[dataset].size(), "the synthetic dataset"); !st)
+        return Error{st.message()};
+    const QString y = targetName(run);
+    auto chart = std::make_unique<charts::ScatterChart>();
+    chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y),
+                         QStringLiteral("Synthetic %1").arg(y));
+    chart->setIdentityLine(true);
+    chart->setPoints(zipPoints(run.inputs.yOriginal, s.synthetic[dataset]));
+    return make(QStringLiteral("scatter_synthetic_confidential_") + keyPart(s.name),
+                QStringLiteral("Synthetic against confidential %1: %2 (dataset %3)")
+                    .arg(y, q(s.name))
+                    .arg(dataset + 1),
+                QStringLiteral("Each point is a record: points on the dashed line y = x got back "
+                               "their own value (what an intruder hopes for), points far from it "
+                               "were replaced by something else."),
+                true, std::move(chart));
+}
+
+Expected<BuiltChart> riskComparisonScatter(const RunResult& run, const std::string& synthesizer) {
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    const SynthesizerResult* base = nullptr;
+    for (const auto& o : run.synthesizers)
+        if (o.scheme == study::Scheme::Unweighted) base = &o;
+    if (!base) return Error{"the run has no unweighted synthesizer to compare risks against"};
+    if (base == &s) return Error{"'" + s.name + "' is the unweighted synthesizer itself"};
+    if (s.ir.size() != base->ir.size() || s.ir.empty())
+        return Error{"synthesizer '" + s.name + "' has no identification risks to compare"};
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(s.ir.size()));
+    for (std::size_t i = 0; i < s.ir.size(); ++i) pts.append(QPointF(base->ir[i], s.ir[i]));
+    auto chart = std::make_unique<charts::ScatterChart>();
+    chart->setAxisTitles(QStringLiteral("IR_i under %1").arg(q(base->name)),
+                         QStringLiteral("IR_i under %1").arg(q(s.name)));
+    chart->setIdentityLine(true);
+    chart->setPoints(std::move(pts));
+    std::vector<qsizetype> moles(s.whackAMole.begin(), s.whackAMole.end());
+    chart->setHighlighted(std::move(moles),
+                          QStringLiteral("whack-a-mole (rise > %1)")
+                              .arg(charts::formatValue(run.config.risk.whackAMoleRise)));
+    return make(QStringLiteral("scatter_risk_") + keyPart(s.name),
+                QStringLiteral("Risk under %1 against %2").arg(q(s.name), q(base->name)),
+                QStringLiteral("Each point is a record: below the dashed line y = x the weighting "
+                               "lowered its risk, above it raised it; highlighted records are the "
+                               "whack-a-mole cases whose risk rose by more than %1.")
+                    .arg(charts::formatValue(run.config.risk.whackAMoleRise)),
+                true, std::move(chart));
+}
+
+Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& synthesizer) {
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
+        return Error{st.message()};
+    const QString y = targetName(run);
+    auto chart = std::make_unique<charts::ScatterChart>();
+    chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight α_i"));
+    chart->setPoints(zipPoints(run.inputs.yOriginal, s.alpha));
+    return make(QStringLiteral("scatter_weight_y_") + keyPart(s.name),
+                QStringLiteral("Weight against %1: %2").arg(y, q(s.name)),
+                QStringLiteral("Each point is a record: low weights mark the values the "
+                               "synthesizer treats as risky (usually the extremes of %1), which "
+                               "is where the synthetic data lose detail.")
+                    .arg(y),
+                true, std::move(chart));
+}
+
+Expected<BuiltChart> densityChart(const RunResult& run, const std::string& synthesizer) {
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    auto c = densities(run, s, std::nullopt);
+    if (!c) return c.error();
+    const QString y = targetName(run);
+    auto chart = std::make_unique<charts::DensityChart>();
+    chart->setValueTitle(y);
+    chart->setCurves({{QStringLiteral("Confidential"), c->confidential, Qt::SolidLine},
+                      {QStringLiteral("Synthetic (%1 datasets pooled)").arg(s.synthetic.size()),
+                       c->synthetic, Qt::DashLine}});
+    return make(QStringLiteral("density_") + keyPart(s.name),
+                QStringLiteral("Distribution of %1: %2").arg(y, q(s.name)),
+                QStringLiteral("The solid curve is the confidential %1, the dashed one the "
+                               "synthetic; where they part, the synthetic data misrepresent "
+                               "those values.")
+                    .arg(y),
+                true, std::move(chart));
+}
+
+Expected<BuiltChart> densityTailChart(const RunResult& run, const std::string& synthesizer,
+                                      double tailQuantile) {
+    if (!(tailQuantile > 0 && tailQuantile < 1))
+        return Error{"the tail quantile must lie between 0 and 1"};
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    auto c = densities(run, s, tailQuantile);
+    if (!c) return c.error();
+    if (!c->confidentialTail || !c->syntheticTail)
+        return Error{"synthesizer '" + s.name + "': the upper tail has no spread to plot"};
+    const QString y = targetName(run);
+    auto chart = std::make_unique<charts::DensityChart>();
+    chart->setValueTitle(
+        QStringLiteral("%1 above its %2 quantile").arg(y, charts::formatValue(tailQuantile)));
+    chart->setCurves({{QStringLiteral("Confidential"), *c->confidentialTail, Qt::SolidLine},
+                      {QStringLiteral("Synthetic"), *c->syntheticTail, Qt::DashLine}});
+    return make(QStringLiteral("density_tail_") + keyPart(s.name),
+                QStringLiteral("Upper tail of %1: %2").arg(y, q(s.name)),
+                QStringLiteral("The same densities over the largest %1%% of the confidential "
+                               "values, where the risky records live and where weighting "
+                               "changes the synthetic data most.")
+                    .arg(charts::formatValue(100 * (1 - tailQuantile))),
+                true, std::move(chart));
+}
+
+Expected<BuiltChart> traceChart(const RunResult& run, const std::string& synthesizer,
+                                std::size_t parameter) {
+    auto found = findSynthesizer(run, synthesizer);
+    if (!found) return found.error();
+    const SynthesizerResult& s = **found;
+    if (parameter >= run.parameterNames.size() ||
+        static_cast<Eigen::Index>(parameter) >= s.draws.cols()) {
+        return Error{"synthesizer '" + s.name + "' has no parameter number " +
+                     std::to_string(parameter + 1)};
+    }
+    const int chains = std::max(1, run.config.mcmc.chains);
+    const Eigen::Index perChain = s.draws.rows() / chains;
+    if (perChain < 2) return Error{"synthesizer '" + s.name + "' kept too few draws to trace"};
+    std::vector<charts::Line> lines;
+    const auto col = static_cast<Eigen::Index>(parameter);
+    for (int c = 0; c < chains; ++c) {
+        charts::Line line{QStringLiteral("chain %1").arg(c + 1), {}};
+        line.points.reserve(perChain);
+        for (Eigen::Index k = 0; k < perChain; ++k)
+            line.points.append(QPointF(static_cast<double>(k + 1), s.draws(c * perChain + k, col)));
+        lines.push_back(std::move(line));
+    }
+    const QString name = q(run.parameterNames[parameter]);
+    auto chart = std::make_unique<charts::LineChart>();
+    chart->setAxisTitles(QStringLiteral("Iteration after warm-up"), name);
+    chart->setLines(lines);
+    return make(QStringLiteral("trace_") + keyPart(s.name) + QLatin1Char('_') +
+                    keyPart(run.parameterNames[parameter]),
+                QStringLiteral("Trace of %1: %2").arg(name, q(s.name)),
+                QStringLiteral("One line per chain: well-mixed chains overlap as one band with "
+                               "no trend; a chain that stays apart or drifts means the sampler "
+                               "has not converged and the results are not yet reliable."),
+                false, std::move(chart));
+}
+
+std::vector<std::size_t> traceParameters(const RunResult& run, const std::string& synthesizer,
+                                         std::size_t count) {
+    const auto* s = run.find(synthesizer);
+    const std::size_t d = s ? std::min<std::size_t>(run.parameterNames.size(),
+                                                    static_cast<std::size_t>(s->draws.cols()))
+                            : 0;
+    std::vector<std::size_t> idx(d);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::vector<double> rhat(d, -1.0);
+    if (s) {
+        for (const auto& qd : s->diagnostics.quantities) {
+            for (std::size_t j = 0; j < d; ++j) {
+                if (qd.name == run.parameterNames[j] && std::isfinite(qd.summary.rhat))
+                    rhat[j] = qd.summary.rhat;
+            }
+        }
+    }
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](std::size_t a, std::size_t b) { return rhat[a] > rhat[b]; });
+    idx.resize(std::min(count, d));
+    return idx;
+}
+
+RunCharts buildRunCharts(const RunResult& run, const RunChartOptions& options) {
+    RunCharts out;
+    auto take = [&out](Expected<BuiltChart> c, const QString& what) {
+        if (c) {
+            out.charts.push_back(std::move(*c));
+        } else {
+            out.skipped << QStringLiteral("%1: %2").arg(what, q(c.message()));
+        }
+    };
+    take(lipschitzViolins(run), QStringLiteral("Lipschitz bound violins"));
+    take(riskViolins(run), QStringLiteral("Identification risk violins"));
+    take(weightViolins(run), QStringLiteral("Weight violins"));
+    for (const auto& s : run.synthesizers) {
+        const QString n = q(s.name);
+        take(boundVsWeightScatter(run, s.name), n + QStringLiteral(", bound against weight"));
+        if (s.scheme != study::Scheme::Unweighted)
+            take(riskComparisonScatter(run, s.name), n + QStringLiteral(", risk comparison"));
+        take(syntheticVsConfidentialScatter(run, s.name),
+             n + QStringLiteral(", synthetic against confidential"));
+        take(weightVsYScatter(run, s.name), n + QStringLiteral(", weight against y"));
+        take(densityChart(run, s.name), n + QStringLiteral(", density"));
+        take(densityTailChart(run, s.name, options.tailQuantile),
+             n + QStringLiteral(", tail density"));
+        for (std::size_t p : traceParameters(run, s.name, options.traceParametersPerSynthesizer))
+            take(traceChart(run, s.name, p), n + QStringLiteral(", trace"));
+    }
+    return out;
+}
+
+}  // namespace ppsynth::ui::results
