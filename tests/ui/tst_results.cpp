@@ -52,7 +52,7 @@ study::RunConfig quickConfig() {
     return *c;
 }
 
-[[maybe_unused]] QString outputDir(const QString& sub) {
+QString outputDir(const QString& sub) {
     QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
     if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
     const QString dir = base + QLatin1Char('/') + sub;
@@ -216,8 +216,9 @@ class TstResults : public QObject {
     }
 
     void everyChartOfTheRunExportsToPngAndSvg() {
-        QTemporaryDir tmp;
-        const QString dir = tmp.path() + QStringLiteral("/charts");
+        // Kept in the test output for a person to look at.
+        const QString dir = outputDir(QStringLiteral("results_charts"));
+        QDir(dir).removeRecursively();
         QElapsedTimer t;
         t.start();
         auto files = exportRunCharts(run(), dir, {}, QSize(600, 400));

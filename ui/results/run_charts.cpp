@@ -124,12 +124,18 @@ Expected<utility::DensityComparison> densities(const RunResult& run, const Synth
 }  // namespace
 
 QString keyPart(const std::string& name) {
+    // Runs of other characters become one '_' ("beta[(Intercept)]" -> "beta_Intercept").
     QString out;
     for (const QChar ch : q(name)) {
         const bool keep = (ch.isLetterOrNumber() && ch.unicode() < 128) || ch == QLatin1Char('-') ||
                           ch == QLatin1Char('_');
-        out += keep ? ch : QLatin1Char('_');
+        if (keep) {
+            out += ch;
+        } else if (!out.endsWith(QLatin1Char('_'))) {
+            out += QLatin1Char('_');
+        }
     }
+    while (out.size() > 1 && out.endsWith(QLatin1Char('_'))) out.chop(1);
     return out.isEmpty() ? QStringLiteral("_") : out;
 }
 
@@ -137,18 +143,18 @@ Expected<BuiltChart> lipschitzViolins(const RunResult& run) {
     return violinsOf(
         run, [](const SynthesizerResult& s) { return toStd(s.recordDelta); },
         [](const SynthesizerResult& s) { return std::optional<double>(s.deltaAlphaX); },
-        QStringLiteral("Δ_{α,x} (the bound)"), QStringLiteral("Record bound Δ_{α,x_i}"), {},
+        QStringLiteral("Δ(α,x) (the bound)"), QStringLiteral("Record bound Δ(α,xᵢ)"), {},
         QStringLiteral("violin_lipschitz"), QStringLiteral("By-record Lipschitz bounds"),
         QStringLiteral("Each violin shows how the records' sensitivity bounds are spread under "
-                       "one synthesizer; the dashed line is its largest bound Δ_{α,x}, and "
-                       "ε = 2 Δ_{α,x} per released dataset, so lower lines mean more privacy."));
+                       "one synthesizer; the dashed line is its largest bound Δ(α,x), and "
+                       "ε = 2 Δ(α,x) per released dataset, so lower lines mean more privacy."));
 }
 
 Expected<BuiltChart> riskViolins(const RunResult& run) {
     return violinsOf(
         run, [](const SynthesizerResult& s) { return s.ir; },
         [](const SynthesizerResult& s) { return std::optional<double>(mean(s.ir)); },
-        QStringLiteral("mean"), QStringLiteral("Identification risk IR_i"), unitInterval(),
+        QStringLiteral("mean"), QStringLiteral("Identification risk IRᵢ"), unitInterval(),
         QStringLiteral("violin_risk"), QStringLiteral("Identification risk by record"),
         QStringLiteral("Each violin shows how the records' identification risks are spread "
                        "under one synthesizer (0 = not identifiable, 1 = certainly); the dashed "
@@ -160,7 +166,7 @@ Expected<BuiltChart> weightViolins(const RunResult& run) {
     return violinsOf(
         run, [](const SynthesizerResult& s) { return toStd(s.alpha); },
         [](const SynthesizerResult& s) { return std::optional<double>(s.weights.mean); },
-        QStringLiteral("mean"), QStringLiteral("Weight α_i"), unitInterval(),
+        QStringLiteral("mean"), QStringLiteral("Weight αᵢ"), unitInterval(),
         QStringLiteral("violin_weights"), QStringLiteral("Record weights"),
         QStringLiteral("Each violin shows the weights a synthesizer gives the records (1 = "
                        "used fully, 0 = left out); the more weight stays near 1, the more of "
@@ -174,8 +180,8 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
     if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
         return Error{st.message()};
     auto chart = std::make_unique<charts::ScatterChart>();
-    chart->setAxisTitles(QStringLiteral("Weight α_i"), QStringLiteral("Record bound Δ_{α,x_i}"));
-    const QString delta = QStringLiteral("Δ_{α,x} = %1").arg(charts::formatValue(s.deltaAlphaX));
+    chart->setAxisTitles(QStringLiteral("Weight αᵢ"), QStringLiteral("Record bound Δ(α,xᵢ)"));
+    const QString delta = QStringLiteral("Δ(α,x) = %1").arg(charts::formatValue(s.deltaAlphaX));
     chart->setHorizontalLine(s.deltaAlphaX, delta);
     const SynthesizerResult* base =
         s.scheme == study::Scheme::Reweight ? [&]() -> const SynthesizerResult* {
@@ -192,15 +198,15 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
             QStringLiteral("after re-weighting (k = %1)").arg(charts::formatValue(s.k)));
         caption = QStringLiteral(
                       "Each point is a record: re-weighting moves weights up (to the right) "
-                      "while no record's bound may pass the dashed line Δ_{α,x} of %1, so the "
+                      "while no record's bound may pass the dashed line Δ(α,x) of %1, so the "
                       "privacy guarantee stays and more information is kept.")
                       .arg(q(base->name));
     } else {
         chart->setPoints(zipPoints(s.alpha, s.recordDelta));
         caption = QStringLiteral(
             "Each point is a record: its weight and its bound under this synthesizer; the "
-            "dashed line is the largest bound Δ_{α,x}, and records near it set the privacy "
-            "guarantee ε = 2 Δ_{α,x}.");
+            "dashed line is the largest bound Δ(α,x), and records near it set the privacy "
+            "guarantee ε = 2 Δ(α,x).");
     }
     return make(QStringLiteral("scatter_bound_weight_") + keyPart(s.name),
                 QStringLiteral("Bound against weight: %1").arg(q(s.name)), caption, true,
@@ -251,8 +257,8 @@ Expected<BuiltChart> riskComparisonScatter(const RunResult& run, const std::stri
     pts.reserve(static_cast<qsizetype>(s.ir.size()));
     for (std::size_t i = 0; i < s.ir.size(); ++i) pts.append(QPointF(base->ir[i], s.ir[i]));
     auto chart = std::make_unique<charts::ScatterChart>();
-    chart->setAxisTitles(QStringLiteral("IR_i under %1").arg(q(base->name)),
-                         QStringLiteral("IR_i under %1").arg(q(s.name)));
+    chart->setAxisTitles(QStringLiteral("IRᵢ under %1").arg(q(base->name)),
+                         QStringLiteral("IRᵢ under %1").arg(q(s.name)));
     chart->setIdentityLine(true);
     chart->setPoints(std::move(pts));
     std::vector<qsizetype> moles(s.whackAMole.begin(), s.whackAMole.end());
@@ -276,7 +282,7 @@ Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& s
         return Error{st.message()};
     const QString y = targetName(run);
     auto chart = std::make_unique<charts::ScatterChart>();
-    chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight α_i"));
+    chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight αᵢ"));
     chart->setPoints(zipPoints(run.inputs.yOriginal, s.alpha));
     return make(QStringLiteral("scatter_weight_y_") + keyPart(s.name),
                 QStringLiteral("Weight against %1: %2").arg(y, q(s.name)),

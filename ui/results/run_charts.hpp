@@ -84,7 +84,8 @@ struct RunCharts {
 // densities and trace plots.
 RunCharts buildRunCharts(const study::RunResult& run, const RunChartOptions& options = {});
 
-// A key part made of a synthesizer's name: letters, digits, '-' and '_' kept, others '_'.
+// A key part made of a name: ASCII letters, digits, '-' and '_' kept, each run of other
+// characters one '_', none at the end.
 QString keyPart(const std::string& name);
 
 }  // namespace ppsynth::ui::results

@@ -1,0 +1,226 @@
+#include "ui/results/results_tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ppsynth::ui::results {
+
+namespace {
+
+using study::RunResult;
+using study::SynthesizerResult;
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString count(std::size_t n) {
+    return QString::number(static_cast<qulonglong>(n));
+}
+
+// Stan's thresholds, as mcmc::diagnose uses them.
+constexpr double kRhatThreshold = 1.01;
+constexpr double kEssPerChain = 100;
+
+}  // namespace
+
+QString formatCell(double v) {
+    if (std::isnan(v)) return QStringLiteral("–");
+    return QString::number(v, 'g', 4);
+}
+
+TableData epsilonTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("epsilon");
+    t.title = QStringLiteral("Privacy accounting (ε)");
+    t.caption = QStringLiteral(
+        "ε = 2 Δ(α,x) is the local guarantee of one released synthetic dataset; releasing m "
+        "datasets spends m times that, so quote the total when all of them are published.");
+    t.headers = {QStringLiteral("Synthesizer"),      QStringLiteral("Scheme"),
+                 QStringLiteral("Δx (unweighted)"),  QStringLiteral("Δ(α,x)"),
+                 QStringLiteral("ε per dataset"),    QStringLiteral("m"),
+                 QStringLiteral("ε for m datasets"), QStringLiteral("Global ε (recommended)"),
+                 QStringLiteral("Δ estimated as"),   QStringLiteral("Mean weight"),
+                 QStringLiteral("Records left out")};
+    for (const auto& s : run.synthesizers) {
+        t.rows.push_back(
+            {q(s.name), q(std::string(study::toString(s.scheme))), formatCell(s.deltaX),
+             formatCell(s.deltaAlphaX), formatCell(s.epsilon.perDataset),
+             QString::number(s.epsilon.m), formatCell(s.epsilon.total),
+             QStringLiteral("%1 to %2")
+                 .arg(formatCell(s.global.epsilonLow), formatCell(s.global.epsilonHigh)),
+             q(s.deltaMethod), formatCell(s.weights.mean), count(s.weights.zeros)});
+        if (s.excludedDraws > 0) {
+            t.warnings << QStringLiteral(
+                              "%1: %2 draws above the robust bound were left out of synthesis.")
+                              .arg(q(s.name))
+                              .arg(s.excludedDraws);
+        }
+        if (s.scheme == study::Scheme::Scalar && !s.scalarTries.empty()) {
+            const auto& last = s.scalarTries.back();
+            const auto* cfg = run.config.find(s.name);
+            if (cfg && !cfg->match.empty()) {
+                if (const auto* target = run.find(cfg->match)) {
+                    const double rel = std::abs(last.epsilon - target->epsilon.perDataset) /
+                                       std::max(target->epsilon.perDataset, 1e-300);
+                    if (rel > cfg->tolerance) {
+                        t.warnings << QStringLiteral(
+                                          "%1: the scalar weight matched ε of %2 only within "
+                                          "%3% after %4 refits (tolerance %5%).")
+                                          .arg(q(s.name), q(target->name), formatCell(100 * rel))
+                                          .arg(s.scalarTries.size())
+                                          .arg(formatCell(100 * cfg->tolerance));
+                    }
+                }
+            }
+        }
+    }
+    return t;
+}
+
+TableData riskTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("risk");
+    t.title = QStringLiteral("Identification risk");
+    t.caption = QStringLiteral(
+        "IRᵢ is the chance an intruder who knows a record's pattern picks it out from the "
+        "synthetic values near its own; whack-a-mole counts records whose risk rose under the "
+        "weighted synthesizer compared with the unweighted one.");
+    const double threshold = run.synthesizers.empty() ? run.config.risk.threshold
+                                                      : run.synthesizers[0].irSummary.threshold;
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("Mean IR"),
+                 QStringLiteral("Median"),
+                 QStringLiteral("Q1"),
+                 QStringLiteral("Q3"),
+                 QStringLiteral("Max"),
+                 QStringLiteral("Above %1").arg(formatCell(threshold)),
+                 QStringLiteral("Whack-a-mole")};
+    for (const auto& s : run.synthesizers) {
+        const auto& r = s.irSummary;
+        t.rows.push_back({q(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
+                          formatCell(r.q3), formatCell(r.max), count(r.aboveThreshold),
+                          s.scheme == study::Scheme::Unweighted ? QStringLiteral("–")
+                                                                : count(s.whackAMole.size())});
+    }
+    return t;
+}
+
+Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthesizer,
+                                 std::size_t n) {
+    const auto* s = run.find(synthesizer);
+    if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
+    if (s->ir.empty()) return Error{"synthesizer '" + synthesizer + "' has no risks"};
+    const auto records = static_cast<std::size_t>(run.inputs.yOriginal.size());
+    if (s->ir.size() != records || static_cast<std::size_t>(s->alpha.size()) != records ||
+        static_cast<std::size_t>(s->recordDelta.size()) != records)
+        return Error{"synthesizer '" + synthesizer + "': its records do not match the data"};
+    // The runner's summary keeps the top 10; sort again when more are asked for.
+    std::vector<std::size_t> order = s->irSummary.top;
+    if (order.size() < std::min(n, records)) {
+        order.resize(records);
+        for (std::size_t i = 0; i < records; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return s->ir[a] > s->ir[b]; });
+    }
+    order.resize(std::min(n, order.size()));
+
+    TableData t;
+    t.key = QStringLiteral("top_risk_") + q(synthesizer);
+    t.title = QStringLiteral("CONFIDENTIAL: the %1 records at highest risk under %2")
+                  .arg(order.size())
+                  .arg(q(synthesizer));
+    t.caption = QStringLiteral(
+        "Record-level values of the confidential data: for the data owner only, never to be "
+        "released. Rows are numbered as in the data file (header excluded).");
+    t.confidential = true;
+    t.headers = {QStringLiteral("Rank"),
+                 QStringLiteral("Row in file"),
+                 q(run.config.data.target.empty() ? "y" : run.config.data.target),
+                 QStringLiteral("IRᵢ"),
+                 QStringLiteral("Weight αᵢ"),
+                 QStringLiteral("Bound Δ(α,xᵢ)")};
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::size_t i = order[k];
+        const auto e = static_cast<Eigen::Index>(i);
+        const std::size_t row = i < run.inputs.keptRows.size() ? run.inputs.keptRows[i] + 1 : i + 1;
+        t.rows.push_back({count(k + 1), count(row), formatCell(run.inputs.yOriginal[e]),
+                          formatCell(s->ir[i]), formatCell(s->alpha[e]),
+                          formatCell(s->recordDelta[e])});
+    }
+    return t;
+}
+
+TableData convergenceTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("convergence");
+    t.title = QStringLiteral("Convergence: R-hat and effective sample size");
+    const int chains = std::max(1, run.config.mcmc.chains);
+    const double essMin = kEssPerChain * chains;
+    t.caption = QStringLiteral(
+                    "R-hat near 1 (below %1) means the chains agree; ESS is how many independent "
+                    "draws the chains are worth (at least %2 for %3 chains).")
+                    .arg(formatCell(kRhatThreshold), formatCell(essMin))
+                    .arg(chains);
+    t.headers = {QStringLiteral("Synthesizer"), QStringLiteral("Quantity"),
+                 QStringLiteral("Mean"),        QStringLiteral("SD"),
+                 QStringLiteral("R-hat"),       QStringLiteral("Bulk ESS"),
+                 QStringLiteral("Tail ESS"),    QStringLiteral("Verdict")};
+    for (const auto& s : run.synthesizers) {
+        for (const auto& qd : s.diagnostics.quantities) {
+            const auto& c = qd.summary;
+            QStringList problems;
+            if (std::isnan(c.rhat)) {
+                problems << QStringLiteral("undefined");
+            } else {
+                if (c.rhat > kRhatThreshold) problems << QStringLiteral("chains disagree");
+                if (c.essBulk < essMin || c.essTail < essMin)
+                    problems << QStringLiteral("too few effective draws");
+            }
+            t.rows.push_back(
+                {q(s.name), q(qd.name), formatCell(c.mean), formatCell(c.sd), formatCell(c.rhat),
+                 formatCell(c.essBulk), formatCell(c.essTail),
+                 problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "))});
+        }
+        for (const auto& w : s.diagnostics.warnings)
+            if (w.find("R-hat") != std::string::npos || w.find("ESS") != std::string::npos)
+                t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+    }
+    return t;
+}
+
+TableData samplerTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("sampler");
+    t.title = QStringLiteral("Sampler checks: divergences, tree depth, E-BFMI");
+    t.caption = QStringLiteral(
+        "Divergences mean the sampler could not follow the posterior and estimates may be "
+        "biased; tree-depth hits mean slow exploration; E-BFMI below 0.3 means the tails may "
+        "be missed. Exact (conjugate) draws have none of these.");
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("Draws"),
+                 QStringLiteral("Divergences"),
+                 QStringLiteral("Per chain"),
+                 QStringLiteral("Tree-depth hits"),
+                 QStringLiteral("Lowest E-BFMI"),
+                 QStringLiteral("Fits"),
+                 QStringLiteral("Seconds")};
+    for (const auto& s : run.synthesizers) {
+        const auto& d = s.diagnostics;
+        QStringList perChain;
+        for (int v : d.divergencesPerChain) perChain << QString::number(v);
+        const double ebfmi =
+            d.ebfmi.empty() ? std::nan("") : *std::min_element(d.ebfmi.begin(), d.ebfmi.end());
+        t.rows.push_back(
+            {q(s.name), QString::number(d.draws), QString::number(d.divergences),
+             perChain.isEmpty() ? QStringLiteral("–") : perChain.join(QStringLiteral(", ")),
+             QString::number(d.treeDepthSaturated), formatCell(ebfmi), QString::number(s.fits),
+             formatCell(s.seconds)});
+        for (const auto& w : d.warnings)
+            if (w.find("R-hat") == std::string::npos && w.find("ESS") == std::string::npos)
+                t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+    }
+    return t;
+}
+
+}  // namespace ppsynth::ui::results

@@ -1,0 +1,48 @@
+// The tables of a finished run as plain data (title, headers, rows of text, warnings in
+// words): epsilon accounting, identification risk, the top-10 risky records (confidential),
+// R-hat/ESS and the sampler's divergences. Pure functions of a study::RunResult; the
+// results page shows them, reports can print them.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/study/runner.hpp"
+
+namespace ppsynth::ui::results {
+
+struct TableData {
+    QString key;      // file-name-safe identifier, e.g. "epsilon"
+    QString title;    // starts with "CONFIDENTIAL" for record-level tables
+    QString caption;  // one sentence: how to read it
+    QStringList headers;
+    std::vector<QStringList> rows;  // each as long as headers
+    QStringList warnings;           // problems in words, shown above the table
+    // Record-level content: only for a report marked confidential, never a release.
+    bool confidential = false;
+};
+
+// Per synthesizer: Delta_x, Delta_{alpha,x}, how Delta was estimated, epsilon per dataset,
+// m, epsilon for all m datasets, the global recommendation, weights kept.
+TableData epsilonTable(const study::RunResult& run);
+// Per synthesizer: mean, median, quartiles and max of IR_i, records above the threshold,
+// whack-a-mole records.
+TableData riskTable(const study::RunResult& run);
+// The `count` records with the highest IR_i under `synthesizer`: row in the data file,
+// confidential y, IR_i, alpha_i, Delta_{alpha,x_i}. Marked CONFIDENTIAL.
+Expected<TableData> topRiskTable(const study::RunResult& run, const std::string& synthesizer,
+                                 std::size_t count = 10);
+// Per synthesizer and quantity: mean, sd, R-hat, bulk and tail ESS, and a verdict.
+TableData convergenceTable(const study::RunResult& run);
+// Per synthesizer: draws, divergences, tree-depth hits, lowest E-BFMI; every diagnostic
+// warning in words.
+TableData samplerTable(const study::RunResult& run);
+
+// Number format of every table: 4 significant digits, "–" for NaN.
+QString formatCell(double v);
+
+}  // namespace ppsynth::ui::results

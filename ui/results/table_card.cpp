@@ -1,0 +1,73 @@
+#include "ui/results/table_card.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace ppsynth::ui::results {
+
+TableCard::TableCard(const TableData& data, QWidget* parent) : QWidget(parent), data_(data) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 8);
+    auto* title = new QLabel(this);
+    title->setObjectName(QStringLiteral("tableTitle"));
+    title->setText(
+        data.confidential
+            ? QStringLiteral("<b style='color:#b00020'>%1</b>").arg(data.title.toHtmlEscaped())
+            : QStringLiteral("<b>%1</b>").arg(data.title.toHtmlEscaped()));
+    layout->addWidget(title);
+
+    warnings_ = new QLabel(this);
+    warnings_->setObjectName(QStringLiteral("tableWarnings"));
+    warnings_->setWordWrap(true);
+    warnings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (!data.warnings.isEmpty()) {
+        QString html = QStringLiteral("<span style='color:#8a4b00'>");
+        for (const QString& w : data.warnings)
+            html += QStringLiteral("⚠ %1<br>").arg(w.toHtmlEscaped());
+        warnings_->setText(html + QStringLiteral("</span>"));
+    }
+    warnings_->setVisible(!data.warnings.isEmpty());
+    layout->addWidget(warnings_);
+
+    table_ = new QTableWidget(static_cast<int>(data.rows.size()),
+                              static_cast<int>(data.headers.size()), this);
+    table_->setHorizontalHeaderLabels(data.headers);
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setAlternatingRowColors(true);
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        const QStringList& row = data.rows[static_cast<std::size_t>(r)];
+        for (int c = 0; c < table_->columnCount() && c < row.size(); ++c) {
+            auto* item = new QTableWidgetItem(row[c]);
+            if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(r, c, item);
+        }
+    }
+    table_->resizeColumnsToContents();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    // Tall enough for every row (up to 12) without an inner scroll bar.
+    const int rows = std::min(table_->rowCount(), 12);
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
+                             rows * table_->verticalHeader()->defaultSectionSize() + 6);
+    layout->addWidget(table_, 1);
+
+    auto* caption = new QLabel(data.caption, this);
+    caption->setWordWrap(true);
+    layout->addWidget(caption);
+}
+
+TableCard::TableCard(const QString& what, const QString& error, QWidget* parent) : QWidget(parent) {
+    data_.title = what;
+    auto* layout = new QVBoxLayout(this);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b><br>This table cannot be shown: %2")
+                                 .arg(what.toHtmlEscaped(), error.toHtmlEscaped()),
+                             this);
+    label->setWordWrap(true);
+    layout->addWidget(label);
+}
+
+}  // namespace ppsynth::ui::results
