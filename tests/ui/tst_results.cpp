@@ -9,8 +9,12 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineSeries>
+#include <QScrollArea>
 #include <QSvgRenderer>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <memory>
@@ -19,12 +23,17 @@
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ui/charts/chart_style.hpp"
+#include "ui/charts/chart_view.hpp"
 #include "ui/charts/density_chart.hpp"
 #include "ui/charts/line_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
 #include "ui/charts/violin_chart.hpp"
+#include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
+#include "ui/results/results_page.hpp"
+#include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/table_card.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::ui;
@@ -213,6 +222,168 @@ class TstResults : public QObject {
             QCOMPARE(l->at(4).y(), lw->draws(c * kDraws + 4, 0));
         }
         QVERIFY(!traceChart(run(), "LW", 2).hasValue());
+    }
+
+    void tablesHoldARowPerSynthesizer() {
+        const auto eps = epsilonTable(run());
+        QCOMPARE(eps.rows.size(), run().synthesizers.size());
+        QVERIFY(!eps.confidential);
+        for (const auto& row : eps.rows) QCOMPARE(row.size(), eps.headers.size());
+        const auto* lw = run().find("LW");
+        QCOMPARE(eps.rows[1][0], QStringLiteral("LW"));
+        QCOMPARE(eps.rows[1][eps.headers.indexOf(QStringLiteral("ε per dataset"))],
+                 formatCell(lw->epsilon.perDataset));
+        QCOMPARE(eps.rows[1][eps.headers.indexOf(QStringLiteral("ε for m datasets"))],
+                 formatCell(3 * lw->epsilon.perDataset));
+
+        auto top = topRiskTable(run(), "CW");
+        QVERIFY2(top.hasValue(), top.hasValue() ? "" : top.message().c_str());
+        QVERIFY(top->confidential);
+        QVERIFY(top->title.startsWith(QStringLiteral("CONFIDENTIAL")));
+        QCOMPARE(top->rows.size(), std::size_t{10});
+        const auto* cw = run().find("CW");
+        const double highest = *std::max_element(cw->ir.begin(), cw->ir.end());
+        QCOMPARE(top->rows[0][3], formatCell(highest));
+        // Sorted by risk, highest first; rows are numbered as in the file (1-based).
+        for (std::size_t k = 1; k < top->rows.size(); ++k)
+            QVERIFY(top->rows[k][3].toDouble() <= top->rows[k - 1][3].toDouble());
+        const std::size_t i0 = cw->irSummary.top[0];
+        QCOMPARE(top->rows[0][1], QString::number(run().inputs.keptRows[i0] + 1));
+        auto more = topRiskTable(run(), "CW", 25);
+        QCOMPARE(more->rows.size(), std::size_t{25});
+        QVERIFY(!topRiskTable(run(), "nope").hasValue());
+
+        // Convergence: one row per synthesizer and quantity.
+        std::size_t quantities = 0;
+        for (const auto& s : run().synthesizers) quantities += s.diagnostics.quantities.size();
+        const auto conv = convergenceTable(run());
+        QCOMPARE(conv.rows.size(), quantities);
+        QVERIFY(quantities >= 2 * run().synthesizers.size());
+        const auto sampler = samplerTable(run());
+        QCOMPARE(sampler.rows.size(), run().synthesizers.size());
+        QCOMPARE(sampler.rows[0][1], QString::number(kChains * kDraws));
+        QCOMPARE(riskTable(run()).rows.size(), run().synthesizers.size());
+        QCOMPARE(formatCell(std::nan("")), QStringLiteral("–"));
+        QCOMPARE(keyPart("beta[(Intercept)]"), QStringLiteral("beta_Intercept"));
+        QCOMPARE(keyPart("a b/c"), QStringLiteral("a_b_c"));
+    }
+
+    void samplerWarningsAreShownInWords() {
+        // A run whose diagnostics carry a warning: the table lists it in words.
+        study::RunResult copy = run();
+        copy.synthesizers[1].diagnostics.divergences = 7;
+        copy.synthesizers[1].diagnostics.warnings.push_back(
+            "7 of 300 draws (2.3%) ended in a divergence: the sampler cannot follow the "
+            "posterior's geometry there");
+        const auto t = samplerTable(copy);
+        QCOMPARE(t.warnings.size(), 1);
+        QVERIFY(t.warnings[0].startsWith(QStringLiteral("LW: 7 of 300 draws")));
+        QCOMPARE(t.rows[1][2], QStringLiteral("7"));
+        TableCard card(t);
+        QVERIFY(!card.warningsLabel()->isHidden());
+        QVERIFY(card.warningsLabel()->text().contains(QStringLiteral("divergence")));
+        ResultsPage page;
+        page.showRun(std::move(copy));
+        QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("warning")));
+    }
+
+    void chartCardExportsAndShowsHoverValues() {
+        ChartCard card(boundVsWeightScatter(run(), "LW"));
+        QVERIFY(card.hasChart());
+        card.resize(700, 520);
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        QVERIFY(!card.caption().isEmpty());
+        // Hover over a record: the value line under the chart says what the tooltip says.
+        auto* chart = card.chart();
+        const auto* lw = run().find("LW");
+        auto* series = qobject_cast<ui::charts::ScatterChart*>(chart)->pointSeries();
+        const QPointF value(lw->alpha[0], lw->recordDelta[0]);
+        const QPoint at =
+            card.view()->mapFromScene(chart->mapToScene(chart->mapToPosition(value, series)));
+        QTest::mouseMove(card.view()->viewport(), at);
+        QTRY_VERIFY(card.hoverLabel()->text().startsWith(QStringLiteral("Record")));
+        QVERIFY(card.hoverLabel()->text().contains(QStringLiteral("Weight αᵢ = ")));
+
+        const QString dir = outputDir(QStringLiteral("results_card"));
+        const QString png = dir + QStringLiteral("/card.png"),
+                      svg = dir + QStringLiteral("/card.svg");
+        QFile::remove(png);
+        QFile::remove(svg);
+        QVERIFY(card.exportTo(png).isEmpty());
+        QVERIFY(card.exportTo(svg).isEmpty());
+        QVERIFY(!QImage(png).isNull());
+        QVERIFY(QSvgRenderer(svg).isValid());
+        QVERIFY(!card.exportTo(QStringLiteral("/proc/no/such/dir/x.png")).isEmpty());
+
+        ChartCard failed(riskComparisonScatter(run(), "Unweighted"), QStringLiteral("Risk"));
+        QVERIFY(!failed.hasChart());
+        QVERIFY(failed.errorText().contains(QStringLiteral("unweighted")));
+    }
+
+    void resultsPageShowsEveryTabAndScreenshots() {
+        ResultsPage page;
+        page.resize(1400, 950);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QElapsedTimer t;
+        t.start();
+        page.showRun(run_, QStringLiteral("Quick poisson run"));
+        qInfo("results page built in %lld ms", static_cast<long long>(t.elapsed()));
+        QCOMPARE(page.currentSynthesizer(), QStringLiteral("LW"));  // first weighted one
+
+        // The summary shows epsilon of every synthesizer, per dataset and for all m.
+        const QString summary = page.summaryLabel()->text();
+        for (const auto& s : run().synthesizers) {
+            QVERIFY2(
+                summary.contains(
+                    QStringLiteral("ε = %1 per dataset").arg(formatCell(s.epsilon.perDataset))),
+                qPrintable(summary));
+            QVERIFY(summary.contains(formatCell(s.epsilon.total)));
+        }
+        QStringList tabs;
+        for (int i = 0; i < page.tabs()->count(); ++i) tabs << page.tabs()->tabText(i);
+        QCOMPARE(tabs, (QStringList{"Summary", "Risk", "Weights", "Synthetic data", "Diagnostics",
+                                    "Tables"}));
+        QCOMPARE(page.chartCards(QStringLiteral("Summary")).size(), 2);
+        QCOMPARE(page.tableCards(QStringLiteral("Summary")).size(), 2);
+        QCOMPARE(page.chartCards(QStringLiteral("Risk")).size(), 3);
+        QCOMPARE(page.chartCards(QStringLiteral("Weights")).size(), 3);
+        QCOMPARE(page.chartCards(QStringLiteral("Synthetic data")).size(), 3);
+        QCOMPARE(page.chartCards(QStringLiteral("Diagnostics")).size(), 2);  // 2 parameters
+        QCOMPARE(page.tableCards(QStringLiteral("Tables")).size(), 5);
+        for (const QString& tab : tabs)
+            for (ChartCard* c : page.chartCards(tab))
+                QVERIFY2(c->hasChart(), qPrintable(tab + QStringLiteral(": ") + c->errorText()));
+        // The top-10 table on the Risk tab is confidential and has 10 rows.
+        auto* top = page.tableCards(QStringLiteral("Risk")).front();
+        QVERIFY(top->data().confidential);
+        QCOMPARE(top->table()->rowCount(), 10);
+
+        // Another synthesizer: the per-synthesizer charts follow it.
+        page.setCurrentSynthesizer(QStringLiteral("LW_final"));
+        auto* bw = page.chartCards(QStringLiteral("Weights"))[1];
+        QCOMPARE(bw->key(), QStringLiteral("scatter_bound_weight_LW_final"));
+        QCOMPARE(qobject_cast<ui::charts::ScatterChart*>(bw->chart())->totalOverlayPoints(),
+                 static_cast<qsizetype>(n()));
+        page.setCurrentSynthesizer(QStringLiteral("Unweighted"));
+        QCOMPARE(page.chartCards(QStringLiteral("Risk")).size(), 2);  // no comparison with itself
+        page.setCurrentSynthesizer(QStringLiteral("CW"));
+
+        const QString dir = outputDir(QStringLiteral("screenshots"));
+        for (int i = 0; i < page.tabs()->count(); ++i) {
+            page.tabs()->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            auto* scroll = qobject_cast<QScrollArea*>(page.tabs()->currentWidget());
+            QVERIFY(scroll);
+            QString name = page.tabs()->tabText(i).toLower();
+            name.replace(QLatin1Char(' '), QLatin1Char('_'));
+            const QString file = dir + QStringLiteral("/results_%1.png").arg(name);
+            QVERIFY(page.grab().save(file));
+            // The whole tab, also what is scrolled out of view.
+            QVERIFY(scroll->widget()->grab().save(
+                dir + QStringLiteral("/results_%1_full.png").arg(name)));
+        }
     }
 
     void everyChartOfTheRunExportsToPngAndSvg() {
