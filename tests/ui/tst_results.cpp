@@ -259,6 +259,22 @@ class TstResults : public QObject {
         const auto conv = convergenceTable(run());
         QCOMPARE(conv.rows.size(), quantities);
         QVERIFY(quantities >= 2 * run().synthesizers.size());
+        // Parameters are named, with the scale their mean and SD are on.
+        QCOMPARE(conv.rows[0][1], QString::fromStdString(run().parameterNames[0]) +
+                                      QStringLiteral(" (sampler scale)"));
+        QCOMPARE(parameterIndex(run(), "parameter 2"), std::optional<std::size_t>(1));
+        QVERIFY(!parameterIndex(run(), "parameter 3").has_value());
+        QVERIFY(!parameterIndex(run(), "total log-likelihood").has_value());
+        // Trace plots lead with the parameter whose chains agree least.
+        const auto* lwd = run().find("LW");
+        const auto order = traceParameters(run(), "LW", 2);
+        double r0 = 0, r1 = 0;
+        for (const auto& qd : lwd->diagnostics.quantities) {
+            if (parameterIndex(run(), qd.name) == order[0]) r0 = qd.summary.rhat;
+            if (parameterIndex(run(), qd.name) == order[1]) r1 = qd.summary.rhat;
+        }
+        QVERIFY(r0 >= r1);
+        QVERIFY(r0 > 0);
         const auto sampler = samplerTable(run());
         QCOMPARE(sampler.rows.size(), run().synthesizers.size());
         QCOMPARE(sampler.rows[0][1], QString::number(kChains * kDraws));

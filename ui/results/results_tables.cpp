@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/results/run_charts.hpp"
+
 namespace ppsynth::ui::results {
 
 namespace {
@@ -166,6 +168,7 @@ TableData convergenceTable(const RunResult& run) {
                  QStringLiteral("Mean"),        QStringLiteral("SD"),
                  QStringLiteral("R-hat"),       QStringLiteral("Bulk ESS"),
                  QStringLiteral("Tail ESS"),    QStringLiteral("Verdict")};
+    int unconverged = 0, quantities = 0;
     for (const auto& s : run.synthesizers) {
         for (const auto& qd : s.diagnostics.quantities) {
             const auto& c = qd.summary;
@@ -177,14 +180,27 @@ TableData convergenceTable(const RunResult& run) {
                 if (c.essBulk < essMin || c.essTail < essMin)
                     problems << QStringLiteral("too few effective draws");
             }
+            // The sampler names parameters by position on its unconstrained scale (log for
+            // scales): say which parameter, and that mean and SD are on that scale.
+            QString quantity = q(qd.name);
+            if (const auto j = parameterIndex(run, qd.name);
+                j && q(run.parameterNames[*j]) != quantity)
+                quantity = q(run.parameterNames[*j]) + QStringLiteral(" (sampler scale)");
+            if (!problems.isEmpty()) ++unconverged;
+            ++quantities;
             t.rows.push_back(
-                {q(s.name), q(qd.name), formatCell(c.mean), formatCell(c.sd), formatCell(c.rhat),
+                {q(s.name), quantity, formatCell(c.mean), formatCell(c.sd), formatCell(c.rhat),
                  formatCell(c.essBulk), formatCell(c.essTail),
                  problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "))});
         }
-        for (const auto& w : s.diagnostics.warnings)
-            if (w.find("R-hat") != std::string::npos || w.find("ESS") != std::string::npos)
-                t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+    }
+    // One sentence instead of a warning per quantity: the Verdict column says which.
+    if (unconverged > 0) {
+        t.warnings << QStringLiteral(
+                          "%1 of %2 quantities have not converged (see Verdict): run longer "
+                          "(more warm-up and draws) before relying on these results.")
+                          .arg(unconverged)
+                          .arg(quantities);
     }
     return t;
 }

@@ -123,6 +123,19 @@ Expected<utility::DensityComparison> densities(const RunResult& run, const Synth
 
 }  // namespace
 
+std::optional<std::size_t> parameterIndex(const RunResult& run, const std::string& quantity) {
+    for (std::size_t j = 0; j < run.parameterNames.size(); ++j)
+        if (quantity == run.parameterNames[j]) return j;
+    const std::string prefix = "parameter ";
+    if (quantity.rfind(prefix, 0) != 0) return std::nullopt;
+    const std::string digits = quantity.substr(prefix.size());
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    const auto k = static_cast<std::size_t>(std::stoul(digits));
+    if (k < 1 || k > run.parameterNames.size()) return std::nullopt;
+    return k - 1;
+}
+
 QString keyPart(const std::string& name) {
     // Runs of other characters become one '_' ("beta[(Intercept)]" -> "beta_Intercept").
     QString out;
@@ -170,7 +183,8 @@ Expected<BuiltChart> weightViolins(const RunResult& run) {
         QStringLiteral("violin_weights"), QStringLiteral("Record weights"),
         QStringLiteral("Each violin shows the weights a synthesizer gives the records (1 = "
                        "used fully, 0 = left out); the more weight stays near 1, the more of "
-                       "the data's information the synthetic data keeps."));
+                       "the data's information the synthetic data keeps; a flat line is a "
+                       "synthesizer that gives every record the same weight."));
 }
 
 Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::string& synthesizer) {
@@ -333,7 +347,7 @@ Expected<BuiltChart> densityTailChart(const RunResult& run, const std::string& s
                       {QStringLiteral("Synthetic"), *c->syntheticTail, Qt::DashLine}});
     return make(QStringLiteral("density_tail_") + keyPart(s.name),
                 QStringLiteral("Upper tail of %1: %2").arg(y, q(s.name)),
-                QStringLiteral("The same densities over the largest %1%% of the confidential "
+                QStringLiteral("The same densities over the largest %1% of the confidential "
                                "values, where the risky records live and where weighting "
                                "changes the synthetic data most.")
                     .arg(charts::formatValue(100 * (1 - tailQuantile))),
@@ -385,11 +399,11 @@ std::vector<std::size_t> traceParameters(const RunResult& run, const std::string
     std::iota(idx.begin(), idx.end(), 0);
     std::vector<double> rhat(d, -1.0);
     if (s) {
+        // R-hat is rank-based, so that of the sampler's (unconstrained) parameter holds for
+        // the constrained one traced here.
         for (const auto& qd : s->diagnostics.quantities) {
-            for (std::size_t j = 0; j < d; ++j) {
-                if (qd.name == run.parameterNames[j] && std::isfinite(qd.summary.rhat))
-                    rhat[j] = qd.summary.rhat;
-            }
+            const auto j = parameterIndex(run, qd.name);
+            if (j && *j < d && std::isfinite(qd.summary.rhat)) rhat[*j] = qd.summary.rhat;
         }
     }
     std::stable_sort(idx.begin(), idx.end(),

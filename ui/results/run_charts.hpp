@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,11 @@ Expected<BuiltChart> traceChart(const study::RunResult& run, const std::string& 
 // lead), at most `count`; in parameter order when the fit has no per-parameter R-hat.
 std::vector<std::size_t> traceParameters(const study::RunResult& run,
                                          const std::string& synthesizer, std::size_t count);
+
+// The parameter (column of RunResult::parameterNames) a diagnostics quantity is about: its
+// name, or "parameter k" as the sampler's diagnostics call the k-th (1-based) parameter on
+// its unconstrained scale. nullopt for other quantities (e.g. the total log-likelihood).
+std::optional<std::size_t> parameterIndex(const study::RunResult& run, const std::string& quantity);
 
 // ---- everything ----
 struct RunChartOptions {

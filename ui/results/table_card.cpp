@@ -43,17 +43,24 @@ TableCard::TableCard(const TableData& data, QWidget* parent) : QWidget(parent), 
         const QStringList& row = data.rows[static_cast<std::size_t>(r)];
         for (int c = 0; c < table_->columnCount() && c < row.size(); ++c) {
             auto* item = new QTableWidgetItem(row[c]);
-            if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            // Numbers right-aligned (digits line up), words left-aligned.
+            bool number = false;
+            row[c].toDouble(&number);
+            if (number || row[c] == QStringLiteral("–"))
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             table_->setItem(r, c, item);
         }
     }
     table_->resizeColumnsToContents();
-    table_->horizontalHeader()->setStretchLastSection(true);
-    // Tall enough for every row (up to 12) without an inner scroll bar.
+    table_->resizeRowsToContents();
+    // Tall enough for every row (up to 12) without an inner scroll bar, and no taller.
     const int rows = std::min(table_->rowCount(), 12);
-    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
-                             rows * table_->verticalHeader()->defaultSectionSize() + 6);
-    layout->addWidget(table_, 1);
+    int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
+    for (int r = 0; r < rows; ++r) height += table_->rowHeight(r);
+    if (table_->rowCount() > rows) height += table_->rowHeight(0) / 2;  // hint: it scrolls
+    table_->setMinimumHeight(height);
+    table_->setMaximumHeight(height);
+    layout->addWidget(table_);
 
     auto* caption = new QLabel(data.caption, this);
     caption->setWordWrap(true);
