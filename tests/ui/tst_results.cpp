@@ -5,6 +5,7 @@
 // $PPSYNTH_TEST_OUTPUT/screenshots/results_*.png for a person to look at.
 #include <QApplication>
 #include <QAreaSeries>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -17,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 #include <memory>
 #include <set>
 
@@ -30,6 +32,7 @@
 #include "ui/charts/violin_chart.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
+#include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
@@ -44,19 +47,21 @@ namespace {
 constexpr int kChains = 2;
 constexpr int kDraws = 150;
 
-study::RunConfig quickConfig() {
-    auto c = study::parseRunConfig(R"({
+study::RunConfig quickConfig(double lwC = 0.7) {
+    auto c = study::parseRunConfig(QStringLiteral(R"({
       "data": {"path": "poisson.csv", "target": "y"},
       "model": {"family": "poisson"},
       "mcmc": {"chains": 2, "warmup": 150, "draws": 150, "seed": 11, "threads": 2},
       "synthesis": {"m": 3}, "risk": {"L": 3},
       "synthesizers": [
         {"name": "Unweighted", "scheme": "unweighted"},
-        {"name": "LW", "scheme": "lipschitz", "c": 0.7, "g": 0.0},
+        {"name": "LW", "scheme": "lipschitz", "c": %1, "g": 0.0},
         {"name": "CW", "scheme": "marginal", "source": "data"},
         {"name": "EM", "scheme": "scalar", "match": "LW"},
         {"name": "LW_final", "scheme": "reweight", "base": "LW"}
-      ]})");
+      ]})")
+                                       .arg(lwC)
+                                       .toStdString());
     if (!c) qFatal("config: %s", c.message().c_str());
     return *c;
 }
@@ -400,6 +405,44 @@ class TstResults : public QObject {
             QVERIFY(scroll->widget()->grab().save(
                 dir + QStringLiteral("/results_%1_full.png").arg(name)));
         }
+    }
+
+    void compareViewShowsTwoRunsSideBySide() {
+        auto other = study::runStudy(quickConfig(0.5), data::makeExample(data::ExampleId::Poisson));
+        QVERIFY2(other.hasValue(), other.hasValue() ? "" : other.message().c_str());
+        auto b = std::make_shared<const study::RunResult>(std::move(*other));
+        CompareView view;
+        view.resize(1400, 1000);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.addRun(QStringLiteral("c = 0.7"), run_);
+        view.addRun(QStringLiteral("c = 0.5"), b);
+        QCOMPARE(view.runCount(), 2);
+        QCOMPARE(view.rightChooser()->currentIndex(), 1);
+        const auto& t = view.comparisonCard()->data();
+        QCOMPARE(t.rows.size(), run().synthesizers.size());
+        QCOMPARE(t.rows[1][0], QStringLiteral("LW"));
+        QCOMPARE(t.rows[1][1], formatCell(run().find("LW")->epsilon.perDataset));
+        QCOMPARE(t.rows[1][2], formatCell(b->find("LW")->epsilon.perDataset));
+        // A smaller c lowers LW's weights and its bound.
+        QVERIFY(b->find("LW")->epsilon.perDataset < run().find("LW")->epsilon.perDataset);
+        for (int side = 0; side < 2; ++side) {
+            QCOMPARE(view.cards(side).size(), 3);
+            for (auto* c : view.cards(side)) QVERIFY(c->hasChart());
+        }
+        // The same value range on both sides.
+        for (int k = 0; k < 3; ++k) {
+            auto* l = qobject_cast<QValueAxis*>(view.cards(0)[k]->chart()->axes(Qt::Vertical)[0]);
+            auto* r = qobject_cast<QValueAxis*>(view.cards(1)[k]->chart()->axes(Qt::Vertical)[0]);
+            QCOMPARE(l->min(), r->min());
+            QCOMPARE(l->max(), r->max());
+        }
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/results_compare.png")));
+        view.setPair(1, 1);  // a run against itself is allowed
+        QCOMPARE(view.comparisonCard()->data().rows[1][1],
+                 view.comparisonCard()->data().rows[1][2]);
     }
 
     void everyChartOfTheRunExportsToPngAndSvg() {

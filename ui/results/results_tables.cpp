@@ -239,4 +239,46 @@ TableData samplerTable(const RunResult& run) {
     return t;
 }
 
+TableData comparisonTable(const RunResult& a, const QString& labelA, const RunResult& b,
+                          const QString& labelB) {
+    TableData t;
+    t.key = QStringLiteral("comparison");
+    t.title = QStringLiteral("%1 against %2").arg(labelA, labelB);
+    t.caption = QStringLiteral(
+        "The same synthesizer in two runs: a lower ε is a stronger privacy guarantee, a lower "
+        "mean risk fewer identifiable records, a higher mean weight more information kept.");
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("ε %1").arg(labelA),
+                 QStringLiteral("ε %1").arg(labelB),
+                 QStringLiteral("Mean IR %1").arg(labelA),
+                 QStringLiteral("Mean IR %1").arg(labelB),
+                 QStringLiteral("Mean weight %1").arg(labelA),
+                 QStringLiteral("Mean weight %1").arg(labelB),
+                 QStringLiteral("High-risk records %1").arg(labelA),
+                 QStringLiteral("High-risk records %1").arg(labelB)};
+    std::vector<std::string> names;
+    for (const auto* run : {&a, &b})
+        for (const auto& s : run->synthesizers)
+            if (std::find(names.begin(), names.end(), s.name) == names.end())
+                names.push_back(s.name);
+    const QString none = QStringLiteral("–");
+    for (const auto& name : names) {
+        const auto* x = a.find(name);
+        const auto* y = b.find(name);
+        auto cell = [&](const SynthesizerResult* s, auto value) { return s ? value(*s) : none; };
+        auto eps = [](const SynthesizerResult& s) { return formatCell(s.epsilon.perDataset); };
+        auto ir = [](const SynthesizerResult& s) { return formatCell(s.irSummary.mean); };
+        auto w = [](const SynthesizerResult& s) { return formatCell(s.weights.mean); };
+        auto high = [](const SynthesizerResult& s) { return count(s.irSummary.aboveThreshold); };
+        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, ir), cell(y, ir), cell(x, w),
+                          cell(y, w), cell(x, high), cell(y, high)});
+    }
+    if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
+        a.config.data.target != b.config.data.target) {
+        t.warnings << QStringLiteral(
+            "The runs use different data (target or number of records): compare with care.");
+    }
+    return t;
+}
+
 }  // namespace ppsynth::ui::results

@@ -42,6 +42,12 @@ TableData convergenceTable(const study::RunResult& run);
 // warning in words.
 TableData samplerTable(const study::RunResult& run);
 
+// Two runs side by side, one row per synthesizer name found in either (first run's order,
+// then the second's new ones): epsilon per dataset, mean IR, mean weight, records above the
+// risk threshold, each for both runs; "–" where a run lacks the synthesizer.
+TableData comparisonTable(const study::RunResult& a, const QString& labelA,
+                          const study::RunResult& b, const QString& labelB);
+
 // Number format of every table: 4 significant digits, "–" for NaN.
 QString formatCell(double v);
 
