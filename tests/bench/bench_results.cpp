@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QTabWidget>
 #include <boost/random/lognormal_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
@@ -54,7 +55,9 @@ study::RunResult bigRun(Eigen::Index n) {
         x.recordDelta.resize(n);
         x.ir.resize(static_cast<std::size_t>(n));
         for (Eigen::Index i = 0; i < n; ++i) {
-            x.alpha[i] = s == 0 ? 1.0 : s == 3 ? 0.4 : std::clamp(1.1 - 0.3 * r.f[i] + 0.1 * z(rng), 0.0, 1.0);
+            x.alpha[i] = s == 0   ? 1.0
+                         : s == 3 ? 0.4
+                                  : std::clamp(1.1 - 0.3 * r.f[i] + 0.1 * z(rng), 0.0, 1.0);
             x.recordDelta[i] = x.alpha[i] * r.f[i] * (1 + 0.15 * std::abs(z(rng)));
             x.ir[static_cast<std::size_t>(i)] = std::clamp(0.1 + 0.08 * z(rng), 0.0, 1.0);
         }
@@ -107,6 +110,14 @@ int main(int argc, char** argv) {
         QCoreApplication::processEvents();
         std::printf("ResultsPage::showRun, %lld records: %8.1f ms\n", static_cast<long long>(n),
                     ms(t));
+        // Tabs are built when first shown: the cost of each first visit.
+        for (int i = 1; i < page.tabs()->count(); ++i) {
+            t.restart();
+            page.tabs()->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            std::printf("  first visit of tab %-16s %8.1f ms\n",
+                        qPrintable(page.tabs()->tabText(i) + QLatin1Char(':')), ms(t));
+        }
     }
 
     t.restart();

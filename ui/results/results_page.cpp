@@ -72,6 +72,8 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     connect(synthesizer_, &QComboBox::currentIndexChanged, this,
             [this] { rebuildSynthesizerTabs(); });
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this](int i) { ensureBuilt(tabs_->tabText(i)); });
     setEnabled(false);
 }
 
@@ -123,6 +125,8 @@ void ResultsPage::addTable(const QString& tab, TableCard* table, int span) {
 }
 
 QList<ChartCard*> ResultsPage::chartCards(const QString& tab) const {
+    // Asking for a tab's cards builds it, as showing it would.
+    const_cast<ResultsPage*>(this)->ensureBuilt(tab);
     QList<ChartCard*> out;
     if (QGridLayout* g = grid(tab)) {
         for (int i = 0; i < g->count(); ++i)
@@ -132,6 +136,7 @@ QList<ChartCard*> ResultsPage::chartCards(const QString& tab) const {
 }
 
 QList<TableCard*> ResultsPage::tableCards(const QString& tab) const {
+    const_cast<ResultsPage*>(this)->ensureBuilt(tab);
     QList<TableCard*> out;
     if (QGridLayout* g = grid(tab)) {
         for (int i = 0; i < g->count(); ++i)
@@ -184,82 +189,94 @@ void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QSt
 }
 
 void ResultsPage::rebuild() {
-    const auto& r = *run_;
-    const QString summaryTab = tr("Summary");
-    clearTab(summaryTab);
-
-    // The headline in words: epsilon first, as the issue asks the summary to show it.
-    QString text = tr("<p><b>Privacy guarantee per synthesizer</b> (ε = 2 Δ(α,x) per released "
-                      "dataset; %1):</p><ul>")
-                       .arg(r.synthesizers.empty() ? QString() : q(r.synthesizers[0].deltaMethod));
-    for (const auto& s : r.synthesizers) {
-        text += tr("<li><b>%1</b>: ε = %2 per dataset, %3 for all %4 datasets; mean "
-                   "identification risk %5, %6 records above %7; mean weight %8</li>")
-                    .arg(q(s.name).toHtmlEscaped(), formatCell(s.epsilon.perDataset),
-                         formatCell(s.epsilon.total))
-                    .arg(s.epsilon.m)
-                    .arg(formatCell(s.irSummary.mean))
-                    .arg(s.irSummary.aboveThreshold)
-                    .arg(formatCell(s.irSummary.threshold), formatCell(s.weights.mean));
-    }
-    text += QStringLiteral("</ul>");
-    std::size_t warnings = 0;
-    for (const auto& s : r.synthesizers) warnings += s.diagnostics.warnings.size();
-    if (warnings > 0) {
-        text += tr("<p style='color:#8a4b00'>⚠ The sampler reported %1 warning(s): see "
-                   "Diagnostics before trusting these numbers.</p>")
-                    .arg(warnings);
-    }
-    summary_->setText(text);
-    if (QGridLayout* g = grid(summaryTab)) {
-        summary_->show();
-        place(g, summary_, 2);
-    }
-    addTable(summaryTab, new TableCard(epsilonTable(r)));
-    addChart(summaryTab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
-    addChart(summaryTab, new ChartCard(riskViolins(r), tr("Identification risk")));
-    addTable(summaryTab, new TableCard(riskTable(r)));
-    rebuildSynthesizerTabs();
+    // Tabs are built when first shown: a large run's charts cost hundreds of milliseconds
+    // in all, one tab's far less, so the window stays responsive.
+    stale_.clear();
+    for (int i = 0; i < tabs_->count(); ++i) stale_.insert(tabs_->tabText(i));
+    ensureBuilt(tabs_->tabText(tabs_->currentIndex()));
 }
 
 void ResultsPage::rebuildSynthesizerTabs() {
     if (!run_) return;
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->tabText(i) != tr("Summary")) stale_.insert(tabs_->tabText(i));
+    ensureBuilt(tabs_->tabText(tabs_->currentIndex()));
+}
+
+void ResultsPage::ensureBuilt(const QString& tab) {
+    if (!run_ || !stale_.count(tab)) return;
+    stale_.erase(tab);
+    clearTab(tab);
     const auto& r = *run_;
     const std::string name = synthesizer_->currentText().toStdString();
     const auto* s = r.find(name);
-    const QString risk = tr("Risk"), weights = tr("Weights"), synthetic = tr("Synthetic data"),
-                  diagnostics = tr("Diagnostics"), tables = tr("Tables");
-    for (const QString& t : {risk, weights, synthetic, diagnostics, tables}) clearTab(t);
+
+    if (tab == tr("Summary")) {
+        // The headline in words: epsilon first, as the issue asks the summary to show it.
+        QString text =
+            tr("<p><b>Privacy guarantee per synthesizer</b> (ε = 2 Δ(α,x) per released "
+               "dataset; %1):</p><ul>")
+                .arg(r.synthesizers.empty() ? QString() : q(r.synthesizers[0].deltaMethod));
+        for (const auto& x : r.synthesizers) {
+            text += tr("<li><b>%1</b>: ε = %2 per dataset, %3 for all %4 datasets; mean "
+                       "identification risk %5, %6 records above %7; mean weight %8</li>")
+                        .arg(q(x.name).toHtmlEscaped(), formatCell(x.epsilon.perDataset),
+                             formatCell(x.epsilon.total))
+                        .arg(x.epsilon.m)
+                        .arg(formatCell(x.irSummary.mean))
+                        .arg(x.irSummary.aboveThreshold)
+                        .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean));
+        }
+        text += QStringLiteral("</ul>");
+        std::size_t warnings = 0;
+        for (const auto& x : r.synthesizers) warnings += x.diagnostics.warnings.size();
+        if (warnings > 0) {
+            text += tr("<p style='color:#8a4b00'>⚠ The sampler reported %1 warning(s): see "
+                       "Diagnostics before trusting these numbers.</p>")
+                        .arg(warnings);
+        }
+        summary_->setText(text);
+        if (QGridLayout* g = grid(tab)) {
+            summary_->show();
+            place(g, summary_, 2);
+        }
+        addTable(tab, new TableCard(epsilonTable(r)));
+        addChart(tab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
+        addChart(tab, new ChartCard(riskViolins(r), tr("Identification risk")));
+        addTable(tab, new TableCard(riskTable(r)));
+        return;
+    }
     if (!s) return;
-
-    addChart(risk, new ChartCard(riskViolins(r), tr("Identification risk")));
-    addChart(risk, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
-    if (s->scheme != study::Scheme::Unweighted)
-        addChart(risk, new ChartCard(riskComparisonScatter(r, name), tr("Risk comparison")));
-    if (auto top = topRiskTable(r, name))
-        addTable(risk, new TableCard(*top), s->scheme != study::Scheme::Unweighted ? 1 : 2);
-    else
-        addTable(risk, new TableCard(tr("Riskiest records"), q(top.message())));
-
-    addChart(weights, new ChartCard(weightViolins(r), tr("Weights")));
-    addChart(weights, new ChartCard(boundVsWeightScatter(r, name), tr("Bound against weight")));
-    addChart(weights, new ChartCard(weightVsYScatter(r, name), tr("Weight against y")));
-
-    addChart(synthetic, new ChartCard(densityChart(r, name), tr("Density")));
-    addChart(synthetic, new ChartCard(densityTailChart(r, name), tr("Tail density")));
-    addChart(synthetic, new ChartCard(syntheticVsConfidentialScatter(r, name),
-                                      tr("Synthetic against confidential")));
-
-    for (std::size_t p : traceParameters(r, name, 4))
-        addChart(diagnostics, new ChartCard(traceChart(r, name, p), tr("Trace")));
-    addTable(diagnostics, new TableCard(samplerTable(r)));
-    addTable(diagnostics, new TableCard(convergenceTable(r)));
-
-    addTable(tables, new TableCard(epsilonTable(r)));
-    addTable(tables, new TableCard(riskTable(r)));
-    if (auto top = topRiskTable(r, name)) addTable(tables, new TableCard(*top));
-    addTable(tables, new TableCard(samplerTable(r)));
-    addTable(tables, new TableCard(convergenceTable(r)));
+    if (tab == tr("Risk")) {
+        addChart(tab, new ChartCard(riskViolins(r), tr("Identification risk")));
+        addChart(tab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
+        if (s->scheme != study::Scheme::Unweighted)
+            addChart(tab, new ChartCard(riskComparisonScatter(r, name), tr("Risk comparison")));
+        if (auto top = topRiskTable(r, name))
+            addTable(tab, new TableCard(*top), s->scheme != study::Scheme::Unweighted ? 1 : 2);
+        else
+            addTable(tab, new TableCard(tr("Riskiest records"), q(top.message())));
+    } else if (tab == tr("Weights")) {
+        addChart(tab, new ChartCard(weightViolins(r), tr("Weights")));
+        addChart(tab, new ChartCard(boundVsWeightScatter(r, name), tr("Bound against weight")));
+        addChart(tab, new ChartCard(weightVsYScatter(r, name), tr("Weight against y")));
+    } else if (tab == tr("Synthetic data")) {
+        addChart(tab, new ChartCard(densityChart(r, name), tr("Density")));
+        addChart(tab, new ChartCard(densityTailChart(r, name), tr("Tail density")));
+        addChart(tab, new ChartCard(syntheticVsConfidentialScatter(r, name),
+                                    tr("Synthetic against confidential")));
+    } else if (tab == tr("Diagnostics")) {
+        for (std::size_t p : traceParameters(r, name, 4))
+            addChart(tab, new ChartCard(traceChart(r, name, p), tr("Trace")));
+        addTable(tab, new TableCard(samplerTable(r)));
+        addTable(tab, new TableCard(convergenceTable(r)));
+    } else if (tab == tr("Tables")) {
+        addTable(tab, new TableCard(epsilonTable(r)));
+        addTable(tab, new TableCard(riskTable(r)));
+        if (auto top = topRiskTable(r, name)) addTable(tab, new TableCard(*top));
+        addTable(tab, new TableCard(samplerTable(r)));
+        addTable(tab, new TableCard(convergenceTable(r)));
+    }
 }
 
 }  // namespace ppsynth::ui::results

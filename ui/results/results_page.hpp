@@ -8,6 +8,7 @@
 #include <QList>
 #include <QWidget>
 #include <memory>
+#include <set>
 
 #include "ppsynth/study/runner.hpp"
 
@@ -37,13 +38,15 @@ class ResultsPage : public QWidget {
 
     QTabWidget* tabs() const { return tabs_; }
     QLabel* summaryLabel() const { return summary_; }
-    // The cards of a tab (by its title, e.g. "Risk"), in layout order.
+    // The cards of a tab (by its title, e.g. "Risk"), in layout order; builds the tab when
+    // it has not been shown since the run or synthesizer changed.
     QList<ChartCard*> chartCards(const QString& tab) const;
     QList<TableCard*> tableCards(const QString& tab) const;
 
   private:
     void rebuild();
     void rebuildSynthesizerTabs();
+    void ensureBuilt(const QString& tab);  // builds `tab` if it is stale
     QWidget* tabPage(const QString& title);
     QGridLayout* grid(const QString& title) const;
     void clearTab(const QString& title);
@@ -51,6 +54,7 @@ class ResultsPage : public QWidget {
     void addTable(const QString& tab, TableCard* table, int span = 2);
 
     std::shared_ptr<const study::RunResult> run_;
+    std::set<QString> stale_;  // tabs to rebuild before they are shown
     QLabel* header_ = nullptr;
     QComboBox* synthesizer_ = nullptr;
     QTabWidget* tabs_ = nullptr;
