@@ -445,6 +445,29 @@ class TstResults : public QObject {
                  view.comparisonCard()->data().rows[1][2]);
     }
 
+    void conjugateRunAndRunWithoutUnweightedBuildTheirCharts() {
+        // Exact draws (Poisson means): one parameter, its trace per chain; no unweighted
+        // synthesizer: the risk comparison is skipped with the reason, the rest is built.
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 3, "warmup": 0, "draws": 200, "seed": 2},
+          "synthesis": {"m": 2}, "risk": {"L": 2},
+          "synthesizers": [{"name": "LW", "scheme": "lipschitz", "c": 0.6}]})");
+        QVERIFY(c.hasValue());
+        auto r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
+        QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
+        const auto built = buildRunCharts(*r);
+        QCOMPARE(built.skipped.size(), 1);
+        QVERIFY(built.skipped[0].contains(QStringLiteral("no unweighted synthesizer")));
+        // 3 violins + bound/weight, synthetic/confidential, weight/y, density, tail, trace.
+        QCOMPARE(built.charts.size(), std::size_t{9});
+        const auto& trace = built.charts.back();
+        QCOMPARE(trace.key, QStringLiteral("trace_LW_") + keyPart(r->parameterNames[0]));
+        QCOMPARE(trace.chart->series().size(), 3);
+        QCOMPARE(qobject_cast<QLineSeries*>(trace.chart->series()[2])->count(), 200);
+    }
+
     void everyChartOfTheRunExportsToPngAndSvg() {
         // Kept in the test output for a person to look at.
         const QString dir = outputDir(QStringLiteral("results_charts"));
