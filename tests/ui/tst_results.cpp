@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -443,6 +444,37 @@ class TstResults : public QObject {
         view.setPair(1, 1);  // a run against itself is allowed
         QCOMPARE(view.comparisonCard()->data().rows[1][1],
                  view.comparisonCard()->data().rows[1][2]);
+    }
+
+    void exportAllChartsFromThePageOnePerEventLoopPass() {
+        ResultsPage page;
+        page.showRun(run_, QStringLiteral("export"));
+        const QString dir = outputDir(QStringLiteral("results_export_all"));
+        QDir(dir).removeRecursively();
+        page.exportAllCharts(dir);
+        QVERIFY(page.exportJob());
+        QSignalSpy progress(page.exportJob(), &ChartExportJob::progress);
+        QSignalSpy finished(page.exportJob(), &ChartExportJob::finished);
+        QVERIFY(page.exportJob()->isRunning());  // nothing is built before the event loop runs
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.front()[0].toBool(), true);
+        QCOMPARE(progress.size(), 42);  // one pass per chart
+        QCOMPARE(page.exportJob()->result().files.size(), std::size_t{42});
+        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.png")}).size(), 42);
+        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.svg")}).size(), 42);
+        QVERIFY(page.exportStatus()->text().contains(QStringLiteral("42 charts written")));
+
+        // Cancelled after the first chart: stops, says so, keeps the finished files.
+        const QString dir2 = outputDir(QStringLiteral("results_export_cancel"));
+        QDir(dir2).removeRecursively();
+        ChartExportJob job(run_, dir2);
+        connect(&job, &ChartExportJob::progress, &job, [&job] { job.cancel(); });
+        QSignalSpy done(&job, &ChartExportJob::finished);
+        job.start();
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.front()[0].toBool(), false);
+        QVERIFY(done.front()[1].toString().startsWith(QStringLiteral("cancelled after 1 of 42")));
+        QCOMPARE(QDir(dir2).entryList({QStringLiteral("*.png")}).size(), 1);
     }
 
     void conjugateRunAndRunWithoutUnweightedBuildTheirCharts() {

@@ -3,9 +3,11 @@
 // exportRunCharts() and lists the files with their captions.
 #pragma once
 
+#include <QObject>
 #include <QSize>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
@@ -38,5 +40,41 @@ struct RunChartFiles {
 Expected<RunChartFiles> exportRunCharts(const study::RunResult& run, const QString& dir,
                                         const RunChartOptions& options = {},
                                         QSize size = QSize(900, 600));
+
+// exportRunCharts() one chart per event-loop pass, for the GUI: the window stays responsive
+// (a chart of 100,000 records takes tens of milliseconds, all of them seconds) and the
+// export can be cancelled between charts. Keeps a shared reference to the run.
+class ChartExportJob : public QObject {
+    Q_OBJECT
+  public:
+    ChartExportJob(std::shared_ptr<const study::RunResult> run, QString dir,
+                   RunChartOptions options = {}, QSize size = QSize(900, 600),
+                   QObject* parent = nullptr);
+
+    void start();
+    // Stops before the next chart; finished(false, "cancelled ...") follows.
+    void cancel();
+    bool isRunning() const { return running_; }
+    const RunChartFiles& result() const { return result_; }
+
+  signals:
+    void progress(int done, int total, const QString& what);
+    // ok: every chart that applies was written; message says how many or what went wrong.
+    void finished(bool ok, const QString& message);
+
+  private:
+    void step();
+    void finish(bool ok, const QString& message);
+
+    std::shared_ptr<const study::RunResult> run_;
+    QString dir_;
+    RunChartOptions options_;
+    QSize size_;
+    std::vector<ChartRecipe> recipes_;
+    std::size_t next_ = 0;
+    bool running_ = false;
+    bool cancelled_ = false;
+    RunChartFiles result_;
+};
 
 }  // namespace ppsynth::ui::results

@@ -1,14 +1,17 @@
 #include "ui/results/results_page.hpp"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "ui/results/chart_card.hpp"
+#include "ui/results/chart_files.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
 #include "ui/results/table_card.hpp"
@@ -59,6 +62,23 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
            "the tabs show"));
     synthesizer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     top->addWidget(synthesizer_);
+    exportStatus_ = new QLabel(this);
+    exportStatus_->setObjectName(QStringLiteral("exportStatus"));
+    top->addWidget(exportStatus_);
+    exportButton_ = new QPushButton(tr("Export all charts..."), this);
+    exportButton_->setToolTip(
+        tr("Write every chart of this run to a folder as PNG and SVG. Most charts show "
+           "record-level values of the confidential data: keep them with the confidential "
+           "report, never in a release."));
+    top->addWidget(exportButton_);
+    connect(exportButton_, &QPushButton::clicked, this, [this] {
+        if (exportJob_ && exportJob_->isRunning()) {
+            exportJob_->cancel();
+            return;
+        }
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all charts to"));
+        if (!dir.isEmpty()) exportAllCharts(dir);
+    });
     layout->addLayout(top);
     tabs_ = new QTabWidget(this);
     layout->addWidget(tabs_, 1);
@@ -143,6 +163,22 @@ QList<TableCard*> ResultsPage::tableCards(const QString& tab) const {
             if (auto* c = qobject_cast<TableCard*>(g->itemAt(i)->widget())) out << c;
     }
     return out;
+}
+
+void ResultsPage::exportAllCharts(const QString& dir) {
+    if (!run_ || (exportJob_ && exportJob_->isRunning())) return;
+    delete exportJob_;
+    exportJob_ = new ChartExportJob(run_, dir, {}, QSize(900, 600), this);
+    connect(exportJob_, &ChartExportJob::progress, this,
+            [this](int done, int total, const QString&) {
+                exportStatus_->setText(tr("Exporting charts: %1 of %2").arg(done).arg(total));
+            });
+    connect(exportJob_, &ChartExportJob::finished, this, [this](bool ok, const QString& message) {
+        exportStatus_->setText(ok ? message : tr("Export stopped: %1").arg(message));
+        exportButton_->setText(tr("Export all charts..."));
+    });
+    exportButton_->setText(tr("Cancel export"));
+    exportJob_->start();
 }
 
 QString ResultsPage::currentSynthesizer() const {

@@ -14,12 +14,14 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTabWidget;
 class QGridLayout;
 
 namespace ppsynth::ui::results {
 
 class ChartCard;
+class ChartExportJob;
 class TableCard;
 
 class ResultsPage : public QWidget {
@@ -35,6 +37,13 @@ class ResultsPage : public QWidget {
     // The synthesizer of the per-synthesizer charts (its name), and choosing it.
     QString currentSynthesizer() const;
     void setCurrentSynthesizer(const QString& name);
+
+    // Writes every chart of the run to `dir` as PNG and SVG, one chart per event-loop pass
+    // (the page stays usable; the button turns into Cancel meanwhile). The job is null when
+    // no export ran yet.
+    void exportAllCharts(const QString& dir);
+    ChartExportJob* exportJob() const { return exportJob_; }
+    QLabel* exportStatus() const { return exportStatus_; }
 
     QTabWidget* tabs() const { return tabs_; }
     QLabel* summaryLabel() const { return summary_; }
@@ -59,6 +68,9 @@ class ResultsPage : public QWidget {
     QComboBox* synthesizer_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QLabel* summary_ = nullptr;
+    QPushButton* exportButton_ = nullptr;
+    QLabel* exportStatus_ = nullptr;
+    ChartExportJob* exportJob_ = nullptr;
 };
 
 }  // namespace ppsynth::ui::results

@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "ppsynth/utility/kde.hpp"
@@ -412,31 +413,46 @@ std::vector<std::size_t> traceParameters(const RunResult& run, const std::string
     return idx;
 }
 
+std::vector<ChartRecipe> runChartRecipes(const RunResult& run, const RunChartOptions& options) {
+    std::vector<ChartRecipe> out;
+    const RunResult* r = &run;
+    auto add = [&out](QString what, std::function<Expected<BuiltChart>()> build) {
+        out.push_back({std::move(what), std::move(build)});
+    };
+    add(QStringLiteral("Lipschitz bound violins"), [r] { return lipschitzViolins(*r); });
+    add(QStringLiteral("Identification risk violins"), [r] { return riskViolins(*r); });
+    add(QStringLiteral("Weight violins"), [r] { return weightViolins(*r); });
+    for (const auto& s : run.synthesizers) {
+        const QString n = q(s.name);
+        const std::string name = s.name;
+        add(n + QStringLiteral(", bound against weight"),
+            [r, name] { return boundVsWeightScatter(*r, name); });
+        if (s.scheme != study::Scheme::Unweighted)
+            add(n + QStringLiteral(", risk comparison"),
+                [r, name] { return riskComparisonScatter(*r, name); });
+        add(n + QStringLiteral(", synthetic against confidential"),
+            [r, name] { return syntheticVsConfidentialScatter(*r, name); });
+        add(n + QStringLiteral(", weight against y"),
+            [r, name] { return weightVsYScatter(*r, name); });
+        add(n + QStringLiteral(", density"), [r, name] { return densityChart(*r, name); });
+        const double tail = options.tailQuantile;
+        add(n + QStringLiteral(", tail density"),
+            [r, name, tail] { return densityTailChart(*r, name, tail); });
+        for (std::size_t p : traceParameters(run, s.name, options.traceParametersPerSynthesizer))
+            add(n + QStringLiteral(", trace"), [r, name, p] { return traceChart(*r, name, p); });
+    }
+    return out;
+}
+
 RunCharts buildRunCharts(const RunResult& run, const RunChartOptions& options) {
     RunCharts out;
-    auto take = [&out](Expected<BuiltChart> c, const QString& what) {
+    for (const ChartRecipe& recipe : runChartRecipes(run, options)) {
+        auto c = recipe.build();
         if (c) {
             out.charts.push_back(std::move(*c));
         } else {
-            out.skipped << QStringLiteral("%1: %2").arg(what, q(c.message()));
+            out.skipped << QStringLiteral("%1: %2").arg(recipe.what, q(c.message()));
         }
-    };
-    take(lipschitzViolins(run), QStringLiteral("Lipschitz bound violins"));
-    take(riskViolins(run), QStringLiteral("Identification risk violins"));
-    take(weightViolins(run), QStringLiteral("Weight violins"));
-    for (const auto& s : run.synthesizers) {
-        const QString n = q(s.name);
-        take(boundVsWeightScatter(run, s.name), n + QStringLiteral(", bound against weight"));
-        if (s.scheme != study::Scheme::Unweighted)
-            take(riskComparisonScatter(run, s.name), n + QStringLiteral(", risk comparison"));
-        take(syntheticVsConfidentialScatter(run, s.name),
-             n + QStringLiteral(", synthetic against confidential"));
-        take(weightVsYScatter(run, s.name), n + QStringLiteral(", weight against y"));
-        take(densityChart(run, s.name), n + QStringLiteral(", density"));
-        take(densityTailChart(run, s.name, options.tailQuantile),
-             n + QStringLiteral(", tail density"));
-        for (std::size_t p : traceParameters(run, s.name, options.traceParametersPerSynthesizer))
-            take(traceChart(run, s.name, p), n + QStringLiteral(", trace"));
     }
     return out;
 }

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,15 @@ struct RunCharts {
 // Every chart the run supports: the violins, then per synthesizer its scatter plots,
 // densities and trace plots.
 RunCharts buildRunCharts(const study::RunResult& run, const RunChartOptions& options = {});
+
+// The same charts as recipes, to build one at a time (e.g. one per event-loop pass so the
+// window stays responsive). The recipes refer to `run`, which must outlive them.
+struct ChartRecipe {
+    QString what;  // names the chart in a "skipped" note
+    std::function<Expected<BuiltChart>()> build;
+};
+std::vector<ChartRecipe> runChartRecipes(const study::RunResult& run,
+                                         const RunChartOptions& options = {});
 
 // A key part made of a name: ASCII letters, digits, '-' and '_' kept, each run of other
 // characters one '_', none at the end.
