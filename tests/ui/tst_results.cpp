@@ -14,6 +14,7 @@
 #include <QLineSeries>
 #include <QScrollArea>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSvgRenderer>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -391,6 +392,20 @@ class TstResults : public QObject {
         page.setCurrentSynthesizer(QStringLiteral("Unweighted"));
         QCOMPARE(page.chartCards(QStringLiteral("Risk")).size(), 2);  // no comparison with itself
         page.setCurrentSynthesizer(QStringLiteral("CW"));
+        // The scatter follows the chosen synthetic dataset.
+        page.tabs()->setCurrentIndex(3);
+        auto* spin = page.findChild<QSpinBox*>(QStringLiteral("datasetChooser"));
+        QVERIFY(spin);
+        QCOMPARE(spin->maximum(), 3);
+        spin->setValue(3);
+        QTRY_COMPARE(page.chartCards(QStringLiteral("Synthetic data")).size(), 3);
+        QTRY_VERIFY(page.chartCards(QStringLiteral("Synthetic data"))[2]->title().contains(
+            QStringLiteral("(dataset 3)")));
+        const auto* cw = run().find("CW");
+        auto* sc = qobject_cast<ui::charts::ScatterChart*>(
+            page.chartCards(QStringLiteral("Synthetic data"))[2]->chart());
+        QCOMPARE(sc->pointSeries()->at(0).y(), cw->synthetic[2][0]);
+        page.tabs()->setCurrentIndex(0);
 
         const QString dir = outputDir(QStringLiteral("screenshots"));
         for (int i = 0; i < page.tabs()->count(); ++i) {

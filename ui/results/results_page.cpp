@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -297,9 +298,32 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addChart(tab, new ChartCard(boundVsWeightScatter(r, name), tr("Bound against weight")));
         addChart(tab, new ChartCard(weightVsYScatter(r, name), tr("Weight against y")));
     } else if (tab == tr("Synthetic data")) {
+        const int m = static_cast<int>(s->synthetic.size());
+        dataset_ = std::clamp(dataset_, 0, std::max(m - 1, 0));
+        auto* row = new QWidget;
+        auto* rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(4, 0, 4, 0);
+        rowLayout->addWidget(new QLabel(
+            tr("Densities pool all %1 synthetic datasets; the scatter shows dataset").arg(m)));
+        auto* spin = new QSpinBox;
+        spin->setObjectName(QStringLiteral("datasetChooser"));
+        spin->setRange(1, std::max(m, 1));
+        spin->setValue(dataset_ + 1);
+        rowLayout->addWidget(spin);
+        rowLayout->addWidget(new QLabel(tr("of %1.").arg(m)));
+        rowLayout->addStretch();
+        if (QGridLayout* g = grid(tab)) place(g, row, 2);
+        connect(spin, &QSpinBox::valueChanged, this, [this, tab](int v) {
+            dataset_ = v - 1;
+            stale_.insert(tab);
+            // After the spin box's own signal has returned: rebuilding deletes it.
+            QMetaObject::invokeMethod(
+                this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
+        });
         addChart(tab, new ChartCard(densityChart(r, name), tr("Density")));
         addChart(tab, new ChartCard(densityTailChart(r, name), tr("Tail density")));
-        addChart(tab, new ChartCard(syntheticVsConfidentialScatter(r, name),
+        addChart(tab, new ChartCard(syntheticVsConfidentialScatter(
+                                        r, name, static_cast<std::size_t>(dataset_)),
                                     tr("Synthetic against confidential")));
     } else if (tab == tr("Diagnostics")) {
         for (std::size_t p : traceParameters(r, name, 4))

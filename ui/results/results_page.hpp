@@ -64,6 +64,7 @@ class ResultsPage : public QWidget {
 
     std::shared_ptr<const study::RunResult> run_;
     std::set<QString> stale_;  // tabs to rebuild before they are shown
+    int dataset_ = 0;          // synthetic dataset of the synthetic-against-confidential scatter
     QLabel* header_ = nullptr;
     QComboBox* synthesizer_ = nullptr;
     QTabWidget* tabs_ = nullptr;
