@@ -541,6 +541,13 @@ class TstResults : public QObject {
         }
         QVERIFY(keys.count(QStringLiteral("scatter_bound_weight_LW_final")));
         QVERIFY(keys.count(QStringLiteral("trace_EM_") + keyPart(run().parameterNames[0])));
+        // PNG bytes for documents that embed images.
+        auto lip = lipschitzViolins(run());
+        auto png = renderPng(*lip, QSize(500, 300));
+        QVERIFY(png.hasValue());
+        QImage fromBytes = QImage::fromData(*png, "PNG");
+        QCOMPARE(fromBytes.size(), QSize(500, 300));
+        QVERIFY(!renderPng(*lip, QSize()).hasValue());
         // An unwritable folder is an error naming it, not a crash.
         auto bad = exportRunCharts(run(), QStringLiteral("/proc/ppsynth-no"), {});
         QVERIFY(!bad.hasValue());

@@ -1,5 +1,6 @@
 #include "ui/results/chart_files.hpp"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QTimer>
@@ -26,6 +27,18 @@ Expected<ChartFile> exportBuiltChart(const BuiltChart& chart, const QString& dir
         if (!error.isEmpty()) return Error{error.toStdString()};
     }
     return file;
+}
+
+Expected<QByteArray> renderPng(const BuiltChart& chart, QSize size) {
+    if (!chart.chart) return Error{"chart '" + chart.key.toStdString() + "' has no chart to draw"};
+    if (size.isEmpty()) return Error{"the image size is empty"};
+    const QImage image = charts::renderChartImage(chart.chart.get(), size);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG"))
+        return Error{"chart '" + chart.key.toStdString() + "': PNG encoding failed"};
+    return bytes;
 }
 
 Expected<RunChartFiles> exportRunCharts(const study::RunResult& run, const QString& dir,

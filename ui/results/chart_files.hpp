@@ -3,6 +3,7 @@
 // exportRunCharts() and lists the files with their captions.
 #pragma once
 
+#include <QByteArray>
 #include <QObject>
 #include <QSize>
 #include <QString>
@@ -29,6 +30,9 @@ struct ChartFile {
 // when missing. On failure nothing half-written is left and the message names the file.
 Expected<ChartFile> exportBuiltChart(const BuiltChart& chart, const QString& dir,
                                      QSize size = QSize(900, 600));
+
+// The chart as PNG bytes at `size` pixels, for documents that embed their images.
+Expected<QByteArray> renderPng(const BuiltChart& chart, QSize size = QSize(900, 600));
 
 struct RunChartFiles {
     std::vector<ChartFile> files;  // in buildRunCharts() order
