@@ -54,7 +54,7 @@ study::RunConfig quickConfig(double lwC = 0.7) {
       "data": {"path": "poisson.csv", "target": "y"},
       "model": {"family": "poisson"},
       "mcmc": {"chains": 2, "warmup": 150, "draws": 150, "seed": 11, "threads": 2},
-      "synthesis": {"m": 3}, "risk": {"L": 3},
+      "synthesis": {"m": 3}, "risk": {"L": 3}, "utility": {"bootstrap": 200},
       "synthesizers": [
         {"name": "Unweighted", "scheme": "unweighted"},
         {"name": "LW", "scheme": "lipschitz", "c": %1, "g": 0.0},
@@ -137,6 +137,57 @@ class TstResults : public QObject {
         auto* wc = as<ui::charts::ViolinChart>(*w);
         QCOMPARE(*wc->violins()[0].mark, 1.0);  // unweighted: every alpha is 1
         QVERIFY(*wc->violins()[1].mark < 1.0);
+    }
+
+    void utilityViolinsAndTablesMatchTheReports() {
+        const auto names = utilityStatistics(run());
+        QCOMPARE(names.size(), std::size_t{4});  // mean, median, quantiles 0.15 and 0.9
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            auto c = utilityViolins(run(), k);
+            QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+            QVERIFY(!c->recordLevel);
+            auto* chart = as<ui::charts::ViolinChart>(*c);
+            QCOMPARE(chart->violins().size(), 1 + run().synthesizers.size());
+            QCOMPARE(chart->violins()[0].name, QStringLiteral("Confidential"));
+            const auto& lw = run().find("LW")->utility->statistics[k];
+            QCOMPARE(lw.name, names[k]);
+            // Every violin is marked at the confidential value; LW's outline is its averaged
+            // quantile function (one value per grid point).
+            for (const auto& v : chart->violins()) QCOMPARE(*v.mark, lw.original.estimate);
+            QCOMPARE(chart->violins()[2].summary.n, lw.syntheticQuantiles.size());
+            QCOMPARE(chart->violins()[2].summary.max, lw.syntheticQuantiles.back());
+            // The confidential bootstrap is redrawn by each report (its own seed): the first
+            // report's is shown.
+            QCOMPARE(chart->violins()[0].summary.min,
+                     run().synthesizers[0].utility->statistics[k].originalQuantiles.front());
+        }
+        QVERIFY(!utilityViolins(run(), 4).hasValue());
+
+        auto u = utilityTable(run());
+        QVERIFY2(u.hasValue(), u.hasValue() ? "" : u.message().c_str());
+        QCOMPARE(u->rows.size(), 5 * names.size());
+        const auto& cwMean = run().find("CW")->utility->statistics[0];
+        const QStringList& row = u->rows[2 * names.size()];  // CW's first statistic
+        QCOMPARE(row[0], QStringLiteral("CW"));
+        QCOMPARE(row[1], QString::fromStdString(cwMean.name));
+        QCOMPARE(row[4], formatCell(cwMean.synthetic.estimate));
+        QCOMPARE(row[5],
+                 QStringLiteral("[%1, %2]")
+                     .arg(formatCell(cwMean.synthetic.lower), formatCell(cwMean.synthetic.upper)));
+        QCOMPARE(row[6], formatCell(cwMean.ciOverlap));
+        auto d = distributionTable(run());
+        QVERIFY(d.hasValue());
+        QCOMPARE(d->rows.size(), run().synthesizers.size());
+        QCOMPARE(d->rows[1][1], formatCell(run().find("LW")->utility->ecdf.Um));
+        auto p = posteriorTable(run(), "EM");
+        QVERIFY2(p.hasValue(), p.hasValue() ? "" : p.message().c_str());
+        QCOMPARE(p->rows.size(), run().find("EM")->utility->parameters.size());
+        auto reg = regressionTable(run(), "LW");
+        if (run().find("LW")->utility->regression.empty()) {
+            QVERIFY(!reg.hasValue());
+        } else {
+            QCOMPARE(reg->rows.size(), run().find("LW")->utility->regression.size());
+        }
     }
 
     void boundVsWeightShowsEveryRecordAndTheDeltaLine() {
@@ -366,15 +417,20 @@ class TstResults : public QObject {
         }
         QStringList tabs;
         for (int i = 0; i < page.tabs()->count(); ++i) tabs << page.tabs()->tabText(i);
-        QCOMPARE(tabs, (QStringList{"Summary", "Risk", "Weights", "Synthetic data", "Diagnostics",
-                                    "Tables"}));
+        QCOMPARE(tabs, (QStringList{"Summary", "Risk", "Weights", "Utility", "Synthetic data",
+                                    "Diagnostics", "Tables"}));
         QCOMPARE(page.chartCards(QStringLiteral("Summary")).size(), 2);
         QCOMPARE(page.tableCards(QStringLiteral("Summary")).size(), 2);
         QCOMPARE(page.chartCards(QStringLiteral("Risk")).size(), 3);
         QCOMPARE(page.chartCards(QStringLiteral("Weights")).size(), 3);
         QCOMPARE(page.chartCards(QStringLiteral("Synthetic data")).size(), 3);
         QCOMPARE(page.chartCards(QStringLiteral("Diagnostics")).size(), 2);  // 2 parameters
-        QCOMPARE(page.tableCards(QStringLiteral("Tables")).size(), 5);
+        QCOMPARE(page.tableCards(QStringLiteral("Tables")).size(), 7);
+        // Utility: a violin chart per statistic; utility, distribution, regression and
+        // posterior tables for the chosen (weighted) synthesizer.
+        QCOMPARE(page.chartCards(QStringLiteral("Utility")).size(), 4);
+        QCOMPARE(page.tableCards(QStringLiteral("Utility")).size(), 4);
+        QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("CI overlap of the mean")));
         for (const QString& tab : tabs)
             for (ChartCard* c : page.chartCards(tab))
                 QVERIFY2(c->hasChart(), qPrintable(tab + QStringLiteral(": ") + c->errorText()));
@@ -393,7 +449,7 @@ class TstResults : public QObject {
         QCOMPARE(page.chartCards(QStringLiteral("Risk")).size(), 2);  // no comparison with itself
         page.setCurrentSynthesizer(QStringLiteral("CW"));
         // The scatter follows the chosen synthetic dataset.
-        page.tabs()->setCurrentIndex(3);
+        page.tabs()->setCurrentIndex(4);
         auto* spin = page.findChild<QSpinBox*>(QStringLiteral("datasetChooser"));
         QVERIFY(spin);
         QCOMPARE(spin->maximum(), 3);
@@ -473,11 +529,11 @@ class TstResults : public QObject {
         QVERIFY(page.exportJob()->isRunning());  // nothing is built before the event loop runs
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.front()[0].toBool(), true);
-        QCOMPARE(progress.size(), 42);  // one pass per chart
-        QCOMPARE(page.exportJob()->result().files.size(), std::size_t{42});
-        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.png")}).size(), 42);
-        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.svg")}).size(), 42);
-        QVERIFY(page.exportStatus()->text().contains(QStringLiteral("42 charts written")));
+        QCOMPARE(progress.size(), 46);  // one pass per chart
+        QCOMPARE(page.exportJob()->result().files.size(), std::size_t{46});
+        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.png")}).size(), 46);
+        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.svg")}).size(), 46);
+        QVERIFY(page.exportStatus()->text().contains(QStringLiteral("46 charts written")));
 
         // Cancelled after the first chart: stops, says so, keeps the finished files.
         const QString dir2 = outputDir(QStringLiteral("results_export_cancel"));
@@ -488,7 +544,7 @@ class TstResults : public QObject {
         job.start();
         QVERIFY(done.wait(10000));
         QCOMPARE(done.front()[0].toBool(), false);
-        QVERIFY(done.front()[1].toString().startsWith(QStringLiteral("cancelled after 1 of 42")));
+        QVERIFY(done.front()[1].toString().startsWith(QStringLiteral("cancelled after 1 of 46")));
         QCOMPARE(QDir(dir2).entryList({QStringLiteral("*.png")}).size(), 1);
     }
 
@@ -499,14 +555,22 @@ class TstResults : public QObject {
           "data": {"path": "poisson.csv", "target": "y"},
           "model": {"family": "poisson-means"},
           "mcmc": {"chains": 3, "warmup": 0, "draws": 200, "seed": 2},
-          "synthesis": {"m": 2}, "risk": {"L": 2},
+          "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"enabled": false},
           "synthesizers": [{"name": "LW", "scheme": "lipschitz", "c": 0.6}]})");
         QVERIFY(c.hasValue());
         auto r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
         QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
         const auto built = buildRunCharts(*r);
-        QCOMPARE(built.skipped.size(), 1);
-        QVERIFY(built.skipped[0].contains(QStringLiteral("no unweighted synthesizer")));
+        QCOMPARE(built.skipped.size(), 2);
+        QVERIFY(built.skipped[0].contains(QStringLiteral("utility block is off")));
+        QVERIFY(built.skipped[1].contains(QStringLiteral("no unweighted synthesizer")));
+        QVERIFY(!utilityTable(*r).hasValue());
+        ResultsPage page;
+        page.showRun(std::move(*r));
+        const auto cards = page.tableCards(QStringLiteral("Utility"));
+        QCOMPARE(cards.size(), 1);  // says why there is nothing to show
+        QCOMPARE(page.chartCards(QStringLiteral("Utility")).size(), 0);
+        r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
         // 3 violins + bound/weight, synthetic/confidential, weight/y, density, tail, trace.
         QCOMPARE(built.charts.size(), std::size_t{9});
         const auto& trace = built.charts.back();
@@ -527,7 +591,8 @@ class TstResults : public QObject {
               t.elapsed() / 1000.0);
         // 3 violins; per synthesizer bound/weight, synthetic/confidential, weight/y, density,
         // tail density and two traces; risk comparison for the 4 weighted ones.
-        QCOMPARE(files->files.size(), std::size_t{3 + 5 * 7 + 4});
+        // Utility: one violin chart per statistic (mean, median, two quantiles).
+        QCOMPARE(files->files.size(), std::size_t{3 + 4 + 5 * 7 + 4});
         QVERIFY2(files->skipped.isEmpty(), qPrintable(files->skipped.join(QLatin1Char('\n'))));
         std::set<QString> keys;
         for (const auto& f : files->files) {

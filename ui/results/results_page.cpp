@@ -83,8 +83,8 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
     tabs_ = new QTabWidget(this);
     layout->addWidget(tabs_, 1);
-    for (const QString& t : {tr("Summary"), tr("Risk"), tr("Weights"), tr("Synthetic data"),
-                             tr("Diagnostics"), tr("Tables")})
+    for (const QString& t : {tr("Summary"), tr("Risk"), tr("Weights"), tr("Utility"),
+                             tr("Synthetic data"), tr("Diagnostics"), tr("Tables")})
         tabs_->addTab(tabPage(t), t);
 
     summary_ = new QLabel(this);
@@ -255,14 +255,22 @@ void ResultsPage::ensureBuilt(const QString& tab) {
                "dataset; %1):</p><ul>")
                 .arg(r.synthesizers.empty() ? QString() : q(r.synthesizers[0].deltaMethod));
         for (const auto& x : r.synthesizers) {
-            text += tr("<li><b>%1</b>: ε = %2 per dataset, %3 for all %4 datasets; mean "
-                       "identification risk %5, %6 records above %7; mean weight %8</li>")
-                        .arg(q(x.name).toHtmlEscaped(), formatCell(x.epsilon.perDataset),
-                             formatCell(x.epsilon.total))
-                        .arg(x.epsilon.m)
-                        .arg(formatCell(x.irSummary.mean))
-                        .arg(x.irSummary.aboveThreshold)
-                        .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean));
+            QString utility;
+            if (x.utility) {
+                for (const auto& st : x.utility->statistics) {
+                    if (st.statistic.kind == utility::StatisticKind::Mean)
+                        utility = tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
+                }
+            }
+            text +=
+                tr("<li><b>%1</b>: ε = %2 per dataset, %3 for all %4 datasets; mean "
+                   "identification risk %5, %6 records above %7; mean weight %8%9</li>")
+                    .arg(q(x.name).toHtmlEscaped(), formatCell(x.epsilon.perDataset),
+                         formatCell(x.epsilon.total))
+                    .arg(x.epsilon.m)
+                    .arg(formatCell(x.irSummary.mean))
+                    .arg(x.irSummary.aboveThreshold)
+                    .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean), utility);
         }
         text += QStringLiteral("</ul>");
         std::size_t warnings = 0;
@@ -297,6 +305,23 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addChart(tab, new ChartCard(weightViolins(r), tr("Weights")));
         addChart(tab, new ChartCard(boundVsWeightScatter(r, name), tr("Bound against weight")));
         addChart(tab, new ChartCard(weightVsYScatter(r, name), tr("Weight against y")));
+    } else if (tab == tr("Utility")) {
+        const auto statistics = utilityStatistics(r);
+        for (std::size_t k = 0; k < statistics.size(); ++k)
+            addChart(tab, new ChartCard(utilityViolins(r, k), tr("Utility")));
+        auto table = [&](Expected<TableData> t, const QString& what) {
+            if (t)
+                addTable(tab, new TableCard(*t));
+            else
+                addTable(tab, new TableCard(what, q(t.message())));
+        };
+        table(utilityTable(r), tr("Utility"));
+        if (!statistics.empty()) {
+            table(distributionTable(r), tr("Whole distribution"));
+            table(regressionTable(r, name), tr("Regression"));
+            if (s->scheme != study::Scheme::Unweighted)
+                table(posteriorTable(r, name), tr("Posterior"));
+        }
     } else if (tab == tr("Synthetic data")) {
         const int m = static_cast<int>(s->synthetic.size());
         dataset_ = std::clamp(dataset_, 0, std::max(m - 1, 0));
@@ -333,6 +358,8 @@ void ResultsPage::ensureBuilt(const QString& tab) {
     } else if (tab == tr("Tables")) {
         addTable(tab, new TableCard(epsilonTable(r)));
         addTable(tab, new TableCard(riskTable(r)));
+        if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
+        if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
         if (auto top = topRiskTable(r, name)) addTable(tab, new TableCard(*top));
         addTable(tab, new TableCard(samplerTable(r)));
         addTable(tab, new TableCard(convergenceTable(r)));

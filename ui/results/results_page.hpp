@@ -1,6 +1,6 @@
 // The results of one run in tabs: Summary (epsilon per synthesizer in words, the accounting
-// and risk tables, the bound violins), Risk, Weights, Synthetic data, Diagnostics and
-// Tables. Charts and tables come from run_charts and results_tables; per-synthesizer
+// and risk tables, the bound violins), Risk, Weights, Utility, Synthetic data, Diagnostics
+// and Tables. Charts and tables come from run_charts and results_tables; per-synthesizer
 // charts follow the synthesizer chosen at the top. Everything is built on the GUI thread
 // from a finished run (no statistics beyond the KDEs of the charts).
 #pragma once

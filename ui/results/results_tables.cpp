@@ -239,6 +239,157 @@ TableData samplerTable(const RunResult& run) {
     return t;
 }
 
+namespace {
+
+QString interval(const study::EstimateInterval& e) {
+    return QStringLiteral("[%1, %2]").arg(formatCell(e.lower), formatCell(e.upper));
+}
+
+Status hasUtility(const RunResult& run) {
+    for (const auto& s : run.synthesizers)
+        if (s.utility) return {};
+    std::string why = "the run has no utility report";
+    if (!run.config.utility.enabled) why += ": the configuration's utility block is off";
+    for (const auto& s : run.synthesizers)
+        if (!s.utilityError.empty()) why += " (" + s.name + ": " + s.utilityError + ")";
+    return Error{why};
+}
+
+// The report's own warnings and failed reports, prefixed by the synthesizer.
+void utilityWarnings(const RunResult& run, TableData& t) {
+    for (const auto& s : run.synthesizers) {
+        if (!s.utilityError.empty())
+            t.warnings
+                << QStringLiteral("%1: no utility report: %2").arg(q(s.name), q(s.utilityError));
+        if (!s.utility) continue;
+        for (const auto& w : s.utility->warnings)
+            t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+    }
+    t.warnings.removeDuplicates();
+}
+
+}  // namespace
+
+Expected<TableData> utilityTable(const RunResult& run) {
+    if (auto st = hasUtility(run); !st) return Error{st.message()};
+    TableData t;
+    t.key = QStringLiteral("utility");
+    t.title = QStringLiteral("Utility: statistics of %1, confidential against synthetic")
+                  .arg(q(run.config.data.target));
+    double level = 0.95;
+    for (const auto& s : run.synthesizers)
+        if (s.utility) level = s.utility->level;
+    const QString pct = formatCell(100 * level) + QLatin1Char('%');
+    t.caption = QStringLiteral(
+                    "Intervals are %1 bootstrap intervals (synthetic: pooled over the m "
+                    "datasets); the CI overlap is 1 when the intervals coincide and 0 or less "
+                    "when they do not meet.")
+                    .arg(pct);
+    t.headers = {QStringLiteral("Synthesizer"),  QStringLiteral("Statistic"),
+                 QStringLiteral("Confidential"), QStringLiteral("%1 interval").arg(pct),
+                 QStringLiteral("Synthetic"),    QStringLiteral("%1 interval").arg(pct),
+                 QStringLiteral("CI overlap")};
+    for (const auto& s : run.synthesizers) {
+        if (!s.utility) continue;
+        for (const auto& st : s.utility->statistics) {
+            t.rows.push_back({q(s.name), q(st.name), formatCell(st.original.estimate),
+                              interval(st.original), formatCell(st.synthetic.estimate),
+                              interval(st.synthetic), formatCell(st.ciOverlap)});
+        }
+    }
+    utilityWarnings(run, t);
+    return t;
+}
+
+Expected<TableData> distributionTable(const RunResult& run) {
+    if (auto st = hasUtility(run); !st) return Error{st.message()};
+    TableData t;
+    t.key = QStringLiteral("distribution");
+    t.title = QStringLiteral("Utility: whole distribution and regression");
+    t.caption = QStringLiteral(
+        "ECDF distances (Um the largest gap, Ua the mean squared gap between the confidential "
+        "and synthetic distribution functions) and pMSE are 0 for a perfect copy; compare "
+        "S_pMSE with the value a correct synthesizer gives, not with 1.");
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("ECDF Um"),
+                 QStringLiteral("ECDF Ua"),
+                 QStringLiteral("pMSE"),
+                 QStringLiteral("S_pMSE"),
+                 QStringLiteral("S_pMSE if correct"),
+                 QStringLiteral("Regression: mean CI overlap")};
+    for (const auto& s : run.synthesizers) {
+        if (!s.utility) continue;
+        const auto& u = *s.utility;
+        const QString none = QStringLiteral("–");
+        t.rows.push_back({q(s.name), formatCell(u.ecdf.Um), formatCell(u.ecdf.Ua),
+                          u.pmse.computed ? formatCell(u.pmse.pmse) : none,
+                          u.pmse.computed ? formatCell(u.pmse.sPmse) : none,
+                          u.pmse.computed ? formatCell(u.pmse.sPmseReference) : none,
+                          u.regression.empty() ? none : formatCell(u.regressionMeanOverlap)});
+    }
+    for (const auto& s : run.synthesizers) {
+        if (s.utility && !s.utility->pmse.referenceNote.empty()) {
+            t.caption += QStringLiteral(" ") + q(s.utility->pmse.referenceNote);
+            break;
+        }
+    }
+    return t;
+}
+
+Expected<TableData> regressionTable(const RunResult& run, const std::string& synthesizer) {
+    const auto* s = run.find(synthesizer);
+    if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
+    if (!s->utility)
+        return Error{"synthesizer '" + synthesizer + "' has no utility report" +
+                     (s->utilityError.empty() ? std::string() : ": " + s->utilityError)};
+    if (s->utility->regression.empty())
+        return Error{"the utility report has no regression (no predictors were asked for)"};
+    TableData t;
+    t.key = QStringLiteral("regression_") + q(synthesizer);
+    t.title =
+        QStringLiteral("Regression of %1 under %2").arg(q(run.config.data.target), q(synthesizer));
+    t.caption = QStringLiteral(
+        "Synthetic estimates combine the m datasets by the rules for partially synthetic "
+        "data (t intervals with df degrees of freedom); a high CI overlap means an analyst "
+        "would draw the same conclusion from the synthetic data.");
+    t.headers = {QStringLiteral("Term"),     QStringLiteral("Confidential"),
+                 QStringLiteral("Interval"), QStringLiteral("Synthetic"),
+                 QStringLiteral("Interval"), QStringLiteral("CI overlap"),
+                 QStringLiteral("df")};
+    for (const auto& r : s->utility->regression) {
+        t.rows.push_back({q(r.term), formatCell(r.original.estimate), interval(r.original),
+                          formatCell(r.synthetic.estimate), interval(r.synthetic),
+                          formatCell(r.ciOverlap), formatCell(r.df)});
+    }
+    return t;
+}
+
+Expected<TableData> posteriorTable(const RunResult& run, const std::string& synthesizer) {
+    const auto* s = run.find(synthesizer);
+    if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
+    if (!s->utility || s->utility->parameters.empty())
+        return Error{"synthesizer '" + synthesizer +
+                     "' has no posterior comparison with the unweighted fit"};
+    TableData t;
+    t.key = QStringLiteral("posterior_") + q(synthesizer);
+    t.title = QStringLiteral("Posterior under %1 against the unweighted fit").arg(q(synthesizer));
+    t.caption = QStringLiteral(
+        "Medians with 90% intervals; a width ratio above 1 is information lost to the "
+        "weights (scalar weighting widens every interval alike).");
+    t.headers = {QStringLiteral("Parameter"),      QStringLiteral("Weighted median"),
+                 QStringLiteral("Weighted 90%"),   QStringLiteral("Unweighted median"),
+                 QStringLiteral("Unweighted 90%"), QStringLiteral("Width ratio")};
+    for (const auto& p : s->utility->parameters) {
+        auto iv = [](const study::ParameterSummary& x) {
+            return QStringLiteral("[%1, %2]").arg(formatCell(x.q05), formatCell(x.q95));
+        };
+        t.rows.push_back({q(p.name), formatCell(p.weighted.median), iv(p.weighted),
+                          formatCell(p.unweighted.median), iv(p.unweighted),
+                          formatCell(p.widthRatio)});
+    }
+    return t;
+}
+
 TableData comparisonTable(const RunResult& a, const QString& labelA, const RunResult& b,
                           const QString& labelB) {
     TableData t;
@@ -255,7 +406,9 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
                  QStringLiteral("Mean weight %1").arg(labelA),
                  QStringLiteral("Mean weight %1").arg(labelB),
                  QStringLiteral("High-risk records %1").arg(labelA),
-                 QStringLiteral("High-risk records %1").arg(labelB)};
+                 QStringLiteral("High-risk records %1").arg(labelB),
+                 QStringLiteral("CI overlap of the mean %1").arg(labelA),
+                 QStringLiteral("CI overlap of the mean %1").arg(labelB)};
     std::vector<std::string> names;
     for (const auto* run : {&a, &b})
         for (const auto& s : run->synthesizers)

@@ -42,6 +42,20 @@ TableData convergenceTable(const study::RunResult& run);
 // warning in words.
 TableData samplerTable(const study::RunResult& run);
 
+// ---- utility (from each synthesizer's utility report) ----
+// Per synthesizer and statistic: confidential and synthetic estimate with their intervals,
+// and the CI overlap. Every measure's warnings and a failed report in words.
+Expected<TableData> utilityTable(const study::RunResult& run);
+// Per synthesizer: ECDF distances, pMSE and S_pMSE with the value expected of a correct
+// synthesizer, the regression's mean CI overlap.
+Expected<TableData> distributionTable(const study::RunResult& run);
+// The regression of y under `synthesizer`: each term's confidential and synthetic estimate
+// (combining rules) with intervals, CI overlap and degrees of freedom.
+Expected<TableData> regressionTable(const study::RunResult& run, const std::string& synthesizer);
+// The posterior of each model parameter under `synthesizer` against the unweighted one, with
+// the ratio of 90% interval widths (above 1: information lost to the weights).
+Expected<TableData> posteriorTable(const study::RunResult& run, const std::string& synthesizer);
+
 // Two runs side by side, one row per synthesizer name found in either (first run's order,
 // then the second's new ones): epsilon per dataset, mean IR, mean weight, records above the
 // risk threshold, each for both runs; "–" where a run lacks the synthesizer.

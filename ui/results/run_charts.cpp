@@ -188,6 +188,64 @@ Expected<BuiltChart> weightViolins(const RunResult& run) {
                        "synthesizer that gives every record the same weight."));
 }
 
+std::vector<std::string> utilityStatistics(const RunResult& run) {
+    for (const auto& s : run.synthesizers) {
+        if (!s.utility) continue;
+        std::vector<std::string> names;
+        for (const auto& st : s.utility->statistics) names.push_back(st.name);
+        return names;
+    }
+    return {};
+}
+
+Expected<BuiltChart> utilityViolins(const RunResult& run, std::size_t index) {
+    const auto names = utilityStatistics(run);
+    if (names.empty()) {
+        std::string why = "the run has no utility report";
+        for (const auto& s : run.synthesizers)
+            if (!s.utilityError.empty()) why += " (" + s.name + ": " + s.utilityError + ")";
+        if (!run.config.utility.enabled) why += " (the configuration's utility block is off)";
+        return Error{why};
+    }
+    if (index >= names.size())
+        return Error{"the utility report has no statistic number " + std::to_string(index + 1)};
+    const std::string& name = names[index];
+    std::vector<charts::Violin> violins;
+    std::optional<double> confidential;
+    for (const auto& s : run.synthesizers) {
+        if (!s.utility || index >= s.utility->statistics.size() ||
+            s.utility->statistics[index].name != name)
+            continue;
+        const auto& st = s.utility->statistics[index];
+        if (violins.empty()) {
+            // Each report redraws the confidential bootstrap with its own seed; the estimate is
+            // the same in all, so the first report's distribution stands for the data.
+            confidential = st.original.estimate;
+            auto summary = utility::violinSummary(st.originalQuantiles);
+            if (!summary) return Error{"confidential " + name + ": " + summary.message()};
+            violins.push_back({QStringLiteral("Confidential"), std::move(*summary), confidential,
+                               QStringLiteral("confidential value")});
+        }
+        auto summary = utility::violinSummary(st.syntheticQuantiles);
+        if (!summary)
+            return Error{"synthesizer '" + s.name + "', " + name + ": " + summary.message()};
+        violins.push_back(
+            {q(s.name), std::move(*summary), confidential, QStringLiteral("confidential value")});
+    }
+    auto chart = std::make_unique<charts::ViolinChart>();
+    const QString statistic = q(name);
+    chart->setValueTitle(QStringLiteral("%1 of %2").arg(statistic, targetName(run)));
+    chart->setViolins(std::move(violins));
+    return make(QStringLiteral("violin_utility_") + keyPart(name),
+                QStringLiteral("Utility: the %1 of %2").arg(statistic, targetName(run)),
+                QStringLiteral("The first violin is how precisely the confidential data know the "
+                               "%1 (bootstrap), the others what the synthetic datasets say; a "
+                               "synthesizer is useful when its violin sits on the dashed "
+                               "confidential value and overlaps the first.")
+                    .arg(statistic),
+                false, std::move(chart));
+}
+
 Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::string& synthesizer) {
     auto found = findSynthesizer(run, synthesizer);
     if (!found) return found.error();
@@ -422,6 +480,12 @@ std::vector<ChartRecipe> runChartRecipes(const RunResult& run, const RunChartOpt
     add(QStringLiteral("Lipschitz bound violins"), [r] { return lipschitzViolins(*r); });
     add(QStringLiteral("Identification risk violins"), [r] { return riskViolins(*r); });
     add(QStringLiteral("Weight violins"), [r] { return weightViolins(*r); });
+    const auto statistics = utilityStatistics(run);
+    for (std::size_t k = 0; k < statistics.size(); ++k)
+        add(QStringLiteral("Utility violins, ") + q(statistics[k]),
+            [r, k] { return utilityViolins(*r, k); });
+    if (statistics.empty())
+        add(QStringLiteral("Utility violins"), [r] { return utilityViolins(*r, 0); });
     for (const auto& s : run.synthesizers) {
         const QString n = q(s.name);
         const std::string name = s.name;

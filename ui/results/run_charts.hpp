@@ -38,6 +38,14 @@ Expected<BuiltChart> riskViolins(const study::RunResult& run);
 // alpha_i per record, with the mean marked.
 Expected<BuiltChart> weightViolins(const study::RunResult& run);
 
+// ---- utility (from each synthesizer's utility report) ----
+// The statistics the run's utility reports compare (mean, median, quantiles), by name.
+std::vector<std::string> utilityStatistics(const study::RunResult& run);
+// Violins of statistic `index` of utilityStatistics(): its bootstrap distribution on the
+// confidential data, then per synthesizer across the m datasets (averaged quantile
+// functions), each marked at the confidential value.
+Expected<BuiltChart> utilityViolins(const study::RunResult& run, std::size_t index);
+
 // ---- scatter plots of one synthesizer (named as in the run's configuration) ----
 // Delta_{alpha,x_i} against alpha_i with the Delta_{alpha,x} line; for a re-weighting
 // synthesizer the records of its base fit (before) and of the re-weighted fit (after).
