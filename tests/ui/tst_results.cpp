@@ -499,11 +499,11 @@ class TstResults : public QObject {
         // A smaller c lowers LW's weights and its bound.
         QVERIFY(b->find("LW")->epsilon.perDataset < run().find("LW")->epsilon.perDataset);
         for (int side = 0; side < 2; ++side) {
-            QCOMPARE(view.cards(side).size(), 3);
+            QCOMPARE(view.cards(side).size(), 4);
             for (auto* c : view.cards(side)) QVERIFY(c->hasChart());
         }
         // The same value range on both sides.
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 4; ++k) {
             auto* l = qobject_cast<QValueAxis*>(view.cards(0)[k]->chart()->axes(Qt::Vertical)[0]);
             auto* r = qobject_cast<QValueAxis*>(view.cards(1)[k]->chart()->axes(Qt::Vertical)[0]);
             QCOMPARE(l->min(), r->min());

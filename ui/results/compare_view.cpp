@@ -122,7 +122,8 @@ void CompareView::rebuild() {
         sides_[side]->addWidget(head);
         for (auto* card : {new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")),
                            new ChartCard(riskViolins(r), tr("Identification risk")),
-                           new ChartCard(weightViolins(r), tr("Weights"))}) {
+                           new ChartCard(weightViolins(r), tr("Weights")),
+                           new ChartCard(utilityViolins(r, 0), tr("Utility of the mean"))}) {
             sides_[side]->addWidget(card);
             cards_[side] << card;
         }

@@ -1,6 +1,7 @@
 // Any two runs of the session side by side: a table of the synthesizers both runs share
-// (epsilon, mean risk, mean weight), and under it each run's violins of bounds, risks and
-// weights, on common value ranges so the pictures compare at a glance.
+// (epsilon, mean risk, mean weight, CI overlap), and under it each run's violins of bounds,
+// risks, weights and the utility of the mean, on common value ranges so the pictures
+// compare at a glance.
 #pragma once
 
 #include <QList>
