@@ -283,6 +283,22 @@ class TstResults : public QObject {
     }
 
     void tablesHoldARowPerSynthesizer() {
+        // Every table: each row exactly as long as the header.
+        std::vector<TableData> all{
+            epsilonTable(run()),
+            riskTable(run()),
+            convergenceTable(run()),
+            samplerTable(run()),
+            *topRiskTable(run(), "LW"),
+            *utilityTable(run()),
+            *distributionTable(run()),
+            *posteriorTable(run(), "LW"),
+            comparisonTable(run(), QStringLiteral("a"), run(), QStringLiteral("b"))};
+        for (const auto& t : all) {
+            QVERIFY2(!t.rows.empty(), qPrintable(t.key));
+            for (const auto& row : t.rows)
+                QVERIFY2(row.size() == t.headers.size(), qPrintable(t.key));
+        }
         const auto eps = epsilonTable(run());
         QCOMPARE(eps.rows.size(), run().synthesizers.size());
         QVERIFY(!eps.confidential);
@@ -493,6 +509,9 @@ class TstResults : public QObject {
         QCOMPARE(view.rightChooser()->currentIndex(), 1);
         const auto& t = view.comparisonCard()->data();
         QCOMPARE(t.rows.size(), run().synthesizers.size());
+        for (const auto& row : t.rows) QCOMPARE(row.size(), t.headers.size());
+        QCOMPARE(t.headers[9], QStringLiteral("CI overlap of the mean\nc = 0.7"));
+        QCOMPARE(t.rows[1][9], formatCell(run().find("LW")->utility->statistics[0].ciOverlap));
         QCOMPARE(t.rows[1][0], QStringLiteral("LW"));
         QCOMPARE(t.rows[1][1], formatCell(run().find("LW")->epsilon.perDataset));
         QCOMPARE(t.rows[1][2], formatCell(b->find("LW")->epsilon.perDataset));

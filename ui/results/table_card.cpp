@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -58,6 +59,10 @@ TableCard::TableCard(const TableData& data, QWidget* parent) : QWidget(parent), 
     int height = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth();
     for (int r = 0; r < rows; ++r) height += table_->rowHeight(r);
     if (table_->rowCount() > rows) height += table_->rowHeight(0) / 2;  // hint: it scrolls
+    // A wide table gets a horizontal scroll bar; keep its last row above it.
+    int width = 0;
+    for (int c = 0; c < table_->columnCount(); ++c) width += table_->columnWidth(c);
+    if (width > 1000) height += table_->horizontalScrollBar()->sizeHint().height();
     table_->setMinimumHeight(height);
     table_->setMaximumHeight(height);
     layout->addWidget(table_);
