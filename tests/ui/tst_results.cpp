@@ -12,6 +12,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineSeries>
+#include <QMetaType>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -26,8 +27,11 @@
 
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/simulate.hpp"
+#include "ppsynth/study/sweep.hpp"
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
+#include "ui/charts/curve_chart.hpp"
 #include "ui/charts/density_chart.hpp"
 #include "ui/charts/line_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
@@ -38,6 +42,8 @@
 #include "ui/results/results_page.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/studies_page.hpp"
+#include "ui/results/study_charts.hpp"
 #include "ui/results/table_card.hpp"
 
 using namespace ppsynth;
@@ -596,6 +602,96 @@ class TstResults : public QObject {
         QCOMPARE(trace.key, QStringLiteral("trace_LW_") + keyPart(r->parameterNames[0]));
         QCOMPARE(trace.chart->series().size(), 3);
         QCOMPARE(qobject_cast<QLineSeries*>(trace.chart->series()[2])->count(), 200);
+    }
+
+    void studyChartsFromARealSimulationAndSweep() {
+        // The local-to-global simulation: the bundled quick configuration (Poisson, exact
+        // draws, n = 50 and 200, 12 replicates).
+        auto simConfig =
+            study::loadSimulateConfig(PPSYNTH_EXAMPLES_DIR "/simulate_poisson_quick.json");
+        QVERIFY2(simConfig.hasValue(), simConfig.hasValue() ? "" : simConfig.message().c_str());
+        const QString simDir = outputDir(QStringLiteral("results_simulation"));
+        QDir(simDir).removeRecursively();
+        auto sim = study::runSimulation(*simConfig, simDir.toStdString());
+        QVERIFY2(sim.hasValue(), sim.hasValue() ? "" : sim.message().c_str());
+        auto contraction = contractionViolins(*sim, "LW");
+        QVERIFY2(contraction.hasValue(),
+                 contraction.hasValue() ? "" : contraction.message().c_str());
+        auto* vc = as<ui::charts::ViolinChart>(*contraction);
+        QCOMPARE(vc->violins().size(), std::size_t{2});
+        QCOMPARE(vc->violins()[0].name, QStringLiteral("n = 50"));
+        double largest = 0;
+        for (const auto& r : sim->replicates)
+            if (r.n == 200 && r.mechanism == "LW") largest = std::max(largest, 2 * r.delta);
+        QCOMPARE(vc->violins()[1].summary.n, std::size_t{12});
+        QCOMPARE(vc->violins()[1].summary.max, largest);
+        for (const auto& d : sim->distributions)
+            if (d.n == 200 && d.mechanism == "LW")
+                QCOMPARE(*vc->violins()[1].mark, d.recommended.epsilonHigh);
+        auto dh = deltaHatChart(*sim, "LW-M");
+        QVERIFY(dh.hasValue());
+        QCOMPARE(dh->chart->series().size(), 2);
+        QCOMPARE(qobject_cast<QLineSeries*>(dh->chart->series()[0])->count(),
+                 static_cast<qsizetype>(sim->config.epsilons().size()));
+        QVERIFY(!contractionViolins(*sim, "EM").hasValue());
+
+        // The risk-utility sweep on the poisson example (exact draws, three points).
+        auto sweepConfig = study::parseSweepConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 3},
+          "synthesis": {"m": 3}, "risk": {"L": 3}, "utility": {"enabled": false},
+          "sweep": {"points": [{"c": 0.7, "g": 0.0}, {"c": 0.5, "g": 0.0},
+                               {"c": 0.5, "g": -0.3}]}})");
+        QVERIFY2(sweepConfig.hasValue(),
+                 sweepConfig.hasValue() ? "" : sweepConfig.message().c_str());
+        const QString sweepDir = outputDir(QStringLiteral("results_sweep"));
+        QDir(sweepDir).removeRecursively();
+        auto sweep = study::runSweep(*sweepConfig, data::makeExample(data::ExampleId::Poisson),
+                                     sweepDir.toStdString());
+        QVERIFY2(sweep.hasValue(), sweep.hasValue() ? "" : sweep.message().c_str());
+        auto curve = riskUtilityCurve(*sweep, SweepMeasure::MeanWeight);
+        QVERIFY2(curve.hasValue(), curve.hasValue() ? "" : curve.message().c_str());
+        auto* cc = as<ui::charts::CurveChart>(*curve);
+        QVERIFY(cc->curves().size() >= 2);
+        QCOMPARE(cc->curves()[0].name, QStringLiteral("LW"));
+        QCOMPARE(cc->curves()[1].name, QStringLiteral("EM"));
+        QCOMPARE(cc->curves()[0].points.size(), std::size_t{3});
+        for (std::size_t k = 0; k < 3; ++k) {
+            const auto* row = sweepRowAt(*sweep, 0, static_cast<int>(k));
+            QVERIFY(row && row->mechanism == "LW");
+            QCOMPARE(cc->curves()[0].points[k].x, row->epsilon);
+            QCOMPARE(cc->curves()[0].points[k].y, row->weights.mean);
+            if (k > 0) QVERIFY(cc->curves()[0].points[k].x >= cc->curves()[0].points[k - 1].x);
+        }
+        QVERIFY(!sweepRowAt(*sweep, 0, 3));
+
+        // The studies page: both studies, a click on a point names its setting.
+        StudiesPage page;
+        page.resize(1300, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.showSimulation(*sim);
+        QCOMPARE(page.simulationCards().size(), 6);  // 3 mechanisms x (contraction, delta)
+        for (auto* c : page.simulationCards()) QVERIFY2(c->hasChart(), qPrintable(c->errorText()));
+        page.showSweep(*sweep);
+        QVERIFY(page.curveCard() && page.curveCard()->hasChart());
+        QSignalSpy chosen(&page, &StudiesPage::sweepPointChosen);
+        page.choosePoint(1, 0);
+        QCOMPARE(chosen.size(), 1);
+        const auto row = chosen.front()[0].value<study::SweepRow>();
+        QCOMPARE(row.mechanism, std::string("EM"));
+        page.measureChooser()->setCurrentIndex(1);  // mean risk
+        auto* riskCurve = qobject_cast<ui::charts::CurveChart*>(page.curveCard()->chart());
+        QCOMPARE(riskCurve->curves()[0].points[0].y, sweepRowAt(*sweep, 0, 0)->ir.mean);
+        const QString shots = outputDir(QStringLiteral("screenshots"));
+        page.tabs()->setCurrentIndex(0);
+        QCoreApplication::processEvents();
+        QVERIFY(page.grab().save(shots + QStringLiteral("/results_studies_simulation.png")));
+        page.tabs()->setCurrentIndex(1);
+        page.measureChooser()->setCurrentIndex(0);
+        QCoreApplication::processEvents();
+        QVERIFY(page.grab().save(shots + QStringLiteral("/results_studies_sweep.png")));
     }
 
     void everyChartOfTheRunExportsToPngAndSvg() {
