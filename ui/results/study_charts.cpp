@@ -104,14 +104,15 @@ Expected<BuiltChart> contractionViolins(const study::SimulateSummary& sim,
             {sizeLabel(n), std::move(*summary), mark, QStringLiteral("recommended global ε")});
     }
     auto chart = std::make_unique<charts::ViolinChart>();
-    chart->setValueTitle(QStringLiteral("Local ε = 2 Δ(α,x) of a database"));
+    chart->setValueTitle(QStringLiteral("Local ε = 2 Δ(α,x)"));
     chart->setViolins(std::move(violins));
     const QString title = QStringLiteral("Local to global: %1").arg(q(mechanism));
     chart->setTitle(title);
     return BuiltChart{QStringLiteral("contraction_") + keyPart(mechanism), title,
                       QStringLiteral("Each violin shows the local ε of %1 simulated databases "
-                                     "of one size; as n grows they contract, so one database's "
-                                     "ε, times the safety factor (dashed), bounds the others.")
+                                     "of one size; the dashed line is the global ε recommended "
+                                     "from a typical (median) database with the safety factor, "
+                                     "and the part of a violin above it is the δ risked.")
                           .arg(sim.config.replicates),
                       false, std::move(chart)};
 }
@@ -130,7 +131,7 @@ Expected<BuiltChart> deltaHatChart(const study::SimulateSummary& sim,
     if (lines.empty())
         return Error{"the simulation has no distribution of mechanism '" + mechanism + "'"};
     auto chart = std::make_unique<charts::LineChart>();
-    chart->setAxisTitles(QStringLiteral("ε"), QStringLiteral("δ̂(ε): share of databases above ε"));
+    chart->setAxisTitles(QStringLiteral("ε"), QStringLiteral("δ̂(ε)"));
     chart->setLines(lines, 2.0);
     const QString title = QStringLiteral("Estimated δ: %1").arg(q(mechanism));
     chart->setTitle(title);
