@@ -537,6 +537,17 @@ class TstResults : public QObject {
         QCoreApplication::processEvents();
         QVERIFY(view.grab().save(outputDir(QStringLiteral("screenshots")) +
                                  QStringLiteral("/results_compare.png")));
+        // A run list asking to compare two runs: known runs are found, new ones added.
+        CompareView fresh;
+        fresh.compare(QStringLiteral("c = 0.5"), b, QStringLiteral("c = 0.7"), run_);
+        QCOMPARE(fresh.runCount(), 2);
+        QCOMPARE(fresh.leftChooser()->currentText(), QStringLiteral("c = 0.5"));
+        QCOMPARE(fresh.comparisonCard()->data().rows[1][1],
+                 formatCell(b->find("LW")->epsilon.perDataset));
+        fresh.compare(QStringLiteral("c = 0.7"), run_, QStringLiteral("c = 0.5"), b);
+        QCOMPARE(fresh.runCount(), 2);
+        QCOMPARE(fresh.leftChooser()->currentIndex(), 1);
+        QCOMPARE(fresh.indexOf(b.get()), 0);
         view.setPair(1, 1);  // a run against itself is allowed
         QCOMPARE(view.comparisonCard()->data().rows[1][1],
                  view.comparisonCard()->data().rows[1][2]);

@@ -86,6 +86,31 @@ void CompareView::setPair(int left, int right) {
     rebuild();
 }
 
+int CompareView::indexOf(const study::RunResult* run) const {
+    for (std::size_t i = 0; i < runs_.size(); ++i)
+        if (runs_[i].run.get() == run) return static_cast<int>(i);
+    return -1;
+}
+
+void CompareView::compare(const QString& labelA, std::shared_ptr<const study::RunResult> a,
+                          const QString& labelB, std::shared_ptr<const study::RunResult> b) {
+    if (!a || !b) return;
+    auto ensure = [this](const QString& label, std::shared_ptr<const study::RunResult> run) {
+        int i = indexOf(run.get());
+        if (i < 0) {
+            runs_.push_back({label, std::move(run)});
+            const QSignalBlocker b1(left_), b2(right_);
+            left_->addItem(label);
+            right_->addItem(label);
+            i = runCount() - 1;
+        }
+        return i;
+    };
+    const int left = ensure(labelA, std::move(a));
+    const int right = ensure(labelB, std::move(b));
+    setPair(left, right);
+}
+
 QList<ChartCard*> CompareView::cards(int side) const {
     return side == 0 || side == 1 ? cards_[side] : QList<ChartCard*>{};
 }

@@ -30,6 +30,12 @@ class CompareView : public QWidget {
     int runCount() const { return static_cast<int>(runs_.size()); }
     // Compares runs `left` and `right` (indices in the order added).
     void setPair(int left, int right);
+    // Compares `a` with `b`, adding either when it is not in the choosers yet (a run is
+    // known by its pointer): for a run list that asks to compare two of its runs.
+    void compare(const QString& labelA, std::shared_ptr<const study::RunResult> a,
+                 const QString& labelB, std::shared_ptr<const study::RunResult> b);
+    // The chooser index of `run`, -1 when it was not added.
+    int indexOf(const study::RunResult* run) const;
 
     QComboBox* leftChooser() const { return left_; }
     QComboBox* rightChooser() const { return right_; }
