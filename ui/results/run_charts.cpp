@@ -72,11 +72,6 @@ std::vector<double> toStd(const Eigen::VectorXd& v) {
     return {v.data(), v.data() + v.size()};
 }
 
-double mean(const std::vector<double>& v) {
-    return v.empty() ? 0.0
-                     : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
-
 utility::KdeOptions unitInterval() {
     utility::KdeOptions o;
     o.lower = 0.0;
@@ -167,7 +162,7 @@ Expected<BuiltChart> lipschitzViolins(const RunResult& run) {
 Expected<BuiltChart> riskViolins(const RunResult& run) {
     return violinsOf(
         run, [](const SynthesizerResult& s) { return s.ir; },
-        [](const SynthesizerResult& s) { return std::optional<double>(mean(s.ir)); },
+        [](const SynthesizerResult& s) { return std::optional<double>(s.irSummary.mean); },
         QStringLiteral("mean"), QStringLiteral("Identification risk IRᵢ"), unitInterval(),
         QStringLiteral("violin_risk"), QStringLiteral("Identification risk by record"),
         QStringLiteral("Each violin shows how the records' identification risks are spread "
