@@ -5,6 +5,7 @@
 // $PPSYNTH_TEST_OUTPUT/screenshots/results_*.png for a person to look at.
 #include <QApplication>
 #include <QAreaSeries>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -377,6 +378,17 @@ class TstResults : public QObject {
         QCOMPARE(t.rows[1][2], QStringLiteral("7"));
         TableCard card(t);
         QVERIFY(!card.warningsLabel()->isHidden());
+        // Copy: header first, then the selected rows (all when none is selected), as TSV.
+        QStringList lines = card.selectedText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + static_cast<int>(t.rows.size()));
+        QCOMPARE(lines[0], t.headers.join(QLatin1Char('\t')));
+        card.table()->selectRow(1);
+        lines = card.selectedText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[1], t.rows[1].join(QLatin1Char('\t')));
+        card.copySelection();
+        QCOMPARE(QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts)[1],
+                 lines[1]);
         QVERIFY(card.warningsLabel()->text().contains(QStringLiteral("divergence")));
         ResultsPage page;
         page.showRun(std::move(copy));

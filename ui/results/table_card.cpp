@@ -1,5 +1,8 @@
 #include "ui/results/table_card.hpp"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -67,6 +70,13 @@ TableCard::TableCard(const TableData& data, QWidget* parent) : QWidget(parent), 
     table_->setMaximumHeight(height);
     layout->addWidget(table_);
 
+    auto* copy = new QAction(tr("Copy rows"), table_);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &TableCard::copySelection);
+    table_->addAction(copy);
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+
     auto* caption = new QLabel(data.caption, this);
     caption->setWordWrap(true);
     layout->addWidget(caption);
@@ -80,6 +90,28 @@ TableCard::TableCard(const QString& what, const QString& error, QWidget* parent)
                              this);
     label->setWordWrap(true);
     layout->addWidget(label);
+}
+
+QString TableCard::selectedText() const {
+    std::vector<int> rows;
+    if (table_) {
+        const auto selected = table_->selectionModel()->selectedRows();
+        for (const QModelIndex& i : selected) rows.push_back(i.row());
+    }
+    std::sort(rows.begin(), rows.end());
+    if (rows.empty())
+        for (int r = 0; r < static_cast<int>(data_.rows.size()); ++r) rows.push_back(r);
+    // Headers may hold line breaks (two-line headers); a cell of TSV may not.
+    QStringList headers = data_.headers;
+    for (QString& h : headers) h.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    QString text = headers.join(QLatin1Char('\t')) + QLatin1Char('\n');
+    for (int r : rows)
+        text += data_.rows[static_cast<std::size_t>(r)].join(QLatin1Char('\t')) + QLatin1Char('\n');
+    return text;
+}
+
+void TableCard::copySelection() const {
+    QApplication::clipboard()->setText(selectedText());
 }
 
 }  // namespace ppsynth::ui::results

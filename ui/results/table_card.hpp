@@ -1,5 +1,6 @@
 // One results table as the page shows it: the title (red when the table is confidential),
-// the warnings in words, the table (sortable, copyable) and the caption.
+// the warnings in words, the table (Ctrl+C copies the selected rows as tab-separated text,
+// header first, for a spreadsheet) and the caption.
 #pragma once
 
 #include <QWidget>
@@ -21,6 +22,9 @@ class TableCard : public QWidget {
     const TableData& data() const { return data_; }
     QTableWidget* table() const { return table_; }
     QLabel* warningsLabel() const { return warnings_; }
+    // The selected rows (all rows when none is selected) as tab-separated text, header first.
+    QString selectedText() const;
+    void copySelection() const;
 
   private:
     TableData data_;
