@@ -16,9 +16,11 @@ const SynthesizerResult* RunResult::find(const std::string& name) const {
     return nullptr;
 }
 
-Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
-    models::Priors p;
-    const std::map<std::string, double models::Priors::*> fields = {
+namespace {
+// The configuration's hyperparameter names and the Priors fields they set (one table for
+// both directions, so a name cannot drift between reading and writing).
+const std::map<std::string, double models::Priors::*>& priorFields() {
+    static const std::map<std::string, double models::Priors::*> fields = {
         {"tau_df", &models::Priors::tauDf},
         {"tau_scale", &models::Priors::tauScale},
         {"sigma_df", &models::Priors::sigmaDf},
@@ -28,6 +30,19 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
         {"mean_rate", &models::Priors::meanRate},
         {"gamma_shape", &models::Priors::gammaShape},
         {"gamma_rate", &models::Priors::gammaRate}};
+    return fields;
+}
+}  // namespace
+
+std::map<std::string, double> priorsToConfig(const models::Priors& priors) {
+    std::map<std::string, double> out;
+    for (const auto& [key, field] : priorFields()) out[key] = priors.*field;
+    return out;
+}
+
+Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
+    models::Priors p;
+    const auto& fields = priorFields();
     for (const auto& [key, value] : values) {
         auto it = fields.find(key);
         if (it == fields.end()) {

@@ -80,5 +80,8 @@ Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
 // Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
 // inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values);
+// The inverse: every named hyperparameter of `priors` (fixedTau/fixedSigma have no name and
+// are not written). priorsFromConfig(priorsToConfig(p)) == p for those fields.
+std::map<std::string, double> priorsToConfig(const models::Priors& priors);
 
 }  // namespace ppsynth::study
