@@ -48,6 +48,16 @@ void ProgressBoard::report(const Progress& p) {
 
 ProgressBoard::Snapshot ProgressBoard::snapshot() const {
     std::lock_guard lock(mutex_);
+    return snapshotLocked();
+}
+
+std::optional<ProgressBoard::Snapshot> ProgressBoard::trySnapshot() const {
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return std::nullopt;
+    return snapshotLocked();
+}
+
+ProgressBoard::Snapshot ProgressBoard::snapshotLocked() const {
     Snapshot out = s_;
     out.fitIndex = std::max(0, s_.fitIndex);
     double sum = 0;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,12 @@ class ProgressBoard {
     void reset(int chains, int warmup, int draws, int expectedFits);
     void report(const Progress& p);
     Snapshot snapshot() const;
+    // The GUI's read: never waits for a worker that holds the lock (a worker preempted
+    // while holding it, at its lower priority, would stall the GUI thread); nullopt then.
+    std::optional<Snapshot> trySnapshot() const;
 
   private:
+    Snapshot snapshotLocked() const;
     double chainFraction(const Chain& c) const;
 
     mutable std::mutex mutex_;

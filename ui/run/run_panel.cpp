@@ -9,6 +9,7 @@
 #include "ui/run/progress_board.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_progress.hpp"
+#include "ui/run/worker_priority.hpp"
 
 namespace ppsynth::ui {
 
@@ -45,6 +46,9 @@ RunPanel::RunPanel(QWidget* parent)
     ll->addWidget(list_);
     layout->addWidget(listBox, 1);
     cancel_->setEnabled(false);
+    // Runs get threads of their own, which run below the GUI thread's priority.
+    pool_.setMaxThreadCount(1);
+    job_->setThreadPool(&pool_);
 
     connect(run_, &QPushButton::clicked, this, &RunPanel::startRun);
     connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRun);
@@ -52,10 +56,12 @@ RunPanel::RunPanel(QWidget* parent)
     connect(job_, &JobRunnerBase::finished, this, &RunPanel::onFinished);
 }
 
-// The job is a child: its destructor cancels and waits, so the worker never outlives the
-// table and board it shares with this page. Cancel first so core stops promptly.
+// Stop and wait here: the pool (a member) is destroyed before the job (a child), and the
+// worker must never outlive the table and board it shares with this page.
 RunPanel::~RunPanel() {
     if (cancelFlag_) cancelFlag_->store(true);
+    job_->cancel();
+    job_->waitForFinished();
 }
 
 void RunPanel::setSources(ConfigSource config, TableSource table) {
@@ -99,12 +105,16 @@ bool RunPanel::startRun() {
     cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
     runningTable_ = table;
     job_->start([config = std::move(*config), table, board = board_,
-                 cancel = cancelFlag_](const ProgressCallback& promise) {
+                 cancel = cancelFlag_](const ProgressCallback&) {
+        lowerThreadPriority();  // the chain threads core starts from here inherit it
         study::RunOptions options;
         options.cancel = cancel.get();
-        options.progress = [&board, &promise](const Progress& p) {
+        // Progress goes to the board only, not through the promise: the future's progress
+        // signals would take the future's lock per report, shared with the GUI thread.
+        // Cancel arrives through the flag (set together with the job's cancel()).
+        options.progress = [&board, &cancel](const Progress& p) {
             board->report(p);
-            return promise(p);  // answers Stop once the job is cancelled
+            return cancel->load() ? Continue::Stop : Continue::Yes;
         };
         return study::runStudy(config, *table, options);
     });

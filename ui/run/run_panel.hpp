@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QThreadPool>
 #include <QWidget>
 #include <atomic>
 #include <functional>
@@ -67,6 +68,7 @@ class RunPanel : public QWidget {
     std::shared_ptr<ProgressBoard> board_;
     std::shared_ptr<std::atomic<bool>> cancelFlag_;
     QElapsedTimer cancelClock_;
+    QThreadPool pool_;  // the runs' own threads (lowered priority)
     double lastCancelSeconds_ = -1;
     QPushButton* run_;
     QPushButton* cancel_;

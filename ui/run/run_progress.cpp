@@ -75,8 +75,11 @@ void RunProgress::ensureChains(std::size_t n) {
 }
 
 void RunProgress::refresh() {
+    // Skip a beat rather than wait for a worker holding the board.
+    const auto snap = board_->trySnapshot();
+    if (!snap) return;
     ++refreshes_;
-    const auto s = board_->snapshot();
+    const auto& s = *snap;
     ensureChains(s.chains.size());
     const int fits = std::max(s.expectedFits, s.fitIndex + 1);
     stage_->setText(s.fit.empty() ? tr("Preparing the data...")

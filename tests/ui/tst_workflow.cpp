@@ -1,0 +1,394 @@
+// The whole workflow through the real main window, offscreen: read income_survey with the
+// background reader, set the roles in the Data page's combos, choose the model and a quick
+// LW + EM comparison, run it on worker threads and check what the window shows (epsilon of
+// both, the live preview now fed by the unweighted fit), cancel a second run midway (the
+// window keeps working, the first run is untouched), compare two runs, save the project and
+// reopen it in a new window. A 10 ms timer probe measures the longest event-loop stall
+// during the runs. Screenshots go to test-output/screenshots.
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <cmath>
+#include <ctime>
+#include <memory>
+
+#include "ppsynth/data/roles.hpp"
+#include "ppsynth/privacy/weights.hpp"
+#include "ui/charts/chart_view.hpp"
+#include "ui/charts/plot_chart.hpp"
+#include "ui/column_panel.hpp"
+#include "ui/data_page.hpp"
+#include "ui/main_window.hpp"
+#include "ui/run/run_list.hpp"
+#include "ui/run/run_panel.hpp"
+#include "ui/run/run_progress.hpp"
+#include "ui/setup/knob_editor.hpp"
+#include "ui/setup/model_page.hpp"
+#include "ui/setup/synthesizers_page.hpp"
+#include "ui/setup/weight_preview_panel.hpp"
+#include "ui/table_model.hpp"
+
+using namespace ppsynth;
+using ui::SynthesizersPage;
+
+namespace {
+
+QString outputDir(const QString& sub) {
+    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
+    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
+    QDir().mkpath(base + QLatin1Char('/') + sub);
+    return base + QLatin1Char('/') + sub;
+}
+
+void screenshot(QWidget* w, const QString& name) {
+    QCoreApplication::processEvents();
+    const QString file = outputDir(QStringLiteral("screenshots")) + QLatin1Char('/') + name;
+    QVERIFY2(w->grab().save(file), qPrintable(file));
+}
+
+// The longest gap between ticks of a 10 ms timer: how long the event loop was stalled.
+class StallProbe : public QObject {
+  public:
+    // `fresh`: forget earlier gaps (false resumes after a pause that is not measured).
+    void start(bool fresh = true) {
+        if (fresh) {
+            maxGapMs_ = 0;
+            ticks_ = 0;
+            clock_.start();
+        }
+        last_ = clock_.elapsed();
+        lastCpu_ = threadCpuMs();
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            const qint64 now = clock_.elapsed();
+            const double cpu = threadCpuMs();
+            if (now - last_ > maxGapMs_) {
+                maxGapMs_ = now - last_;
+                // GUI-thread CPU time within the longest gap: near the gap means work on the
+                // GUI thread; near zero means the thread was waiting (starved or blocked).
+                maxGapCpuMs_ = cpu - lastCpu_;
+            }
+            last_ = now;
+            lastCpu_ = cpu;
+            ++ticks_;
+        });
+        timer_.start(10);
+    }
+    void stop() {
+        timer_.stop();
+        timer_.disconnect();
+    }
+    qint64 maxGapMs() const { return maxGapMs_; }
+    double maxGapCpuMs() const { return maxGapCpuMs_; }
+    int ticks() const { return ticks_; }
+
+  private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0;
+    qint64 maxGapMs_ = 0;
+    double lastCpu_ = 0;
+    double maxGapCpuMs_ = 0;
+    int ticks_ = 0;
+
+    static double threadCpuMs() {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    }
+};
+
+void setRole(ui::ColumnPanel* panel, const data::Table& table, const char* column,
+             data::Role role) {
+    const auto idx = table.indexOf(column);
+    QVERIFY2(idx, column);
+    auto* combo = panel->roleCombo(int(*idx));
+    combo->setCurrentIndex(combo->findData(int(role)));
+}
+
+}  // namespace
+
+class TstWorkflow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<ui::MainWindow> w_;
+    QTemporaryDir projectDir_;
+    std::shared_ptr<const study::RunResult> firstRun_;
+    QString firstSummary_;
+
+    ui::RunPanel* run() const { return w_->runPanel(); }
+    SynthesizersPage* synth() const { return w_->synthesizersPage(); }
+
+    // Starts a run with the Run button and waits for its end, probing the event loop.
+    qint64 runAndWait(int timeoutMs) {
+        StallProbe probe;
+        QSignalSpy ended(run(), &ui::RunPanel::runEnded);
+        probe.start();
+        QTest::mouseClick(run()->runButton(), Qt::LeftButton);
+        [&] { QVERIFY(ended.wait(timeoutMs)); }();
+        probe.stop();
+        qInfo("longest stall %lld ms, of which %.1f ms GUI-thread CPU", probe.maxGapMs(),
+              probe.maxGapCpuMs());
+        return probe.maxGapMs();
+    }
+
+  private slots:
+    void initTestCase() {
+        QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10));
+        QApplication::setApplicationName(QStringLiteral("ppsynth-workflow-test"));
+        QApplication::setOrganizationName(QStringLiteral("ppsynth-test"));
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           outputDir(QStringLiteral("settings-workflow")));
+        QSettings().clear();
+        w_ = std::make_unique<ui::MainWindow>();
+        w_->resize(1280, 800);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    }
+
+    void loadIncomeSurveyAndSetRoles() {
+        QSignalSpy read(w_->readJob(), &ui::JobRunnerBase::finished);
+        QVERIFY(w_->readFile(QStringLiteral(PPSYNTH_EXAMPLES_DIR "/income_survey.csv"), {}));
+        QVERIFY(read.wait(60000));
+        const auto table = w_->dataPage()->model()->table();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), std::size_t(6208));
+        auto* panel = w_->dataPage()->columnPanel();
+        setRole(panel, *table, "income", data::Role::Target);
+        for (const char* c : {"gender", "age", "region"})
+            setRole(panel, *table, c, data::Role::Known);
+        for (const char* c :
+             {"education", "urban", "marital", "urban_type", "cbsa", "family_size", "earners"})
+            setRole(panel, *table, c, data::Role::Predictor);
+        const auto roles = panel->roles();
+        QCOMPARE(roles.target, std::string("income"));
+        QCOMPARE(roles.predictors.size(), std::size_t(10));
+        QCOMPARE(roles.known.size(), std::size_t(3));
+    }
+
+    void chooseModelAndSynthesizers() {
+        auto* model = w_->modelPage();
+        w_->tabs()->setCurrentWidget(model);
+        model->familyBox()->setCurrentIndex(model->familyBox()->findData(QStringLiteral("normal")));
+        model->transformBox()->setCurrentIndex(model->transformBox()->findText("log-shift"));
+        model->chainsBox()->setValue(2);
+        model->warmupBox()->setValue(150);
+        model->drawsBox()->setValue(150);
+        model->seedBox()->setValue(7);
+        model->threadsBox()->setValue(2);
+        screenshot(w_.get(), QStringLiteral("model_page.png"));
+
+        w_->tabs()->setCurrentWidget(synth());
+        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
+            synth()->setTicked(SynthesizersPage::Kind(k), false);
+        synth()->setTicked(SynthesizersPage::LW, true);
+        synth()->setTicked(SynthesizersPage::EM, true);
+        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.7);
+        QCOMPARE(synth()->matchBox()->currentText(), QStringLiteral("LW"));
+        synth()->mBox()->setValue(3);
+        synth()->lBox()->setValue(3);
+        const auto config = w_->currentConfig();
+        QVERIFY2(bool(config), config ? "" : config.message().c_str());
+        QCOMPARE(config->synthesizers.size(), std::size_t(2));
+        QCOMPARE(config->mcmc.draws, 150);
+        QCOMPARE(config->data.transform, std::string("log-shift"));
+    }
+
+    void quickRunShowsEpsilonAndFeedsPreview() {
+        w_->tabs()->setCurrentWidget(run());
+        QElapsedTimer clock;
+        clock.start();
+        const qint64 gap = runAndWait(600000);
+        qInfo(
+            "quick LW + EM run on income_survey (2 chains x 150 + 150): %.1f s, longest "
+            "event-loop stall %lld ms",
+            clock.elapsed() / 1000.0, gap);
+        QCOMPARE(run()->job()->lastOutcome(), ui::JobOutcome::Done);
+        QVERIFY2(run()->messageLabel()->isHidden(), qPrintable(run()->messageLabel()->text()));
+        const auto& records = run()->runList()->records();
+        QCOMPARE(records.size(), std::size_t(1));
+        firstRun_ = records[0].result;
+        QVERIFY(firstRun_);
+        QCOMPARE(firstRun_->synthesizers.size(), std::size_t(2));
+        const auto* lw = firstRun_->find("LW");
+        const auto* em = firstRun_->find("EM");
+        QVERIFY(lw && em);
+        QVERIFY(lw->epsilon.perDataset > 0);
+        // EM was solved to LW's epsilon (core's tolerance is 2% on the bound).
+        QVERIFY2(std::abs(em->epsilon.perDataset - lw->epsilon.perDataset) <=
+                     0.03 * lw->epsilon.perDataset,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(em->epsilon.perDataset)
+                                .arg(lw->epsilon.perDataset)));
+        // The list shows each synthesizer's epsilon as computed.
+        const QString row = run()->runList()->table()->item(0, 2)->text();
+        firstSummary_ = row;
+        for (const auto* s : {lw, em})
+            QVERIFY2(row.contains(QStringLiteral("%1: ε %2")
+                                      .arg(QString::fromStdString(s->name),
+                                           ui::charts::formatValue(s->epsilon.perDataset))),
+                     qPrintable(row));
+        QVERIFY(run()->runList()->detailLabel()->text().contains(QStringLiteral("ε = ")));
+        // Progress showed both chains; the page was refreshed by its timer, not per report.
+        QCOMPARE(run()->progress()->chainBars().size(), std::size_t(2));
+        QVERIFY(run()->progress()->refreshCount() > 0);
+        QVERIFY(run()->progress()->stageLabel()->text().startsWith(QStringLiteral("Finished")));
+        // The unweighted fit now drives the preview.
+        auto* preview = synth()->previewPanel();
+        QVERIFY(preview->hasBounds());
+        QVERIFY(preview->lastPreview());
+        QCOMPARE(preview->lastPreview()->alpha.size(), firstRun_->f.size());
+        qInfo("LW: preview predicted bound %.4f, refit Delta(alpha,x) %.4f, unweighted %.4f",
+              preview->lastPreview()->predictedBound, lw->deltaAlphaX, lw->deltaX);
+        screenshot(w_.get(), QStringLiteral("run_page.png"));
+        QVERIFY2(gap < 100, qPrintable(QStringLiteral("event loop stalled %1 ms").arg(gap)));
+    }
+
+    void previewRedrawsOnKnobMoves() {
+        w_->tabs()->setCurrentWidget(synth());
+        auto* preview = synth()->previewPanel();
+        auto* slider = synth()->knob(SynthesizersPage::LW, "c")->slider();
+        std::vector<double> ms;
+        QElapsedTimer t;
+        for (int i = 0; i < 30; ++i) {
+            t.start();
+            slider->setValue(300 + 10 * i);
+            preview->chartView()->viewport()->repaint();
+            QCoreApplication::processEvents();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            const double c = synth()->knob(SynthesizersPage::LW, "c")->value();
+            const Eigen::VectorXd alpha = privacy::lipschitzWeights(firstRun_->f, c, 0.0);
+            QCOMPARE(preview->lastPreview()->predictedBound,
+                     alpha.cwiseProduct(firstRun_->f).maxCoeff());
+        }
+        std::sort(ms.begin(), ms.end());
+        qInfo("preview latency on income_survey (6,208 records): median %.2f ms, max %.2f ms",
+              ms[ms.size() / 2], ms.back());
+        QVERIFY(ms[ms.size() / 2] < 100);
+        QVERIFY(preview->boundLabel()->text().startsWith(QStringLiteral("LW: predicted bound")));
+        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.7);
+        screenshot(w_.get(), QStringLiteral("synthesizers_page.png"));
+    }
+
+    void cancelMidwayKeepsWindowAndResults() {
+        w_->modelPage()->warmupBox()->setValue(3000);
+        w_->modelPage()->drawsBox()->setValue(3000);
+        w_->tabs()->setCurrentWidget(run());
+        StallProbe probe;
+        probe.start();
+        QSignalSpy ended(run(), &ui::RunPanel::runEnded);
+        QTest::mouseClick(run()->runButton(), Qt::LeftButton);
+        QVERIFY(run()->isRunning());
+        QVERIFY(!run()->runButton()->isEnabled());
+        // Midway: the chains are sampling the unweighted fit.
+        QTRY_VERIFY_WITH_TIMEOUT(run()->progress()->chainBars().size() == 2 &&
+                                     run()->progress()->chainBars()[0]->value() > 0,
+                                 120000);
+        QTest::qWait(300);
+        // The grab renders the whole window on the GUI thread: not part of the run's cost.
+        probe.stop();
+        screenshot(w_.get(), QStringLiteral("run_progress.png"));
+        probe.start(false);
+        QVERIFY(run()->progress()->remainingLabel()->text().contains(QStringLiteral("remaining")));
+        QTest::mouseClick(run()->cancelButton(), Qt::LeftButton);
+        QVERIFY(ended.wait(60000));
+        probe.stop();
+        qInfo(
+            "cancel: worker stopped %.3f s after Cancel; longest event-loop stall %lld ms "
+            "(%.1f ms GUI-thread CPU)",
+            run()->lastCancelSeconds(), probe.maxGapMs(), probe.maxGapCpuMs());
+        QCOMPARE(run()->job()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(run()->lastCancelSeconds() >= 0 && run()->lastCancelSeconds() < 5);
+        QVERIFY(run()->runButton()->isEnabled());
+        QVERIFY(!run()->cancelButton()->isEnabled());
+        // Previous results intact.
+        QCOMPARE(run()->runList()->records().size(), std::size_t(1));
+        QCOMPARE(run()->runList()->records()[0].result, firstRun_);
+        QCOMPARE(run()->runList()->table()->item(0, 2)->text(), firstSummary_);
+        QVERIFY(probe.maxGapMs() < 100);
+        // The window still works: tabs switch, the preview follows a knob.
+        w_->tabs()->setCurrentWidget(synth());
+        const double before = synth()->previewPanel()->lastPreview()->predictedBound;
+        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.3);
+        QVERIFY(synth()->previewPanel()->lastPreview()->predictedBound < before);
+        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.7);
+    }
+
+    void secondRunAndCompare() {
+        w_->modelPage()->warmupBox()->setValue(150);
+        w_->modelPage()->drawsBox()->setValue(150);
+        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.5);
+        w_->tabs()->setCurrentWidget(run());
+        const qint64 gap = runAndWait(600000);
+        qInfo("second run: longest event-loop stall %lld ms", gap);
+        QCOMPARE(run()->job()->lastOutcome(), ui::JobOutcome::Done);
+        auto* list = run()->runList();
+        QCOMPARE(list->records().size(), std::size_t(2));
+        // Smaller c: LW keeps less of the risky records, so its epsilon drops.
+        QVERIFY(list->records()[1].result->find("LW")->epsilon.perDataset <
+                firstRun_->find("LW")->epsilon.perDataset);
+        list->select({1, 2});
+        QVERIFY(list->compareButton()->isEnabled());
+        QVERIFY(!list->showButton()->isEnabled());
+        QTest::mouseClick(list->compareButton(), Qt::LeftButton);
+        const QString detail = list->detailLabel()->text();
+        QVERIFY(detail.contains(list->records()[0].label));
+        QVERIFY(detail.contains(list->records()[1].label));
+        QVERIFY2(gap < 100, qPrintable(QStringLiteral("event loop stalled %1 ms").arg(gap)));
+        screenshot(w_.get(), QStringLiteral("window_results.png"));
+    }
+
+    void saveAndReopenProject() {
+        const QString file = projectDir_.filePath(QStringLiteral("income.ppsynth"));
+        QSignalSpy saved(w_->saveJob(), &ui::JobRunnerBase::finished);
+        QVERIFY(w_->saveProject(file));
+        QVERIFY(saved.wait(120000));
+        QTRY_VERIFY(QFile::exists(file));
+        const auto& records = run()->runList()->records();
+        for (const auto& r : records) {
+            QVERIFY(!r.folder.isEmpty());
+            QVERIFY2(QFile::exists(r.folder + QStringLiteral("/run.json")), qPrintable(r.folder));
+        }
+        QCOMPARE(w_->recentFiles().value(0), file);
+
+        ui::MainWindow reopened;
+        QSignalSpy read(reopened.readJob(), &ui::JobRunnerBase::finished);
+        reopened.openProject(file);
+        QVERIFY(read.wait(60000));
+        const auto roles = reopened.dataPage()->columnPanel()->roles();
+        const auto expected = w_->dataPage()->columnPanel()->roles();
+        QCOMPARE(roles.target, expected.target);
+        QCOMPARE(roles.predictors, expected.predictors);
+        QCOMPARE(roles.known, expected.known);
+        const auto a = reopened.currentConfig();
+        const auto b = w_->currentConfig();
+        QVERIFY2(bool(a), a ? "" : a.message().c_str());
+        QCOMPARE(study::toJson(*a), study::toJson(*b));
+        const auto& back = reopened.runPanel()->runList()->records();
+        QCOMPARE(back.size(), records.size());
+        for (std::size_t i = 0; i < back.size(); ++i) {
+            QCOMPARE(back[i].folder, records[i].folder);
+            QCOMPARE(back[i].epsilonSummary(), records[i].epsilonSummary());
+        }
+        QCOMPARE(reopened.projectPath(), file);
+    }
+
+    void cleanupTestCase() { w_.reset(); }
+};
+
+QTEST_MAIN(TstWorkflow)
+#include "tst_workflow.moc"
