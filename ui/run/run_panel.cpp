@@ -160,7 +160,8 @@ void RunPanel::onFinished(JobOutcome outcome) {
             const auto* last = list_->records().empty() ? nullptr : &list_->records().back();
             progress_->stop(last && last->result
                                 ? tr("Finished in %1 s.").arg(last->result->seconds, 0, 'f', 1)
-                                : tr("Stopped."));
+                                : tr("Stopped."),
+                            last && last->result);
             break;
         }
         case JobOutcome::Canceled:

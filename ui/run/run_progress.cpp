@@ -47,9 +47,10 @@ void RunProgress::start(std::shared_ptr<const ProgressBoard> board) {
     timer_->start();
 }
 
-void RunProgress::stop(const QString& text) {
+void RunProgress::stop(const QString& text, bool complete) {
     timer_->stop();
     if (board_) refresh();
+    if (complete) overall_->setValue(overall_->maximum());
     stage_->setText(text);
     remaining_->clear();
 }

@@ -24,8 +24,9 @@ class RunProgress : public QWidget {
     explicit RunProgress(QWidget* parent = nullptr);
 
     void start(std::shared_ptr<const ProgressBoard> board);
-    // Final refresh, then idle; `text` replaces the stage line ("Finished in 12 s").
-    void stop(const QString& text);
+    // Final refresh, then idle; `text` replaces the stage line ("Finished in 12 s");
+    // `complete` fills the overall bar (the estimate stops short of 100%).
+    void stop(const QString& text, bool complete = false);
 
     QProgressBar* overallBar() const { return overall_; }
     QLabel* stageLabel() const { return stage_; }
