@@ -25,6 +25,7 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/project_file.hpp"
+#include "ui/run/progress_board.hpp"
 #include "ui/setup/knob_editor.hpp"
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
@@ -254,6 +255,47 @@ class TstSetupPages : public QObject {
             "over %zu moves",
             med, worst, ms.size());
         QVERIFY2(med < 100, qPrintable(QString::number(med)));
+    }
+
+    // The run page's progress: fits counted by synthesizer and by restarts (EM's refits),
+    // chains by worker, steps after sampling shown without moving the bars.
+    void progressBoardCountsFitsAndChains() {
+        ui::ProgressBoard board;
+        board.reset(2, 100, 300, 3);
+        board.report({"Unweighted: warmup", 0, 50, 100});
+        auto s = board.snapshot();
+        QCOMPARE(s.fit, std::string("Unweighted"));
+        QCOMPARE(s.fitIndex, 0);
+        QCOMPARE(s.chains.size(), std::size_t(2));
+        // Chain 0 half through warm-up (a quarter of its fit), chain 1 not started.
+        QCOMPARE(s.overall, (0.5 * 0.25 + 0) / 2 / 3);
+        board.report({"Unweighted: sampling", 1, 300, 300});
+        board.report({"Unweighted: sampling", 0, 300, 300});
+        QCOMPARE(board.snapshot().overall, 1.0 / 3);
+        board.report({"Unweighted: utility", 0, 1, 4});
+        s = board.snapshot();
+        QCOMPARE(s.step, std::string("utility"));
+        QCOMPARE(s.fitIndex, 0);
+        QCOMPARE(s.overall, 1.0 / 3);
+        board.report({"EM: warmup", 0, 10, 100});
+        QCOMPARE(board.snapshot().fitIndex, 1);
+        QVERIFY(board.snapshot().step.empty());
+        board.report({"EM: sampling", 0, 10, 300});
+        board.report({"EM: warmup", 0, 1, 100});  // EM refits: a new fit of the same name
+        s = board.snapshot();
+        QCOMPARE(s.fitIndex, 2);
+        QVERIFY(s.overall < 0.99);
+        board.report({"EM: warmup", 1, 1, 100});
+        board.report({"EM: warmup", 0, 2, 100});
+        QCOMPARE(board.snapshot().fitIndex, 2);  // other chain and progress: same fit
+        board.report({"EM: sampling", 0, 1, 300});
+        board.report({"EM: warmup", 1, 2, 100});
+        board.report({"EM: sampling", 1, 300, 300});
+        board.report({"EM: warmup", 0, 1, 100});
+        QCOMPARE(board.snapshot().fitIndex, 3);  // more fits than expected: capped below 1
+        QVERIFY(board.snapshot().overall < 1.0);
+        QVERIFY(board.trySnapshot().has_value());
+        QCOMPARE(board.snapshot().reports, 13LL);
     }
 
     void projectFileRoundTrip() {

@@ -30,6 +30,13 @@ void ProgressBoard::report(const Progress& p) {
     const auto colon = p.stage.find(": ");
     const std::string fit = colon == std::string::npos ? s_.fit : p.stage.substr(0, colon);
     const std::string phase = colon == std::string::npos ? p.stage : p.stage.substr(colon + 2);
+    // Steps other than the sampler's (core's "<name>: utility", ...) say what is going on
+    // but are not fits: they neither start a fit nor move the chains' bars.
+    if (phase != "warmup" && phase != "sampling") {
+        s_.step = phase;
+        return;
+    }
+    s_.step.clear();
     const auto chain = static_cast<std::size_t>(std::max(0, p.worker));
     if (chain >= s_.chains.size()) s_.chains.resize(chain + 1);
     Chain& c = s_.chains[chain];

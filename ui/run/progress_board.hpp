@@ -22,6 +22,7 @@ class ProgressBoard {
     };
     struct Snapshot {
         std::string fit;   // the synthesizer being fitted ("Unweighted", "LW", ...)
+        std::string step;  // a step after its sampling ("utility", ...); empty while sampling
         int fitIndex = 0;  // 0-based count of fits started before this one
         int expectedFits = 1;
         std::vector<Chain> chains;

@@ -85,9 +85,12 @@ void RunProgress::refresh() {
     const int fits = std::max(s.expectedFits, s.fitIndex + 1);
     stage_->setText(s.fit.empty() ? tr("Preparing the data...")
                                   : tr("Fitting %1 (fit %2 of about %3)")
-                                        .arg(QString::fromStdString(s.fit))
-                                        .arg(s.fitIndex + 1)
-                                        .arg(fits));
+                                            .arg(QString::fromStdString(s.fit))
+                                            .arg(s.fitIndex + 1)
+                                            .arg(fits) +
+                                        (s.step.empty() ? QString()
+                                                        : QStringLiteral(": ") +
+                                                              QString::fromStdString(s.step)));
     overall_->setValue(static_cast<int>(std::lround(s.overall * 1000)));
     remaining_->setText(formatRemaining(s.remainingSeconds));
     for (std::size_t i = 0; i < s.chains.size(); ++i) {
