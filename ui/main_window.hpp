@@ -5,11 +5,16 @@
 #include <QMainWindow>
 #include <QStringList>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/table.hpp"
+#include "ppsynth/study/run_config.hpp"
 #include "ui/job_runner.hpp"
+#include "ui/project_file.hpp"
 
 class QLabel;
 class QMenu;
@@ -20,6 +25,14 @@ class QTabWidget;
 namespace ppsynth::ui {
 
 class DataPage;
+class ModelPage;
+class RunPanel;
+class SynthesizersPage;
+
+// What saving a project's unsaved runs hands back: per run id, its folder or the error.
+struct SavedRuns {
+    std::vector<std::pair<int, Expected<std::string>>> folders;
+};
 
 // What a background read hands back: the table or the error, and the reader's notes.
 struct ReadOutcome {
@@ -43,8 +56,30 @@ class MainWindow : public QMainWindow {
     bool readFile(const QString& path, const data::ReadOptions& options);
 
     DataPage* dataPage() const { return dataPage_; }
+    ModelPage* modelPage() const { return modelPage_; }
+    SynthesizersPage* synthesizersPage() const { return synthesizersPage_; }
+    RunPanel* runPanel() const { return runPanel_; }
+    QTabWidget* tabs() const { return tabs_; }
     JobRunnerBase* readJob() const { return readJob_; }
+    JobRunnerBase* saveJob() const { return saveJob_; }
     QStringList recentFiles() const;
+
+    // The run configuration the pages describe (roles from the Data page, model, MCMC and
+    // synthesizers); fails with what to fix when it is incomplete.
+    Expected<study::RunConfig> currentConfig() const;
+
+    // Projects (.ppsynth). Saving writes the runs not yet saved to folders beside the
+    // project on a worker thread, then the small project file; false when it cannot start.
+    bool saveProject(const QString& path);
+    // Opens a project: reads its data file in the background, then restores roles, model,
+    // synthesizers and the list of saved runs.
+    void openProject(const QString& path);
+    QString projectPath() const { return projectPath_; }
+
+    // Where a finished run is shown and two runs are compared. Until the results views are
+    // merged these select the runs in the run list, whose detail pane summarises them.
+    void showRunResults(int id);
+    void compareRuns(int left, int right);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -58,16 +93,29 @@ class MainWindow : public QMainWindow {
     void updateRecentMenu();
     void onReadDone(ReadOutcome result);
     void setBusy(bool busy, const QString& what = {});
+    void applyProject(const Project& project);
+    void writeProjectFile(const QString& path);
+    void chooseProjectToSave();
+    Project gatherProject() const;
 
     QTabWidget* tabs_;
     DataPage* dataPage_;
+    ModelPage* modelPage_;
+    SynthesizersPage* synthesizersPage_;
+    RunPanel* runPanel_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
     QLabel* busyLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
     JobRunner<ReadOutcome>* readJob_;
+    JobRunner<SavedRuns>* saveJob_;
     QString readingPath_;
+    data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
+    std::optional<Project> pendingProject_;  // applied once its data file is read
+    QString projectPath_;
+    QString savingPath_;
 };
 
 }  // namespace ppsynth::ui
