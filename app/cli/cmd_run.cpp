@@ -12,12 +12,6 @@
 
 namespace ppsynth::cli {
 
-Expected<data::Table> readConfiguredTable(const study::RunConfig& config) {
-    auto ro = study::readOptionsFor(config);
-    if (!ro) return ro.error();
-    return data::readTable(config.data.path, *ro);
-}
-
 int runRun(const RunArgs& a) {
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
