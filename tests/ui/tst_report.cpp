@@ -67,7 +67,8 @@ class TstReport : public QObject {
         auto written = ui::report::writeReport(q(base_ / "run"), q(out));
         QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
         const QString html = slurp(out);
-        for (const char* id : {"configuration", "epsilon", "risk", "utility", "diagnostics"})
+        for (const char* id :
+             {"configuration", "epsilon", "risk", "utility", "diagnostics", "charts"})
             QVERIFY2(html.contains(QStringLiteral("<section id=\"%1\">").arg(id)), id);
         QVERIFY(html.contains("<div class=\"banner top\">CONFIDENTIAL"));
         QVERIFY(html.contains("<div class=\"banner bottom\">CONFIDENTIAL"));
@@ -97,6 +98,14 @@ class TstReport : public QObject {
                      ui::report::num(mean.synthetic.lower), ui::report::num(mean.synthetic.upper));
         QVERIFY2(html.contains(cell), qPrintable(cell));
         QVERIFY(html.contains("LW: summary statistics of visits"));
+        // Every chart of the run, embedded, each with its sentence on how to read it.
+        QVERIFY(written->figures >= 10);
+        QCOMPARE(static_cast<std::size_t>(html.count("<figure id=\"fig-")), written->figures);
+        QCOMPARE(static_cast<std::size_t>(html.count("src=\"data:image/png;base64,iVBORw0KGgo")),
+                 written->figures);
+        const QRegularExpression caption("<figcaption><b>[^<]+\\.</b> ([^<]{20,})</figcaption>");
+        QCOMPARE(static_cast<std::size_t>(html.count(caption)), written->figures);
+        QVERIFY(html.contains("fig-violin_lipschitz"));
     }
 
     void pdfHasConfidentialOnEveryPage() {
@@ -104,6 +113,7 @@ class TstReport : public QObject {
         auto written = ui::report::writeReport(q(base_ / "run"), q(out));
         QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
         QVERIFY(written->pages >= 3);
+        QVERIFY(written->figures >= 10);
         QVERIFY(slurp(out).startsWith("%PDF"));
         const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
         if (pdftotext.isEmpty()) QSKIP("pdftotext (poppler-utils, scripts/deps.sh) is missing");
