@@ -3,9 +3,9 @@
 // expectation of S_pMSE in the three settings a user meets (a resample; partial synthesis
 // from fixed parameters; partial synthesis from posterior draws), warnings instead of wrong
 // numbers, the JSON contract and its round trip, and the runner's "utility" stage.
-#include <QTest>
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <QTest>
 #include <boost/random/chi_squared_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
