@@ -39,8 +39,9 @@ int runRun(const RunArgs& a) {
     ro.cancel = &cancel;
     ro.progress = stderrProgress(cancel);
     auto result = study::runStudy(*config, *table, ro);
-    if (!result) return std::cerr << "error: " << result.message() << "\n", cancel.load() ? 130 : 1;
+    // Ctrl-C: whatever the run was doing when it stopped, nothing reaches DIR.
     if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
+    if (!result) return std::cerr << "error: " << result.message() << "\n", 1;
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
     oo.overwrite = a.overwrite;
