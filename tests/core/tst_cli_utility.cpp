@@ -64,6 +64,15 @@ class TstCliUtility : public QObject {
         keep.back() = 0;
         QVERIFY(data::writeTable(t->filteredRows(keep), dir_ + "/short.csv").isOk());
         QVERIFY(data::writeTable(*t, dir_ + "/same.csv").isOk());
+        // Row 3's gender changed: the file is no longer partially synthetic.
+        data::Table moved = *t;
+        const auto g = *moved.indexOf("gender");
+        const auto& col = moved.column(g);
+        std::vector<std::int32_t> codes = col.codes();
+        codes[2] = codes[2] == 0 ? 1 : 0;  // the other of the two levels
+        QVERIFY(moved.replaceColumn(g, data::Column::categorical("gender", codes, col.levels()))
+                    .isOk());
+        QVERIFY(data::writeTable(moved, dir_ + "/moved.csv").isOk());
     }
     void jsonKeysOfTheContract() {
         const auto r =
@@ -142,6 +151,11 @@ class TstCliUtility : public QObject {
         QTest::newRow("fewer rows")
             << QStringList{"--synthetic", s1, shortFile, "--target", "income"}
             << "short.csv' has 6207 rows";
+        QTest::newRow("predictor changed")
+            << QStringList{"--synthetic", s1,       QString::fromStdString(dir_ + "/moved.csv"),
+                           "--target",    "income", "--regress",
+                           "age,gender"}
+            << "moved.csv': column 'gender' differs from the original in row 3";
         QTest::newRow("text target")
             << QStringList{"--synthetic", s1, "--target", "gender"} << "not numbers";
         QTest::newRow("quantile out of range")

@@ -1,5 +1,6 @@
 #include "ppsynth/study/utility_report.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -105,6 +106,20 @@ Expected<std::vector<double>> numericTarget(const data::Table& t, const std::str
     return c->values();
 }
 
+bool isNumber(const data::Column& c) {
+    return c.type() == data::ColumnType::Numeric || c.type() == data::ColumnType::Count;
+}
+
+// Numbers compare as numbers (a CSV "35" and a Stata 35.0 are the same cell), anything else
+// by its label.
+bool sameCell(const data::Column& a, const data::Column& b, std::size_t i) {
+    if (a.isMissing(i) || b.isMissing(i)) return a.isMissing(i) == b.isMissing(i);
+    if (isNumber(a) && isNumber(b))
+        return std::abs(a.value(i) - b.value(i)) <=
+               1e-12 * std::max({1.0, std::abs(a.value(i)), std::abs(b.value(i))});
+    return a.display(i) == b.display(i);
+}
+
 std::string formatNumber(double v) {
     std::ostringstream o;
     o << v;
@@ -165,7 +180,7 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
             const auto* cs = t.find(p);
             if (!cs) return Error{what + " has no column '" + p + "'"};
             for (std::size_t i = 0; i < co->size(); ++i)
-                if (co->display(i) != cs->display(i))
+                if (!sameCell(*co, *cs, i))
                     return Error{what + ": column '" + p + "' differs from the original in row " +
                                  std::to_string(i + 1) + " ('" + cs->display(i) + "' vs '" +
                                  co->display(i) +
