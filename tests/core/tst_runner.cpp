@@ -195,6 +195,24 @@ class TstRunner : public QObject {
             }
         }
     }
+    // The bundled paper 000 sec. 5.2 configurations parse and describe the same comparison.
+    void paper000Sec52ConfigsParse() {
+        for (const char* file : {"paper000_sec52.json", "paper000_sec52_quick.json"}) {
+            auto c = study::loadRunConfig(std::string(PPSYNTH_EXAMPLES_DIR "/") + file);
+            QVERIFY2(c.hasValue(), c.hasValue() ? file : c.message().c_str());
+            QCOMPARE(c->synthesizers.size(), std::size_t{4});
+            QVERIFY(c->find("EM")->match == "LW");
+            QVERIFY(c->find("CW")->source == "data");
+            QCOMPARE(c->find("LW")->c, 0.7);
+            QVERIFY(std::filesystem::exists(c->data.path));
+            QCOMPARE(c->utility.quantiles, (std::vector<double>{0.15, 0.90}));
+        }
+        auto full = study::loadRunConfig(PPSYNTH_EXAMPLES_DIR "/paper000_sec52.json");
+        QCOMPARE(full->model.family, std::string("normal-mixture"));
+        QCOMPARE(full->model.K, 20);
+        QCOMPARE(full->synthesis.m, 20);
+        QCOMPARE(full->risk.L, 20);
+    }
     // run.json's `seconds` is the synthesizer's own fits; the other stages are apart.
     void secondsAreOwnFitsWithStagesApart() {
         const auto table = data::makeExample(data::ExampleId::Poisson);
