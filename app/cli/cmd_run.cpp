@@ -12,28 +12,24 @@
 
 namespace ppsynth::cli {
 
-namespace {
-
-data::ReadOptions readOptionsFor(const study::RunConfig& config) {
+Expected<data::Table> readConfiguredTable(const study::RunConfig& config) {
     data::ReadOptions ro;
     ro.maxLevels = config.data.maxLevels;
-    for (const auto& [column, type] : config.data.types)
-        if (auto t = data::columnTypeFromString(type)) ro.typeOverrides.emplace_back(column, *t);
-    return ro;
+    for (const auto& [column, type] : config.data.types) {
+        auto t = data::columnTypeFromString(type);
+        if (!t)
+            return Error{"data.types: '" + type + "' for column '" + column +
+                         "' is not numeric, count, categorical or text"};
+        ro.typeOverrides.emplace_back(column, *t);
+    }
+    return data::readTable(config.data.path, ro);
 }
-
-}  // namespace
 
 int runRun(const RunArgs& a) {
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;
-    for (const auto& [column, type] : config->data.types)
-        if (!data::columnTypeFromString(type))
-            return std::cerr << "error: data.types: '" << type << "' for column '" << column
-                             << "' is not numeric, count, categorical or text\n",
-                   1;
-    auto table = data::readTable(config->data.path, readOptionsFor(*config));
+    auto table = readConfiguredTable(*config);
     if (!table) return std::cerr << "error: " << table.message() << "\n", 1;
     study::RunOptions ro;
     ro.cancel = &cancel;

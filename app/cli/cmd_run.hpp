@@ -1,7 +1,11 @@
-// The `run` command's body, shared with `demo`.
+// The `run` command's body, shared with `demo`, and the table reading shared with `sweep`.
 #pragma once
 
 #include <string>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/study/run_config.hpp"
 
 namespace ppsynth::cli {
 
@@ -9,6 +13,9 @@ struct RunArgs {
     std::string config, out;
     bool keepDraws = false, overwrite = false;
 };
+
+// The configuration's data file with its type overrides (shared by run and sweep).
+Expected<data::Table> readConfiguredTable(const study::RunConfig& config);
 
 // Returns the process exit code: 0, 1 on error, 130 when cancelled.
 int runRun(const RunArgs& args);

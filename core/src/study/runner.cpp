@@ -55,12 +55,53 @@ class Runner {
   public:
     Runner(const RunConfig& config, const RunOptions& options)
         : config_(config), options_(options) {}
+    // Another run on `base`'s data, model and unweighted fit (shared, not refitted): config
+    // brings its own synthesizers, m, risk and thread settings.
+    Runner(const Runner& base, const RunConfig& config, const RunOptions& options)
+        : config_(config),
+          options_(options),
+          result_(base.result_),
+          model_(base.model_),
+          yOriginal_(base.yOriginal_),
+          unweighted_(base.unweighted_),
+          unweightedStarts_(base.unweightedStarts_),
+          deltaX_(base.deltaX_),
+          unweightedSynthetic_(base.unweightedSynthetic_),
+          unweightedIr_(base.unweightedIr_),
+          unweightedParameters_(base.unweightedParameters_),
+          unweightedStages_(base.unweightedStages_),
+          countModel_(base.countModel_) {
+        result_.config = config_;
+        result_.synthesizers.clear();
+        riskChanged_ = config.risk.radius != base.config_.risk.radius ||
+                       config.risk.percentage != base.config_.risk.percentage ||
+                       config.risk.L != base.config_.risk.L;
+    }
 
     Expected<RunResult> run(const data::Table& table) {
         const auto t0 = std::chrono::steady_clock::now();
+        if (auto s = prepareBase(table); !s) return Error{s.message()};
+        auto r = runSynthesizers();
+        if (r) r->seconds = secondsSince(t0);
+        return r;
+    }
+
+    // The data, the model and the unweighted fit with its synthetic datasets and risk.
+    Status prepareBase(const data::Table& table) {
         result_.config = config_;
-        if (auto s = prepare(table); !s) return Error{s.message()};
-        if (auto s = fitUnweighted(); !s) return Error{s.message()};
+        if (auto s = prepare(table); !s) return s;
+        return fitUnweighted();
+    }
+
+    // Every synthesizer of the configuration, in dependency order, on the prepared base.
+    Expected<RunResult> runSynthesizers() {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (riskChanged_) {  // the unweighted baseline at this run's risk settings
+            auto ir = risk(unweightedSynthetic_);
+            if (!ir) return ir.error();
+            unweightedIr_ = std::move(*ir);
+            riskChanged_ = false;
+        }
         result_.synthesizers.resize(config_.synthesizers.size());
         for (std::size_t idx : executionOrder(config_)) {
             const auto& sc = config_.synthesizers[idx];
@@ -428,7 +469,7 @@ class Runner {
     const RunConfig& config_;
     const RunOptions& options_;
     RunResult result_;
-    std::unique_ptr<models::Model> model_;
+    std::shared_ptr<const models::Model> model_;  // shared by runs on one prepared base
     std::vector<double> yOriginal_;
     Measured unweighted_;
     std::vector<mcmc::ChainStart> unweightedStarts_;
@@ -440,6 +481,7 @@ class Runner {
     StageSeconds unweightedStages_;  // the shared unweighted fit, synthesis and risk
     double fitSeconds_ = 0;          // wall time of every fit so far
     bool countModel_ = false;        // counts: y stays a whole number
+    bool riskChanged_ = false;
 };
 
 }  // namespace
@@ -448,6 +490,36 @@ Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options) {
     Runner runner(config, options);
     return runner.run(table);
+}
+
+// Owns the configuration and options the base runner refers to.
+struct PreparedStudy::State {
+    State(const RunConfig& c, const RunOptions& o)
+        : config(c), options(o), runner(config, options) {}
+    RunConfig config;
+    RunOptions options;
+    Runner runner;
+};
+
+Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table& table,
+                                     const RunOptions& options) {
+    auto state = std::make_shared<PreparedStudy::State>(config, options);
+    if (auto s = state->runner.prepareBase(table); !s) return Error{s.message()};
+    state->options = {};  // the caller's callbacks must not outlive this call
+    PreparedStudy p;
+    p.state_ = std::move(state);
+    return p;
+}
+
+const RunConfig& PreparedStudy::config() const {
+    return state_->config;
+}
+
+Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& config,
+                                const RunOptions& options) {
+    if (!study.state_) return Error{"the study was not prepared"};
+    Runner runner(study.state_->runner, config, options);
+    return runner.runSynthesizers();
 }
 
 }  // namespace ppsynth::study

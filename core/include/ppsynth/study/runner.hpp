@@ -91,6 +91,33 @@ struct RunOptions {
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options = {});
 
+// A study prepared once: the data, the model and the unweighted fit with its synthetic
+// datasets and risk. A sweep runs many synthesizer sets on one prepared study, so the
+// unweighted model is fitted once and shared (read-only, safe from several threads).
+class PreparedStudy {
+  public:
+    const RunConfig& config() const;  // the configuration it was prepared from
+    struct State;
+
+  private:
+    friend Expected<PreparedStudy> prepareStudy(const RunConfig&, const data::Table&,
+                                                const RunOptions&);
+    friend Expected<RunResult> runPrepared(const PreparedStudy&, const RunConfig&,
+                                           const RunOptions&);
+    std::shared_ptr<const State> state_;
+};
+
+// Prepares data and model and fits the unweighted synthesizer (progress and cancel apply
+// during this call only).
+Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table& table,
+                                     const RunOptions& options = {});
+
+// Runs config's synthesizers on the prepared study without refitting the unweighted model.
+// config's data and model sections must be the prepared ones; its synthesizers, m, risk
+// settings and thread count may differ ("unweighted" synthesizers reuse the shared fit).
+Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& config,
+                                const RunOptions& options = {});
+
 // Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
 // inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values);
