@@ -45,11 +45,21 @@ int runRun(const RunArgs& a) {
         return std::cerr << "error: " << s.message() << "\n", 1;
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
-    for (const auto& s : result->synthesizers)
+    for (const auto& s : result->synthesizers) {
         std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
                   << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod
-                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median
-                  << "\n";
+                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median;
+        if (s.utility)
+            std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
+                      << " (reference " << s.utility->pmse.sPmseReference << ")";
+        std::cout << "\n";
+        // A utility measure that failed or cannot be trusted is said, not hidden in run.json.
+        if (!s.utilityError.empty())
+            std::cerr << "warning: " << s.name << ": utility: " << s.utilityError << "\n";
+        if (s.utility)
+            for (const auto& w : s.utility->warnings)
+                std::cerr << "warning: " << s.name << ": utility: " << w << "\n";
+    }
     return 0;
 }
 
