@@ -1,7 +1,8 @@
 // `ppsynth-cli utility --original F --synthetic F1 F2 ... --target COL [--regress a,b]
 // [--quantiles 0.15,0.9] [--bootstrap B] [--level 0.95] [--seed S] [--threads T] [--no-pmse]
-// [--json]`: the utility measures of METHOD.md section 6 for partially synthetic files made
-// by any tool (the predictors must be the original's, row by row). The JSON is the same
+// [--full] [--json]`: the utility measures of METHOD.md section 6 for partially synthetic
+// files made by any tool (the predictors must be the original's, row by row), or with --full
+// for fully synthetic ones (statistics, ECDF and pMSE; no regression). The JSON is the same
 // object as a run's synthesizers.<name>.utility (study/utility_json.hpp).
 #include <iomanip>
 #include <iostream>
@@ -25,7 +26,7 @@ struct UtilityArgs {
     double level = 0.95;
     std::uint64_t seed = 1;
     int threads = 2;
-    bool noPmse = false, json = false;
+    bool noPmse = false, json = false, full = false;
 };
 
 std::string fmt(double v, int precision = 4) {
@@ -81,7 +82,7 @@ int runUtility(const UtilityArgs& a) {
         if (!t) return std::cerr << "error: " << t.message() << "\n", 1;
         synthetic.push_back(std::move(*t));
     }
-    auto inputs = study::utilityInputsFromTables(*original, synthetic, a.target, a.regress);
+    auto inputs = study::utilityInputsFromTables(*original, synthetic, a.target, a.regress, a.full);
     if (!inputs) {
         std::string msg = inputs.message();
         // Name the file rather than its position.
@@ -135,6 +136,9 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     cmd->add_option("--seed", a->seed, "Bootstrap seed (default 1)");
     cmd->add_option("--threads", a->threads, "Threads")->check(CLI::Range(1, 256));
     cmd->add_flag("--no-pmse", a->noPmse, "Skip the propensity-score measure");
+    cmd->add_flag("--full", a->full,
+                  "Fully synthetic files: the predictors are synthetic too (any row count); "
+                  "the regression is skipped");
     cmd->add_flag("--json", a->json, "The report as JSON on stdout");
     cmd->callback([a, &exitCode] { exitCode = runUtility(*a); });
 });

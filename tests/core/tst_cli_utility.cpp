@@ -138,6 +138,20 @@ class TstCliUtility : public QObject {
                               "S_pMSE", "reference"})
             QVERIFY2(out.contains(s), s);
     }
+    // Fully synthetic files (--full): the predictors may differ and the row count too.
+    void fullySyntheticFiles() {
+        const auto moved = QString::fromStdString(dir_ + "/moved.csv");
+        const auto shortFile = QString::fromStdString(dir_ + "/short.csv");
+        const auto r =
+            cli({"utility", "--original", example(), "--synthetic", moved, shortFile, "--target",
+                 "income", "--regress", "age,gender", "--bootstrap", "50", "--full", "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["regression"].toArray().size(), 0);
+        QCOMPARE(j["pmse"].toObject()["s_pmse_reference"].toDouble(), 1.0);
+        QVERIFY(j["pmse"].toObject()["s_pmse"].isDouble());
+        QVERIFY(j["warnings"].toArray()[0].toString().startsWith("regression: skipped"));
+    }
     void badInputs_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
@@ -156,6 +170,11 @@ class TstCliUtility : public QObject {
                            "--target",    "income", "--regress",
                            "age,gender"}
             << "moved.csv': column 'gender' differs from the original in row 3";
+        QTest::newRow("predictor changed, hint")
+            << QStringList{"--synthetic", QString::fromStdString(dir_ + "/moved.csv"),
+                           "--target",    "income",
+                           "--regress",   "gender"}
+            << "use --full";
         QTest::newRow("text target")
             << QStringList{"--synthetic", s1, "--target", "gender"} << "not numbers";
         QTest::newRow("quantile out of range")
