@@ -148,6 +148,7 @@ class TstCliUtility : public QObject {
         QVERIFY2(r.code == 0, r.err.constData());
         const auto j = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(j["regression"].toArray().size(), 0);
+        QCOMPARE(j["fully_synthetic"].toBool(), true);
         QCOMPARE(j["pmse"].toObject()["s_pmse_reference"].toDouble(), 1.0);
         QVERIFY(j["pmse"].toObject()["s_pmse"].isDouble());
         QVERIFY(j["warnings"].toArray()[0].toString().startsWith("regression: skipped"));

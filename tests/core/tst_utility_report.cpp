@@ -269,6 +269,8 @@ class TstUtilityReport : public QObject {
         QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
         QCOMPARE(r->pmse.k, 4);
         QCOMPARE(r->pmse.sPmseReference, 1.0);
+        QVERIFY(r->fullySynthetic);
+        QVERIFY(utilityReportFromJson(toJson(*r))->fullySynthetic);
         QVERIFY(r->regression.empty());
         QVERIFY(!r->warnings.empty() && r->warnings[0].starts_with("regression: skipped"));
         double var = 0;

@@ -296,6 +296,7 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     r.target = in.target;
     r.records = n;
     r.datasets = m;
+    r.fullySynthetic = full;
     r.level = options.level;
     r.bootstrap = options.bootstrap;
     r.grid = utility::quantileGrid(options.gridPoints);

@@ -108,7 +108,8 @@ struct UtilitySeconds {
 struct UtilityReport {
     std::string target;
     std::size_t records = 0;
-    std::size_t datasets = 0;  // m
+    std::size_t datasets = 0;     // m
+    bool fullySynthetic = false;  // predictors synthesized too (no regression)
     double level = 0.95;
     int bootstrap = 0;                         // B
     std::vector<double> grid;                  // probabilities of the quantile functions
