@@ -193,6 +193,36 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         if (error.empty() && !(c.lipschitz.quantile > 0 && c.lipschitz.quantile <= 1))
             l.fail("'quantile' must be in (0, 1]");
     }
+    if (top.has("utility") && error.empty()) {
+        Reader u(top.raw("utility"), "utility", error);
+        u.get("enabled", c.utility.enabled);
+        if (u.has("quantiles")) {
+            const json& q = u.raw("quantiles");
+            if (!q.is_array() ||
+                !std::all_of(q.begin(), q.end(), [](const json& e) { return e.is_number(); }))
+                u.fail("'quantiles' must be a list of probabilities");
+            else
+                c.utility.quantiles = q.get<std::vector<double>>();
+        }
+        u.get("bootstrap", c.utility.bootstrap);
+        if (u.has("regress")) {
+            std::vector<std::string> regress;
+            u.get("regress", regress);
+            c.utility.regress = regress;
+        }
+        u.get("pmse", c.utility.pmse);
+        u.get("level", c.utility.level);
+        u.get("grid_points", c.utility.gridPoints);
+        if (error.empty())
+            if (auto s = c.utility.validate(); !s) error = s.message();
+        if (error.empty() && c.utility.regress)
+            for (const auto& p : *c.utility.regress)
+                if (std::find(c.data.predictors.begin(), c.data.predictors.end(), p) ==
+                    c.data.predictors.end()) {
+                    u.fail("'regress' names '" + p + "', which is not one of data.predictors");
+                    break;
+                }
+    }
 }
 
 void resolveDataPath(RunConfig& c, const std::string& baseDir) {
@@ -304,6 +334,10 @@ std::string toJson(const RunConfig& c) {
                  {"threshold", c.risk.threshold},
                  {"whack_a_mole_rise", c.risk.whackAMoleRise}};
     j["lipschitz"] = {{"quantile", c.lipschitz.quantile}};
+    j["utility"] = {{"enabled", c.utility.enabled},     {"quantiles", c.utility.quantiles},
+                    {"bootstrap", c.utility.bootstrap}, {"pmse", c.utility.pmse},
+                    {"level", c.utility.level},         {"grid_points", c.utility.gridPoints}};
+    if (c.utility.regress) j["utility"]["regress"] = *c.utility.regress;
     j["synthesizers"] = json::array();
     for (const auto& s : c.synthesizers) {
         json o = {

@@ -11,6 +11,7 @@
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
+#include "ppsynth/study/utility_json.hpp"
 
 namespace ppsynth::study {
 
@@ -73,6 +74,11 @@ json synthesizerJson(const SynthesizerResult& r) {
     if (r.scheme == Scheme::Pairwise) j["pairwise_singletons"] = r.singletons;
     j["diagnostics"] = diagnosticsJson(r.diagnostics);
     j["seconds"] = r.seconds;
+    j["stage_seconds"] = {{"fits", r.stageSeconds.fits},
+                          {"weights", r.stageSeconds.weights},
+                          {"synthesis", r.stageSeconds.synthesis},
+                          {"risk", r.stageSeconds.risk},
+                          {"utility", r.stageSeconds.utility}};
     j["fits"] = r.fits;
     if (r.scheme == Scheme::Scalar) {
         j["scalar_weight"] = r.scalarWeight;
@@ -97,6 +103,11 @@ json synthesizerJson(const SynthesizerResult& r) {
                           {"median", p.median},
                           {"q95", p.q95}});
     j["parameters"] = params;
+    // The utility report (utility_json.hpp's contract) is embedded as a JSON object.
+    if (r.utility)
+        j["utility"] = json::parse(toJson(*r.utility));
+    else if (!r.utilityError.empty())
+        j["utility"] = {{"error", r.utilityError}};
     return j;
 }
 

@@ -68,6 +68,8 @@ class Runner {
           deltaX_(base.deltaX_),
           unweightedSynthetic_(base.unweightedSynthetic_),
           unweightedIr_(base.unweightedIr_),
+          unweightedParameters_(base.unweightedParameters_),
+          unweightedStages_(base.unweightedStages_),
           countModel_(base.countModel_) {
         result_.config = config_;
         result_.synthesizers.clear();
@@ -176,29 +178,38 @@ class Runner {
     }
 
     Expected<Measured> fitAndBound(const Eigen::VectorXd& alpha, const std::string& stage) {
+        const auto t0 = std::chrono::steady_clock::now();
         FitOptions fo;
         fo.sampler = samplerOptions(stage);
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
         Measured m{std::move(*fit), {}};
         m.bound = privacy::lipschitzBound(m.fit.lipschitz, config_.lipschitz.quantile);
+        fitSeconds_ += secondsSince(t0);
         return m;
     }
 
     Status fitUnweighted() {
         const auto n = static_cast<Eigen::Index>(model_->recordCount());
+        const double before = fitSeconds_;
         auto m = fitAndBound(Eigen::VectorXd::Ones(n), "Unweighted");
         if (!m) return m.status();
         unweighted_ = std::move(*m);
+        unweightedStages_.fits = fitSeconds_ - before;
         unweightedStarts_ = unweighted_.fit.warmStarts;
         result_.f = unweighted_.fit.lipschitz.recordMax();
         deltaX_ = unweighted_.bound.delta;
+        unweightedParameters_ = summarizeParameters(*model_, unweighted_.fit.draws);
+        auto t0 = std::chrono::steady_clock::now();
         auto synth = synthesizeFrom(unweighted_, "Unweighted");
         if (!synth) return synth.status();
         unweightedSynthetic_ = std::move(*synth);
+        unweightedStages_.synthesis = secondsSince(t0);
+        t0 = std::chrono::steady_clock::now();
         auto ir = risk(unweightedSynthetic_);
         if (!ir) return ir.status();
         unweightedIr_ = std::move(*ir);
+        unweightedStages_.risk = secondsSince(t0);
         return {};
     }
 
@@ -261,8 +272,34 @@ class Runner {
         return alpha;
     }
 
+    // METHOD.md section 6 on the released datasets; progress as "<name>: utility".
+    void measureUtility(SynthesizerResult& r) {
+        auto inputs = utilityInputs(result_, r, config_.utility, unweightedParameters_);
+        if (!inputs) {
+            r.utilityError = inputs.message();
+            return;
+        }
+        const std::string stage = r.name + ": utility";
+        ProgressCallback progress = [this, stage](const Progress& p) {
+            if (options_.cancel && options_.cancel->load()) return Continue::Stop;
+            Progress q = p;
+            q.stage = stage;
+            return report(options_.progress, q);
+        };
+        auto u =
+            computeUtility(*inputs, config_.utility, nameSeed(config_.mcmc.seed, r.name) ^ 0x0717,
+                           config_.mcmc.threads, progress);
+        if (u)
+            r.utility = std::move(*u);
+        else
+            r.utilityError = u.message();
+    }
+
+    bool cancelled() const { return options_.cancel && options_.cancel->load(); }
+
     Expected<SynthesizerResult> runSynthesizer(const SynthesizerConfig& sc) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double fitsBefore = fitSeconds_;
         SynthesizerResult r;
         r.name = sc.name;
         r.scheme = sc.scheme;
@@ -346,6 +383,8 @@ class Runner {
             }
         }
         if (sc.scheme != Scheme::Unweighted) r.alpha = withAssumption2(std::move(r.alpha));
+        // Everything so far that was not a fit: IR for the weights, the scalar/k searches.
+        r.stageSeconds.weights = secondsSince(t0) - (fitSeconds_ - fitsBefore);
 
         const Measured* measured = &unweighted_;
         if (sc.scheme != Scheme::Unweighted) {
@@ -376,20 +415,36 @@ class Runner {
         if (sc.scheme == Scheme::Unweighted) {
             all = unweightedSynthetic_;
             r.ir = unweightedIr_;
+            r.stageSeconds.synthesis = unweightedStages_.synthesis;
+            r.stageSeconds.risk = unweightedStages_.risk;
         } else {
+            auto ts = std::chrono::steady_clock::now();
             auto synth = synthesizeFrom(*measured, sc.name);
             if (!synth) return synth.error();
             all = std::move(*synth);
+            r.stageSeconds.synthesis = secondsSince(ts);
+            ts = std::chrono::steady_clock::now();
             auto ir = risk(all);
             if (!ir) return ir.error();
             r.ir = std::move(*ir);
+            r.stageSeconds.risk = secondsSince(ts);
         }
         r.irSummary = privacy::summarizeRisk(r.ir, config_.risk.threshold);
         r.whackAMole = privacy::whackAMole(unweightedIr_, r.ir, config_.risk.whackAMoleRise);
         all.resize(static_cast<std::size_t>(config_.synthesis.m));
         r.synthetic = std::move(all);
-        r.seconds = sc.scheme == Scheme::Unweighted ? unweighted_.fit.seconds : secondsSince(t0);
+        // `seconds` is the wall time of this synthesizer's own fits only (issue 4's contract):
+        // Unweighted owns the shared unweighted fit, the others their refits.
+        r.stageSeconds.fits =
+            sc.scheme == Scheme::Unweighted ? unweightedStages_.fits : fitSeconds_ - fitsBefore;
+        r.seconds = r.stageSeconds.fits;
         if (sc.scheme == Scheme::Unweighted) r.fits = 1;
+        if (config_.utility.enabled) {
+            const auto tu = std::chrono::steady_clock::now();
+            measureUtility(r);
+            r.stageSeconds.utility = secondsSince(tu);
+            if (cancelled()) return Error{"cancelled"};
+        }
         return r;
     }
 
@@ -404,8 +459,11 @@ class Runner {
     std::vector<std::vector<double>> unweightedSynthetic_;
     std::vector<double> unweightedIr_;
     std::map<std::string, std::size_t> done_;
-    bool countModel_ = false;  // counts: y stays a whole number
-    bool riskChanged_ = false;
+    std::vector<ParameterSummary> unweightedParameters_;
+    StageSeconds unweightedStages_;  // the shared unweighted fit, synthesis and risk
+    double fitSeconds_ = 0;          // wall time of every fit so far
+    bool countModel_ = false;        // counts: y stays a whole number
+    bool riskChanged_ = false;       // a run on a shared base with other risk settings
 };
 
 }  // namespace

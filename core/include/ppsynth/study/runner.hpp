@@ -23,8 +23,17 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/utility_report.hpp"
 
 namespace ppsynth::study {
+
+// Wall time of each stage of one synthesizer, in seconds. `fits` covers this synthesizer's
+// own model fits only (for Unweighted the shared unweighted fit); `weights` the rest of the
+// weight computation (IR for the IR-based schemes, the search of scalar and reweight between
+// their refits); `synthesis` and `risk` the m (or L) datasets and their identification risk.
+struct StageSeconds {
+    double fits = 0, weights = 0, synthesis = 0, risk = 0, utility = 0;
+};
 
 struct SynthesizerResult {
     std::string name;
@@ -47,7 +56,8 @@ struct SynthesizerResult {
     std::size_t excludedDraws = 0;
     mcmc::RunDiagnostics diagnostics;
     std::vector<ParameterSummary> parameters;
-    double seconds = 0;  // this synthesizer's own fits
+    double seconds = 0;  // this synthesizer's own fits (= stageSeconds.fits)
+    StageSeconds stageSeconds;
     int fits = 0;
     std::vector<privacy::ScalarTry> scalarTries;
     std::vector<privacy::ReweightTry> reweightTries;
@@ -56,6 +66,10 @@ struct SynthesizerResult {
     // Released: m synthetic datasets of y on the original scale, record order.
     std::vector<std::vector<double>> synthetic;
     Eigen::MatrixXd draws;  // constrained parameter draws (columns: RunResult::parameterNames)
+    // METHOD.md section 6, when the configuration's utility block is enabled; a failure of
+    // the utility measures does not lose the run: utilityError says what went wrong.
+    std::optional<UtilityReport> utility;
+    std::string utilityError;
 };
 
 struct RunResult {
