@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/simulate.hpp"
 
 using namespace ppsynth;
@@ -200,6 +201,35 @@ class TstSimulate : public QObject {
             QVERIFY(r.delta > 0 && std::isfinite(r.delta));
             QVERIFY(std::abs(r.posteriorMean - 100) < 40);  // mixture sd 30, n = 40
         }
+    }
+    // The NB mixture simulation drove NUTS far enough out that phi under- or overflowed and
+    // boost's digamma threw across the sampler's threads: such points now have density
+    // zero (a rejected step), and ordinary points are untouched.
+    void negbinRejectsExtremeDispersion_data() {
+        QTest::addColumn<double>("logInvPhi");
+        QTest::addColumn<bool>("finite");
+        QTest::newRow("phi underflows") << 800.0 << false;
+        QTest::newRow("phi denormal") << 730.0 << false;
+        QTest::newRow("phi overflows") << -760.0 << false;
+        QTest::newRow("ordinary") << -2.5 << true;
+        QTest::newRow("very overdispersed") << 50.0 << true;
+    }
+    void negbinRejectsExtremeDispersion() {
+        QFETCH(double, logInvPhi);
+        QFETCH(bool, finite);
+        models::ModelSpec spec;
+        spec.family = "negbin";
+        auto m = models::makeModel(spec, Eigen::MatrixXd::Ones(3, 1), Eigen::Vector3d(0, 5, 200),
+                                   {"(Intercept)"});
+        QVERIFY(m.hasValue());
+        Eigen::VectorXd q = Eigen::VectorXd::Zero(static_cast<Eigen::Index>((*m)->dimension()));
+        q(0) = std::log(100.0);
+        q(q.size() - 1) = logInvPhi;
+        Eigen::VectorXd grad;
+        const double lp = (*m)->logPosterior(q, Eigen::VectorXd::Ones(3), grad);
+        QCOMPARE(std::isfinite(lp), finite);
+        if (!finite) QVERIFY(lp < 0);
+        QCOMPARE(grad.size(), q.size());
     }
 };
 

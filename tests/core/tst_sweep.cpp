@@ -36,7 +36,7 @@ const char* kConfig = R"({
   "data": {"path": "poisson.csv", "target": "y"},
   "model": {"family": "poisson-means"},
   "mcmc": {"chains": 2, "warmup": 0, "draws": 400, "seed": 3},
-  "synthesis": {"m": 4}, "risk": {"L": 4},
+  "synthesis": {"m": 4}, "risk": {"L": 4}, "utility": {"bootstrap": 60},
   "sweep": {"points": [{"c": 0.7, "g": 0.0}, {"c": 0.5, "g": -0.3},
                        {"c": 1.0, "g": 0.0, "M": 3.5}, {"c": 0.7, "g": 0.0, "k": 0.95},
                        {"c": 0.6, "g": 0.0, "r": 0.05}]}})";
@@ -128,6 +128,17 @@ class TstSweep : public QObject {
             QCOMPARE(r.epsilon, 2 * r.deltaAlphaX);
             QCOMPARE(r.epsilonTotal, 4 * r.epsilon);
             QVERIFY(r.ir.mean >= 0 && r.ir.max <= 1);
+            // Utility columns come from the row's report (bootstrap B = 60 here).
+            QVERIFY2(r.utility.has_value(), r.utilityError.c_str());
+            QCOMPARE(r.utility->bootstrap, 60);
+            QVERIFY(r.q90CiOverlap <= 1 && std::isfinite(r.q90CiOverlap));
+            QVERIFY(r.q90RelError >= 0 && r.meanRelError >= 0);
+            QVERIFY(r.Um > 0 && r.Um <= 1);
+            QVERIFY(std::isfinite(r.pmse));
+            const auto* q90 = &r.utility->statistics.back();
+            QVERIFY(q90->statistic == utility::Statistic::quantile(0.9));
+            QCOMPARE(r.q90RelError, std::abs(q90->synthetic.estimate - q90->original.estimate) /
+                                        q90->original.estimate);
         }
         // The EM at every point is matched to the LW (or LW_final) epsilon within 2%.
         for (int p = 1; p <= 5; ++p) {
@@ -146,6 +157,21 @@ class TstSweep : public QObject {
         QCOMPARE(find(*s, 4, "LW_final")->k, 0.95);
         const auto csv = readFile(dir + "/sweep.csv");
         QVERIFY(csv.find("point,c,g,M,k_setting,r,mechanism") == 0);
+        QVERIFY(csv.find("whack_a_mole,q90_ci_overlap,q90_rel_error,mean_ci_overlap,"
+                         "mean_rel_error,U_m,pmse,s_pmse\n") != std::string::npos);
+    }
+    void utilityCanBeSwitchedOff() {
+        auto c = config();
+        c.run.utility.enabled = false;
+        c.points.resize(1);
+        const std::string dir = outDir("noutility");
+        auto s = study::runSweep(c, table(), dir);
+        QVERIFY(s.hasValue());
+        for (const auto& r : s->rows) {
+            QVERIFY(!r.utility.has_value());
+            QVERIFY(std::isnan(r.q90CiOverlap) && std::isnan(r.pmse));
+        }
+        QVERIFY(readFile(dir + "/sweep.csv").find(",NA,NA,NA,NA,NA,NA,NA\n") != std::string::npos);
     }
     void sharedFitGivesTheSameNumbersAsSeparateRuns() {
         auto s = study::runSweep(config(), table(), outDir("shared"));
@@ -153,7 +179,7 @@ class TstSweep : public QObject {
         auto run = study::parseRunConfig(R"({
           "data": {"path": "poisson.csv", "target": "y"}, "model": {"family": "poisson-means"},
           "mcmc": {"chains": 2, "warmup": 0, "draws": 400, "seed": 3},
-          "synthesis": {"m": 4}, "risk": {"L": 4},
+          "synthesis": {"m": 4}, "risk": {"L": 4}, "utility": {"bootstrap": 60},
           "synthesizers": [{"name": "LW", "scheme": "lipschitz", "c": 0.5, "g": -0.3},
                            {"name": "EM", "scheme": "scalar", "match": "LW"}]})");
         auto r = study::runStudy(*run, table());
@@ -161,6 +187,8 @@ class TstSweep : public QObject {
         QCOMPARE(find(*s, 2, "LW")->deltaAlphaX, r->find("LW")->deltaAlphaX);
         QCOMPARE(find(*s, 2, "EM")->deltaAlphaX, r->find("EM")->deltaAlphaX);
         QCOMPARE(find(*s, 2, "EM")->ir.mean, r->find("EM")->irSummary.mean);
+        QCOMPARE(find(*s, 2, "EM")->q90CiOverlap,
+                 r->find("EM")->utility->statistics.back().ciOverlap);
     }
     void sameResultForAnyThreadCount() {
         const std::string a = outDir("t1"), b = outDir("t2");

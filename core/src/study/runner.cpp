@@ -519,7 +519,7 @@ class Runner {
     StageSeconds unweightedStages_;  // the shared unweighted fit, synthesis and risk
     double fitSeconds_ = 0;          // wall time of every fit so far
     bool countModel_ = false;        // counts: y stays a whole number
-    bool riskChanged_ = false;
+    bool riskChanged_ = false;       // a run on a shared base with other risk settings
 };
 
 }  // namespace

@@ -16,7 +16,6 @@
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
-#include "ppsynth/models/poisson_means.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "study/block_run.hpp"
@@ -163,11 +162,12 @@ Eigen::VectorXd generate(const SimulateConfig& c, std::size_t n, Rng& rng) {
     return y;
 }
 
+// The synthesizer of the papers' simulations: the conjugate Poisson means model for Poisson
+// data (exact draws), an intercept-only negative binomial model for the NB mixture (NUTS).
 Expected<std::unique_ptr<models::Model>> synthesizerFor(const SimulateConfig& c,
                                                         Eigen::VectorXd y) {
-    if (c.model == "poisson") return std::unique_ptr<models::Model>(new models::PoissonMeans(y));
     models::ModelSpec spec;
-    spec.family = "negbin";
+    spec.family = c.model == "poisson" ? "poisson-means" : "negbin";
     const auto n = y.size();
     return models::makeModel(spec, Eigen::MatrixXd::Ones(n, 1), std::move(y), {"(Intercept)"});
 }

@@ -9,6 +9,7 @@
 
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/utility_json.hpp"
 #include "study/block_run.hpp"
 #include "study/csv_text.hpp"
 #include "study/json_reader.hpp"
@@ -156,6 +157,37 @@ std::string toJson(const SweepConfig& c, bool withThreads) {
 
 namespace {
 
+json finiteOrNull(double v) {
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+const StatisticUtility* findStatistic(const UtilityReport& u, const utility::Statistic& s) {
+    for (const auto& x : u.statistics)
+        if (x.statistic == s) return &x;
+    return nullptr;
+}
+
+double relativeError(const StatisticUtility& s) {
+    return std::abs(s.synthetic.estimate - s.original.estimate) / std::abs(s.original.estimate);
+}
+
+// The row's utility columns from its report.
+void readUtilityColumns(SweepRow& r) {
+    if (!r.utility) return;
+    const UtilityReport& u = *r.utility;
+    if (const auto* q = findStatistic(u, utility::Statistic::quantile(0.9))) {
+        r.q90CiOverlap = q->ciOverlap;
+        r.q90RelError = relativeError(*q);
+    }
+    if (const auto* m = findStatistic(u, utility::Statistic::mean())) {
+        r.meanCiOverlap = m->ciOverlap;
+        r.meanRelError = relativeError(*m);
+    }
+    r.Um = u.ecdf.Um;
+    r.pmse = u.pmse.pmse;
+    r.sPmse = u.pmse.sPmse;
+}
+
 json rowJson(const SweepRow& r) {
     const auto& w = r.weights;
     const auto& ir = r.ir;
@@ -187,7 +219,17 @@ json rowJson(const SweepRow& r) {
               {"threshold", ir.threshold},
               {"above_threshold", ir.aboveThreshold}}},
             {"whack_a_mole", r.whackAMole},
-            {"seconds", r.seconds}};
+            {"seconds", r.seconds},
+            {"q90_ci_overlap", finiteOrNull(r.q90CiOverlap)},
+            {"q90_rel_error", finiteOrNull(r.q90RelError)},
+            {"mean_ci_overlap", finiteOrNull(r.meanCiOverlap)},
+            {"mean_rel_error", finiteOrNull(r.meanRelError)},
+            {"U_m", finiteOrNull(r.Um)},
+            {"pmse", finiteOrNull(r.pmse)},
+            {"s_pmse", finiteOrNull(r.sPmse)},
+            {"utility", r.utility                ? json::parse(toJson(*r.utility, -1))
+                        : r.utilityError.empty() ? json(nullptr)
+                                                 : json{{"error", r.utilityError}}}};
 }
 
 SweepRow rowFrom(const json& j) {
@@ -219,6 +261,15 @@ SweepRow rowFrom(const json& j) {
     r.ir.aboveThreshold = ir.at("above_threshold").get<std::size_t>();
     r.whackAMole = j.at("whack_a_mole").get<std::size_t>();
     r.seconds = j.at("seconds").get<double>();
+    const json& u = j.at("utility");
+    if (u.is_object() && u.contains("error")) {
+        r.utilityError = u.at("error").get<std::string>();
+    } else if (u.is_object()) {
+        auto report = utilityReportFromJson(u.dump());
+        if (!report) throw json::other_error::create(501, report.message(), &u);
+        r.utility = std::move(*report);
+    }
+    readUtilityColumns(r);
     return r;
 }
 
@@ -240,6 +291,9 @@ SweepRow rowFrom(int point, const SweepPoint& knobs, const SynthesizerResult& s)
     r.ir.top.clear();  // record indices: confidential, never in a study's output
     r.whackAMole = s.whackAMole.size();
     r.seconds = s.seconds;
+    r.utility = s.utility;
+    r.utilityError = s.utilityError;
+    readUtilityColumns(r);
     return r;
 }
 
@@ -304,7 +358,14 @@ std::string sweepCsv(const SweepSummary& s) {
                        "ir_q3",
                        "ir_max",
                        "ir_above_threshold",
-                       "whack_a_mole"});
+                       "whack_a_mole",
+                       "q90_ci_overlap",
+                       "q90_rel_error",
+                       "mean_ci_overlap",
+                       "mean_rel_error",
+                       "U_m",
+                       "pmse",
+                       "s_pmse"});
     for (const auto& r : s.rows) {
         const auto& p = r.knobs;
         const double radius = p.r ? *p.r : s.config.run.risk.radius;
@@ -331,7 +392,14 @@ std::string sweepCsv(const SweepSummary& s) {
                r.ir.q3,
                r.ir.max,
                static_cast<double>(r.ir.aboveThreshold),
-               static_cast<double>(r.whackAMole)});
+               static_cast<double>(r.whackAMole),
+               r.q90CiOverlap,
+               r.q90RelError,
+               r.meanCiOverlap,
+               r.meanRelError,
+               r.Um,
+               r.pmse,
+               r.sPmse});
     }
     return t.str();
 }
@@ -342,7 +410,7 @@ namespace {
 
 // What identifies a resumable folder: the settings that change results, and the version
 // of the saved items' format (items of an older format are not mixed with new ones).
-constexpr int kItemFormat = 1;
+constexpr int kItemFormat = 2;  // 2: utility columns and report
 
 std::string fingerprint(const SweepConfig& config) {
     json j = json::parse(toJson(config, false));

@@ -2,7 +2,8 @@
 // (c, g), optionally with M truncation, re-weighting k or the IR radius r per point, an LW
 // fit gives Delta_{alpha,x} and epsilon_x; a scalar-weight (EM) fit is matched to that
 // epsilon_x; both are summarized by their weights and identification risk, one row per
-// point and mechanism, so a data owner can read epsilon against risk and utility.
+// point and mechanism, so a data owner can read epsilon against risk and utility (the
+// utility report of the run configuration's "utility" section, per mechanism).
 //
 // The unweighted model is fitted once and shared by every point. Points run in parallel
 // and independently; each finished point is saved in the output folder at once, so a
@@ -19,6 +20,7 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/run_config.hpp"
 #include "ppsynth/study/study_options.hpp"
+#include "ppsynth/study/utility_report.hpp"
 
 namespace ppsynth::study {
 
@@ -63,6 +65,16 @@ struct SweepRow {
     privacy::RiskSummary ir;
     std::size_t whackAMole = 0;  // vs the unweighted fit at this point's radius
     double seconds = 0;
+    // METHOD.md section 6 on the m released datasets (the configuration's "utility"
+    // section); absent when disabled, utilityError when it failed.
+    std::optional<UtilityReport> utility;
+    std::string utilityError;
+    // The utility columns, read off the report (NaN when it is absent or lacks the
+    // statistic): the 0.90 quantile's and the mean's CI overlap and relative error
+    // |synthetic - original| / |original|, the ECDF distance U_m, pMSE and S_pMSE.
+    double q90CiOverlap = kUndefined, q90RelError = kUndefined;
+    double meanCiOverlap = kUndefined, meanRelError = kUndefined;
+    double Um = kUndefined, pmse = kUndefined, sPmse = kUndefined;
 };
 
 struct SweepSummary {
