@@ -739,6 +739,7 @@ class TstResults : public QObject {
         ResultsPage page;
         page.showRun(std::move(loaded->run));
         QCOMPARE(page.chartCards(QStringLiteral("Diagnostics")).size(), 0);
+        QCOMPARE(page.tableCards(QStringLiteral("Diagnostics")).size(), 3);  // + why no traces
         QCOMPARE(page.chartCards(QStringLiteral("Weights")).size(), 3);
         for (auto* c : page.chartCards(QStringLiteral("Weights"))) QVERIFY(c->hasChart());
     }
