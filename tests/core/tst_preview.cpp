@@ -94,7 +94,7 @@ class TstPreview : public QObject {
         p.tauScale = 2.5;
         p.sigmaDf = 7;
         p.gammaRate = 0.5;
-        const auto names = study::priorsToConfig(p);
+        const auto names = study::priorValues(p);
         QCOMPARE(names.size(), std::size_t(9));
         QCOMPARE(names.at("tau_scale"), 2.5);
         QCOMPARE(names.at("mean_rate"), 0.01);  // METHOD.md default

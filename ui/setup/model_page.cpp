@@ -162,7 +162,7 @@ QWidget* ModelPage::buildPriorGroup() {
     auto* box = new QGroupBox(tr("Priors"));
     auto* layout = new QVBoxLayout(box);
     auto* form = new QFormLayout;
-    const auto defaults = study::priorsToConfig(models::Priors{});
+    const auto defaults = study::priorValues(models::Priors{});
     for (const auto& p : kPriors) {
         auto* s = new QDoubleSpinBox;
         s->setRange(1e-6, 1e6);
@@ -229,7 +229,7 @@ void ModelPage::updateRelevance() {
 }
 
 void ModelPage::resetPriors() {
-    const auto defaults = study::priorsToConfig(models::Priors{});
+    const auto defaults = study::priorValues(models::Priors{});
     for (auto& [name, box] : priors_) box->setValue(defaults.at(name));
 }
 
