@@ -21,11 +21,14 @@
 #include <algorithm>
 
 #include "ppsynth/data/roles.hpp"
+#include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
 #include "ui/message_area.hpp"
+#include "ui/results/compare_view.hpp"
+#include "ui/results/results_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 #include "ui/setup/model_page.hpp"
@@ -64,11 +67,14 @@ MainWindow::MainWindow(QWidget* parent)
       modelPage_(new ModelPage(this)),
       synthesizersPage_(new SynthesizersPage(this)),
       runPanel_(new RunPanel(this)),
+      resultsPage_(new results::ResultsPage(this)),
+      compareView_(new results::CompareView(this)),
       busyLabel_(new QLabel(this)),
       progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
       readJob_(new JobRunner<ReadOutcome>(this)),
-      saveJob_(new JobRunner<SavedRuns>(this)) {
+      saveJob_(new JobRunner<SavedRuns>(this)),
+      loadRunsJob_(new JobRunner<LoadedRuns>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
@@ -76,6 +82,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(modelPage_, tr("Model"));
     tabs_->addTab(synthesizersPage_, tr("Synthesizers"));
     tabs_->addTab(runPanel_, tr("Run"));
+    tabs_->addTab(resultsPage_, tr("Results"));
+    tabs_->addTab(compareView_, tr("Compare"));
     dataPage_->columnPanel()->setRolesValidator(data::validateRoles);
     runPanel_->setSources([this] { return currentConfig(); },
                           [this] { return dataPage_->model()->table(); });
@@ -103,6 +111,20 @@ MainWindow::MainWindow(QWidget* parent)
             return;
         }
         writeProjectFile(savingPath_);
+    });
+    loadRunsJob_->onResult([this](LoadedRuns loaded) {
+        QStringList errors;
+        const auto table = dataPage_->model()->table();
+        for (auto& [id, run] : loaded.runs) {
+            if (run)
+                runPanel_->runList()->setResult(
+                    id, std::make_shared<const study::RunResult>(std::move(*run)), table);
+            else
+                errors << QString::fromStdString(run.message());
+        }
+        if (!errors.isEmpty())
+            dataPage_->messageArea()->showError(tr("Some saved runs could not be reopened: %1")
+                                                    .arg(errors.join(QStringLiteral("; "))));
     });
     connect(saveJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
         setBusy(false);
@@ -454,6 +476,27 @@ void MainWindow::applyProject(const Project& project) {
         record.finishedAt = QFileInfo(r.folder).lastModified();
         runPanel_->runList()->add(std::move(record));
     }
+    // The saved runs' results come back from their folders in the background (core checks
+    // the data file is still the one they were run on).
+    std::vector<std::pair<int, std::string>> folders;
+    for (const auto& r : runPanel_->runList()->records())
+        folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
+    if (!folders.empty() && !loadRunsJob_->isRunning()) {
+        loadRunsJob_->start([folders, data = QFile::encodeName(project.dataPath).toStdString()](
+                                const ProgressCallback& progress) {
+            LoadedRuns out;
+            for (std::size_t i = 0; i < folders.size(); ++i) {
+                if (report(progress, {"loading runs", 0, double(i), double(folders.size())}) ==
+                    Continue::Stop)
+                    break;
+                study::LoadOptions options;
+                options.dataPath = data;
+                out.runs.emplace_back(folders[i].first,
+                                      study::loadRunOutput(folders[i].second, options));
+            }
+            return out;
+        });
+    }
     addRecentFile(projectPath_);
     setWindowTitle(tr("%1 - ppsynth").arg(QFileInfo(projectPath_).fileName()));
     if (!missing.isEmpty())
@@ -463,14 +506,26 @@ void MainWindow::applyProject(const Project& project) {
 }
 
 void MainWindow::showRunResults(int id) {
-    // Placeholder hook until the results views are merged: the run list's detail pane.
+    const RunRecord* r = runPanel_->runList()->find(id);
     runPanel_->runList()->select({id});
-    tabs_->setCurrentWidget(runPanel_);
+    if (!r || !r->result) {  // saved in an earlier session and not loaded
+        tabs_->setCurrentWidget(runPanel_);
+        return;
+    }
+    resultsPage_->showRun(r->result, r->label);
+    tabs_->setCurrentWidget(resultsPage_);
 }
 
 void MainWindow::compareRuns(int left, int right) {
+    const RunRecord* a = runPanel_->runList()->find(left);
+    const RunRecord* b = runPanel_->runList()->find(right);
     runPanel_->runList()->select({left, right});
-    tabs_->setCurrentWidget(runPanel_);
+    if (!a || !b || !a->result || !b->result) {
+        tabs_->setCurrentWidget(runPanel_);
+        return;
+    }
+    compareView_->compare(a->label, a->result, b->label, b->result);
+    tabs_->setCurrentWidget(compareView_);
 }
 
 }  // namespace ppsynth::ui

@@ -13,6 +13,7 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/table.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/runner.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/project_file.hpp"
 
@@ -24,6 +25,11 @@ class QTabWidget;
 
 namespace ppsynth::ui {
 
+namespace results {
+class CompareView;
+class ResultsPage;
+}  // namespace results
+
 class DataPage;
 class ModelPage;
 class RunPanel;
@@ -32,6 +38,11 @@ class SynthesizersPage;
 // What saving a project's unsaved runs hands back: per run id, its folder or the error.
 struct SavedRuns {
     std::vector<std::pair<int, Expected<std::string>>> folders;
+};
+
+// What reopening a project's saved runs hands back: per run id, the run or the error.
+struct LoadedRuns {
+    std::vector<std::pair<int, Expected<study::RunResult>>> runs;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -59,9 +70,13 @@ class MainWindow : public QMainWindow {
     ModelPage* modelPage() const { return modelPage_; }
     SynthesizersPage* synthesizersPage() const { return synthesizersPage_; }
     RunPanel* runPanel() const { return runPanel_; }
+    results::ResultsPage* resultsPage() const { return resultsPage_; }
+    results::CompareView* compareView() const { return compareView_; }
     QTabWidget* tabs() const { return tabs_; }
     JobRunnerBase* readJob() const { return readJob_; }
     JobRunnerBase* saveJob() const { return saveJob_; }
+    // Reopens a project's saved run folders (after its data file is read).
+    JobRunnerBase* loadRunsJob() const { return loadRunsJob_; }
     QStringList recentFiles() const;
 
     // The run configuration the pages describe (roles from the Data page, model, MCMC and
@@ -76,8 +91,8 @@ class MainWindow : public QMainWindow {
     void openProject(const QString& path);
     QString projectPath() const { return projectPath_; }
 
-    // Where a finished run is shown and two runs are compared. Until the results views are
-    // merged these select the runs in the run list, whose detail pane summarises them.
+    // Shows a finished run on the Results tab, or compares two on the Compare tab. Runs
+    // reopened from a project (not loaded) are selected in the run list instead.
     void showRunResults(int id);
     void compareRuns(int left, int right);
 
@@ -103,6 +118,8 @@ class MainWindow : public QMainWindow {
     ModelPage* modelPage_;
     SynthesizersPage* synthesizersPage_;
     RunPanel* runPanel_;
+    results::ResultsPage* resultsPage_;
+    results::CompareView* compareView_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;
@@ -111,6 +128,7 @@ class MainWindow : public QMainWindow {
     QPushButton* cancel_;
     JobRunner<ReadOutcome>* readJob_;
     JobRunner<SavedRuns>* saveJob_;
+    JobRunner<LoadedRuns>* loadRunsJob_;
     QString readingPath_;
     data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
     std::optional<Project> pendingProject_;  // applied once its data file is read

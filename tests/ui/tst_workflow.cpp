@@ -43,9 +43,14 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/charts/plot_chart.hpp"
+#include "ui/charts/scatter_chart.hpp"
+#include "ui/charts/violin_chart.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/data_page.hpp"
 #include "ui/main_window.hpp"
+#include "ui/results/chart_card.hpp"
+#include "ui/results/compare_view.hpp"
+#include "ui/results/results_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 #include "ui/run/run_progress.hpp"
@@ -271,8 +276,10 @@ class TstWorkflow : public QObject {
         probe.stop();
         qInfo(
             "longest event-loop gap %lld ms, %.1f ms of it GUI-thread CPU (%s); longest stall "
-            "not explained by waiting for a CPU: %.1f ms",
-            probe.maxGapMs(), probe.maxGapCpuMs(), qPrintable(probe.gapWhy()), probe.ownStallMs());
+            "not explained by waiting for a CPU: %.1f ms; most GUI-thread CPU between two ticks "
+            "(work on the GUI thread, delivering the result included): %.1f ms",
+            probe.maxGapMs(), probe.maxGapCpuMs(), qPrintable(probe.gapWhy()), probe.ownStallMs(),
+            probe.maxWorkMs());
         qInfo("while overdue the GUI thread was in: %s", qPrintable(probe.stalledIn()));
         lastGapMs_ = probe.maxGapMs();
         lastWorkMs_ = probe.maxWorkMs();
@@ -390,6 +397,39 @@ class TstWorkflow : public QObject {
         QCOMPARE(preview->lastPreview()->alpha.size(), firstRun_->f.size());
         qInfo("LW: preview predicted bound %.4f, refit Delta(alpha,x) %.4f, unweighted %.4f",
               preview->lastPreview()->predictedBound, lw->deltaAlphaX, lw->deltaX);
+        // The finished run opens on the Results tab with epsilon of both synthesizers.
+        auto* results = w_->resultsPage();
+        QVERIFY(w_->tabs()->currentWidget() == results);
+        QCOMPARE(results->run(), firstRun_.get());
+        const QString summary = results->summaryLabel()->text();
+        for (const auto* s : {lw, em})
+            QVERIFY2(summary.contains(QString::fromStdString(s->name)) &&
+                         summary.contains(QStringLiteral("ε = ")),
+                     qPrintable(summary));
+        // The bound violins: one per synthesizer over all records, marked at Delta(alpha,x).
+        ui::results::ChartCard* violins = nullptr;
+        for (auto* c : results->chartCards(QStringLiteral("Summary")))
+            if (c->key() == QStringLiteral("violin_lipschitz")) violins = c;
+        QVERIFY(violins && violins->hasChart());
+        auto* vc = qobject_cast<ui::charts::ViolinChart*>(violins->chart());
+        QVERIFY(vc);
+        QCOMPARE(vc->violins().size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& s = firstRun_->synthesizers[i];
+            QCOMPARE(vc->violins()[i].name, QString::fromStdString(s.name));
+            QCOMPARE(vc->violins()[i].summary.n, std::size_t(6208));
+            QCOMPARE(*vc->violins()[i].mark, s.deltaAlphaX);
+        }
+        // LW's bound-against-weight scatter shows every record.
+        results->setCurrentSynthesizer(QStringLiteral("LW"));
+        ui::results::ChartCard* scatter = nullptr;
+        for (auto* c : results->chartCards(QStringLiteral("Weights")))
+            if (c->key() == QStringLiteral("scatter_bound_weight_LW")) scatter = c;
+        QVERIFY(scatter && scatter->hasChart());
+        QCOMPARE(qobject_cast<ui::charts::ScatterChart*>(scatter->chart())->totalPoints(),
+                 qsizetype(6208));
+        screenshot(w_.get(), QStringLiteral("window_results.png"));
+        w_->tabs()->setCurrentWidget(run());
         screenshot(w_.get(), QStringLiteral("run_page.png"));
         checkStall(gap, lastWorkMs_);
     }
@@ -445,8 +485,8 @@ class TstWorkflow : public QObject {
         probe.stop();
         qInfo(
             "cancel: worker stopped %.3f s after Cancel; longest event-loop stall %lld ms "
-            "(%.1f ms GUI-thread CPU)",
-            run()->lastCancelSeconds(), probe.maxGapMs(), probe.maxGapCpuMs());
+            "(%.1f ms GUI-thread CPU); most GUI-thread CPU between two ticks %.1f ms",
+            run()->lastCancelSeconds(), probe.maxGapMs(), probe.maxGapCpuMs(), probe.maxWorkMs());
         QCOMPARE(run()->job()->lastOutcome(), ui::JobOutcome::Canceled);
         QVERIFY(run()->lastCancelSeconds() >= 0 && run()->lastCancelSeconds() < 5);
         QVERIFY(run()->runButton()->isEnabled());
@@ -484,8 +524,18 @@ class TstWorkflow : public QObject {
         const QString detail = list->detailLabel()->text();
         QVERIFY(detail.contains(list->records()[0].label));
         QVERIFY(detail.contains(list->records()[1].label));
+        // Side by side on the Compare tab.
+        auto* compare = w_->compareView();
+        QVERIFY(w_->tabs()->currentWidget() == compare);
+        QCOMPARE(compare->runCount(), 2);
+        QCOMPARE(compare->leftChooser()->currentIndex(),
+                 compare->indexOf(list->records()[0].result.get()));
+        QCOMPARE(compare->rightChooser()->currentIndex(),
+                 compare->indexOf(list->records()[1].result.get()));
+        QVERIFY(!compare->cards(0).isEmpty());
+        QCOMPARE(compare->cards(0).size(), compare->cards(1).size());
+        screenshot(w_.get(), QStringLiteral("window_compare.png"));
         checkStall(gap, lastWorkMs_);
-        screenshot(w_.get(), QStringLiteral("window_results.png"));
     }
 
     void saveAndReopenProject() {
@@ -503,6 +553,7 @@ class TstWorkflow : public QObject {
 
         ui::MainWindow reopened;
         QSignalSpy read(reopened.readJob(), &ui::JobRunnerBase::finished);
+        QSignalSpy loaded(reopened.loadRunsJob(), &ui::JobRunnerBase::finished);
         reopened.openProject(file);
         QVERIFY(read.wait(60000));
         const auto roles = reopened.dataPage()->columnPanel()->roles();
@@ -521,6 +572,16 @@ class TstWorkflow : public QObject {
             QCOMPARE(back[i].epsilonSummary(), records[i].epsilonSummary());
         }
         QCOMPARE(reopened.projectPath(), file);
+        // The runs come back from their folders with the results they had.
+        QVERIFY(loaded.size() > 0 || loaded.wait(120000));
+        QCOMPARE(reopened.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+        for (std::size_t i = 0; i < back.size(); ++i) {
+            QVERIFY2(back[i].result, qPrintable(back[i].label));
+            QCOMPARE(back[i].result->synthesizers.size(), records[i].result->synthesizers.size());
+            for (std::size_t k = 0; k < back[i].result->synthesizers.size(); ++k)
+                QCOMPARE(back[i].result->synthesizers[k].epsilon.perDataset,
+                         records[i].result->synthesizers[k].epsilon.perDataset);
+        }
     }
 
     void cleanupTestCase() { w_.reset(); }

@@ -67,6 +67,15 @@ const RunRecord& RunList::add(RunRecord record) {
     const RunRecord& r = records_.back();
     const int row = table_->rowCount();
     table_->insertRow(row);
+    fillRow(row);
+    table_->resizeColumnToContents(ColId);
+    table_->resizeColumnToContents(ColWhen);
+    select({r.id});
+    return r;
+}
+
+void RunList::fillRow(int row) {
+    const RunRecord& r = records_.at(static_cast<std::size_t>(row));
     const double seconds = r.result ? r.result->seconds : 0;
     table_->setItem(row, ColId, new QTableWidgetItem(r.label));
     table_->setItem(row, ColWhen,
@@ -79,10 +88,20 @@ const RunRecord& RunList::add(RunRecord record) {
         new QTableWidgetItem(r.result ? tr("%1 s").arg(seconds, 0, 'f', 1) : QString()));
     table_->setItem(row, ColSaved,
                     new QTableWidgetItem(r.folder.isEmpty() ? tr("not yet") : r.folder));
-    table_->resizeColumnToContents(ColId);
-    table_->resizeColumnToContents(ColWhen);
-    select({r.id});
-    return r;
+}
+
+void RunList::setResult(int id, std::shared_ptr<const study::RunResult> result,
+                        std::shared_ptr<const data::Table> table) {
+    for (std::size_t i = 0; i < records_.size(); ++i) {
+        if (records_[i].id != id) continue;
+        records_[i].result = std::move(result);
+        records_[i].table = std::move(table);
+        const auto selected = selectedIds();
+        fillRow(int(i));
+        select(selected);
+        updateButtons();
+        updateDetail();
+    }
 }
 
 void RunList::clear() {

@@ -25,6 +25,9 @@ class RunList : public QWidget {
     const RunRecord* find(int id) const;
     // Marks a record as saved in `folder`.
     void setFolder(int id, const QString& folder);
+    // Gives a record reopened from its folder its result (and the table it describes).
+    void setResult(int id, std::shared_ptr<const study::RunResult> result,
+                   std::shared_ptr<const data::Table> table);
     int nextId() const { return nextId_; }
 
     // The selected records' ids, in list order.
@@ -41,6 +44,7 @@ class RunList : public QWidget {
     void compareRequested(int left, int right);
 
   private:
+    void fillRow(int row);
     void updateButtons();
     void updateDetail();
 
