@@ -16,6 +16,13 @@ struct Priors {
     double tauScale = 1.0;
     // When set, tau_j = fixedTau for every j and tau is not sampled (conjugate checks).
     std::optional<double> fixedTau;
+    // Not a prior but how the sampler moves the coefficients; the posterior is the same
+    // either way. Non-centred (default): for every column but the intercept the sampler
+    // moves z_kj ~ Normal(0, 1) with beta_kj = tau_j z_kj, which removes the funnel between
+    // a weakly identified beta_j (a rare dummy level) and its tau_j that made NUTS diverge.
+    // The intercept, well identified by every record, stays centred. Reported draws and
+    // parameter names are on the beta scale in both cases. Ignored when fixedTau is set.
+    bool centeredCoefficients = false;
 
     // Normal families: sigma (each sigma_k) ~ half-Student-t(sigmaDf, 0, sigmaScale).
     double sigmaDf = 3.0;
