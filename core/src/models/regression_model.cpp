@@ -15,6 +15,11 @@ RegressionModel::RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y,
       priors_(std::move(priors)),
       p_(X.cols()),
       K_(components) {
+    nonCentred_.assign(static_cast<std::size_t>(p_), false);
+    if (!priors_.fixedTau && !priors_.centeredCoefficients)
+        for (Eigen::Index j = 1; j < p_; ++j)
+            nonCentred_[static_cast<std::size_t>(j)] =
+                (X.col(j).array() != 0.0).count() < kNonCentredBelow;
     X_ = std::make_unique<const detail::Design>(std::move(X), allowSparse);
     if (columnNames_.size() != static_cast<std::size_t>(p_)) {
         columnNames_.clear();

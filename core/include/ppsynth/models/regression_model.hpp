@@ -4,7 +4,7 @@
 //   q = [ vec(Q) (p x K, column k = coefficients of component k; K = 1 for plain
 //         regressions), log tau (p; absent when Priors::fixedTau is set), family extras ].
 // Row j of Q is beta_j itself (centred) or z_j with beta_j = tau_j z_j (non-centred, the
-// default for every column but the intercept; see Priors::centeredCoefficients). Both
+// default for columns with few nonzero entries; see Priors::centeredCoefficients). Both
 // target the same posterior; coefficients(q) gives beta, and every family computes its
 // likelihood gradient with respect to beta and lets coefficientLogPrior apply the chain
 // rule, so the parameterization lives in this one class.
@@ -25,6 +25,10 @@ class Design;
 
 class RegressionModel : public Model {
   public:
+    // Columns (other than the intercept) with fewer nonzero entries than this are sampled
+    // non-centred (see Priors::centeredCoefficients).
+    static constexpr Eigen::Index kNonCentredBelow = 50;
+
     ~RegressionModel() override;
 
     std::size_t recordCount() const override { return static_cast<std::size_t>(y_.size()); }
@@ -47,9 +51,7 @@ class RegressionModel : public Model {
     Eigen::Index extraOffset() const { return p_ * K_ + tauCount(); }
 
     // True when row j of Q holds z_j (beta_j = tau_j z_j) rather than beta_j.
-    bool nonCentred(Eigen::Index j) const {
-        return j > 0 && tauCount() > 0 && !priors_.centeredCoefficients;
-    }
+    bool nonCentred(Eigen::Index j) const { return nonCentred_[static_cast<std::size_t>(j)]; }
     // beta (p x K) at q.
     Eigen::MatrixXd coefficients(const Eigen::VectorXd& q) const;
     // "beta[name]" (or "beta[k,name]" when K > 1) then "tau[name]".
@@ -74,6 +76,7 @@ class RegressionModel : public Model {
   private:
     Eigen::Index p_ = 0;
     Eigen::Index K_ = 1;
+    std::vector<bool> nonCentred_;  // per column
 };
 
 }  // namespace ppsynth::models
