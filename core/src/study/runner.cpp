@@ -214,9 +214,14 @@ class Runner {
                 q.stage = stage + ": " + p.stage;
                 return options_.progress(q);
             };
-        // Refits start where the unweighted chains ended (state, step size, metric) and
-        // still run the full warm-up, so they target their own pseudo posterior exactly.
-        if (!unweightedStarts_.empty()) so.starts = unweightedStarts_;
+        // Refits start where the unweighted chains ended (state, step size, metric); a
+        // short step-size-only warm-up (mcmc.refit_warmup) then suffices for the nearby
+        // pseudo posterior (tst_nuts_models: same target, fewer gradients).
+        if (!unweightedStarts_.empty()) {
+            so.starts = unweightedStarts_;
+            so.warmup = std::min(config_.mcmc.refitWarmup, config_.mcmc.warmup);
+            so.adaptMetric = config_.mcmc.refitWarmup >= config_.mcmc.warmup;
+        }
         return so;
     }
 
