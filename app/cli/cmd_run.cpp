@@ -6,42 +6,31 @@
 
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
-#include "ppsynth/data/io.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
 
 namespace ppsynth::cli {
 
-Expected<data::Table> readConfiguredTable(const study::RunConfig& config) {
-    data::ReadOptions ro;
-    ro.maxLevels = config.data.maxLevels;
-    for (const auto& [column, type] : config.data.types) {
-        auto t = data::columnTypeFromString(type);
-        if (!t)
-            return Error{"data.types: '" + type + "' for column '" + column +
-                         "' is not numeric, count, categorical or text"};
-        ro.typeOverrides.emplace_back(column, *t);
-    }
-    return data::readTable(config.data.path, ro);
-}
-
 int runRun(const RunArgs& a) {
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;
-    auto table = readConfiguredTable(*config);
-    if (!table) return std::cerr << "error: " << table.message() << "\n", 1;
+    auto input = study::readRunData(*config);
+    if (!input) return std::cerr << "error: " << input.message() << "\n", 1;
+    const data::Table& table = input->table;
     study::RunOptions ro;
     ro.cancel = &cancel;
     ro.progress = stderrProgress(cancel);
-    auto result = study::runStudy(*config, *table, ro);
+    auto result = study::runStudy(*config, table, ro);
     // Ctrl-C: whatever the run was doing when it stopped, nothing reaches DIR.
     if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
     if (!result) return std::cerr << "error: " << result.message() << "\n", 1;
+    result->dataSha256 = input->sha256;
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
     oo.overwrite = a.overwrite;
-    if (auto s = study::writeRunOutput(*result, *table, a.out, oo); !s)
+    if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s)
         return std::cerr << "error: " << s.message() << "\n", 1;
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";

@@ -14,9 +14,6 @@ struct RunArgs {
     bool keepDraws = false, overwrite = false;
 };
 
-// The configuration's data file with its type overrides (shared by run and sweep).
-Expected<data::Table> readConfiguredTable(const study::RunConfig& config);
-
 // Returns the process exit code: 0, 1 on error, 130 when cancelled.
 int runRun(const RunArgs& args);
 

@@ -7,6 +7,7 @@
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
 #include "cmd_run.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/sweep.hpp"
 
 namespace ppsynth::cli {
@@ -23,12 +24,12 @@ int runSweepCommand(const SweepArgs& a) {
     auto config = study::loadSweepConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;
     if (a.threads > 0) config->threads = a.threads;
-    auto table = readConfiguredTable(config->run);
-    if (!table) return std::cerr << "error: " << table.message() << "\n", 1;
+    auto input = study::readRunData(config->run);
+    if (!input) return std::cerr << "error: " << input.message() << "\n", 1;
     study::StudyOptions so;
     so.cancel = &cancel;
     so.progress = stderrProgress(cancel);
-    auto s = study::runSweep(*config, *table, a.out, so);
+    auto s = study::runSweep(*config, input->table, a.out, so);
     if (!s) return std::cerr << "error: " << s.message() << "\n", cancel.load() ? 130 : 1;
     std::cerr << "wrote " << a.out << " (" << s->pointsRun << " points run, " << s->pointsResumed
               << " resumed, " << s->seconds << " s)\n";

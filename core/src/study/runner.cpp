@@ -6,6 +6,7 @@
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
 
 namespace ppsynth::study {
@@ -16,9 +17,12 @@ const SynthesizerResult* RunResult::find(const std::string& name) const {
     return nullptr;
 }
 
-Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
-    models::Priors p;
-    const std::map<std::string, double models::Priors::*> fields = {
+namespace {
+
+using PriorField = double models::Priors::*;
+
+const std::map<std::string, PriorField>& priorFields() {
+    static const std::map<std::string, PriorField> fields = {
         {"tau_df", &models::Priors::tauDf},
         {"tau_scale", &models::Priors::tauScale},
         {"sigma_df", &models::Priors::sigmaDf},
@@ -28,6 +32,14 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
         {"mean_rate", &models::Priors::meanRate},
         {"gamma_shape", &models::Priors::gammaShape},
         {"gamma_rate", &models::Priors::gammaRate}};
+    return fields;
+}
+
+}  // namespace
+
+Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
+    models::Priors p;
+    const auto& fields = priorFields();
     for (const auto& [key, value] : values) {
         auto it = fields.find(key);
         if (it == fields.end()) {
@@ -44,12 +56,52 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
 
 namespace {
 
-// Stable per-synthesizer seed: renaming or reordering others does not change this one's.
+// The hyperparameters a family reads (models/priors.hpp).
+std::vector<std::string> priorNamesOf(const std::string& family) {
+    if (family == "poisson-means") return {"mean_shape", "mean_rate"};
+    std::vector<std::string> names = {"tau_df", "tau_scale"};
+    if (family == "negbin") names.push_back("inv_phi_scale");
+    if (family == "normal" || family == "normal-mixture") {
+        names.push_back("sigma_df");
+        names.push_back("sigma_scale");
+    }
+    if (family == "normal-mixture") {
+        names.push_back("gamma_shape");
+        names.push_back("gamma_rate");
+    }
+    return names;
+}
+
+}  // namespace
+
+std::map<std::string, double> priorValues(const models::Priors& priors, const std::string& family) {
+    std::map<std::string, double> out;
+    const auto& fields = priorFields();
+    if (family.empty())
+        for (const auto& [name, field] : fields) out[name] = priors.*field;
+    else
+        for (const auto& name : priorNamesOf(family)) out[name] = priors.*(fields.at(name));
+    return out;
+}
+
+namespace {
+// FNV-1a of the name mixed into the seed.
 std::uint64_t nameSeed(std::uint64_t seed, const std::string& name) {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    std::uint64_t h = 1469598103934665603ULL;
     for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
     return mix64(seed ^ h);
 }
+}  // namespace
+
+std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name) {
+    return nameSeed(seed, name);
+}
+
+std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name) {
+    return nameSeed(seed, name) ^ 0x5eed;
+}
+
+namespace {
 
 class Runner {
   public:
@@ -126,28 +178,14 @@ class Runner {
     };
 
     Status prepare(const data::Table& table) {
-        data::Roles roles;
-        roles.target = config_.data.target;
-        roles.predictors = config_.data.predictors;
-        roles.known = config_.data.known;
-        roles.referenceLevels = config_.data.referenceLevels;
-        data::PrepareOptions po;
-        po.transform = *data::transformKindFromString(config_.data.transform);
-        po.missing = *data::missingPolicyFromString(config_.data.missing);
-        po.maxLevels = config_.data.maxLevels;
-        const auto& fam = config_.model.family;
-        countModel_ = fam == "poisson-means" || fam == "poisson" || fam == "negbin";
-        po.countModel = countModel_;
-        if (po.countModel && po.transform != data::TransformKind::None)
-            return Error{"a count model (" + fam +
-                         ") models y as it is: set data.transform to \"none\""};
-        auto inputs = data::prepareModelInputs(table, roles, po);
+        countModel_ = models::isCountFamily(config_.model.family);
+        auto inputs = prepareRunInputs(config_, table);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);
         auto priors = priorsFromConfig(config_.model.priors);
         if (!priors) return priors.status();
         models::ModelSpec spec;
-        spec.family = fam;
+        spec.family = config_.model.family;
         spec.components = config_.model.K;
         spec.priors = *priors;
         auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
@@ -247,10 +285,10 @@ class Runner {
     Expected<std::vector<std::vector<double>>> synthesizeFrom(const Measured& m,
                                                               const std::string& name) const {
         auto chosen =
-            chooseDraws(m.bound.keptDraws, datasetCount(), nameSeed(config_.mcmc.seed, name));
+            chooseDraws(m.bound.keptDraws, datasetCount(), drawChoiceSeed(config_.mcmc.seed, name));
         if (!chosen) return chosen.error();
         SynthesisOptions so;
-        so.seed = nameSeed(config_.mcmc.seed, name) ^ 0x5eed;
+        so.seed = synthesisSeed(config_.mcmc.seed, name);
         so.threads = config_.mcmc.threads;
         so.integer = countModel_;
         const auto transform = result_.inputs.transform;

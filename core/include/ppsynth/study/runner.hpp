@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +80,10 @@ struct RunResult {
     Eigen::VectorXd f;                            // unweighted per-record bounds f_i (confidential)
     std::vector<SynthesizerResult> synthesizers;  // in configuration order
     double seconds = 0;
+    // SHA-256 of the data file the table was read from (readRunData), recorded in run.json
+    // so a reopened run can tell whether the file changed. Empty: the output writer hashes
+    // config.data.path itself.
+    std::string dataSha256;
 
     const SynthesizerResult* find(const std::string& name) const;
 };
@@ -121,5 +126,15 @@ Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& con
 // Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
 // inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values);
+// The hyperparameters of `priors` under the configuration's names: those `family` reads, or
+// every one when family is empty.
+std::map<std::string, double> priorValues(const models::Priors& priors,
+                                          const std::string& family = "");
+
+// The seeds a synthesizer's draws are chosen and its datasets generated with: derived from
+// the run's seed and the synthesizer's name only, so renaming or reordering other
+// synthesizers does not change this one's datasets.
+std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name);
+std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name);
 
 }  // namespace ppsynth::study
