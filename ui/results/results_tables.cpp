@@ -180,8 +180,8 @@ TableData convergenceTable(const RunResult& run) {
                 if (c.essBulk < essMin || c.essTail < essMin)
                     problems << QStringLiteral("too few effective draws");
             }
-            // The sampler names parameters by position on its unconstrained scale (log for
-            // scales): say which parameter, and that mean and SD are on that scale.
+            // Diagnostics computed on the sampler's unconstrained scale (older run folders)
+            // name parameters by position: say which parameter, and on which scale.
             QString quantity = q(qd.name);
             if (const auto j = parameterIndex(run, qd.name);
                 j && q(run.parameterNames[*j]) != quantity)
