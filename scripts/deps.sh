@@ -9,6 +9,7 @@ PACKAGES=(
   libeigen3-dev libboost-random-dev libboost-math-dev
   libreadstat-dev nlohmann-json3-dev libcli11-dev
   fonts-dejavu-core
+  poppler-utils
 )
 
 missing=()

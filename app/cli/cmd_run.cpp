@@ -6,53 +6,51 @@
 
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
-#include "ppsynth/data/io.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
 
 namespace ppsynth::cli {
 
-namespace {
-
-data::ReadOptions readOptionsFor(const study::RunConfig& config) {
-    data::ReadOptions ro;
-    ro.maxLevels = config.data.maxLevels;
-    for (const auto& [column, type] : config.data.types)
-        if (auto t = data::columnTypeFromString(type)) ro.typeOverrides.emplace_back(column, *t);
-    return ro;
-}
-
-}  // namespace
-
 int runRun(const RunArgs& a) {
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;
-    for (const auto& [column, type] : config->data.types)
-        if (!data::columnTypeFromString(type))
-            return std::cerr << "error: data.types: '" << type << "' for column '" << column
-                             << "' is not numeric, count, categorical or text\n",
-                   1;
-    auto table = data::readTable(config->data.path, readOptionsFor(*config));
-    if (!table) return std::cerr << "error: " << table.message() << "\n", 1;
+    auto input = study::readRunData(*config);
+    if (!input) return std::cerr << "error: " << input.message() << "\n", 1;
+    const data::Table& table = input->table;
     study::RunOptions ro;
     ro.cancel = &cancel;
     ro.progress = stderrProgress(cancel);
-    auto result = study::runStudy(*config, *table, ro);
-    if (!result) return std::cerr << "error: " << result.message() << "\n", cancel.load() ? 130 : 1;
-    if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
+    auto result = study::runStudy(*config, table, ro);
+    // Ctrl-C: whatever the run was doing when it stopped, nothing reaches DIR.
+    if (cancel.load()) return std::cerr << "cancelled: nothing was written
+", 130;
+    if (!result) return std::cerr << "error: " << result.message() << "
+", 1;
+    result->dataSha256 = input->sha256;
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
     oo.overwrite = a.overwrite;
-    if (auto s = study::writeRunOutput(*result, *table, a.out, oo); !s)
+    if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s)
         return std::cerr << "error: " << s.message() << "\n", 1;
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
-    for (const auto& s : result->synthesizers)
+    for (const auto& s : result->synthesizers) {
         std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
                   << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod
-                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median
-                  << "\n";
+                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median;
+        if (s.utility)
+            std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
+                      << " (reference " << s.utility->pmse.sPmseReference << ")";
+        std::cout << "\n";
+        // A utility measure that failed or cannot be trusted is said, not hidden in run.json.
+        if (!s.utilityError.empty())
+            std::cerr << "warning: " << s.name << ": utility: " << s.utilityError << "\n";
+        if (s.utility)
+            for (const auto& w : s.utility->warnings)
+                std::cerr << "warning: " << s.name << ": utility: " << w << "\n";
+    }
     return 0;
 }
 

@@ -1,7 +1,11 @@
-// The `run` command's body, shared with `demo`.
+// The `run` command's body, shared with `demo`, and the table reading shared with `sweep`.
 #pragma once
 
 #include <string>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/study/run_config.hpp"
 
 namespace ppsynth::cli {
 

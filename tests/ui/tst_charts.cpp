@@ -186,7 +186,7 @@ class TstCharts : public QObject {
         chart.setPoints(pts, QStringLiteral("Records"));
         chart.setHorizontalLine(2.0, QStringLiteral("Δ = 2"));
 
-        QCOMPARE(chart.series().size(), 4);  // points, highlight, y = x, horizontal line
+        QCOMPARE(chart.series().size(), 5);  // points, overlay, highlight, y = x, horizontal line
         QCOMPARE(chart.totalPoints(), 100000);
         QCOMPARE(chart.visiblePoints(), 100000);
         QCOMPARE(replaced.count(), 1);  // one bulk replace, no per-point signals

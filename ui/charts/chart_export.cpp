@@ -44,6 +44,20 @@ QString failed(const QString& path, const QString& why) {
 
 }  // namespace
 
+QImage renderChartImage(QChart* chart, QSize size) {
+    if (!chart || size.isEmpty()) return {};
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    const QRectF target(QPointF(0, 0), QSizeF(size));
+    renderAt(chart, size, [&](QGraphicsScene& scene, const QRectF& source) {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        scene.render(&painter, target, source);
+    });
+    return image;
+}
+
 ExportFormat exportFormatFor(const QString& path) {
     return path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) ? ExportFormat::Svg
                                                                       : ExportFormat::Png;
@@ -61,14 +75,7 @@ QString exportChart(QChart* chart, const QString& path, ExportFormat format, QSi
     const QRectF target(QPointF(0, 0), QSizeF(size));
 
     if (format == ExportFormat::Png) {
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        renderAt(chart, size, [&](QGraphicsScene& scene, const QRectF& source) {
-            QPainter painter(&image);
-            painter.setRenderHint(QPainter::Antialiasing);
-            painter.setRenderHint(QPainter::TextAntialiasing);
-            scene.render(&painter, target, source);
-        });
+        const QImage image = renderChartImage(chart, size);
         if (!image.save(&file, "PNG")) return failed(path, QStringLiteral("PNG encoding failed"));
     } else {
         QSvgGenerator svg;

@@ -105,6 +105,10 @@ void ChartView::mouseMoveEvent(QMouseEvent* event) {
     QChartView::mouseMoveEvent(event);
     if (event->buttons() == Qt::NoButton) {
         const QString text = hoverText(pos);
+        if (text != lastHover_) {
+            lastHover_ = text;
+            emit hoverChanged(text);
+        }
         if (text.isEmpty()) {
             QToolTip::hideText();
         } else {

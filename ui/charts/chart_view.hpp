@@ -27,6 +27,8 @@ class ChartView : public QChartView {
 
   signals:
     void exportFailed(const QString& message);
+    // The hover text under the mouse changed (empty when nothing is under it).
+    void hoverChanged(const QString& text);
 
   protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -49,6 +51,7 @@ class ChartView : public QChartView {
     QPoint pressPos_;
     QPointF pressGlobal_;
     Qt::KeyboardModifiers pressModifiers_;
+    QString lastHover_;
 };
 
 }  // namespace ppsynth::ui::charts

@@ -70,8 +70,10 @@ ScatterChart::ScatterChart(QGraphicsItem* parent) : PlotChart(parent) {
         series->setLightMarker(markerImage(colour, size, border));
     };
     points_series_ = new QLineSeries;
+    overlay_series_ = new QLineSeries;
     highlight_series_ = new QLineSeries;
     add(points_series_);
+    add(overlay_series_);
     add(highlight_series_);
     add(identity_series_);
     add(hline_series_);
@@ -79,6 +81,9 @@ ScatterChart::ScatterChart(QGraphicsItem* parent) : PlotChart(parent) {
     QColor base = seriesColor(0);
     base.setAlpha(150);
     markers(points_series_, base, 5, QColor());
+    QColor second = seriesColor(1);
+    second.setAlpha(150);
+    markers(overlay_series_, second, 5, QColor());
     markers(highlight_series_, seriesColor(5), 8, QColor(0x30, 0x30, 0x30));
     identity_series_->setPen(QPen(QColor(0x55, 0x55, 0x55), 1.5, Qt::DashLine));
     hline_series_->setPen(QPen(referenceColor(), 2, Qt::DashLine));
@@ -87,6 +92,8 @@ ScatterChart::ScatterChart(QGraphicsItem* parent) : PlotChart(parent) {
     identity_series_->setVisible(false);
     hline_series_->setVisible(false);
     highlight_series_->setVisible(false);
+    overlay_series_->setVisible(false);
+    hideLegend(this, overlay_series_);
     hideLegend(this, identity_series_);
     hideLegend(this, hline_series_);
     hideLegend(this, highlight_series_);
@@ -113,18 +120,36 @@ void ScatterChart::setDecimationThreshold(qsizetype threshold) {
 
 void ScatterChart::setPoints(QList<QPointF> points, const QString& name) {
     points_ = std::move(points);
+    overlay_.clear();
+    overlay_series_->clear();
+    overlay_series_->setVisible(false);
+    legend()->markers(overlay_series_).front()->setVisible(false);
     highlighted_.clear();
     points_series_->setName(name);
     legend()->markers(points_series_).front()->setVisible(!name.isEmpty());
+    fitRanges();
+}
+
+void ScatterChart::setOverlayPoints(QList<QPointF> points, const QString& name) {
+    overlay_ = std::move(points);
+    overlay_series_->setName(name);
+    overlay_series_->setVisible(!overlay_.isEmpty());
+    legend()->markers(overlay_series_).front()->setVisible(!overlay_.isEmpty() && !name.isEmpty());
+    fitRanges();
+}
+
+void ScatterChart::fitRanges() {
     zoomReset();
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-    for (const QPointF& p : std::as_const(points_)) {
-        x0 = std::min(x0, p.x());
-        x1 = std::max(x1, p.x());
-        y0 = std::min(y0, p.y());
-        y1 = std::max(y1, p.y());
+    for (const auto* set : {&points_, &overlay_}) {
+        for (const QPointF& p : *set) {
+            x0 = std::min(x0, p.x());
+            x1 = std::max(x1, p.x());
+            y0 = std::min(y0, p.y());
+            y1 = std::max(y1, p.y());
+        }
     }
-    if (points_.isEmpty()) x0 = y0 = 0, x1 = y1 = 1;
+    if (points_.isEmpty() && overlay_.isEmpty()) x0 = y0 = 0, x1 = y1 = 1;
     if (hline_) y0 = std::min(y0, *hline_), y1 = std::max(y1, *hline_);
     auto pad = [](double& lo, double& hi) {
         const double d = hi > lo ? 0.04 * (hi - lo) : (lo != 0 ? 0.1 * std::abs(lo) : 1.0);
@@ -182,7 +207,7 @@ void ScatterChart::updateReferenceLines() {
 }
 
 qsizetype ScatterChart::shownPoints() const {
-    return points_series_->count();
+    return points_series_->count() + (overlay_.isEmpty() ? 0 : overlay_series_->count());
 }
 
 QList<QPointF> ScatterChart::thin(const QList<QPointF>& all, const std::vector<qsizetype>* subset,
@@ -231,6 +256,11 @@ QList<QPointF> ScatterChart::thin(const QList<QPointF>& all, const std::vector<q
 void ScatterChart::refreshNow() {
     refreshTimer_.stop();
     points_series_->replace(thin(points_, nullptr, &visible_));
+    if (!overlay_.isEmpty()) {
+        qsizetype overlayVisible = 0;
+        overlay_series_->replace(thin(overlay_, nullptr, &overlayVisible));
+        visible_ += overlayVisible;
+    }
     if (!highlighted_.empty()) highlight_series_->replace(thin(points_, &highlighted_, nullptr));
     updateReferenceLines();
     emit displayRefreshed(shownPoints(), visible_);
@@ -239,32 +269,40 @@ void ScatterChart::refreshNow() {
 QString ScatterChart::hoverText(const QPointF& scenePos, qreal radius) const {
     const QPointF pos = mapFromScene(scenePos);
     const QRectF area = plotArea();
-    if (!area.contains(pos) || points_.isEmpty()) return {};
-    // Nearest record over the full data (not only what is drawn), in pixels.
+    if (!area.contains(pos) || (points_.isEmpty() && overlay_.isEmpty())) return {};
+    // Nearest record over the full data of both sets (not only what is drawn), in pixels.
     const Range r = visibleRange(xAxis_, yAxis_);
     const double sx = area.width() / (r.x1 - r.x0), sy = area.height() / (r.y1 - r.y0);
     const double mx = r.x0 + (pos.x() - area.left()) / sx;
     const double my = r.y1 - (pos.y() - area.top()) / sy;
     qsizetype best = -1;
+    const QList<QPointF>* bestSet = nullptr;
     double bestD2 = radius * radius;
-    for (qsizetype i = 0; i < points_.size(); ++i) {
-        const double dx = (points_[i].x() - mx) * sx, dy = (points_[i].y() - my) * sy;
-        const double d2 = dx * dx + dy * dy;
-        if (d2 < bestD2) {
-            bestD2 = d2;
-            best = i;
+    for (const auto* set : {&points_, &overlay_}) {
+        for (qsizetype i = 0; i < set->size(); ++i) {
+            const double dx = ((*set)[i].x() - mx) * sx, dy = ((*set)[i].y() - my) * sy;
+            const double d2 = dx * dx + dy * dy;
+            if (d2 < bestD2) {
+                bestD2 = d2;
+                best = i;
+                bestSet = set;
+            }
         }
     }
     if (best < 0) return {};
     const QString x = xTitle().isEmpty() ? QStringLiteral("x") : xTitle();
     const QString y = yTitle().isEmpty() ? QStringLiteral("y") : yTitle();
     QString text = tr("Record %1").arg(best + 1);
-    if (std::find(highlighted_.begin(), highlighted_.end(), best) != highlighted_.end() &&
+    const QString setName = bestSet == &overlay_ ? overlay_series_->name() : points_series_->name();
+    if (!overlay_.isEmpty() && !setName.isEmpty()) text += QStringLiteral(", ") + setName;
+    if (bestSet == &points_ &&
+        std::find(highlighted_.begin(), highlighted_.end(), best) != highlighted_.end() &&
         !highlight_series_->name().isEmpty()) {
         text += QStringLiteral(" (%1)").arg(highlight_series_->name());
     }
-    return text + QStringLiteral("\n%1 = %2\n%3 = %4")
-                      .arg(x, formatValue(points_[best].x()), y, formatValue(points_[best].y()));
+    const QPointF& p = (*bestSet)[best];
+    return text +
+           QStringLiteral("\n%1 = %2\n%3 = %4").arg(x, formatValue(p.x()), y, formatValue(p.y()));
 }
 
 }  // namespace ppsynth::ui::charts

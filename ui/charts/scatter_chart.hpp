@@ -32,6 +32,12 @@ class ScatterChart : public PlotChart {
     void setPoints(QList<QPointF> points, const QString& name = QString());
     // Records drawn on top in a second colour (e.g. the highest risks).
     void setHighlighted(std::vector<qsizetype> records, const QString& name);
+    // A second full set of records in another colour, thinned like the first (e.g. the same
+    // records after re-weighting). Point i is again record i. setPoints() clears it; the axes
+    // are refitted to both sets.
+    void setOverlayPoints(QList<QPointF> points, const QString& name);
+    qsizetype totalOverlayPoints() const { return overlay_.size(); }
+    QLineSeries* overlaySeries() const { return overlay_series_; }
     // Reference lines: y = x, and a horizontal line (e.g. at Delta) with a legend label.
     void setIdentityLine(bool visible);
     void setHorizontalLine(std::optional<double> y, const QString& label = QString());
@@ -59,8 +65,10 @@ class ScatterChart : public PlotChart {
     QList<QPointF> thin(const QList<QPointF>& all, const std::vector<qsizetype>* subset,
                         qsizetype* visibleCount) const;
     void updateReferenceLines();
+    void fitRanges();
 
     QList<QPointF> points_;
+    QList<QPointF> overlay_;
     std::vector<qsizetype> highlighted_;
     std::optional<double> hline_;
     bool identity_ = false;
@@ -70,6 +78,7 @@ class ScatterChart : public PlotChart {
     QValueAxis* yAxis_ = nullptr;
     QLineSeries* points_series_ = nullptr;
     QLineSeries* highlight_series_ = nullptr;
+    QLineSeries* overlay_series_ = nullptr;
     QLineSeries* identity_series_ = nullptr;
     QLineSeries* hline_series_ = nullptr;
     QTimer refreshTimer_;

@@ -22,10 +22,6 @@ std::string num(double v) {
     return s;
 }
 
-bool isCountFamily(const std::string& f) {
-    return f == "poisson-means" || f == "poisson" || f == "negbin";
-}
-
 // Rows are reported 1-based, as a person counts them.
 Status checkData(const ModelSpec& spec, const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
                  const std::vector<std::string>& names) {
@@ -62,6 +58,10 @@ Status checkData(const ModelSpec& spec, const Eigen::MatrixXd& X, const Eigen::V
 }
 
 }  // namespace
+
+bool isCountFamily(const std::string& f) {
+    return f == "poisson-means" || f == "poisson" || f == "negbin";
+}
 
 std::vector<std::string> modelFamilies() {
     return {"poisson-means", "poisson", "negbin", "normal", "normal-mixture"};

@@ -2,6 +2,7 @@
 
 #include <boost/random/normal_distribution.hpp>
 #include <cassert>
+#include <limits>
 #include <map>
 
 #include "models/count_draws.hpp"
@@ -47,6 +48,13 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     const double v = q(extraOffset());  // log inv_phi
     const double phi = std::exp(-v);
     const double lphi = -v;
+    // A wild trajectory can push phi towards 0 or infinity, where digamma(phi) ~ -1/phi
+    // overflows or hits its pole: outside |log phi| < 700 the density is taken as zero (the
+    // sampler rejects the step) instead of letting boost::math throw across its threads.
+    if (!(std::abs(v) < 700)) {
+        grad.setZero(q.size());
+        return -std::numeric_limits<double>::infinity();
+    }
     thread_local Eigen::VectorXd eta, logMuPhi, r, wDistinct;
     X_->times(coefficients(q), eta);
     // log(mu + phi) without overflow: max + log1p(exp(-|eta - log phi|)).

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
@@ -181,6 +182,27 @@ std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
         p.q95 = quantileSorted(v, 0.95);
         out.push_back(p);
     }
+    return out;
+}
+
+Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::MatrixXd& draws,
+                                      const std::vector<std::size_t>& kept,
+                                      const Eigen::VectorXd& alpha, int threads) {
+    const auto n = static_cast<Eigen::Index>(model.recordCount());
+    const std::size_t parts = static_cast<std::size_t>(std::max(1, threads));
+    std::vector<Eigen::VectorXd> partMax(parts, Eigen::VectorXd::Zero(n));
+    parallelFor(parts, threads, [&](std::size_t part) {
+        Eigen::VectorXd l(n);
+        auto& mx = partMax[part];
+        for (std::size_t k = part; k < kept.size(); k += parts) {
+            model.recordLogLik(draws.row(static_cast<Eigen::Index>(kept[k])).transpose(), l);
+            for (Eigen::Index i = 0; i < n; ++i)
+                if (std::isfinite(l[i])) mx[i] = std::max(mx[i], alpha[i] * std::abs(l[i]));
+        }
+        return true;
+    });
+    Eigen::VectorXd out = partMax.front();
+    for (std::size_t p = 1; p < parts; ++p) out = out.cwiseMax(partMax[p]);
     return out;
 }
 

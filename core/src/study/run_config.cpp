@@ -11,9 +11,12 @@
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "study/json_reader.hpp"
+#include "study/run_config_sections.hpp"
 
 namespace ppsynth::study {
 
+using detail::Reader;
 using nlohmann::json;
 
 std::string_view toString(Scheme s) {
@@ -43,84 +46,6 @@ const SynthesizerConfig* RunConfig::find(const std::string& name) const {
 }
 
 namespace {
-
-// Reads typed keys from one JSON object, collecting the first error with its key path.
-// Unknown keys are errors (a typo would otherwise be ignored silently), except "comment"
-// and keys starting with '_', which are free for notes.
-class Reader {
-  public:
-    Reader(const json& obj, std::string path, std::string& error)
-        : obj_(obj), path_(std::move(path)), error_(error) {
-        if (!obj_.is_object()) fail("must be an object");
-    }
-    ~Reader() {
-        if (!error_.empty() || !obj_.is_object()) return;
-        for (const auto& [key, value] : obj_.items()) {
-            if (key == "comment" || key.starts_with('_') || seen_.count(key)) continue;
-            std::string known;
-            for (const auto& k : seen_) known += (known.empty() ? "" : ", ") + k;
-            error_ = path_ + ": unknown key '" + key + "' (known keys: " + known + ")";
-            return;
-        }
-    }
-    Reader(const Reader&) = delete;
-    Reader& operator=(const Reader&) = delete;
-
-    bool has(const std::string& key) {
-        seen_.insert(key);
-        return obj_.is_object() && obj_.contains(key);
-    }
-    template <typename T>
-    void get(const std::string& key, T& out) {
-        if (!has(key) || !error_.empty()) return;
-        const json& v = obj_.at(key);
-        if constexpr (std::is_same_v<T, std::string>) {
-            if (!v.is_string()) return fail("'" + key + "' must be a string");
-        } else if constexpr (std::is_same_v<T, bool>) {
-            if (!v.is_boolean()) return fail("'" + key + "' must be true or false");
-        } else if constexpr (std::is_integral_v<T>) {
-            if (!v.is_number_integer()) return fail("'" + key + "' must be a whole number");
-            if constexpr (std::is_unsigned_v<T>)
-                if (v.get<long long>() < 0) return fail("'" + key + "' must not be negative");
-        } else if constexpr (std::is_floating_point_v<T>) {
-            if (!v.is_number()) return fail("'" + key + "' must be a number");
-        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-            if (!v.is_array() ||
-                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
-                return fail("'" + key + "' must be a list of column names");
-        } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
-            if (!v.is_object() ||
-                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
-                return fail("'" + key + "' must map names to strings");
-        } else if constexpr (std::is_same_v<T, std::map<std::string, double>>) {
-            if (!v.is_object() ||
-                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); }))
-                return fail("'" + key + "' must map names to numbers");
-        }
-        out = v.get<T>();
-    }
-    template <typename T>
-    void getOptional(const std::string& key, std::optional<T>& out) {
-        T v{};
-        if (!has(key)) return;
-        get(key, v);
-        out = v;
-    }
-    const json& raw(const std::string& key) {
-        seen_.insert(key);
-        return obj_.at(key);
-    }
-    void fail(const std::string& what) {
-        if (error_.empty()) error_ = path_ + ": " + what;
-    }
-    const std::string& path() const { return path_; }
-
-  private:
-    const json& obj_;
-    std::string path_;
-    std::string& error_;
-    std::set<std::string> seen_;
-};
 
 // The names data/ and models/ accept are the single source for what a configuration may say.
 bool isModelFamily(const std::string& family) {
@@ -197,6 +122,118 @@ void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::st
 
 }  // namespace
 
+void readRunSections(Reader& top, RunConfig& c, std::string& error) {
+    if (!top.has("data")) top.fail("needs a 'data' section");
+    if (!error.empty()) return;
+    {
+        Reader d(top.raw("data"), "data", error);
+        d.get("path", c.data.path);
+        d.get("target", c.data.target);
+        d.get("predictors", c.data.predictors);
+        d.get("known", c.data.known);
+        d.get("transform", c.data.transform);
+        d.get("missing", c.data.missing);
+        d.get("reference_levels", c.data.referenceLevels);
+        d.get("types", c.data.types);
+        d.get("max_levels", c.data.maxLevels);
+        if (error.empty() && c.data.path.empty()) d.fail("needs 'path', the data file");
+        if (error.empty() && c.data.target.empty())
+            d.fail("needs 'target', the sensitive variable");
+        if (error.empty() && !data::transformKindFromString(c.data.transform))
+            d.fail("'transform' must be none, log, log-shift or asinh");
+        if (error.empty() && !data::missingPolicyFromString(c.data.missing))
+            d.fail("'missing' must be \"error\" or \"listwise\"");
+    }
+    if (top.has("model") && error.empty()) {
+        Reader m(top.raw("model"), "model", error);
+        m.get("family", c.model.family);
+        m.get("K", c.model.K);
+        m.get("priors", c.model.priors);
+        if (error.empty() && !isModelFamily(c.model.family))
+            m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
+        if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
+    }
+    if (top.has("mcmc") && error.empty()) {
+        Reader m(top.raw("mcmc"), "mcmc", error);
+        m.get("chains", c.mcmc.chains);
+        m.get("warmup", c.mcmc.warmup);
+        m.get("draws", c.mcmc.draws);
+        m.get("seed", c.mcmc.seed);
+        m.get("threads", c.mcmc.threads);
+        m.get("max_treedepth", c.mcmc.maxTreeDepth);
+        m.get("adapt_delta", c.mcmc.adaptDelta);
+        m.get("refit_warmup", c.mcmc.refitWarmup);
+        if (error.empty() && (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 ||
+                              c.mcmc.threads < 1 || c.mcmc.refitWarmup < 0))
+            m.fail(
+                "'chains', 'draws' and 'threads' must be at least 1 and 'warmup' and "
+                "'refit_warmup' not negative");
+        if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
+            m.fail("'adapt_delta' must be in (0, 1)");
+    }
+    if (top.has("synthesis") && error.empty()) {
+        Reader s(top.raw("synthesis"), "synthesis", error);
+        s.get("m", c.synthesis.m);
+        if (error.empty() && c.synthesis.m < 1) s.fail("'m' must be at least 1");
+    }
+    if (top.has("risk") && error.empty()) {
+        Reader r(top.raw("risk"), "risk", error);
+        std::string mode = "percentage";
+        r.get("radius", c.risk.radius);
+        r.get("radius_mode", mode);
+        r.get("L", c.risk.L);
+        r.get("threshold", c.risk.threshold);
+        r.get("whack_a_mole_rise", c.risk.whackAMoleRise);
+        if (error.empty() && !oneOf(mode, {"percentage", "absolute"}))
+            r.fail("'radius_mode' must be \"percentage\" or \"absolute\"");
+        c.risk.percentage = mode == "percentage";
+        if (error.empty() && !(c.risk.radius > 0)) r.fail("'radius' must be positive");
+        if (error.empty() && c.risk.L < 1) r.fail("'L' must be at least 1");
+    }
+    if (top.has("lipschitz") && error.empty()) {
+        Reader l(top.raw("lipschitz"), "lipschitz", error);
+        l.get("quantile", c.lipschitz.quantile);
+        if (error.empty() && !(c.lipschitz.quantile > 0 && c.lipschitz.quantile <= 1))
+            l.fail("'quantile' must be in (0, 1]");
+    }
+    if (top.has("utility") && error.empty()) {
+        Reader u(top.raw("utility"), "utility", error);
+        u.get("enabled", c.utility.enabled);
+        if (u.has("quantiles")) {
+            const json& q = u.raw("quantiles");
+            if (!q.is_array() ||
+                !std::all_of(q.begin(), q.end(), [](const json& e) { return e.is_number(); }))
+                u.fail("'quantiles' must be a list of probabilities");
+            else
+                c.utility.quantiles = q.get<std::vector<double>>();
+        }
+        u.get("bootstrap", c.utility.bootstrap);
+        if (u.has("regress")) {
+            std::vector<std::string> regress;
+            u.get("regress", regress);
+            c.utility.regress = regress;
+        }
+        u.get("pmse", c.utility.pmse);
+        u.get("level", c.utility.level);
+        u.get("grid_points", c.utility.gridPoints);
+        if (error.empty())
+            if (auto s = c.utility.validate(); !s) error = s.message();
+        if (error.empty() && c.utility.regress)
+            for (const auto& p : *c.utility.regress)
+                if (std::find(c.data.predictors.begin(), c.data.predictors.end(), p) ==
+                    c.data.predictors.end()) {
+                    u.fail("'regress' names '" + p + "', which is not one of data.predictors");
+                    break;
+                }
+    }
+}
+
+void resolveDataPath(RunConfig& c, const std::string& baseDir) {
+    if (!c.data.path.empty() && !baseDir.empty() &&
+        std::filesystem::path(c.data.path).is_relative())
+        c.data.path = (std::filesystem::path(baseDir) / c.data.path).lexically_normal().string();
+}
+
 Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& baseDir) {
     json root = json::parse(text, nullptr, false, true);
     if (root.is_discarded()) return Error{"the configuration is not valid JSON"};
@@ -204,80 +241,9 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
     std::string error;
     {
         Reader top(root, "configuration", error);
-        if (!top.has("data")) top.fail("needs a 'data' section");
-        if (!top.has("synthesizers")) top.fail("needs a 'synthesizers' list");
+        if (top.has("data") && !top.has("synthesizers")) top.fail("needs a 'synthesizers' list");
         if (!error.empty()) return Error{error};
-        {
-            Reader d(top.raw("data"), "data", error);
-            d.get("path", c.data.path);
-            d.get("target", c.data.target);
-            d.get("predictors", c.data.predictors);
-            d.get("known", c.data.known);
-            d.get("transform", c.data.transform);
-            d.get("missing", c.data.missing);
-            d.get("reference_levels", c.data.referenceLevels);
-            d.get("types", c.data.types);
-            d.get("max_levels", c.data.maxLevels);
-            if (error.empty() && c.data.path.empty()) d.fail("needs 'path', the data file");
-            if (error.empty() && c.data.target.empty())
-                d.fail("needs 'target', the sensitive variable");
-            if (error.empty() && !data::transformKindFromString(c.data.transform))
-                d.fail("'transform' must be none, log, log-shift or asinh");
-            if (error.empty() && !data::missingPolicyFromString(c.data.missing))
-                d.fail("'missing' must be \"error\" or \"listwise\"");
-        }
-        if (top.has("model") && error.empty()) {
-            Reader m(top.raw("model"), "model", error);
-            m.get("family", c.model.family);
-            m.get("K", c.model.K);
-            m.get("priors", c.model.priors);
-            if (error.empty() && !isModelFamily(c.model.family))
-                m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
-            if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
-        }
-        if (top.has("mcmc") && error.empty()) {
-            Reader m(top.raw("mcmc"), "mcmc", error);
-            m.get("chains", c.mcmc.chains);
-            m.get("warmup", c.mcmc.warmup);
-            m.get("draws", c.mcmc.draws);
-            m.get("seed", c.mcmc.seed);
-            m.get("threads", c.mcmc.threads);
-            m.get("max_treedepth", c.mcmc.maxTreeDepth);
-            m.get("adapt_delta", c.mcmc.adaptDelta);
-            m.get("refit_warmup", c.mcmc.refitWarmup);
-            if (error.empty() && (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 ||
-                                  c.mcmc.threads < 1 || c.mcmc.refitWarmup < 0))
-                m.fail(
-                    "'chains', 'draws' and 'threads' must be at least 1 and 'warmup' and "
-                    "'refit_warmup' not negative");
-            if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
-                m.fail("'adapt_delta' must be in (0, 1)");
-        }
-        if (top.has("synthesis") && error.empty()) {
-            Reader s(top.raw("synthesis"), "synthesis", error);
-            s.get("m", c.synthesis.m);
-            if (error.empty() && c.synthesis.m < 1) s.fail("'m' must be at least 1");
-        }
-        if (top.has("risk") && error.empty()) {
-            Reader r(top.raw("risk"), "risk", error);
-            std::string mode = "percentage";
-            r.get("radius", c.risk.radius);
-            r.get("radius_mode", mode);
-            r.get("L", c.risk.L);
-            r.get("threshold", c.risk.threshold);
-            r.get("whack_a_mole_rise", c.risk.whackAMoleRise);
-            if (error.empty() && !oneOf(mode, {"percentage", "absolute"}))
-                r.fail("'radius_mode' must be \"percentage\" or \"absolute\"");
-            c.risk.percentage = mode == "percentage";
-            if (error.empty() && !(c.risk.radius > 0)) r.fail("'radius' must be positive");
-            if (error.empty() && c.risk.L < 1) r.fail("'L' must be at least 1");
-        }
-        if (top.has("lipschitz") && error.empty()) {
-            Reader l(top.raw("lipschitz"), "lipschitz", error);
-            l.get("quantile", c.lipschitz.quantile);
-            if (error.empty() && !(c.lipschitz.quantile > 0 && c.lipschitz.quantile <= 1))
-                l.fail("'quantile' must be in (0, 1]");
-        }
+        readRunSections(top, c, error);
         if (!error.empty()) return Error{error};
         const json& list = top.raw("synthesizers");
         if (!list.is_array() || list.empty())
@@ -311,9 +277,7 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
     }
     if (executionOrder(c).size() != c.synthesizers.size())
         return Error{"synthesizers: the 'match'/'base' references form a cycle"};
-    if (!c.data.path.empty() && !baseDir.empty() &&
-        std::filesystem::path(c.data.path).is_relative())
-        c.data.path = (std::filesystem::path(baseDir) / c.data.path).lexically_normal().string();
+    resolveDataPath(c, baseDir);
     return c;
 }
 
@@ -377,6 +341,10 @@ std::string toJson(const RunConfig& c) {
                  {"threshold", c.risk.threshold},
                  {"whack_a_mole_rise", c.risk.whackAMoleRise}};
     j["lipschitz"] = {{"quantile", c.lipschitz.quantile}};
+    j["utility"] = {{"enabled", c.utility.enabled},     {"quantiles", c.utility.quantiles},
+                    {"bootstrap", c.utility.bootstrap}, {"pmse", c.utility.pmse},
+                    {"level", c.utility.level},         {"grid_points", c.utility.gridPoints}};
+    if (c.utility.regress) j["utility"]["regress"] = *c.utility.regress;
     j["synthesizers"] = json::array();
     for (const auto& s : c.synthesizers) {
         json o = {

@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
+#include "ppsynth/study/utility_json.hpp"
 
 namespace ppsynth::study {
 
@@ -30,6 +32,8 @@ json diagnosticsJson(const mcmc::RunDiagnostics& d) {
                      {"mean", finiteOrNull(x.summary.mean)},
                      {"sd", finiteOrNull(x.summary.sd)},
                      {"rhat", finiteOrNull(x.summary.rhat)},
+                     {"rhat_bulk", finiteOrNull(x.summary.rhatBulk)},
+                     {"rhat_tail", finiteOrNull(x.summary.rhatTail)},
                      {"ess_bulk", finiteOrNull(x.summary.essBulk)},
                      {"ess_tail", finiteOrNull(x.summary.essTail)}});
     json ebfmi = json::array();
@@ -38,6 +42,7 @@ json diagnosticsJson(const mcmc::RunDiagnostics& d) {
             {"ess_bulk_min", finiteOrNull(d.minEssBulk)},
             {"ess_tail_min", finiteOrNull(d.minEssTail)},
             {"divergences", d.divergences},
+            {"divergences_per_chain", d.divergencesPerChain},
             {"treedepth_saturated", d.treeDepthSaturated},
             {"draws", d.draws},
             {"ebfmi", ebfmi},
@@ -73,6 +78,11 @@ json synthesizerJson(const SynthesizerResult& r) {
     if (r.scheme == Scheme::Pairwise) j["pairwise_singletons"] = r.singletons;
     j["diagnostics"] = diagnosticsJson(r.diagnostics);
     j["seconds"] = r.seconds;
+    j["stage_seconds"] = {{"fits", r.stageSeconds.fits},
+                          {"weights", r.stageSeconds.weights},
+                          {"synthesis", r.stageSeconds.synthesis},
+                          {"risk", r.stageSeconds.risk},
+                          {"utility", r.stageSeconds.utility}};
     j["fits"] = r.fits;
     if (r.scheme == Scheme::Scalar) {
         j["scalar_weight"] = r.scalarWeight;
@@ -97,6 +107,11 @@ json synthesizerJson(const SynthesizerResult& r) {
                           {"median", p.median},
                           {"q95", p.q95}});
     j["parameters"] = params;
+    // The utility report (utility_json.hpp's contract) is embedded as a JSON object.
+    if (r.utility)
+        j["utility"] = json::parse(toJson(*r.utility));
+    else if (!r.utilityError.empty())
+        j["utility"] = {{"error", r.utilityError}};
     return j;
 }
 
@@ -108,7 +123,8 @@ Status writeText(const fs::path& path, const std::string& text) {
     return {};
 }
 
-// The synthetic dataset l of a synthesizer: the kept rows of the input with y replaced.
+}  // namespace
+
 Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
                                      const std::vector<double>& y) {
     std::vector<std::uint8_t> keep(table.rowCount(), 0);
@@ -123,6 +139,8 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
         return s.message().empty() ? Error{"replace failed"} : Error{s.message()};
     return t;
 }
+
+namespace {
 
 Status writeRecords(const RunResult& run, const SynthesizerResult& r, const fs::path& path) {
     std::ostringstream o;
@@ -155,7 +173,9 @@ Status writeDraws(const RunResult& run, const SynthesizerResult& r, const fs::pa
 
 }  // namespace
 
-std::string runSummaryJson(const RunResult& run) {
+namespace {
+
+std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
     json j;
     j["software"] = {{"name", "ppsynth"}, {"version", PPSYNTH_VERSION}};
     j["configuration"] = json::parse(toJson(run.config));
@@ -168,11 +188,23 @@ std::string runSummaryJson(const RunResult& run) {
                  {"patterns", run.inputs.patterns.count()},
                  {"records_alone_in_pattern", run.inputs.patterns.singletons},
                  {"design_columns", run.inputs.columnNames()}};
+    // The file the records came from, so a reopened run can refuse a changed file.
+    // Absolute: the loader may run from another working folder than the run did.
+    std::error_code ec;
+    const fs::path dataPath = fs::absolute(run.config.data.path, ec);
+    j["data_file"] = {{"path", ec ? run.config.data.path : dataPath.lexically_normal().string()},
+                      {"sha256", dataSha256.empty() ? json(nullptr) : json(dataSha256)}};
     j["parameter_names"] = run.parameterNames;
     j["seconds"] = run.seconds;
     j["synthesizers"] = json::object();
     for (const auto& r : run.synthesizers) j["synthesizers"][r.name] = synthesizerJson(r);
     return j.dump(2);
+}
+
+}  // namespace
+
+std::string runSummaryJson(const RunResult& run) {
+    return summaryJson(run, run.dataSha256);
 }
 
 Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
@@ -194,7 +226,12 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
     if (!fs::create_directories(tmp / "synthetic", ec) ||
         !fs::create_directories(tmp / "confidential", ec))
         return fail("could not create '" + tmp.string() + "': " + ec.message());
-    if (auto s = writeText(tmp / "run.json", runSummaryJson(run)); !s) return fail(s.message());
+    // A table that did not come from a file (tests, generated examples) has no checksum;
+    // the loader then checks the records' y against the data instead.
+    std::string sha = run.dataSha256;
+    if (sha.empty())
+        if (auto h = sha256FileHex(run.config.data.path)) sha = std::move(*h);
+    if (auto s = writeText(tmp / "run.json", summaryJson(run, sha)); !s) return fail(s.message());
     for (const auto& r : run.synthesizers) {
         const fs::path sdir = tmp / "synthetic" / r.name;
         fs::create_directories(sdir, ec);

@@ -6,6 +6,7 @@
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
 
 namespace ppsynth::study {
@@ -16,9 +17,12 @@ const SynthesizerResult* RunResult::find(const std::string& name) const {
     return nullptr;
 }
 
-Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
-    models::Priors p;
-    const std::map<std::string, double models::Priors::*> fields = {
+namespace {
+
+using PriorField = double models::Priors::*;
+
+const std::map<std::string, PriorField>& priorFields() {
+    static const std::map<std::string, PriorField> fields = {
         {"tau_df", &models::Priors::tauDf},
         {"tau_scale", &models::Priors::tauScale},
         {"sigma_df", &models::Priors::sigmaDf},
@@ -28,6 +32,14 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
         {"mean_rate", &models::Priors::meanRate},
         {"gamma_shape", &models::Priors::gammaShape},
         {"gamma_rate", &models::Priors::gammaRate}};
+    return fields;
+}
+
+}  // namespace
+
+Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
+    models::Priors p;
+    const auto& fields = priorFields();
     for (const auto& [key, value] : values) {
         auto it = fields.find(key);
         if (it == fields.end()) {
@@ -44,23 +56,104 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
 
 namespace {
 
-// Stable per-synthesizer seed: renaming or reordering others does not change this one's.
+// The hyperparameters a family reads (models/priors.hpp).
+std::vector<std::string> priorNamesOf(const std::string& family) {
+    if (family == "poisson-means") return {"mean_shape", "mean_rate"};
+    std::vector<std::string> names = {"tau_df", "tau_scale"};
+    if (family == "negbin") names.push_back("inv_phi_scale");
+    if (family == "normal" || family == "normal-mixture") {
+        names.push_back("sigma_df");
+        names.push_back("sigma_scale");
+    }
+    if (family == "normal-mixture") {
+        names.push_back("gamma_shape");
+        names.push_back("gamma_rate");
+    }
+    return names;
+}
+
+}  // namespace
+
+std::map<std::string, double> priorValues(const models::Priors& priors, const std::string& family) {
+    std::map<std::string, double> out;
+    const auto& fields = priorFields();
+    if (family.empty())
+        for (const auto& [name, field] : fields) out[name] = priors.*field;
+    else
+        for (const auto& name : priorNamesOf(family)) out[name] = priors.*(fields.at(name));
+    return out;
+}
+
+namespace {
+// FNV-1a of the name mixed into the seed.
 std::uint64_t nameSeed(std::uint64_t seed, const std::string& name) {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    std::uint64_t h = 1469598103934665603ULL;
     for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
     return mix64(seed ^ h);
 }
+}  // namespace
+
+std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name) {
+    return nameSeed(seed, name);
+}
+
+std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name) {
+    return nameSeed(seed, name) ^ 0x5eed;
+}
+
+namespace {
 
 class Runner {
   public:
     Runner(const RunConfig& config, const RunOptions& options)
         : config_(config), options_(options) {}
+    // Another run on `base`'s data, model and unweighted fit (shared, not refitted): config
+    // brings its own synthesizers, m, risk and thread settings.
+    Runner(const Runner& base, const RunConfig& config, const RunOptions& options)
+        : config_(config),
+          options_(options),
+          result_(base.result_),
+          model_(base.model_),
+          yOriginal_(base.yOriginal_),
+          unweighted_(base.unweighted_),
+          unweightedStarts_(base.unweightedStarts_),
+          deltaX_(base.deltaX_),
+          unweightedSynthetic_(base.unweightedSynthetic_),
+          unweightedIr_(base.unweightedIr_),
+          unweightedParameters_(base.unweightedParameters_),
+          unweightedStages_(base.unweightedStages_),
+          countModel_(base.countModel_) {
+        result_.config = config_;
+        result_.synthesizers.clear();
+        riskChanged_ = config.risk.radius != base.config_.risk.radius ||
+                       config.risk.percentage != base.config_.risk.percentage ||
+                       config.risk.L != base.config_.risk.L;
+    }
 
     Expected<RunResult> run(const data::Table& table) {
         const auto t0 = std::chrono::steady_clock::now();
+        if (auto s = prepareBase(table); !s) return Error{s.message()};
+        auto r = runSynthesizers();
+        if (r) r->seconds = secondsSince(t0);
+        return r;
+    }
+
+    // The data, the model and the unweighted fit with its synthetic datasets and risk.
+    Status prepareBase(const data::Table& table) {
         result_.config = config_;
-        if (auto s = prepare(table); !s) return Error{s.message()};
-        if (auto s = fitUnweighted(); !s) return Error{s.message()};
+        if (auto s = prepare(table); !s) return s;
+        return fitUnweighted();
+    }
+
+    // Every synthesizer of the configuration, in dependency order, on the prepared base.
+    Expected<RunResult> runSynthesizers() {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (riskChanged_) {  // the unweighted baseline at this run's risk settings
+            auto ir = risk(unweightedSynthetic_);
+            if (!ir) return ir.error();
+            unweightedIr_ = std::move(*ir);
+            riskChanged_ = false;
+        }
         result_.synthesizers.resize(config_.synthesizers.size());
         for (std::size_t idx : executionOrder(config_)) {
             const auto& sc = config_.synthesizers[idx];
@@ -77,31 +170,22 @@ class Runner {
     struct Measured {
         Fit fit;
         privacy::LipschitzBound bound;
+        // Per-record bounds over the draws the bound keeps: f_i for the unweighted fit,
+        // Delta_{alpha,x_i} for a weighted one. With lipschitz.quantile = 1 every draw is kept
+        // and this is the streamed maximum; below 1 the draws above the quantile are left out
+        // here exactly as they are left out of Delta_{alpha,x} and of synthesis.
+        Eigen::VectorXd recordBound;
     };
 
     Status prepare(const data::Table& table) {
-        data::Roles roles;
-        roles.target = config_.data.target;
-        roles.predictors = config_.data.predictors;
-        roles.known = config_.data.known;
-        roles.referenceLevels = config_.data.referenceLevels;
-        data::PrepareOptions po;
-        po.transform = *data::transformKindFromString(config_.data.transform);
-        po.missing = *data::missingPolicyFromString(config_.data.missing);
-        po.maxLevels = config_.data.maxLevels;
-        const auto& fam = config_.model.family;
-        countModel_ = fam == "poisson-means" || fam == "poisson" || fam == "negbin";
-        po.countModel = countModel_;
-        if (po.countModel && po.transform != data::TransformKind::None)
-            return Error{"a count model (" + fam +
-                         ") models y as it is: set data.transform to \"none\""};
-        auto inputs = data::prepareModelInputs(table, roles, po);
+        countModel_ = models::isCountFamily(config_.model.family);
+        auto inputs = prepareRunInputs(config_, table);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);
         auto priors = priorsFromConfig(config_.model.priors);
         if (!priors) return priors.status();
         models::ModelSpec spec;
-        spec.family = fam;
+        spec.family = config_.model.family;
         spec.components = config_.model.K;
         spec.priors = *priors;
         auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
@@ -142,29 +226,42 @@ class Runner {
     }
 
     Expected<Measured> fitAndBound(const Eigen::VectorXd& alpha, const std::string& stage) {
+        const auto t0 = std::chrono::steady_clock::now();
         FitOptions fo;
         fo.sampler = samplerOptions(stage);
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
-        Measured m{std::move(*fit), {}};
+        Measured m{std::move(*fit), {}, {}};
         m.bound = privacy::lipschitzBound(m.fit.lipschitz, config_.lipschitz.quantile);
+        m.recordBound = m.bound.keptDraws.size() == m.fit.lipschitz.drawCount()
+                            ? m.fit.lipschitz.recordMax()
+                            : recordBoundsOverDraws(*model_, m.fit.draws, m.bound.keptDraws, alpha,
+                                                    config_.mcmc.threads);
+        fitSeconds_ += secondsSince(t0);
         return m;
     }
 
     Status fitUnweighted() {
         const auto n = static_cast<Eigen::Index>(model_->recordCount());
+        const double before = fitSeconds_;
         auto m = fitAndBound(Eigen::VectorXd::Ones(n), "Unweighted");
         if (!m) return m.status();
         unweighted_ = std::move(*m);
+        unweightedStages_.fits = fitSeconds_ - before;
         unweightedStarts_ = unweighted_.fit.warmStarts;
-        result_.f = unweighted_.fit.lipschitz.recordMax();
+        result_.f = unweighted_.recordBound;
         deltaX_ = unweighted_.bound.delta;
+        unweightedParameters_ = summarizeParameters(*model_, unweighted_.fit.draws);
+        auto t0 = std::chrono::steady_clock::now();
         auto synth = synthesizeFrom(unweighted_, "Unweighted");
         if (!synth) return synth.status();
         unweightedSynthetic_ = std::move(*synth);
+        unweightedStages_.synthesis = secondsSince(t0);
+        t0 = std::chrono::steady_clock::now();
         auto ir = risk(unweightedSynthetic_);
         if (!ir) return ir.status();
         unweightedIr_ = std::move(*ir);
+        unweightedStages_.risk = secondsSince(t0);
         return {};
     }
 
@@ -193,10 +290,10 @@ class Runner {
     Expected<std::vector<std::vector<double>>> synthesizeFrom(const Measured& m,
                                                               const std::string& name) const {
         auto chosen =
-            chooseDraws(m.bound.keptDraws, datasetCount(), nameSeed(config_.mcmc.seed, name));
+            chooseDraws(m.bound.keptDraws, datasetCount(), drawChoiceSeed(config_.mcmc.seed, name));
         if (!chosen) return chosen.error();
         SynthesisOptions so;
-        so.seed = nameSeed(config_.mcmc.seed, name) ^ 0x5eed;
+        so.seed = synthesisSeed(config_.mcmc.seed, name);
         so.threads = config_.mcmc.threads;
         so.integer = countModel_;
         const auto transform = result_.inputs.transform;
@@ -207,7 +304,16 @@ class Runner {
     // IR-based weights need IR (or pairwise at) from the chosen source.
     Expected<privacy::PairwiseRisk> riskForWeights(const SynthesizerConfig& sc,
                                                    bool pairwise) const {
-        // "data": the confidential values themselves as one synthetic dataset (y* = y).
+        // "data" is paper 001's Algorithm 2 (the vector-weighted CW): IR_i is the share of
+        // the records in i's pattern whose confidential y_j lies outside B(y_i, r), with no
+        // synthetic data at all. That is METHOD.md's marginal IR with the confidential
+        // values as the one "synthetic" dataset (y* = y, L = 1): T_i = 1 since y_i is inside
+        // its own ball, and the count and |M| are the algorithm's (steps 1-3). The one
+        // difference is a record with y_i = 0 under a percentage radius, whose ball is empty:
+        // METHOD.md's strict inequality gives T_i = 0 and IR_i = 0 there.
+        // "synthetic" is the risk-efficient paper's (004) source: the first L datasets of the
+        // unweighted fit, i.e. the Unweighted synthesizer's own IR.
+        // tst_runner::cwWeightsFollowTheirIrSource checks both against a brute-force count.
         const std::vector<std::vector<double>> fromData{yOriginal_};
         const auto& datasets = sc.source == "data" ? fromData : unweightedSynthetic_;
         const auto used = sc.source == "data" ? fromData : riskDatasets(datasets);
@@ -227,8 +333,34 @@ class Runner {
         return alpha;
     }
 
+    // METHOD.md section 6 on the released datasets; progress as "<name>: utility".
+    void measureUtility(SynthesizerResult& r) {
+        auto inputs = utilityInputs(result_, r, config_.utility, unweightedParameters_);
+        if (!inputs) {
+            r.utilityError = inputs.message();
+            return;
+        }
+        const std::string stage = r.name + ": utility";
+        ProgressCallback progress = [this, stage](const Progress& p) {
+            if (options_.cancel && options_.cancel->load()) return Continue::Stop;
+            Progress q = p;
+            q.stage = stage;
+            return report(options_.progress, q);
+        };
+        auto u =
+            computeUtility(*inputs, config_.utility, nameSeed(config_.mcmc.seed, r.name) ^ 0x0717,
+                           config_.mcmc.threads, progress);
+        if (u)
+            r.utility = std::move(*u);
+        else
+            r.utilityError = u.message();
+    }
+
+    bool cancelled() const { return options_.cancel && options_.cancel->load(); }
+
     Expected<SynthesizerResult> runSynthesizer(const SynthesizerConfig& sc) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double fitsBefore = fitSeconds_;
         SynthesizerResult r;
         r.name = sc.name;
         r.scheme = sc.scheme;
@@ -312,6 +444,8 @@ class Runner {
             }
         }
         if (sc.scheme != Scheme::Unweighted) r.alpha = withAssumption2(std::move(r.alpha));
+        // Everything so far that was not a fit: IR for the weights, the scalar/k searches.
+        r.stageSeconds.weights = secondsSince(t0) - (fitSeconds_ - fitsBefore);
 
         const Measured* measured = &unweighted_;
         if (sc.scheme != Scheme::Unweighted) {
@@ -323,7 +457,7 @@ class Runner {
             }
             measured = &*own;
         }
-        r.recordDelta = measured->fit.lipschitz.recordMax();
+        r.recordDelta = measured->recordBound;
         r.deltaX = deltaX_;
         r.deltaAlphaX = measured->bound.delta;
         r.deltaMethod = measured->bound.method();
@@ -342,27 +476,43 @@ class Runner {
         if (sc.scheme == Scheme::Unweighted) {
             all = unweightedSynthetic_;
             r.ir = unweightedIr_;
+            r.stageSeconds.synthesis = unweightedStages_.synthesis;
+            r.stageSeconds.risk = unweightedStages_.risk;
         } else {
+            auto ts = std::chrono::steady_clock::now();
             auto synth = synthesizeFrom(*measured, sc.name);
             if (!synth) return synth.error();
             all = std::move(*synth);
+            r.stageSeconds.synthesis = secondsSince(ts);
+            ts = std::chrono::steady_clock::now();
             auto ir = risk(all);
             if (!ir) return ir.error();
             r.ir = std::move(*ir);
+            r.stageSeconds.risk = secondsSince(ts);
         }
         r.irSummary = privacy::summarizeRisk(r.ir, config_.risk.threshold);
         r.whackAMole = privacy::whackAMole(unweightedIr_, r.ir, config_.risk.whackAMoleRise);
         all.resize(static_cast<std::size_t>(config_.synthesis.m));
         r.synthetic = std::move(all);
-        r.seconds = sc.scheme == Scheme::Unweighted ? unweighted_.fit.seconds : secondsSince(t0);
+        // `seconds` is the wall time of this synthesizer's own fits only (issue 4's contract):
+        // Unweighted owns the shared unweighted fit, the others their refits.
+        r.stageSeconds.fits =
+            sc.scheme == Scheme::Unweighted ? unweightedStages_.fits : fitSeconds_ - fitsBefore;
+        r.seconds = r.stageSeconds.fits;
         if (sc.scheme == Scheme::Unweighted) r.fits = 1;
+        if (config_.utility.enabled) {
+            const auto tu = std::chrono::steady_clock::now();
+            measureUtility(r);
+            r.stageSeconds.utility = secondsSince(tu);
+            if (cancelled()) return Error{"cancelled"};
+        }
         return r;
     }
 
     const RunConfig& config_;
     const RunOptions& options_;
     RunResult result_;
-    std::unique_ptr<models::Model> model_;
+    std::shared_ptr<const models::Model> model_;  // shared by runs on one prepared base
     std::vector<double> yOriginal_;
     Measured unweighted_;
     std::vector<mcmc::ChainStart> unweightedStarts_;
@@ -370,7 +520,11 @@ class Runner {
     std::vector<std::vector<double>> unweightedSynthetic_;
     std::vector<double> unweightedIr_;
     std::map<std::string, std::size_t> done_;
-    bool countModel_ = false;  // counts: y stays a whole number
+    std::vector<ParameterSummary> unweightedParameters_;
+    StageSeconds unweightedStages_;  // the shared unweighted fit, synthesis and risk
+    double fitSeconds_ = 0;          // wall time of every fit so far
+    bool countModel_ = false;        // counts: y stays a whole number
+    bool riskChanged_ = false;       // a run on a shared base with other risk settings
 };
 
 }  // namespace
@@ -379,6 +533,36 @@ Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options) {
     Runner runner(config, options);
     return runner.run(table);
+}
+
+// Owns the configuration and options the base runner refers to.
+struct PreparedStudy::State {
+    State(const RunConfig& c, const RunOptions& o)
+        : config(c), options(o), runner(config, options) {}
+    RunConfig config;
+    RunOptions options;
+    Runner runner;
+};
+
+Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table& table,
+                                     const RunOptions& options) {
+    auto state = std::make_shared<PreparedStudy::State>(config, options);
+    if (auto s = state->runner.prepareBase(table); !s) return Error{s.message()};
+    state->options = {};  // the caller's callbacks must not outlive this call
+    PreparedStudy p;
+    p.state_ = std::move(state);
+    return p;
+}
+
+const RunConfig& PreparedStudy::config() const {
+    return state_->config;
+}
+
+Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& config,
+                                const RunOptions& options) {
+    if (!study.state_) return Error{"the study was not prepared"};
+    Runner runner(study.state_->runner, config, options);
+    return runner.runSynthesizers();
 }
 
 }  // namespace ppsynth::study

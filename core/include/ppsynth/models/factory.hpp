@@ -22,6 +22,9 @@ struct ModelSpec {
 // The family names makeModel accepts, in the order a user would see them.
 std::vector<std::string> modelFamilies();
 
+// Poisson means, Poisson and negative binomial regression model y as whole numbers.
+bool isCountFamily(const std::string& family);
+
 // X: n x p design, intercept first (not used by "poisson-means", but its row count must
 // match); y: transformed response (non-negative integers for the count families);
 // columnNames: one per column of X, or empty.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/study/utility_options.hpp"
 
 namespace ppsynth::study {
 
@@ -71,6 +72,7 @@ struct RunConfig {
     struct Lipschitz {
         double quantile = 1.0;  // 1 = max over draws; < 1 the robust option
     } lipschitz;
+    UtilityOptions utility;  // the "utility" block (METHOD.md section 6)
     std::vector<SynthesizerConfig> synthesizers;
 
     const SynthesizerConfig* find(const std::string& name) const;

@@ -23,7 +23,14 @@ struct OutputOptions {
 Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
                       const OutputOptions& options = {});
 
-// run.json's text (exposed for tests and for the GUI's project files).
+// run.json's text (exposed for tests and for the GUI's project files). Its data_file.sha256
+// is run.dataSha256 as it is (writeRunOutput hashes the file when that is empty).
 std::string runSummaryJson(const RunResult& run);
+
+// Synthetic dataset `y` of a run as a table: the input's kept rows (every column, with its
+// type, levels and labels) with the target replaced. What synthetic/<name>/ and a release
+// bundle are made of.
+Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
+                                     const std::vector<double>& y);
 
 }  // namespace ppsynth::study

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,8 +24,17 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/utility_report.hpp"
 
 namespace ppsynth::study {
+
+// Wall time of each stage of one synthesizer, in seconds. `fits` covers this synthesizer's
+// own model fits only (for Unweighted the shared unweighted fit); `weights` the rest of the
+// weight computation (IR for the IR-based schemes, the search of scalar and reweight between
+// their refits); `synthesis` and `risk` the m (or L) datasets and their identification risk.
+struct StageSeconds {
+    double fits = 0, weights = 0, synthesis = 0, risk = 0, utility = 0;
+};
 
 struct SynthesizerResult {
     std::string name;
@@ -47,7 +57,8 @@ struct SynthesizerResult {
     std::size_t excludedDraws = 0;
     mcmc::RunDiagnostics diagnostics;
     std::vector<ParameterSummary> parameters;
-    double seconds = 0;  // this synthesizer's own fits
+    double seconds = 0;  // this synthesizer's own fits (= stageSeconds.fits)
+    StageSeconds stageSeconds;
     int fits = 0;
     std::vector<privacy::ScalarTry> scalarTries;
     std::vector<privacy::ReweightTry> reweightTries;
@@ -56,6 +67,10 @@ struct SynthesizerResult {
     // Released: m synthetic datasets of y on the original scale, record order.
     std::vector<std::vector<double>> synthetic;
     Eigen::MatrixXd draws;  // constrained parameter draws (columns: RunResult::parameterNames)
+    // METHOD.md section 6, when the configuration's utility block is enabled; a failure of
+    // the utility measures does not lose the run: utilityError says what went wrong.
+    std::optional<UtilityReport> utility;
+    std::string utilityError;
 };
 
 struct RunResult {
@@ -65,6 +80,10 @@ struct RunResult {
     Eigen::VectorXd f;                            // unweighted per-record bounds f_i (confidential)
     std::vector<SynthesizerResult> synthesizers;  // in configuration order
     double seconds = 0;
+    // SHA-256 of the data file the table was read from (readRunData), recorded in run.json
+    // so a reopened run can tell whether the file changed. Empty: the output writer hashes
+    // config.data.path itself.
+    std::string dataSha256;
 
     const SynthesizerResult* find(const std::string& name) const;
 };
@@ -77,8 +96,45 @@ struct RunOptions {
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options = {});
 
+// A study prepared once: the data, the model and the unweighted fit with its synthetic
+// datasets and risk. A sweep runs many synthesizer sets on one prepared study, so the
+// unweighted model is fitted once and shared (read-only, safe from several threads).
+class PreparedStudy {
+  public:
+    const RunConfig& config() const;  // the configuration it was prepared from
+    struct State;
+
+  private:
+    friend Expected<PreparedStudy> prepareStudy(const RunConfig&, const data::Table&,
+                                                const RunOptions&);
+    friend Expected<RunResult> runPrepared(const PreparedStudy&, const RunConfig&,
+                                           const RunOptions&);
+    std::shared_ptr<const State> state_;
+};
+
+// Prepares data and model and fits the unweighted synthesizer (progress and cancel apply
+// during this call only).
+Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table& table,
+                                     const RunOptions& options = {});
+
+// Runs config's synthesizers on the prepared study without refitting the unweighted model.
+// config's data and model sections must be the prepared ones; its synthesizers, m, risk
+// settings and thread count may differ ("unweighted" synthesizers reuse the shared fit).
+Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& config,
+                                const RunOptions& options = {});
+
 // Maps a configuration's prior names (tau_df, tau_scale, sigma_df, sigma_scale,
 // inv_phi_scale, mean_shape, mean_rate, gamma_shape, gamma_rate) onto models::Priors.
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values);
+// The hyperparameters of `priors` under the configuration's names: those `family` reads, or
+// every one when family is empty.
+std::map<std::string, double> priorValues(const models::Priors& priors,
+                                          const std::string& family = "");
+
+// The seeds a synthesizer's draws are chosen and its datasets generated with: derived from
+// the run's seed and the synthesizer's name only, so renaming or reordering other
+// synthesizers does not change this one's datasets.
+std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name);
+std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name);
 
 }  // namespace ppsynth::study

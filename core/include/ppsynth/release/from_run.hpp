@@ -1,0 +1,36 @@
+// A release bundle from a finished run: one synthesizer's m synthetic datasets with the
+// modelled predictors and the synthetic target only (the allow-list), and a manifest made
+// from the run's configuration and summaries. What derives from the confidential data
+// beyond the published epsilon (the log-shift s, weights, bounds, risks, y) stays out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/release/bundle.hpp"
+#include "ppsynth/release/manifest.hpp"
+#include "ppsynth/study/runner.hpp"
+
+namespace ppsynth::release {
+
+// The allow-list of a run: the target and the modelled predictors, in the data's column
+// order. Known variables are predictors too; any other column of the data is never released.
+std::vector<std::string> releasedColumnsOf(const study::RunResult& run, const data::Table& table);
+
+// The manifest of one synthesizer of the run (createdUtc left empty: the writer stamps it).
+Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::string& synthesizer);
+
+// "csv,sav,dta" (any order, case-insensitive, spaces ignored) as formats; each once.
+Expected<std::vector<data::FileFormat>> parseReleaseFormats(const std::string& list);
+
+// Writes the bundle of `synthesizer` (see writeReleaseBundle for atomicity, overwrite and
+// cancel). `table` is the run's data file as read (loadRunFolder gives both).
+Status releaseFromRun(const study::RunResult& run, const data::Table& table,
+                      const std::string& synthesizer, const std::string& bundleDir,
+                      const std::vector<data::FileFormat>& formats,
+                      const ReleaseOptions& options = {});
+
+}  // namespace ppsynth::release

@@ -1,0 +1,97 @@
+// The risk-utility sweep (METHOD.md section 8; paper 000 sec. 5.3): for a grid of LW knobs
+// (c, g), optionally with M truncation, re-weighting k or the IR radius r per point, an LW
+// fit gives Delta_{alpha,x} and epsilon_x; a scalar-weight (EM) fit is matched to that
+// epsilon_x; both are summarized by their weights and identification risk, one row per
+// point and mechanism, so a data owner can read epsilon against risk and utility (the
+// utility report of the run configuration's "utility" section, per mechanism).
+//
+// The unweighted model is fitted once and shared by every point. Points run in parallel
+// and independently; each finished point is saved in the output folder at once, so a
+// cancelled or crashed sweep resumes where it stopped.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/table.hpp"
+#include "ppsynth/privacy/identification_risk.hpp"
+#include "ppsynth/privacy/weights.hpp"
+#include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/study_options.hpp"
+#include "ppsynth/study/utility_report.hpp"
+
+namespace ppsynth::study {
+
+struct SweepPoint {
+    double c = 1.0, g = 0.0;
+    std::optional<double> M;  // LW-M truncation
+    std::optional<double> k;  // re-weighting (LW_final) with this k ...
+    bool kAuto = false;       // ... or with the largest k that keeps the bound
+    std::optional<double> r;  // identification-risk radius at this point
+};
+
+// The CE study's six (c, g) points (paper 000 Table 2): (0.7, 0), (0.6, 0), (0.6, -0.1),
+// (0.5, 0), (0.5, -0.1), (0.5, -0.3).
+std::vector<SweepPoint> ceStudyPoints();
+
+struct SweepConfig {
+    RunConfig run;  // data, model, mcmc, synthesis, risk, lipschitz (no synthesizers)
+    std::vector<SweepPoint> points = ceStudyPoints();
+    double tolerance = 0.02;  // EM: relative distance to the LW epsilon_x
+    int threads = 2;          // points in parallel (each point's chains run one after another)
+};
+
+// Keys: the run configuration's data, model, mcmc, synthesis, risk and lipschitz sections
+// and a "sweep" section {points: [{c, g, M?, k?, r?}], M?, k?, r? (defaults for every
+// point), tolerance, threads}. Unknown keys are errors.
+Expected<SweepConfig> parseSweepConfig(const std::string& jsonText,
+                                       const std::string& baseDir = "");
+Expected<SweepConfig> loadSweepConfig(const std::string& path);
+// Canonical JSON; withThreads false leaves out what does not change results.
+std::string toJson(const SweepConfig& config, bool withThreads = true);
+
+struct SweepRow {
+    int point = 0;  // 1-based; 0 is the unweighted reference row
+    SweepPoint knobs;
+    std::string mechanism;  // "Unweighted", "LW", "LW-M", "LW_final", "EM"
+    double deltaX = 0, deltaAlphaX = 0, epsilon = 0, epsilonTotal = 0;
+    int m = 0;
+    double scalarWeight = 0;  // EM: a
+    double k = 0;             // LW_final
+    int fits = 0;
+    privacy::WeightSummary weights;
+    privacy::RiskSummary ir;
+    std::size_t whackAMole = 0;  // vs the unweighted fit at this point's radius
+    double seconds = 0;
+    // METHOD.md section 6 on the m released datasets (the configuration's "utility"
+    // section); absent when disabled, utilityError when it failed.
+    std::optional<UtilityReport> utility;
+    std::string utilityError;
+    // The utility columns, read off the report (NaN when it is absent or lacks the
+    // statistic): the 0.90 quantile's and the mean's CI overlap and relative error
+    // |synthetic - original| / |original|, the ECDF distance U_m, pMSE and S_pMSE.
+    double q90CiOverlap = kUndefined, q90RelError = kUndefined;
+    double meanCiOverlap = kUndefined, meanRelError = kUndefined;
+    double Um = kUndefined, pmse = kUndefined, sPmse = kUndefined;
+};
+
+struct SweepSummary {
+    SweepConfig config;
+    std::vector<SweepRow> rows;  // the unweighted reference, then point by point
+    std::size_t pointsRun = 0, pointsResumed = 0;
+    double seconds = 0;          // this call
+    double preparedSeconds = 0;  // the shared unweighted fit (0 when every point was saved)
+};
+
+// Runs (or resumes) the sweep on `table` into outDir:
+//   config.json, items/*.json   as for the simulation (resume; another config is refused)
+//   sweep.csv                   one row per point and mechanism
+//   sweep.json                  the rows with timings, and the configuration
+Expected<SweepSummary> runSweep(const SweepConfig& config, const data::Table& table,
+                                const std::string& outDir, const StudyOptions& options = {});
+
+std::string sweepSummaryJson(const SweepSummary& summary);
+
+}  // namespace ppsynth::study

@@ -1,0 +1,165 @@
+#include "ppsynth/release/from_run.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "ppsynth/study/run_output.hpp"
+
+namespace ppsynth::release {
+
+namespace {
+
+std::string synthesizerList(const study::RunResult& run) {
+    std::string s;
+    for (const auto& r : run.synthesizers) s += (s.empty() ? "" : ", ") + r.name;
+    return s;
+}
+
+// The knobs as the user set them (and, for the searched schemes, as the search ended);
+// every one is a configuration value or a single scalar, none record-level.
+void describeMechanism(const study::RunConfig& config, const study::SynthesizerConfig& sc,
+                       const study::SynthesizerResult& r, Manifest& mf) {
+    auto& knobs = mf.mechanism.knobs;
+    const bool riskBased = sc.scheme == study::Scheme::Marginal ||
+                           sc.scheme == study::Scheme::Pairwise ||
+                           sc.scheme == study::Scheme::Sigmoid;
+    switch (sc.scheme) {
+        case study::Scheme::Unweighted:
+            break;
+        case study::Scheme::Lipschitz:
+        case study::Scheme::Marginal:
+        case study::Scheme::Pairwise:
+            knobs["c"] = sc.c;
+            knobs["g"] = sc.g;
+            if (sc.M) knobs["M"] = *sc.M;
+            break;
+        case study::Scheme::Sigmoid:
+            knobs["a"] = sc.sigmoidA;
+            break;
+        case study::Scheme::Scalar:
+            knobs["a"] = r.scalarWeight;
+            if (sc.epsilon) knobs["target_epsilon"] = *sc.epsilon;
+            mf.notes.push_back(sc.epsilon ? "Scalar weight a chosen to reach the target epsilon."
+                                          : "Scalar weight a chosen to match the epsilon of '" +
+                                                sc.match + "'.");
+            break;
+        case study::Scheme::Reweight:
+            knobs["k"] = r.k;
+            knobs["tolerance"] = sc.tolerance;
+            mf.notes.push_back("Weights of '" + sc.base +
+                               "' raised towards 1 by k while keeping its privacy bound.");
+            break;
+    }
+    if (riskBased) {
+        knobs["r"] = config.risk.radius;
+        mf.notes.push_back(
+            std::string("Weights from identification risk with radius r (") +
+            (config.risk.percentage ? "percentage" : "absolute") + "), from " +
+            (sc.source == "data" ? "the confidential data" : "unweighted synthetic data") + ".");
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> releasedColumnsOf(const study::RunResult& run, const data::Table& table) {
+    std::set<std::string> allowed(run.config.data.predictors.begin(),
+                                  run.config.data.predictors.end());
+    allowed.insert(run.config.data.target);
+    std::vector<std::string> out;
+    for (const auto& c : table.columns())
+        if (allowed.count(c.name())) out.push_back(c.name());
+    return out;
+}
+
+Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::string& synthesizer) {
+    const study::SynthesizerResult* r = run.find(synthesizer);
+    const study::SynthesizerConfig* sc = run.config.find(synthesizer);
+    if (!r || !sc)
+        return Error{"the run has no synthesizer '" + synthesizer + "' (it has " +
+                     synthesizerList(run) + ")"};
+    const auto& config = run.config;
+    Manifest mf;
+    mf.model.family = config.model.family;
+    auto priors = study::priorsFromConfig(config.model.priors);
+    if (!priors) return priors.error();
+    mf.model.priors = study::priorValues(*priors, config.model.family);
+    if (config.model.family == "normal-mixture") mf.model.K = config.model.K;
+    // The log-shift s is computed from the confidential y: not published.
+    mf.transform.name = config.data.transform;
+    if (config.data.transform == "log-shift")
+        mf.notes.push_back(
+            "The target was modelled as log(y + s); s was derived from the confidential data "
+            "and is not published.");
+    mf.mechanism.synthesizer = r->name;
+    mf.mechanism.scheme = std::string(study::toString(r->scheme));
+    describeMechanism(config, *sc, *r, mf);
+    mf.sampling.chains = config.mcmc.chains;
+    mf.sampling.drawsPerChain = config.mcmc.draws;
+    mf.seeds.mcmc = config.mcmc.seed;
+    mf.seeds.synthesis = study::synthesisSeed(config.mcmc.seed, r->name);
+    mf.privacy.epsilonPerDataset = r->epsilon.perDataset;
+    mf.privacy.deltaEstimate = r->deltaMethod;
+    mf.notes.push_back("The target '" + config.data.target +
+                       "' is synthetic in every dataset; the predictors are the original values.");
+    return mf;
+}
+
+Expected<std::vector<data::FileFormat>> parseReleaseFormats(const std::string& list) {
+    std::vector<data::FileFormat> out;
+    std::string item;
+    auto flush = [&]() -> Status {
+        std::string name;
+        for (unsigned char ch : item)
+            if (!std::isspace(ch)) name += static_cast<char>(std::tolower(ch));
+        item.clear();
+        if (name.empty()) return {};
+        data::FileFormat f;
+        if (name == "csv")
+            f = data::FileFormat::Csv;
+        else if (name == "sav")
+            f = data::FileFormat::Sav;
+        else if (name == "dta")
+            f = data::FileFormat::Dta;
+        else
+            return Error{"'" + name + "' is not a release format; use csv, sav or dta"};
+        if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+        return {};
+    };
+    for (char ch : list) {
+        if (ch == ',') {
+            if (Status s = flush(); !s) return Error{s.message()};
+        } else {
+            item += ch;
+        }
+    }
+    if (Status s = flush(); !s) return Error{s.message()};
+    if (out.empty()) return Error{"no release format given; use csv, sav or dta"};
+    return out;
+}
+
+Status releaseFromRun(const study::RunResult& run, const data::Table& table,
+                      const std::string& synthesizer, const std::string& bundleDir,
+                      const std::vector<data::FileFormat>& formats, const ReleaseOptions& options) {
+    auto manifest = manifestFromRun(run, synthesizer);
+    if (!manifest) return manifest.status();
+    const study::SynthesizerResult& r = *run.find(synthesizer);
+    if (r.synthetic.empty())
+        return Error{"the synthetic datasets of '" + synthesizer + "' were not loaded"};
+    ReleaseRequest request;
+    request.target = run.config.data.target;
+    request.releasedColumns = releasedColumnsOf(run, table);
+    request.formats = formats;
+    request.manifest = std::move(*manifest);
+    for (const auto& y : r.synthetic) {
+        auto t = study::syntheticTable(run, table, y);
+        if (!t) return t.status();
+        request.datasets.push_back(std::move(*t));
+    }
+    const std::vector<double> original(run.inputs.yOriginal.data(),
+                                       run.inputs.yOriginal.data() + run.inputs.yOriginal.size());
+    request.originalTarget = &original;
+    return writeReleaseBundle(request, bundleDir, options);
+}
+
+}  // namespace ppsynth::release

@@ -1,0 +1,69 @@
+#include "study/block_run.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+
+#include "ppsynth/common/parallel.hpp"
+
+namespace ppsynth::study::detail {
+
+using nlohmann::json;
+
+Expected<std::vector<json>> runBlocks(const ResumableFolder& folder, std::size_t count,
+                                      const std::function<std::string(std::size_t)>& name,
+                                      const std::function<Expected<json>(std::size_t)>& work,
+                                      const BlockRunOptions& options, BlockRunStats* stats) {
+    std::vector<json> results(count);
+    std::vector<std::uint8_t> pending(count, 1);
+    BlockRunStats local;
+    for (std::size_t i = 0; i < count; ++i)
+        if (auto text = folder.load(name(i))) {
+            json j = json::parse(*text, nullptr, false);
+            if (j.is_discarded()) continue;  // unreadable: compute it again
+            results[i] = std::move(j);
+            pending[i] = 0;
+            ++local.resumed;
+        }
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < count; ++i)
+        if (pending[i]) todo.push_back(i);
+
+    std::mutex mutex;
+    std::size_t finished = local.resumed;
+    std::vector<std::optional<std::string>> errors(todo.size());
+    auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+    report(options.progress,
+           {options.stage, 0, static_cast<double>(finished), static_cast<double>(count)});
+    parallelFor(todo.size(), options.threads, [&](std::size_t k) {
+        if (cancelled()) return false;
+        const std::size_t i = todo[k];
+        auto r = work(i);
+        if (!r) {
+            errors[k] = r.message();
+            return false;
+        }
+        if (auto s = folder.save(name(i), r->dump(1)); !s) {
+            errors[k] = s.message();
+            return false;
+        }
+        results[i] = std::move(*r);
+        std::lock_guard lock(mutex);
+        ++finished;
+        ++local.run;
+        return report(options.progress, {options.stage, 0, static_cast<double>(finished),
+                                         static_cast<double>(count)}) == Continue::Yes;
+    });
+    if (stats) *stats = local;
+    if (finished == count) return results;
+    if (cancelled() ||
+        std::none_of(errors.begin(), errors.end(), [](const auto& e) { return e.has_value(); }))
+        return Error{"cancelled: " + std::to_string(finished) + " of " + std::to_string(count) +
+                     " items are saved in '" + folder.dir() +
+                     "'; run the same command again to resume"};
+    for (std::size_t k = 0; k < todo.size(); ++k)
+        if (errors[k]) return Error{name(todo[k]) + ": " + *errors[k]};
+    return Error{"stopped"};
+}
+
+}  // namespace ppsynth::study::detail

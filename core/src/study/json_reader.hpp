@@ -1,0 +1,106 @@
+// Typed reading of one JSON object of a configuration (private to core/study): every
+// configuration parser (runs, sweeps, simulations) reports errors alike, with the key path,
+// and refuses unknown keys.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ppsynth::study::detail {
+
+using nlohmann::json;
+
+// Reads typed keys from one JSON object, collecting the first error with its key path.
+// Unknown keys are errors (a typo would otherwise be ignored silently), except "comment"
+// and keys starting with '_', which are free for notes.
+class Reader {
+  public:
+    Reader(const json& obj, std::string path, std::string& error)
+        : obj_(obj), path_(std::move(path)), error_(error) {
+        if (!obj_.is_object()) fail("must be an object");
+    }
+    ~Reader() {
+        if (!error_.empty() || !obj_.is_object()) return;
+        for (const auto& [key, value] : obj_.items()) {
+            if (key == "comment" || key.starts_with('_') || seen_.count(key)) continue;
+            std::string known;
+            for (const auto& k : seen_) known += (known.empty() ? "" : ", ") + k;
+            error_ = path_ + ": unknown key '" + key + "' (known keys: " + known + ")";
+            return;
+        }
+    }
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+
+    bool has(const std::string& key) {
+        seen_.insert(key);
+        return obj_.is_object() && obj_.contains(key);
+    }
+    template <typename T>
+    void get(const std::string& key, T& out) {
+        if (!has(key) || !error_.empty()) return;
+        const json& v = obj_.at(key);
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (!v.is_string()) return fail("'" + key + "' must be a string");
+        } else if constexpr (std::is_same_v<T, bool>) {
+            if (!v.is_boolean()) return fail("'" + key + "' must be true or false");
+        } else if constexpr (std::is_integral_v<T>) {
+            if (!v.is_number_integer()) return fail("'" + key + "' must be a whole number");
+            if constexpr (std::is_unsigned_v<T>)
+                if (v.get<long long>() < 0) return fail("'" + key + "' must not be negative");
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!v.is_number()) return fail("'" + key + "' must be a number");
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+            if (!v.is_array() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
+                return fail("'" + key + "' must be a list of column names");
+        } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+            if (!v.is_array() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); }))
+                return fail("'" + key + "' must be a list of numbers");
+        } else if constexpr (std::is_same_v<T, std::vector<std::size_t>>) {
+            if (!v.is_array() || !std::all_of(v.begin(), v.end(), [](const json& e) {
+                    return e.is_number_integer() && e.get<long long>() >= 0;
+                }))
+                return fail("'" + key + "' must be a list of whole numbers");
+        } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
+            if (!v.is_object() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
+                return fail("'" + key + "' must map names to strings");
+        } else if constexpr (std::is_same_v<T, std::map<std::string, double>>) {
+            if (!v.is_object() ||
+                !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); }))
+                return fail("'" + key + "' must map names to numbers");
+        }
+        out = v.get<T>();
+    }
+    template <typename T>
+    void getOptional(const std::string& key, std::optional<T>& out) {
+        T v{};
+        if (!has(key)) return;
+        get(key, v);
+        out = v;
+    }
+    const json& raw(const std::string& key) {
+        seen_.insert(key);
+        return obj_.at(key);
+    }
+    void fail(const std::string& what) {
+        if (error_.empty()) error_ = path_ + ": " + what;
+    }
+    const std::string& path() const { return path_; }
+
+  private:
+    const json& obj_;
+    std::string path_;
+    std::string& error_;
+    std::set<std::string> seen_;
+};
+
+}  // namespace ppsynth::study::detail

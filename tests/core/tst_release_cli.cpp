@@ -1,0 +1,348 @@
+// `ppsynth-cli release` end to end, through the real executable: a run made by
+// `ppsynth-cli run`, then bundles checked for layout and checksums, re-imported through the
+// readers, scanned byte by byte for every confidential value, interrupted, refused when
+// they would overwrite, and their manifests read field by field.
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "ppsynth/common/sha256.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/data/number_format.hpp"
+#include "ppsynth/release/bundle.hpp"
+#include "ppsynth/study/run_loader.hpp"
+#include "ppsynth/study/runner.hpp"
+#include "run_fixture.hpp"
+
+using namespace ppsynth;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+fs::path outputDir(const std::string& sub) {
+    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
+    const fs::path dir =
+        fs::path(env.isEmpty() ? fs::temp_directory_path().string() : env.toStdString()) /
+        "release_cli" / sub;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+struct Result {
+    int code = -1;
+    std::string out, err;
+};
+
+Result cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(PPSYNTH_CLI), args);
+    if (!p.waitForFinished(300000)) return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> filesUnder(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).generic_string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Everything beside the bundle's name: temporaries or old bundles left behind.
+std::vector<std::string> besides(const fs::path& target) {
+    std::vector<std::string> found;
+    const std::string stem = target.filename().string();
+    for (const auto& e : fs::directory_iterator(target.parent_path()))
+        if (e.path().filename().string().rfind(stem, 0) == 0) found.push_back(e.path().string());
+    return found;
+}
+
+std::vector<std::string> labels(const data::Column& c) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        out.push_back(c.isMissing(i) ? "" : c.levels()[static_cast<std::size_t>(c.code(i))].label);
+    return out;
+}
+
+std::string bytesOf(double v) {
+    std::string s(sizeof v, '\0');
+    std::memcpy(s.data(), &v, sizeof v);
+    return s;
+}
+
+QString q(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+class TstReleaseCli : public QObject {
+    Q_OBJECT
+    fs::path base_, run_, data_;
+    static constexpr int kM = 4;
+
+  private slots:
+    void initTestCase() {
+        base_ = outputDir("income");
+        const std::string config = fixture::writeIncomeInputs(base_, kM);
+        QVERIFY(!config.empty());
+        run_ = base_ / "run";
+        data_ = base_ / "income.sav";
+        const Result r = cli({"run", q(config), "--out", q(run_)});
+        QVERIFY2(r.code == 0, r.err.c_str());
+    }
+
+    void bundleContentsAndChecksums() {
+        const fs::path bundle = outputDir("contents") / "bundle";
+        const Result r = cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle),
+                              "--format", "csv,sav,dta"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        std::vector<std::string> expected = {"README.txt", "SHA256SUMS", "manifest.json"};
+        for (int l = 1; l <= kM; ++l)
+            for (const char* ext : {"csv", "dta", "sav"})
+                expected.push_back("data/synthetic_0" + std::to_string(l) + "." + ext);
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(filesUnder(bundle), expected);
+        QCOMPARE(besides(bundle), std::vector<std::string>{bundle.string()});
+
+        std::istringstream sums(slurp(bundle / "SHA256SUMS"));
+        std::set<std::string> listed;
+        std::string line;
+        while (std::getline(sums, line)) {
+            QVERIFY(line.size() > 66);
+            const std::string name = line.substr(66);
+            auto hex = sha256FileHex((bundle / name).string());
+            QVERIFY2(hex.hasValue() && *hex == line.substr(0, 64), name.c_str());
+            listed.insert(name);
+        }
+        std::set<std::string> all(expected.begin(), expected.end());
+        all.erase("SHA256SUMS");
+        QVERIFY(listed == all);
+    }
+
+    // What the readers get back from every format equals what the run produced: the
+    // synthetic y of the run folder exactly, the predictors' values and labels of the data.
+    void reimportEqualsWhatWasWritten() {
+        const fs::path bundle = outputDir("reimport") / "bundle";
+        const Result r = cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle),
+                              "--format", "sav,dta,csv"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        auto loaded = study::loadRunFolder(run_.string());
+        QVERIFY2(loaded.hasValue(), loaded.hasValue() ? "" : loaded.message().c_str());
+        const auto& cw = *loaded->run.find("CW");
+        const data::Table& source = loaded->table;
+        const std::vector<std::string> released = {"region", "sex", "age", "visits", "income"};
+        for (int l = 0; l < kM; ++l)
+            for (const char* ext : {"csv", "sav", "dta"}) {
+                const fs::path file =
+                    bundle / "data" / ("synthetic_0" + std::to_string(l + 1) + "." + ext);
+                auto back = data::readTable(file.string());
+                QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
+                QCOMPARE(back->columnCount(), released.size());
+                for (std::size_t j = 0; j < released.size(); ++j)
+                    QCOMPARE(back->column(j).name(), released[j]);
+                QCOMPARE(back->find("income")->values(), cw.synthetic[static_cast<std::size_t>(l)]);
+                QCOMPARE(back->find("age")->values(), source.find("age")->values());
+                QCOMPARE(back->find("visits")->values(), source.find("visits")->values());
+                for (const char* cat : {"region", "sex"}) {
+                    const data::Column& got = *back->find(cat);
+                    const data::Column& want = *source.find(cat);
+                    QVERIFY2(got.type() == data::ColumnType::Categorical, cat);
+                    QCOMPARE(labels(got), labels(want));
+                    // .sav and .dta keep the data's value codes and labels as they were.
+                    if (std::string(ext) != "csv") QVERIFY2(got.levels() == want.levels(), cat);
+                }
+            }
+    }
+
+    // Every written byte is scanned for every confidential value of the run: original y,
+    // weights, per-record bounds and risks (as text and as the 8 bytes of a double), the
+    // log-shift s, and the column that was not modelled.
+    void leakScan() {
+        const fs::path bundle = outputDir("leak") / "bundle";
+        const Result r = cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle),
+                              "--format", "csv,sav,dta"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        auto loaded = study::loadRunFolder(run_.string());
+        QVERIFY(loaded.hasValue());
+        const auto& run = loaded->run;
+        std::vector<double> secrets;
+        for (Eigen::Index i = 0; i < run.inputs.yOriginal.size(); ++i)
+            secrets.push_back(run.inputs.yOriginal[i]);
+        for (const auto& s : run.synthesizers) {
+            secrets.insert(secrets.end(), s.alpha.data(), s.alpha.data() + s.alpha.size());
+            secrets.insert(secrets.end(), s.recordDelta.data(),
+                           s.recordDelta.data() + s.recordDelta.size());
+            secrets.insert(secrets.end(), s.ir.begin(), s.ir.end());
+        }
+        secrets.insert(secrets.end(), run.f.data(), run.f.data() + run.f.size());
+        secrets.push_back(run.inputs.transform.shift);
+        for (const double h : loaded->table.find("household")->values()) secrets.push_back(h);
+        // Texts short enough to occur by chance ("1", "0.5") say nothing; the fixture's
+        // values have many digits.
+        std::vector<std::string> needles = {"household"};
+        std::size_t scanned = 0;
+        for (double v : secrets) {
+            const std::string text = data::formatNumber(v);
+            if (text.size() < 7) continue;
+            needles.push_back(text);
+            needles.push_back(bytesOf(v));
+            ++scanned;
+        }
+        QVERIFY2(scanned > 1000, std::to_string(scanned).c_str());
+        for (const auto& name : filesUnder(bundle)) {
+            const std::string bytes = slurp(bundle / name);
+            for (const auto& n : needles)
+                QVERIFY2(bytes.find(n) == std::string::npos,
+                         (name + " holds a confidential value").c_str());
+        }
+        // The scan can fail: the run folder's records file holds these values.
+        const std::string records = slurp(run_ / "confidential" / "LW_records.csv");
+        QVERIFY(records.find(data::formatNumber(run.inputs.yOriginal[0])) != std::string::npos);
+    }
+
+    void interruptedExportLeavesNothing() {
+        const fs::path dir = outputDir("interrupt");
+        const std::string config = fixture::writeLargeInputs(dir, 60000, 40);
+        QVERIFY(!config.empty());
+        const Result made = cli({"run", q(config), "--out", q(dir / "run")});
+        QVERIFY2(made.code == 0, made.err.c_str());
+        const fs::path bundle = dir / "out" / "bundle";
+        QProcess p;
+        p.start(QStringLiteral(PPSYNTH_CLI),
+                {"release", q(dir / "run"), "--synthesizer", "Unweighted", "--out", q(bundle),
+                 "--format", "csv,sav,dta"});
+        QVERIFY(p.waitForStarted());
+        // Interrupt once the bundle's temporary folder holds its first file.
+        bool sent = false;
+        for (int i = 0; i < 200000 && p.state() == QProcess::Running && !sent; ++i) {
+            if (fs::exists(bundle.parent_path()))
+                for (const auto& e : fs::directory_iterator(bundle.parent_path()))
+                    if (fs::exists(e.path() / "data") && !fs::is_empty(e.path() / "data")) {
+                        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+                        sent = true;
+                        break;
+                    }
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        QVERIFY2(sent, "the release ended before it could be interrupted");
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY(p.readAllStandardError().contains("cancelled: nothing was written"));
+        // Nothing: no bundle, no temporary, not even the parent folder the export made.
+        QVERIFY(!fs::exists(bundle.parent_path()));
+    }
+
+    void failedExportLeavesNothing() {
+        const fs::path dir = outputDir("failed");
+        std::ofstream(dir / "a-file") << "not a folder";
+        const Result r =
+            cli({"release", q(run_), "--synthesizer", "LW", "--out", q(dir / "a-file" / "bundle")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("error: ") != std::string::npos, r.err.c_str());
+        QCOMPARE(filesUnder(dir), std::vector<std::string>{"a-file"});
+    }
+
+    void overwriteOnlyWhenAsked() {
+        const fs::path bundle = outputDir("overwrite") / "bundle";
+        QCOMPARE(cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle)}).code, 0);
+        const std::string before = slurp(bundle / "SHA256SUMS");
+        const Result again = cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle)});
+        QCOMPARE(again.code, 1);
+        QVERIFY2(again.err.find("--overwrite") != std::string::npos, again.err.c_str());
+        QCOMPARE(slurp(bundle / "SHA256SUMS"), before);
+        const Result forced =
+            cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle), "--overwrite"});
+        QVERIFY2(forced.code == 0, forced.err.c_str());
+        const json m = json::parse(slurp(bundle / "manifest.json"));
+        QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
+        QCOMPARE(besides(bundle), std::vector<std::string>{bundle.string()});
+    }
+
+    void manifestFields() {
+        const fs::path bundle = outputDir("manifest") / "bundle";
+        const Result r =
+            cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle), "--format", "dta"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json m = json::parse(slurp(bundle / "manifest.json"));
+        const json run = json::parse(slurp(run_ / "run.json"));
+        const json& lw = run["synthesizers"]["LW"];
+        QCOMPARE(m["software"]["version"].get<std::string>(), std::string(PPSYNTH_VERSION));
+        QVERIFY(QRegularExpression("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$")
+                    .match(q(m["created_utc"].get<std::string>()))
+                    .hasMatch());
+        QCOMPARE(m["model"]["family"].get<std::string>(), std::string("normal"));
+        QCOMPARE(m["model"]["priors"].size(), std::size_t{4});
+        QCOMPARE(m["model"]["priors"]["sigma_scale"].get<double>(), 1.0);
+        QCOMPARE(m["transform"]["name"].get<std::string>(), std::string("log-shift"));
+        QVERIFY(m["transform"]["shift"].is_null());
+        QCOMPARE(m["mechanism"]["scheme"].get<std::string>(), std::string("lipschitz"));
+        QCOMPARE(m["mechanism"]["knobs"]["c"].get<double>(), 0.7);
+        QCOMPARE(m["mechanism"]["knobs"]["g"].get<double>(), 0.0);
+        QCOMPARE(m["sampling"]["S"].get<int>(), 300);
+        QCOMPARE(m["seeds"]["mcmc"].get<std::uint64_t>(), std::uint64_t{5});
+        QCOMPARE(m["seeds"]["synthesis"].get<std::uint64_t>(), study::synthesisSeed(5, "LW"));
+        const double eps = lw["epsilon"].get<double>();
+        QCOMPARE(m["privacy"]["epsilon_per_dataset"].get<double>(), eps);
+        QCOMPARE(m["privacy"]["epsilon_total"].get<double>(), kM * eps);
+        QCOMPARE(m["privacy"]["datasets"].get<int>(), kM);
+        QCOMPARE(m["privacy"]["delta_estimate"].get<std::string>(),
+                 lw["delta_method"].get<std::string>());
+        // n = 240 < 1000: the safety factor 1.05 to 1.10.
+        QCOMPARE(m["privacy"]["global_recommendation"]["safety_factor"][1].get<double>(), 1.10);
+        QCOMPARE(m["data"]["records"].get<int>(), 240);
+        QCOMPARE(m["data"]["predictors"].get<std::vector<std::string>>(),
+                 (std::vector<std::string>{"region", "sex", "age", "visits"}));
+        const std::string notes = m["notes"].dump();
+        QVERIFY2(notes.find("not published") != std::string::npos, notes.c_str());
+        // The README explains the combining rules to data users.
+        const std::string readme = slurp(bundle / "README.txt");
+        QVERIFY(readme.find("synthetic_01.dta") != std::string::npos ||
+                readme.find("dta") != std::string::npos);
+    }
+
+    void changedDataIsRefused() {
+        const fs::path dir = outputDir("changed");
+        const fs::path copy = dir / "income.sav";
+        fs::copy_file(data_, copy);
+        std::ofstream(copy, std::ios::app) << '\0';
+        const Result r = cli({"release", q(run_), "--synthesizer", "LW", "--out", q(dir / "bundle"),
+                              "--data", q(copy)});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("SHA-256") != std::string::npos, r.err.c_str());
+        QVERIFY(!fs::exists(dir / "bundle"));
+        const Result unknown =
+            cli({"release", q(run_), "--synthesizer", "LW2", "--out", q(dir / "bundle")});
+        QCOMPARE(unknown.code, 1);
+        QVERIFY2(unknown.err.find("it has Unweighted, LW, CW") != std::string::npos,
+                 unknown.err.c_str());
+        const Result badFormat = cli({"release", q(run_), "--synthesizer", "LW", "--out",
+                                      q(dir / "bundle"), "--format", "csv,xlsx"});
+        QCOMPARE(badFormat.code, 1);
+        QVERIFY2(badFormat.err.find("'xlsx' is not a release format") != std::string::npos,
+                 badFormat.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstReleaseCli)
+#include "tst_release_cli.moc"

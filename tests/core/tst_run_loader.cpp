@@ -1,0 +1,230 @@
+// Reopening a run folder: everything the run wrote comes back equal (record-level results
+// exactly, summaries recomputed from them equal the run's), and a data file that changed,
+// moved or went missing, a damaged folder and a cancel each give a clear error.
+#include <QTest>
+#include <filesystem>
+#include <fstream>
+
+#include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/run_loader.hpp"
+#include "ppsynth/study/run_output.hpp"
+#include "ppsynth/study/runner.hpp"
+#include "run_fixture.hpp"
+
+using namespace ppsynth;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path outputDir(const std::string& sub) {
+    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
+    const fs::path dir =
+        fs::path(env.isEmpty() ? fs::temp_directory_path().string() : env.toStdString()) /
+        "run_loader" / sub;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+// One run through the same steps as `ppsynth-cli run`, written with its draws.
+struct Written {
+    study::RunResult run;
+    fs::path dir, data;
+};
+
+Written makeRun(const std::string& sub) {
+    const fs::path base = outputDir(sub);
+    const std::string configPath = fixture::writeInputs(base);
+    auto config = study::loadRunConfig(configPath);
+    if (!config) qFatal("%s", config.message().c_str());
+    auto input = study::readRunData(*config);
+    if (!input) qFatal("%s", input.message().c_str());
+    auto run = study::runStudy(*config, input->table);
+    if (!run) qFatal("%s", run.message().c_str());
+    run->dataSha256 = input->sha256;
+    study::OutputOptions oo;
+    oo.keepDraws = true;
+    if (auto s = study::writeRunOutput(*run, input->table, (base / "run").string(), oo); !s)
+        qFatal("%s", s.message().c_str());
+    return {std::move(*run), base / "run", base / "data.sav"};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+class TstRunLoader : public QObject {
+    Q_OBJECT
+  private slots:
+    void everythingComesBackEqual() {
+        const Written w = makeRun("equal");
+        auto loaded = study::loadRunFolder(w.dir.string());
+        QVERIFY2(loaded.hasValue(), loaded.hasValue() ? "" : loaded.message().c_str());
+        const study::RunResult& a = w.run;
+        const study::RunResult& b = loaded->run;
+        QCOMPARE(study::toJson(b.config), study::toJson(a.config));
+        QCOMPARE(b.dataSha256, a.dataSha256);
+        QCOMPARE(b.dataSha256.size(), std::size_t{64});
+        QCOMPARE(b.parameterNames, a.parameterNames);
+        QCOMPARE(b.inputs.keptRows, a.inputs.keptRows);
+        QVERIFY(b.inputs.yOriginal == a.inputs.yOriginal);
+        QVERIFY(b.f == a.f);
+        QCOMPARE(loaded->table.rowCount(), fixture::kRows);
+        QCOMPARE(b.synthesizers.size(), a.synthesizers.size());
+        for (std::size_t s = 0; s < a.synthesizers.size(); ++s) {
+            const auto& x = a.synthesizers[s];
+            const auto& y = b.synthesizers[s];
+            QCOMPARE(y.name, x.name);
+            QVERIFY(y.scheme == x.scheme);
+            QVERIFY(y.alpha == x.alpha);
+            QVERIFY(y.recordDelta == x.recordDelta);
+            QCOMPARE(y.ir, x.ir);
+            QCOMPARE(y.pairwiseWeight, x.pairwiseWeight);
+            QCOMPARE(y.synthetic, x.synthetic);
+            QVERIFY(y.draws == x.draws);
+            QCOMPARE(y.deltaX, x.deltaX);
+            QCOMPARE(y.deltaAlphaX, x.deltaAlphaX);
+            QCOMPARE(y.deltaMethod, x.deltaMethod);
+            QCOMPARE(y.epsilon.perDataset, x.epsilon.perDataset);
+            QCOMPARE(y.epsilon.total, x.epsilon.total);
+            QCOMPARE(y.epsilon.m, x.epsilon.m);
+            QCOMPARE(y.global.epsilonHigh, x.global.epsilonHigh);
+            QCOMPARE(y.weights.median, x.weights.median);
+            QCOMPARE(y.weights.zeros, x.weights.zeros);
+            QCOMPARE(y.irSummary.mean, x.irSummary.mean);
+            QCOMPARE(y.irSummary.top, x.irSummary.top);
+            QCOMPARE(y.irSummary.aboveThreshold, x.irSummary.aboveThreshold);
+            QCOMPARE(y.whackAMole, x.whackAMole);
+            QCOMPARE(y.fits, x.fits);
+            QCOMPARE(y.stageSeconds.synthesis, x.stageSeconds.synthesis);
+            QCOMPARE(y.utilityError, x.utilityError);
+            QCOMPARE(y.utility.has_value(), x.utility.has_value());
+            if (x.utility) {
+                QCOMPARE(y.utility->statistics.size(), x.utility->statistics.size());
+                QCOMPARE(y.utility->statistics.front().ciOverlap,
+                         x.utility->statistics.front().ciOverlap);
+                QCOMPARE(y.utility->ecdf.Um, x.utility->ecdf.Um);
+            }
+            QCOMPARE(y.singletons, x.singletons);
+            QCOMPARE(y.scalarTries.size(), x.scalarTries.size());
+            QCOMPARE(y.reweightTries.size(), x.reweightTries.size());
+            for (std::size_t t = 0; t < x.reweightTries.size(); ++t) {
+                QCOMPARE(y.reweightTries[t].k, x.reweightTries[t].k);
+                QCOMPARE(y.reweightTries[t].keeps, x.reweightTries[t].keeps);
+            }
+            QCOMPARE(y.parameters.size(), x.parameters.size());
+            QCOMPARE(y.parameters.front().median, x.parameters.front().median);
+            const auto& dx = x.diagnostics;
+            const auto& dy = y.diagnostics;
+            QCOMPARE(dy.divergencesPerChain, dx.divergencesPerChain);
+            QCOMPARE(dy.draws, dx.draws);
+            QCOMPARE(dy.quantities.size(), dx.quantities.size());
+            for (std::size_t q = 0; q < dx.quantities.size(); ++q) {
+                QCOMPARE(dy.quantities[q].name, dx.quantities[q].name);
+                QCOMPARE(dy.quantities[q].summary.rhatBulk, dx.quantities[q].summary.rhatBulk);
+                QCOMPARE(dy.quantities[q].summary.rhatTail, dx.quantities[q].summary.rhatTail);
+                QCOMPARE(dy.quantities[q].summary.essTail, dx.quantities[q].summary.essTail);
+            }
+        }
+        // Utility was measured (the configuration's default) and came back.
+        QVERIFY(b.find("LW")->utility.has_value());
+        // The run has a pairwise synthesizer and a re-weighting: both made their extras.
+        QVERIFY(!b.find("Pairwise")->pairwiseWeight.empty());
+        QVERIFY(!b.find("LW_final")->reweightTries.empty());
+    }
+
+    void changedDataIsRefused() {
+        const Written w = makeRun("changed");
+        // One byte of the data file differs: the checksum no longer matches.
+        {
+            std::fstream f(w.data, std::ios::in | std::ios::out | std::ios::binary | std::ios::ate);
+            const auto size = static_cast<std::streamoff>(f.tellg());
+            f.seekp(size - 1);
+            f.put('\x01');
+        }
+        auto loaded = study::loadRunOutput(w.dir.string());
+        QVERIFY(!loaded.hasValue());
+        QVERIFY2(contains(loaded.message(), "SHA-256") &&
+                     contains(loaded.message(), "is not the file this run read") &&
+                     contains(loaded.message(), "--data"),
+                 loaded.message().c_str());
+    }
+
+    void movedDataIsFoundWithDataPath() {
+        const Written w = makeRun("moved");
+        const fs::path moved = w.dir.parent_path() / "elsewhere.sav";
+        fs::rename(w.data, moved);
+        auto missing = study::loadRunOutput(w.dir.string());
+        QVERIFY(!missing.hasValue());
+        QVERIFY2(contains(missing.message(), "is not there") &&
+                     contains(missing.message(), "--data FILE"),
+                 missing.message().c_str());
+        study::LoadOptions lo;
+        lo.dataPath = moved.string();
+        auto found = study::loadRunOutput(w.dir.string(), lo);
+        QVERIFY2(found.hasValue(), found.hasValue() ? "" : found.message().c_str());
+        QCOMPARE(found->find("LW")->synthetic, w.run.find("LW")->synthetic);
+        // Another file under the right name is still refused.
+        fs::copy_file(moved, w.data);
+        { std::ofstream(w.data, std::ios::app) << "x"; }
+        lo.dataPath = w.data.string();
+        QVERIFY(!study::loadRunOutput(w.dir.string(), lo).hasValue());
+    }
+
+    void damagedFoldersAreNamed() {
+        const fs::path empty = outputDir("empty");
+        auto none = study::loadRunOutput(empty.string());
+        QVERIFY(!none.hasValue());
+        QVERIFY2(contains(none.message(), "no run.json"), none.message().c_str());
+
+        const Written w = makeRun("damaged");
+        fs::remove(w.dir / "confidential" / "CW_records.csv");
+        auto noRecords = study::loadRunOutput(w.dir.string());
+        QVERIFY(!noRecords.hasValue());
+        QVERIFY2(contains(noRecords.message(), "CW_records.csv"), noRecords.message().c_str());
+
+        std::ofstream(w.dir / "run.json") << "{\"configuration\": 3}";
+        auto bad = study::loadRunOutput(w.dir.string());
+        QVERIFY(!bad.hasValue());
+        QVERIFY2(contains(bad.message(), "run.json"), bad.message().c_str());
+    }
+
+    void recordsMustMatchTheData() {
+        const Written w = makeRun("records");
+        // A records file whose y differs from the data (as if the data were edited and the
+        // checksum forgotten): refused by the record check itself.
+        const fs::path path = w.dir / "confidential" / "LW_records.csv";
+        std::ifstream in(path);
+        std::string header, first, rest, line;
+        std::getline(in, header);
+        std::getline(in, first);
+        while (std::getline(in, line)) rest += line + "\n";
+        in.close();
+        const auto comma = first.find(',');
+        const auto comma2 = first.find(',', comma + 1);
+        first = first.substr(0, comma) + ",123456" + first.substr(comma2);
+        std::ofstream(path) << header << "\n" << first << "\n" << rest;
+        auto loaded = study::loadRunOutput(w.dir.string());
+        QVERIFY(!loaded.hasValue());
+        QVERIFY2(contains(loaded.message(), "does not match the data file"),
+                 loaded.message().c_str());
+    }
+
+    void cancelStops() {
+        const Written w = makeRun("cancel");
+        study::LoadOptions lo;
+        int calls = 0;
+        lo.progress = [&calls](const Progress&) {
+            return ++calls >= 3 ? Continue::Stop : Continue::Yes;
+        };
+        auto loaded = study::loadRunOutput(w.dir.string(), lo);
+        QVERIFY(!loaded.hasValue());
+        QVERIFY2(contains(loaded.message(), "cancelled"), loaded.message().c_str());
+        QCOMPARE(calls, 3);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstRunLoader)
+#include "tst_run_loader.moc"

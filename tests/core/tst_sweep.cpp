@@ -1,0 +1,238 @@
+// The risk-utility sweep on the poisson example with the conjugate model (exact draws, so
+// every fit takes milliseconds): configuration errors, epsilon accounting per row, the
+// shared unweighted fit giving the same numbers as separate runs, thread-count invariance,
+// resume after interruption and refusal of another configuration's folder.
+#include <QTest>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ppsynth/data/examples.hpp"
+#include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/sweep.hpp"
+
+using namespace ppsynth;
+
+namespace {
+
+std::string outDir(const std::string& name) {
+    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
+    const std::filesystem::path base = env.isEmpty() ? std::filesystem::temp_directory_path()
+                                                     : std::filesystem::path(env.constData());
+    const auto dir = base / ("tst_sweep_" + name);
+    std::filesystem::remove_all(dir);
+    return dir.string();
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+const char* kConfig = R"({
+  "data": {"path": "poisson.csv", "target": "y"},
+  "model": {"family": "poisson-means"},
+  "mcmc": {"chains": 2, "warmup": 0, "draws": 400, "seed": 3},
+  "synthesis": {"m": 4}, "risk": {"L": 4}, "utility": {"bootstrap": 60},
+  "sweep": {"points": [{"c": 0.7, "g": 0.0}, {"c": 0.5, "g": -0.3},
+                       {"c": 1.0, "g": 0.0, "M": 3.5}, {"c": 0.7, "g": 0.0, "k": 0.95},
+                       {"c": 0.6, "g": 0.0, "r": 0.05}]}})";
+
+study::SweepConfig config(int threads = 2) {
+    auto c = study::parseSweepConfig(kConfig);
+    c->threads = threads;
+    return *c;
+}
+
+const data::Table& table() {
+    static const data::Table t = data::makeExample(data::ExampleId::Poisson);
+    return t;
+}
+
+const study::SweepRow* find(const study::SweepSummary& s, int point, const std::string& mech) {
+    for (const auto& r : s.rows)
+        if (r.point == point && r.mechanism == mech) return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+class TstSweep : public QObject {
+    Q_OBJECT
+  private slots:
+    void defaultGridIsTheCeStudy() {
+        auto c = study::parseSweepConfig(R"({"data": {"path": "x.csv", "target": "y"}})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QCOMPARE(c->points.size(), std::size_t{6});
+        QCOMPARE(c->points[2].c, 0.6);
+        QCOMPARE(c->points[2].g, -0.1);
+        QCOMPARE(c->points[5].g, -0.3);
+        // Sweep-level M, k and r apply to every default point.
+        auto d = study::parseSweepConfig(
+            R"({"data": {"path": "x.csv", "target": "y"}, "sweep": {"M": 4, "k": "auto", "r": 0.1}})");
+        QVERIFY(d.hasValue());
+        QCOMPARE(*d->points[3].M, 4.0);
+        QVERIFY(d->points[3].kAuto);
+        QCOMPARE(*d->points[3].r, 0.1);
+        // Canonical JSON parses back to itself.
+        auto again = study::parseSweepConfig(study::toJson(*d));
+        QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
+        QCOMPARE(study::toJson(*again), study::toJson(*d));
+    }
+    void configErrors_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message");
+        const QString data = R"("data": {"path": "x.csv", "target": "y"})";
+        QTest::newRow("no data") << R"({"sweep": {}})"
+                                 << "needs a 'data' section";
+        QTest::newRow("unknown top") << "{" + data + R"(, "swep": {}})"
+                                     << "unknown key 'swep'";
+        QTest::newRow("unknown sweep key") << "{" + data + R"(, "sweep": {"grid": []}})"
+                                           << "sweep: unknown key 'grid'";
+        QTest::newRow("unknown point key")
+            << "{" + data + R"(, "sweep": {"points": [{"c": 1, "h": 0}]}})"
+            << "sweep.points[0]: unknown key 'h'";
+        QTest::newRow("bad k") << "{" + data + R"(, "sweep": {"points": [{"k": 1.5}]}})"
+                               << "'k' must be a number in (0, 1]";
+        QTest::newRow("bad M") << "{" + data + R"(, "sweep": {"M": -1}})"
+                               << "'M' must be positive";
+        QTest::newRow("empty grid") << "{" + data + R"(, "sweep": {"points": []}})"
+                                    << "non-empty list";
+        QTest::newRow("tolerance") << "{" + data + R"(, "sweep": {"tolerance": 0}})"
+                                   << "'tolerance' must be in (0, 1)";
+        QTest::newRow("run section") << "{" + data + R"(, "mcmc": {"chain": 2}})"
+                                     << "mcmc: unknown key 'chain'";
+    }
+    void configErrors() {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        auto c = study::parseSweepConfig(json.toStdString());
+        QVERIFY(!c.hasValue());
+        QVERIFY2(c.message().find(message.toStdString()) != std::string::npos, c.message().c_str());
+    }
+    void rowsPerPointAndMechanism() {
+        const std::string dir = outDir("rows");
+        auto s = study::runSweep(config(), table(), dir);
+        QVERIFY2(s.hasValue(), s.hasValue() ? "" : s.message().c_str());
+        // Unweighted reference + 2 rows per point + LW_final at the k point.
+        QCOMPARE(s->rows.size(), std::size_t{1 + 5 * 2 + 1});
+        const auto* u = find(*s, 0, "Unweighted");
+        QVERIFY(u);
+        QCOMPARE(u->deltaAlphaX, u->deltaX);
+        for (const auto& r : s->rows) {
+            // One shared unweighted fit: every row reports the same Delta_x.
+            QCOMPARE(r.deltaX, u->deltaX);
+            QCOMPARE(r.epsilon, 2 * r.deltaAlphaX);
+            QCOMPARE(r.epsilonTotal, 4 * r.epsilon);
+            QVERIFY(r.ir.mean >= 0 && r.ir.max <= 1);
+            // Utility columns come from the row's report (bootstrap B = 60 here).
+            QVERIFY2(r.utility.has_value(), r.utilityError.c_str());
+            QCOMPARE(r.utility->bootstrap, 60);
+            QVERIFY(r.q90CiOverlap <= 1 && std::isfinite(r.q90CiOverlap));
+            QVERIFY(r.q90RelError >= 0 && r.meanRelError >= 0);
+            QVERIFY(r.Um > 0 && r.Um <= 1);
+            QVERIFY(std::isfinite(r.pmse));
+            const auto* q90 = &r.utility->statistics.back();
+            QVERIFY(q90->statistic == utility::Statistic::quantile(0.9));
+            QCOMPARE(r.q90RelError, std::abs(q90->synthetic.estimate - q90->original.estimate) /
+                                        q90->original.estimate);
+        }
+        // The EM at every point is matched to the LW (or LW_final) epsilon within 2%.
+        for (int p = 1; p <= 5; ++p) {
+            const auto* em = find(*s, p, "EM");
+            const auto* lw = p == 4 ? find(*s, p, "LW_final") : find(*s, p, p == 3 ? "LW-M" : "LW");
+            QVERIFY(em && lw);
+            QVERIFY2(std::abs(em->epsilon - lw->epsilon) <= 0.02 * lw->epsilon,
+                     (std::to_string(em->epsilon) + " vs " + std::to_string(lw->epsilon)).c_str());
+            QVERIFY(em->scalarWeight > 0 && em->scalarWeight < 1);
+        }
+        // More shrinking and shifting gives a smaller bound (paper 000 Table 2's direction).
+        QVERIFY(find(*s, 2, "LW")->deltaAlphaX < find(*s, 1, "LW")->deltaAlphaX);
+        QVERIFY(find(*s, 2, "LW")->weights.mean < find(*s, 1, "LW")->weights.mean);
+        // Re-weighting keeps the bound within tolerance of its base.
+        QVERIFY(find(*s, 4, "LW_final")->deltaAlphaX <= 1.02 * find(*s, 4, "LW")->deltaAlphaX);
+        QCOMPARE(find(*s, 4, "LW_final")->k, 0.95);
+        const auto csv = readFile(dir + "/sweep.csv");
+        QVERIFY(csv.find("point,c,g,M,k_setting,r,mechanism") == 0);
+        QVERIFY(csv.find("whack_a_mole,q90_ci_overlap,q90_rel_error,mean_ci_overlap,"
+                         "mean_rel_error,U_m,pmse,s_pmse\n") != std::string::npos);
+    }
+    void utilityCanBeSwitchedOff() {
+        auto c = config();
+        c.run.utility.enabled = false;
+        c.points.resize(1);
+        const std::string dir = outDir("noutility");
+        auto s = study::runSweep(c, table(), dir);
+        QVERIFY(s.hasValue());
+        for (const auto& r : s->rows) {
+            QVERIFY(!r.utility.has_value());
+            QVERIFY(std::isnan(r.q90CiOverlap) && std::isnan(r.pmse));
+        }
+        QVERIFY(readFile(dir + "/sweep.csv").find(",NA,NA,NA,NA,NA,NA,NA\n") != std::string::npos);
+    }
+    void sharedFitGivesTheSameNumbersAsSeparateRuns() {
+        auto s = study::runSweep(config(), table(), outDir("shared"));
+        QVERIFY(s.hasValue());
+        auto run = study::parseRunConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"}, "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 400, "seed": 3},
+          "synthesis": {"m": 4}, "risk": {"L": 4}, "utility": {"bootstrap": 60},
+          "synthesizers": [{"name": "LW", "scheme": "lipschitz", "c": 0.5, "g": -0.3},
+                           {"name": "EM", "scheme": "scalar", "match": "LW"}]})");
+        auto r = study::runStudy(*run, table());
+        QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
+        QCOMPARE(find(*s, 2, "LW")->deltaAlphaX, r->find("LW")->deltaAlphaX);
+        QCOMPARE(find(*s, 2, "EM")->deltaAlphaX, r->find("EM")->deltaAlphaX);
+        QCOMPARE(find(*s, 2, "EM")->ir.mean, r->find("EM")->irSummary.mean);
+        QCOMPARE(find(*s, 2, "EM")->q90CiOverlap,
+                 r->find("EM")->utility->statistics.back().ciOverlap);
+    }
+    void sameResultForAnyThreadCount() {
+        const std::string a = outDir("t1"), b = outDir("t2");
+        QVERIFY(study::runSweep(config(1), table(), a).hasValue());
+        QVERIFY(study::runSweep(config(2), table(), b).hasValue());
+        QCOMPARE(readFile(a + "/sweep.csv"), readFile(b + "/sweep.csv"));
+        QVERIFY(!readFile(a + "/sweep.csv").empty());
+    }
+    void resumesAfterInterruption() {
+        const std::string full = outDir("full"), cut = outDir("cut");
+        QVERIFY(study::runSweep(config(), table(), full).hasValue());
+        std::atomic<bool> cancel{false};
+        study::StudyOptions o;
+        o.cancel = &cancel;
+        o.progress = [&](const Progress& p) {
+            if (p.stage == "sweep" && p.done >= 2) cancel = true;
+            return Continue::Yes;
+        };
+        auto stopped = study::runSweep(config(), table(), cut, o);
+        QVERIFY(!stopped.hasValue());
+        QVERIFY2(stopped.message().find("resume") != std::string::npos, stopped.message().c_str());
+        QVERIFY(!std::filesystem::exists(cut + "/sweep.csv"));
+        auto resumed = study::runSweep(config(), table(), cut);
+        QVERIFY2(resumed.hasValue(), resumed.hasValue() ? "" : resumed.message().c_str());
+        QVERIFY(resumed->pointsResumed >= 2);
+        QCOMPARE(resumed->pointsResumed + resumed->pointsRun, std::size_t{6});
+        QCOMPARE(readFile(cut + "/sweep.csv"), readFile(full + "/sweep.csv"));
+        // Everything saved: no point and not even the unweighted model is fitted again.
+        auto again = study::runSweep(config(), table(), cut);
+        QCOMPARE(again->pointsRun, std::size_t{0});
+        QCOMPARE(again->preparedSeconds, 0.0);
+    }
+    void refusesAnotherConfigurationsFolder() {
+        const std::string dir = outDir("other");
+        QVERIFY(study::runSweep(config(), table(), dir).hasValue());
+        auto other = config();
+        other.points[1].g = -0.2;
+        auto r = study::runSweep(other, table(), dir);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("different configuration") != std::string::npos &&
+                     r.message().find("sweep.points") != std::string::npos,
+                 r.message().c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TstSweep)
+#include "tst_sweep.moc"

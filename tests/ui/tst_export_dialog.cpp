@@ -1,0 +1,169 @@
+// The Export dialog, offscreen: a bundle written in the background from a real run folder,
+// the question before an existing folder is replaced (no, then yes), errors in words
+// (no format, a data file that changed) and a cancel that leaves nothing. Screenshot to
+// $PPSYNTH_TEST_OUTPUT/screenshots/export_dialog.png.
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../core/run_fixture.hpp"
+#include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/run_output.hpp"
+#include "ui/export/export_dialog.hpp"
+#include "ui/message_area.hpp"
+
+using namespace ppsynth;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path outputDir(const std::string& sub) {
+    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
+    const fs::path dir =
+        fs::path(env.isEmpty() ? fs::temp_directory_path().string() : env.toStdString()) / sub;
+    fs::create_directories(dir);
+    return dir;
+}
+
+// A run folder made as `ppsynth-cli run` makes one.
+study::RunResult makeRun(const fs::path& base, const std::string& config) {
+    auto c = study::loadRunConfig(config);
+    if (!c) qFatal("%s", c.message().c_str());
+    auto input = study::readRunData(*c);
+    if (!input) qFatal("%s", input.message().c_str());
+    auto run = study::runStudy(*c, input->table);
+    if (!run) qFatal("%s", run.message().c_str());
+    run->dataSha256 = input->sha256;
+    if (auto s = study::writeRunOutput(*run, input->table, (base / "run").string()); !s)
+        qFatal("%s", s.message().c_str());
+    return std::move(*run);
+}
+
+QString q(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+bool waitForExport(ui::ExportDialog& d) {
+    QSignalSpy spy(&d, &ui::ExportDialog::exportFinished);
+    if (spy.isEmpty() && !spy.wait(60000)) return false;
+    return spy.takeFirst().at(0).toBool();
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+}  // namespace
+
+class TstExportDialog : public QObject {
+    Q_OBJECT
+    fs::path base_;
+    study::RunResult run_;
+
+  private slots:
+    void initTestCase() {
+        QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10));
+        base_ = outputDir("export_dialog");
+        fs::remove_all(base_);
+        run_ = makeRun(base_, fixture::writeInputs(base_, 3));
+    }
+
+    void writesTheBundleInTheBackground() {
+        ui::ExportDialog d(q(base_ / "run"), run_);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.setSynthesizer("CW");
+        d.setFormats(true, true, false);
+        const fs::path bundle = base_ / "bundle";
+        d.setDestination(q(bundle));
+        QVERIFY(d.exportButton()->isEnabled());
+        QSignalSpy spy(&d, &ui::ExportDialog::exportFinished);
+        QTest::mouseClick(d.exportButton(), Qt::LeftButton);
+        QVERIFY(d.isRunning() || !spy.isEmpty());
+        QVERIFY(spy.wait(60000) || !spy.isEmpty());
+        QCOMPARE(spy.takeFirst().at(0).toBool(), true);
+        QVERIFY2(d.messageArea()->text().contains("Wrote the release bundle"),
+                 qPrintable(d.messageArea()->text()));
+        QVERIFY(fs::exists(bundle / "data" / "synthetic_03.sav"));
+        QVERIFY(fs::exists(bundle / "data" / "synthetic_01.csv"));
+        QVERIFY(!fs::exists(bundle / "data" / "synthetic_01.dta"));
+        const auto m = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
+        QVERIFY(d.grab().save(q(outputDir("screenshots") / "export_dialog.png")));
+    }
+
+    void asksBeforeReplacing() {
+        const fs::path bundle = base_ / "bundle_replace";
+        ui::ExportDialog d(q(base_ / "run"), run_);
+        d.setSynthesizer("LW");
+        d.setDestination(q(bundle));
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const std::string before = slurp(bundle / "manifest.json");
+        QString asked;
+        d.setOverwriteQuestion([&asked](const QString& folder) {
+            asked = folder;
+            return false;
+        });
+        d.setSynthesizer("EM");
+        d.startExport();  // answered "no": nothing happens to the bundle
+        QCOMPARE(asked, q(bundle));
+        QVERIFY(!d.isRunning());
+        QVERIFY(d.messageArea()->text().contains("left as it is"));
+        QCOMPARE(slurp(bundle / "manifest.json"), before);
+        d.setOverwriteQuestion([](const QString&) { return true; });
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const auto m = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("EM"));
+    }
+
+    void errorsInWords() {
+        ui::ExportDialog d(q(base_ / "run"), run_);
+        d.setFormats(false, false, false);
+        d.setDestination(q(base_ / "never"));
+        QVERIFY(!d.exportButton()->isEnabled());
+        d.startExport();
+        QVERIFY(d.messageArea()->text().contains("Pick at least one format"));
+        // A data file that is not the run's: refused in words, nothing written.
+        const fs::path changed = base_ / "changed.sav";
+        fs::copy_file(base_ / "data.sav", changed, fs::copy_options::overwrite_existing);
+        std::ofstream(changed, std::ios::app) << '\0';
+        d.setFormats(true, false, false);
+        d.setDataPath(q(changed));
+        d.startExport();
+        QVERIFY(!waitForExport(d));
+        QVERIFY2(d.messageArea()->kind() == ui::MessageArea::Kind::Error &&
+                     d.messageArea()->text().contains("is not the file this run read"),
+                 qPrintable(d.messageArea()->text()));
+        QVERIFY(!fs::exists(base_ / "never"));
+    }
+
+    void cancelLeavesNothing() {
+        const fs::path dir = base_ / "large";
+        auto run = makeRun(dir, fixture::writeLargeInputs(dir, 60000, 40));
+        ui::ExportDialog d(q(dir / "run"), run);
+        d.setFormats(true, true, true);
+        const fs::path bundle = dir / "out" / "bundle";
+        d.setDestination(q(bundle));
+        QSignalSpy spy(&d, &ui::ExportDialog::exportFinished);
+        d.startExport();
+        QVERIFY(d.isRunning());
+        d.reject();  // Cancel while running cancels, and the dialog stays
+        QVERIFY(spy.wait(60000) || !spy.isEmpty());
+        QCOMPARE(spy.takeFirst().at(0).toBool(), false);
+        QVERIFY2(d.messageArea()->text().contains("cancelled; nothing was written"),
+                 qPrintable(d.messageArea()->text()));
+        QVERIFY(!fs::exists(dir / "out"));
+    }
+};
+
+QTEST_MAIN(TstExportDialog)
+#include "tst_export_dialog.moc"

@@ -1,0 +1,194 @@
+// The disclosure-review report: the HTML holds every section, the run's own figures and
+// CONFIDENTIAL top and bottom, with nothing loaded from outside the file; the PDF has
+// CONFIDENTIAL and its page number on every page (checked by text extraction with
+// pdftotext); bad names and existing files are refused; `ppsynth-cli report` works without
+// a display.
+#include <QApplication>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTest>
+#include <filesystem>
+#include <fstream>
+
+#include "../core/run_fixture.hpp"
+#include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/run_output.hpp"
+#include "ui/report/report_sections.hpp"
+#include "ui/report/report_writer.hpp"
+
+using namespace ppsynth;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path outputDir(const std::string& sub) {
+    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
+    const fs::path dir =
+        fs::path(env.isEmpty() ? fs::temp_directory_path().string() : env.toStdString()) / sub;
+    fs::create_directories(dir);
+    return dir;
+}
+
+QString q(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+
+QString slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return QString::fromUtf8(std::string(std::istreambuf_iterator<char>(in), {}));
+}
+
+}  // namespace
+
+class TstReport : public QObject {
+    Q_OBJECT
+    fs::path base_;
+    study::RunResult run_;
+    fs::path small_;  // a one-synthesizer run: few charts, for the checks that write often
+
+    static study::RunResult makeRun(const fs::path& dir, const std::string& configPath) {
+        auto config = study::loadRunConfig(configPath);
+        if (!config) qFatal("%s", config.message().c_str());
+        auto input = study::readRunData(*config);
+        if (!input) qFatal("%s", input.message().c_str());
+        auto run = study::runStudy(*config, input->table);
+        if (!run) qFatal("%s", run.message().c_str());
+        run->dataSha256 = input->sha256;
+        if (auto s = study::writeRunOutput(*run, input->table, (dir / "run").string()); !s)
+            qFatal("%s", s.message().c_str());
+        return std::move(*run);
+    }
+
+  private slots:
+    void initTestCase() {
+        QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10));
+        base_ = outputDir("report");
+        fs::remove_all(base_);
+        run_ = makeRun(base_, fixture::writeInputs(base_, 3));
+        small_ = base_ / "small";
+        makeRun(small_, fixture::writeLargeInputs(small_, 200, 2));
+    }
+
+    void htmlHasEverySectionAndConfidential() {
+        const fs::path out = base_ / "report.html";
+        auto written = ui::report::writeReport(q(base_ / "run"), q(out));
+        QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
+        const QString html = slurp(out);
+        for (const char* id :
+             {"configuration", "epsilon", "risk", "utility", "diagnostics", "charts"})
+            QVERIFY2(html.contains(QStringLiteral("<section id=\"%1\">").arg(id)), id);
+        QVERIFY(html.contains("<div class=\"banner top\">CONFIDENTIAL"));
+        QVERIFY(html.contains("<div class=\"banner bottom\">CONFIDENTIAL"));
+        QVERIFY(html.startsWith("<!DOCTYPE html>"));
+        // Self-contained: nothing fetched from elsewhere.
+        QVERIFY(!html.contains(QRegularExpression("(src|href)=\"(https?:|file:|//)")));
+        QVERIFY(!html.contains("<link"));
+        QVERIFY(!html.contains("<script"));
+        // The run's own numbers: every synthesizer's epsilon, the data file's checksum and
+        // the most at-risk record of LW (its data row) in its top-10 table.
+        for (const auto& s : run_.synthesizers)
+            QVERIFY2(html.contains(ui::report::num(s.epsilon.perDataset)), s.name.c_str());
+        QVERIFY(html.contains(QString::fromStdString(run_.dataSha256)));
+        const auto* lw = run_.find("LW");
+        const std::size_t top = lw->irSummary.top.front();
+        const QString row = QStringLiteral("<td class=\"r\">1</td><td class=\"r\">%1</td>")
+                                .arg(run_.inputs.keptRows[top] + 1);
+        QVERIFY2(html.contains(row), qPrintable(row));
+        QVERIFY(html.contains("LW: the 10 records with the highest risk"));
+        QVERIFY(html.contains("The data file's SHA-256 matched the run's record."));
+        // Utility with intervals: LW's mean, confidential and synthetic, as the run stored it.
+        const auto& mean = lw->utility->statistics.front();
+        QCOMPARE(QString::fromStdString(mean.name), QStringLiteral("mean"));
+        const QString cell =
+            QStringLiteral("%1 [%2, %3]")
+                .arg(ui::report::num(mean.synthetic.estimate),
+                     ui::report::num(mean.synthetic.lower), ui::report::num(mean.synthetic.upper));
+        QVERIFY2(html.contains(cell), qPrintable(cell));
+        QVERIFY(html.contains("LW: summary statistics of visits"));
+        // Every chart of the run, embedded, each with its sentence on how to read it.
+        QVERIFY(written->figures >= 10);
+        QCOMPARE(static_cast<std::size_t>(html.count("<figure id=\"fig-")), written->figures);
+        QCOMPARE(static_cast<std::size_t>(html.count("src=\"data:image/png;base64,iVBORw0KGgo")),
+                 written->figures);
+        const QRegularExpression caption("<figcaption><b>[^<]+\\.</b> ([^<]{20,})</figcaption>");
+        QCOMPARE(static_cast<std::size_t>(html.count(caption)), written->figures);
+        QVERIFY(html.contains("fig-violin_lipschitz"));
+    }
+
+    void pdfHasConfidentialOnEveryPage() {
+        const fs::path out = base_ / "report.pdf";
+        auto written = ui::report::writeReport(q(base_ / "run"), q(out));
+        QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
+        QVERIFY(written->pages >= 3);
+        QVERIFY(written->figures >= 10);
+        QVERIFY(slurp(out).startsWith("%PDF"));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty()) QSKIP("pdftotext (poppler-utils, scripts/deps.sh) is missing");
+        QProcess p;
+        p.start(pdftotext, {QStringLiteral("-layout"), q(out), QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QStringList pages = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\f'));
+        if (!pages.isEmpty() && pages.last().trimmed().isEmpty()) pages.removeLast();
+        QCOMPARE(pages.size(), written->pages);
+        for (int i = 0; i < pages.size(); ++i) {
+            QVERIFY2(pages[i].count(QStringLiteral("CONFIDENTIAL")) >= 2,
+                     qPrintable(QStringLiteral("page %1").arg(i + 1)));
+            QVERIFY2(
+                pages[i].contains(QStringLiteral("page %1 of %2").arg(i + 1).arg(written->pages)),
+                qPrintable(QStringLiteral("page %1").arg(i + 1)));
+        }
+        // pdftotext keeps the font's ligatures ("fi" as one glyph).
+        const QString all =
+            pages.join(QLatin1Char('\n')).replace(QChar(0xFB01), QStringLiteral("fi"));
+        for (const char* heading :
+             {"Run configuration", "Epsilon accounting", "Identification risk", "MCMC diagnostics"})
+            QVERIFY2(all.contains(heading), heading);
+    }
+
+    void refusals() {
+        auto bad = ui::report::writeReport(q(small_ / "run"), q(base_ / "report.docx"));
+        QVERIFY(!bad.hasValue());
+        QVERIFY2(QString::fromStdString(bad.message()).contains(".html or .pdf"),
+                 bad.message().c_str());
+        const fs::path existing = base_ / "existing.html";
+        std::ofstream(existing) << "keep me";
+        auto refused = ui::report::writeReport(q(small_ / "run"), q(existing));
+        QVERIFY(!refused.hasValue());
+        QVERIFY(QString::fromStdString(refused.message()).contains("already exists"));
+        QCOMPARE(slurp(existing), QStringLiteral("keep me"));
+        ui::report::ReportOptions o;
+        o.overwrite = true;
+        QVERIFY(ui::report::writeReport(q(small_ / "run"), q(existing), o).hasValue());
+        QVERIFY(slurp(existing).contains("CONFIDENTIAL"));
+        // A failed report leaves nothing.
+        auto missing = ui::report::writeReport(q(base_ / "no-such-run"), q(base_ / "missing.pdf"));
+        QVERIFY(!missing.hasValue());
+        QVERIFY(!fs::exists(base_ / "missing.pdf"));
+        for (const auto& e : fs::directory_iterator(base_))
+            QVERIFY2(e.path().filename().string().find(".partial-") == std::string::npos,
+                     e.path().c_str());
+    }
+
+    // The command picks the offscreen platform itself when there is no display.
+    void cliWithoutDisplay() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(QString::fromLatin1(v));
+        p.setProcessEnvironment(env);
+        const fs::path out = base_ / "cli" / "report.pdf";
+        p.start(QStringLiteral(PPSYNTH_CLI),
+                {QStringLiteral("report"), q(small_ / "run"), QStringLiteral("--out"), q(out)});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QRegularExpression("wrote .*report.pdf \\(\\d+ pages\\)")),
+                 qPrintable(err));
+        QVERIFY(slurp(out).startsWith("%PDF"));
+    }
+};
+
+QTEST_MAIN(TstReport)
+#include "tst_report.moc"

@@ -1,0 +1,398 @@
+#include "ui/report/report_sections.hpp"
+
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+
+#include "ppsynth/study/run_output.hpp"
+
+namespace ppsynth::ui::report {
+
+namespace {
+
+QString str(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString list(const std::vector<std::string>& items) {
+    QStringList out;
+    for (const auto& s : items) out << str(s);
+    return out.isEmpty() ? QStringLiteral("(none)") : out.join(QStringLiteral(", "));
+}
+
+QString range(double low, double high) {
+    return num(low) + QStringLiteral(" to ") + num(high);
+}
+
+// Two-column "what | value" table.
+ReportTable keyValues(QString caption, std::vector<std::pair<QString, QString>> rows) {
+    ReportTable t;
+    t.caption = std::move(caption);
+    t.header = {QStringLiteral("Setting"), QStringLiteral("Value")};
+    t.alignRight = {false, false};
+    for (auto& [k, v] : rows) t.rows.push_back({k, v});
+    return t;
+}
+
+QString settingsOf(const study::SynthesizerConfig& sc) {
+    QStringList s;
+    switch (sc.scheme) {
+        case study::Scheme::Unweighted:
+            return QStringLiteral("all weights 1");
+        case study::Scheme::Lipschitz:
+        case study::Scheme::Marginal:
+        case study::Scheme::Pairwise:
+            s << QStringLiteral("c = %1").arg(num(sc.c)) << QStringLiteral("g = %1").arg(num(sc.g));
+            if (sc.M) s << QStringLiteral("M = %1").arg(num(*sc.M));
+            if (sc.scheme != study::Scheme::Lipschitz)
+                s << QStringLiteral("IR from %1").arg(str(sc.source));
+            break;
+        case study::Scheme::Sigmoid:
+            s << QStringLiteral("a = %1").arg(num(sc.sigmoidA))
+              << QStringLiteral("IR from %1").arg(str(sc.source));
+            break;
+        case study::Scheme::Scalar:
+            s << (sc.epsilon ? QStringLiteral("target epsilon %1").arg(num(*sc.epsilon))
+                             : QStringLiteral("matches the epsilon of %1").arg(str(sc.match)));
+            s << QStringLiteral("tolerance %1%").arg(num(100 * sc.tolerance));
+            break;
+        case study::Scheme::Reweight:
+            s << QStringLiteral("base %1").arg(str(sc.base))
+              << (sc.k ? QStringLiteral("k = %1").arg(num(*sc.k)) : QStringLiteral("k searched"))
+              << QStringLiteral("tolerance %1%").arg(num(100 * sc.tolerance));
+            break;
+    }
+    return s.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+QString num(double v, int digits) {
+    if (!std::isfinite(v)) return QStringLiteral("-");
+    const double a = std::abs(v);
+    // Incomes and counts read as numbers ("75028"), not "7.503e+04"; whole digits are never
+    // cut, and exponents stay for the very small and the very large.
+    if (a == 0 || a < 1e-3 || a >= 1e9) return QString::number(v, 'g', digits);
+    const int whole = static_cast<int>(std::floor(std::log10(a))) + 1;
+    QString text = QString::number(v, 'f', std::max(0, digits - whole));
+    if (text.contains(QLatin1Char('.'))) {  // "0.5000" -> "0.5", as 'g' would
+        while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+        if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+    }
+    return text;
+}
+
+ReportSection configurationSection(const study::RunResult& run, const RunSource& source) {
+    const auto& c = run.config;
+    const auto& in = run.inputs;
+    ReportSection s{QStringLiteral("configuration"), QStringLiteral("Run configuration"), {}};
+    s.blocks.push_back(ReportBlock::paragraph(
+        QStringLiteral("The run in %1 compared %2 synthesizers of '%3' on %4 records. Every "
+                       "figure below is computed from this run folder and the data file it "
+                       "read. %5")
+            .arg(source.runDir)
+            .arg(run.synthesizers.size())
+            .arg(str(c.data.target))
+            .arg(in.recordCount())
+            .arg(source.dataVerified
+                     ? QStringLiteral("The data file's SHA-256 matched the run's record.")
+                     : QStringLiteral("The run recorded no checksum of its data file; its records "
+                                      "were checked against the data value by value."))));
+    QString target =
+        str(c.data.target) + QStringLiteral(" (transform %1").arg(str(c.data.transform));
+    if (in.transform.kind == data::TransformKind::LogShift)
+        target += QStringLiteral(", shift s = %1").arg(num(in.transform.shift, 6));
+    target += QLatin1Char(')');
+    s.blocks.push_back(ReportBlock::tableBlock(keyValues(
+        QStringLiteral("Data"),
+        {{QStringLiteral("Data file"), source.dataPath},
+         {QStringLiteral("SHA-256"), str(run.dataSha256)},
+         {QStringLiteral("Records modelled"),
+          QStringLiteral("%1 of %2 rows (%3 dropped by the missing-value policy '%4')")
+              .arg(in.recordCount())
+              .arg(in.report.rowsInTable)
+              .arg(in.report.rowsDropped)
+              .arg(str(c.data.missing))},
+         {QStringLiteral("Target (synthesized)"), target},
+         {QStringLiteral("Predictors"), list(c.data.predictors)},
+         {QStringLiteral("Known variables (intruder)"), list(c.data.known)},
+         {QStringLiteral("Risk patterns"), QStringLiteral("%1 patterns; %2 records alone in theirs")
+                                               .arg(in.patterns.count())
+                                               .arg(in.patterns.singletons)},
+         {QStringLiteral("Design columns"), QString::number(in.columnNames().size())}})));
+
+    std::vector<std::pair<QString, QString>> model = {
+        {QStringLiteral("Family"), str(c.model.family)}};
+    if (c.model.family == "normal-mixture")
+        model.push_back({QStringLiteral("Components K"), QString::number(c.model.K)});
+    if (auto priors = study::priorsFromConfig(c.model.priors)) {
+        QStringList p;
+        for (const auto& [name, value] : study::priorValues(*priors, c.model.family))
+            p << QStringLiteral("%1 = %2").arg(str(name), num(value));
+        model.push_back({QStringLiteral("Prior hyperparameters"), p.join(QStringLiteral(", "))});
+    }
+    model.push_back(
+        {QStringLiteral("Chains x (warm-up + draws)"), QStringLiteral("%1 x (%2 + %3); S = %4")
+                                                           .arg(c.mcmc.chains)
+                                                           .arg(c.mcmc.warmup)
+                                                           .arg(c.mcmc.draws)
+                                                           .arg(c.mcmc.chains * c.mcmc.draws)});
+    model.push_back(
+        {QStringLiteral("Target acceptance, max tree depth"),
+         QStringLiteral("%1, %2").arg(num(c.mcmc.adaptDelta)).arg(c.mcmc.maxTreeDepth)});
+    model.push_back({QStringLiteral("Seed"), QString::number(c.mcmc.seed)});
+    model.push_back({QStringLiteral("Synthetic datasets m, risk datasets L"),
+                     QStringLiteral("%1, %2").arg(c.synthesis.m).arg(c.risk.L)});
+    model.push_back({QStringLiteral("Risk radius r"),
+                     QStringLiteral("%1 (%2)").arg(
+                         num(c.risk.radius), c.risk.percentage ? QStringLiteral("percentage")
+                                                               : QStringLiteral("absolute"))});
+    model.push_back(
+        {QStringLiteral("Risk threshold, whack-a-mole rise"),
+         QStringLiteral("%1, %2").arg(num(c.risk.threshold), num(c.risk.whackAMoleRise))});
+    model.push_back(
+        {QStringLiteral("Delta estimate"),
+         c.lipschitz.quantile >= 1
+             ? QStringLiteral("maximum over draws")
+             : QStringLiteral("%1-quantile over draws").arg(num(c.lipschitz.quantile))});
+    s.blocks.push_back(ReportBlock::tableBlock(
+        keyValues(QStringLiteral("Model, sampler and risk settings"), model)));
+
+    ReportTable synth;
+    synth.caption = QStringLiteral("Synthesizers");
+    synth.header = {QStringLiteral("Name"), QStringLiteral("Scheme"), QStringLiteral("Settings"),
+                    QStringLiteral("Fits"), QStringLiteral("Seconds")};
+    synth.alignRight = {false, false, false, true, true};
+    for (std::size_t i = 0; i < run.synthesizers.size(); ++i) {
+        const auto& r = run.synthesizers[i];
+        const auto* sc = c.find(r.name);
+        synth.rows.push_back({str(r.name), str(std::string(study::toString(r.scheme))),
+                              sc ? settingsOf(*sc) : QString(), QString::number(r.fits),
+                              num(r.seconds, 3)});
+    }
+    s.blocks.push_back(ReportBlock::tableBlock(synth));
+    return s;
+}
+
+ReportSection epsilonSection(const study::RunResult& run) {
+    ReportSection s{QStringLiteral("epsilon"), QStringLiteral("Epsilon accounting"), {}};
+    const int m = run.config.synthesis.m;
+    s.blocks.push_back(ReportBlock::paragraph(
+        QStringLiteral("Each synthetic dataset satisfies epsilon_x = 2 Delta_{alpha,x} for this "
+                       "database, where Delta_{alpha,x} is the largest weighted absolute "
+                       "log-likelihood of a record over the posterior draws; releasing all m = %1 "
+                       "datasets spends m epsilon_x. For a guarantee over all databases like this "
+                       "one the method recommends a safety factor s in [1, 1.05] when n >= 1000 "
+                       "and [1.05, 1.10] below (paper 000, sec. 4.5).")
+            .arg(m)));
+    ReportTable t;
+    t.caption = QStringLiteral("Privacy budget per synthesizer");
+    t.header = {QStringLiteral("Synthesizer"),
+                QStringLiteral("Delta_x (unweighted)"),
+                QStringLiteral("Delta_{alpha,x}"),
+                QStringLiteral("epsilon per dataset"),
+                QStringLiteral("epsilon for all m"),
+                QStringLiteral("Delta estimate"),
+                QStringLiteral("draws left out"),
+                QStringLiteral("global epsilon per dataset"),
+                QStringLiteral("global epsilon for all m")};
+    t.alignRight = {false, true, true, true, true, false, true, true, true};
+    for (const auto& r : run.synthesizers)
+        t.rows.push_back({str(r.name), num(r.deltaX), num(r.deltaAlphaX), num(r.epsilon.perDataset),
+                          num(r.epsilon.total), str(r.deltaMethod),
+                          QString::number(r.excludedDraws),
+                          range(r.global.epsilonLow, r.global.epsilonHigh),
+                          range(m * r.global.epsilonLow, m * r.global.epsilonHigh)});
+    t.note = QStringLiteral(
+        "Read across a row: the smaller epsilon, the stronger the guarantee. "
+        "Draws left out are those above a quantile bound (robust option).");
+    s.blocks.push_back(ReportBlock::tableBlock(t));
+
+    for (const auto& r : run.synthesizers) {
+        if (!r.scalarTries.empty()) {
+            ReportTable tries;
+            tries.caption = QStringLiteral("%1: scalar weights tried").arg(str(r.name));
+            tries.header = {QStringLiteral("a"), QStringLiteral("Delta_{a,x}"),
+                            QStringLiteral("epsilon")};
+            tries.alignRight = {true, true, true};
+            for (const auto& x : r.scalarTries)
+                tries.rows.push_back({num(x.a, 6), num(x.delta), num(x.epsilon)});
+            tries.note = QStringLiteral("The chosen a = %1.").arg(num(r.scalarWeight, 6));
+            s.blocks.push_back(ReportBlock::tableBlock(tries));
+        }
+        if (!r.reweightTries.empty()) {
+            ReportTable tries;
+            tries.caption = QStringLiteral("%1: re-weighting factors tried").arg(str(r.name));
+            tries.header = {QStringLiteral("k"), QStringLiteral("Delta"),
+                            QStringLiteral("keeps the bound")};
+            tries.alignRight = {true, true, false};
+            for (const auto& x : r.reweightTries)
+                tries.rows.push_back({num(x.k, 6), num(x.delta),
+                                      x.keeps ? QStringLiteral("yes") : QStringLiteral("no")});
+            tries.note = QStringLiteral("The chosen k = %1.").arg(num(r.k, 6));
+            s.blocks.push_back(ReportBlock::tableBlock(tries));
+        }
+    }
+    return s;
+}
+
+ReportSection riskSection(const study::RunResult& run, std::size_t topK) {
+    ReportSection s{QStringLiteral("risk"), QStringLiteral("Identification risk"), {}};
+    const auto& c = run.config;
+    s.blocks.push_back(ReportBlock::paragraph(
+        QStringLiteral("IR_i is the chance that an intruder who knows a record's known variables "
+                       "(%1) and looks for synthetic values within %2%3 of its true value picks "
+                       "the record out, averaged over L = %4 synthetic datasets. Records above "
+                       "the threshold %5 are counted; whack-a-mole records are those whose risk "
+                       "rose by more than %6 against the unweighted synthesizer.")
+            .arg(list(c.data.known), num(c.risk.percentage ? 100 * c.risk.radius : c.risk.radius),
+                 c.risk.percentage ? QStringLiteral("%") : QString())
+            .arg(c.risk.L)
+            .arg(num(c.risk.threshold), num(c.risk.whackAMoleRise))));
+    ReportTable t;
+    t.caption = QStringLiteral("Risk and weight summaries");
+    t.header = {QStringLiteral("Synthesizer"),   QStringLiteral("mean IR"),
+                QStringLiteral("median IR"),     QStringLiteral("IQR"),
+                QStringLiteral("max IR"),        QStringLiteral("above threshold"),
+                QStringLiteral("whack-a-mole"),  QStringLiteral("weight min"),
+                QStringLiteral("weight median"), QStringLiteral("weight mean"),
+                QStringLiteral("zero weights")};
+    t.alignRight = std::vector<bool>(t.header.size(), true);
+    t.alignRight[0] = false;
+    const double n = static_cast<double>(run.inputs.recordCount());
+    for (const auto& r : run.synthesizers) {
+        const auto& ir = r.irSummary;
+        t.rows.push_back({str(r.name), num(ir.mean), num(ir.median), num(ir.iqr), num(ir.max),
+                          QStringLiteral("%1 (%2%)")
+                              .arg(ir.aboveThreshold)
+                              .arg(num(100.0 * static_cast<double>(ir.aboveThreshold) / n, 3)),
+                          QString::number(r.whackAMole.size()), num(r.weights.min),
+                          num(r.weights.median), num(r.weights.mean),
+                          QString::number(r.weights.zeros)});
+    }
+    s.blocks.push_back(ReportBlock::tableBlock(t));
+
+    const study::SynthesizerResult* unweighted = nullptr;
+    for (const auto& r : run.synthesizers)
+        if (r.scheme == study::Scheme::Unweighted) unweighted = &r;
+    for (const auto& r : run.synthesizers) {
+        ReportTable top;
+        top.caption =
+            QStringLiteral("%1: the %2 records with the highest risk").arg(str(r.name)).arg(topK);
+        top.header = {QStringLiteral("Rank"),
+                      QStringLiteral("Data row"),
+                      QStringLiteral("Known variables"),
+                      QStringLiteral("Records in pattern"),
+                      QStringLiteral("y (confidential)"),
+                      QStringLiteral("IR_i"),
+                      QStringLiteral("IR_i unweighted"),
+                      QStringLiteral("alpha_i"),
+                      QStringLiteral("Delta_{alpha,x_i}")};
+        top.alignRight = {true, true, false, true, true, true, true, true, true};
+        std::vector<std::size_t> order = r.irSummary.top;
+        if (order.size() < topK) {  // the summary keeps 10; recompute when more are asked for
+            order.resize(r.ir.size());
+            for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+            std::stable_sort(order.begin(), order.end(),
+                             [&r](std::size_t a, std::size_t b) { return r.ir[a] > r.ir[b]; });
+        }
+        order.resize(std::min(order.size(), topK));
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const std::size_t i = order[k];
+            const auto e = static_cast<Eigen::Index>(i);
+            const auto pattern = static_cast<std::size_t>(run.inputs.patterns.id[i]);
+            top.rows.push_back({QString::number(k + 1), QString::number(run.inputs.keptRows[i] + 1),
+                                str(run.inputs.patterns.labels[pattern]),
+                                QString::number(run.inputs.patterns.size(pattern)),
+                                num(run.inputs.yOriginal[e], 8), num(r.ir[i]),
+                                unweighted ? num(unweighted->ir[i]) : QStringLiteral("-"),
+                                num(r.alpha[e]), num(r.recordDelta[e])});
+        }
+        top.note = QStringLiteral(
+            "Record-level and confidential. A high IR_i with a small pattern means the record "
+            "is easy to single out by its known variables.");
+        s.blocks.push_back(ReportBlock::tableBlock(top));
+    }
+    return s;
+}
+
+ReportSection diagnosticsSection(const study::RunResult& run) {
+    ReportSection s{QStringLiteral("diagnostics"), QStringLiteral("MCMC diagnostics"), {}};
+    s.blocks.push_back(ReportBlock::paragraph(QStringLiteral(
+        "Convergence after Vehtari et al. (2021): rank-normalized split R-hat (bulk and tail; "
+        "below 1.01 is good), bulk and tail effective sample sizes (at least 100 per chain), "
+        "divergent transitions (should be 0), tree-depth saturation and E-BFMI per chain "
+        "(below 0.3 signals poor exploration). Mixtures are judged on label-invariant "
+        "quantities.")));
+    ReportTable t;
+    t.caption = QStringLiteral("Sampler checks per synthesizer (the fit its datasets came from)");
+    t.header = {QStringLiteral("Synthesizer"),    QStringLiteral("draws"),
+                QStringLiteral("divergences"),    QStringLiteral("per chain"),
+                QStringLiteral("max tree depth"), QStringLiteral("E-BFMI per chain"),
+                QStringLiteral("max R-hat"),      QStringLiteral("min ESS bulk"),
+                QStringLiteral("min ESS tail")};
+    t.alignRight = {false, true, true, true, true, true, true, true, true};
+    QStringList warnings;
+    for (const auto& r : run.synthesizers) {
+        const auto& d = r.diagnostics;
+        QStringList perChain, ebfmi;
+        for (int x : d.divergencesPerChain) perChain << QString::number(x);
+        for (double e : d.ebfmi) ebfmi << num(e, 3);
+        t.rows.push_back(
+            {str(r.name), QString::number(d.draws), QString::number(d.divergences),
+             perChain.isEmpty() ? QStringLiteral("-") : perChain.join(QStringLiteral(" / ")),
+             QString::number(d.treeDepthSaturated),
+             ebfmi.isEmpty() ? QStringLiteral("-") : ebfmi.join(QStringLiteral(" / ")),
+             num(d.maxRhat), num(d.minEssBulk, 5), num(d.minEssTail, 5)});
+        for (const auto& w : d.warnings) warnings << str(r.name) + QStringLiteral(": ") + str(w);
+    }
+    t.note = warnings.isEmpty()
+                 ? QStringLiteral("The sampler raised no warnings.")
+                 : QStringLiteral("Warnings: ") + warnings.join(QStringLiteral("; "));
+    s.blocks.push_back(ReportBlock::tableBlock(t));
+
+    constexpr std::size_t kWorst = 12;
+    for (const auto& r : run.synthesizers) {
+        std::vector<const mcmc::QuantityDiagnostics*> q;
+        for (const auto& x : r.diagnostics.quantities) q.push_back(&x);
+        if (q.empty()) continue;
+        // Worst first: an R-hat that is not defined (constant draws) sorts last.
+        std::stable_sort(q.begin(), q.end(), [](const auto* a, const auto* b) {
+            const double ra = std::isfinite(a->summary.rhat) ? a->summary.rhat : 0;
+            const double rb = std::isfinite(b->summary.rhat) ? b->summary.rhat : 0;
+            return ra > rb;
+        });
+        ReportTable qt;
+        qt.caption = QStringLiteral("%1: quantities by R-hat, worst first").arg(str(r.name));
+        qt.header = {QStringLiteral("Quantity"),   QStringLiteral("mean"),
+                     QStringLiteral("sd"),         QStringLiteral("R-hat bulk"),
+                     QStringLiteral("R-hat tail"), QStringLiteral("ESS bulk"),
+                     QStringLiteral("ESS tail")};
+        qt.alignRight = {false, true, true, true, true, true, true};
+        for (std::size_t k = 0; k < std::min(q.size(), kWorst); ++k) {
+            const auto& x = q[k]->summary;
+            qt.rows.push_back({str(q[k]->name), num(x.mean), num(x.sd), num(x.rhatBulk),
+                               num(x.rhatTail), num(x.essBulk, 5), num(x.essTail, 5)});
+        }
+        if (q.size() > kWorst)
+            qt.note = QStringLiteral("%1 more quantities, all with a smaller R-hat.")
+                          .arg(q.size() - kWorst);
+        s.blocks.push_back(ReportBlock::tableBlock(qt));
+
+        if (!r.parameters.empty()) {
+            ReportTable pt;
+            pt.caption = QStringLiteral("%1: posterior summaries").arg(str(r.name));
+            pt.header = {QStringLiteral("Parameter"), QStringLiteral("mean"),
+                         QStringLiteral("sd"),        QStringLiteral("5%"),
+                         QStringLiteral("median"),    QStringLiteral("95%")};
+            pt.alignRight = {false, true, true, true, true, true};
+            for (const auto& p : r.parameters)
+                pt.rows.push_back(
+                    {str(p.name), num(p.mean), num(p.sd), num(p.q05), num(p.median), num(p.q95)});
+            s.blocks.push_back(ReportBlock::tableBlock(pt));
+        }
+    }
+    return s;
+}
+
+}  // namespace ppsynth::ui::report

@@ -1,0 +1,376 @@
+#include "ui/results/results_page.hpp"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "ui/results/chart_card.hpp"
+#include "ui/results/chart_files.hpp"
+#include "ui/results/results_tables.hpp"
+#include "ui/results/run_charts.hpp"
+#include "ui/results/table_card.hpp"
+
+namespace ppsynth::ui::results {
+
+namespace {
+
+const char* const kGridName = "resultsGrid";
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// Places cards two per row; a span-2 card takes a row of its own.
+void place(QGridLayout* grid, QWidget* w, int span) {
+    int row = grid->rowCount();
+    int col = 0;
+    // QGridLayout::rowCount() is at least 1; find the first free cell after the last item.
+    if (grid->count() > 0) {
+        int r = 0, c = 0, rs = 0, cs = 0;
+        grid->getItemPosition(grid->count() - 1, &r, &c, &rs, &cs);
+        row = r;
+        col = c + cs;
+        if (col + span > 2) {
+            row = r + 1;
+            col = 0;
+        }
+    } else {
+        row = 0;
+    }
+    grid->addWidget(w, row, col, 1, span);
+}
+
+}  // namespace
+
+ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    header_ = new QLabel(tr("No run yet: results appear here when a run finishes."), this);
+    header_->setObjectName(QStringLiteral("resultsHeader"));
+    header_->setWordWrap(true);
+    top->addWidget(header_, 1);
+    top->addWidget(new QLabel(tr("Synthesizer:"), this));
+    synthesizer_ = new QComboBox(this);
+    synthesizer_->setToolTip(
+        tr("The synthesizer whose scatter plots, densities, trace plots and riskiest records "
+           "the tabs show"));
+    synthesizer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(synthesizer_);
+    exportStatus_ = new QLabel(this);
+    exportStatus_->setObjectName(QStringLiteral("exportStatus"));
+    top->addWidget(exportStatus_);
+    exportButton_ = new QPushButton(tr("Export all charts..."), this);
+    exportButton_->setToolTip(
+        tr("Write every chart of this run to a folder as PNG and SVG. Most charts show "
+           "record-level values of the confidential data: keep them with the confidential "
+           "report, never in a release."));
+    top->addWidget(exportButton_);
+    connect(exportButton_, &QPushButton::clicked, this, [this] {
+        if (exportJob_ && exportJob_->isRunning()) {
+            exportJob_->cancel();
+            return;
+        }
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all charts to"));
+        if (!dir.isEmpty()) exportAllCharts(dir);
+    });
+    layout->addLayout(top);
+    tabs_ = new QTabWidget(this);
+    layout->addWidget(tabs_, 1);
+    for (const QString& t : {tr("Summary"), tr("Risk"), tr("Weights"), tr("Utility"),
+                             tr("Synthetic data"), tr("Diagnostics"), tr("Tables")})
+        tabs_->addTab(tabPage(t), t);
+
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("summaryText"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(synthesizer_, &QComboBox::currentIndexChanged, this,
+            [this] { rebuildSynthesizerTabs(); });
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this](int i) { ensureBuilt(tabs_->tabText(i)); });
+    setEnabled(false);
+}
+
+QWidget* ResultsPage::tabPage(const QString& title) {
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* inner = new QWidget;
+    auto* grid = new QGridLayout(inner);
+    grid->setObjectName(QString::fromLatin1(kGridName));
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    scroll->setWidget(inner);
+    scroll->setObjectName(title);
+    return scroll;
+}
+
+QGridLayout* ResultsPage::grid(const QString& title) const {
+    for (int i = 0; i < tabs_->count(); ++i) {
+        if (tabs_->tabText(i) != title) continue;
+        auto* scroll = qobject_cast<QScrollArea*>(tabs_->widget(i));
+        return scroll ? qobject_cast<QGridLayout*>(scroll->widget()->layout()) : nullptr;
+    }
+    return nullptr;
+}
+
+void ResultsPage::clearTab(const QString& title) {
+    QGridLayout* g = grid(title);
+    if (!g) return;
+    while (QLayoutItem* item = g->takeAt(0)) {
+        if (QWidget* w = item->widget()) {
+            if (w == summary_) {
+                w->setParent(this);  // kept for the next run
+                w->hide();
+            } else {
+                delete w;
+            }
+        }
+        delete item;
+    }
+}
+
+void ResultsPage::addChart(const QString& tab, ChartCard* card, int span) {
+    if (QGridLayout* g = grid(tab)) place(g, card, span);
+}
+
+void ResultsPage::addTable(const QString& tab, TableCard* table, int span) {
+    if (QGridLayout* g = grid(tab)) place(g, table, span);
+}
+
+QList<ChartCard*> ResultsPage::chartCards(const QString& tab) const {
+    // Asking for a tab's cards builds it, as showing it would.
+    const_cast<ResultsPage*>(this)->ensureBuilt(tab);
+    QList<ChartCard*> out;
+    if (QGridLayout* g = grid(tab)) {
+        for (int i = 0; i < g->count(); ++i)
+            if (auto* c = qobject_cast<ChartCard*>(g->itemAt(i)->widget())) out << c;
+    }
+    return out;
+}
+
+QList<TableCard*> ResultsPage::tableCards(const QString& tab) const {
+    const_cast<ResultsPage*>(this)->ensureBuilt(tab);
+    QList<TableCard*> out;
+    if (QGridLayout* g = grid(tab)) {
+        for (int i = 0; i < g->count(); ++i)
+            if (auto* c = qobject_cast<TableCard*>(g->itemAt(i)->widget())) out << c;
+    }
+    return out;
+}
+
+void ResultsPage::exportAllCharts(const QString& dir) {
+    if (!run_ || (exportJob_ && exportJob_->isRunning())) return;
+    delete exportJob_;
+    exportJob_ = new ChartExportJob(run_, dir, {}, QSize(900, 600), this);
+    connect(exportJob_, &ChartExportJob::progress, this,
+            [this](int done, int total, const QString&) {
+                exportStatus_->setText(tr("Exporting charts: %1 of %2").arg(done).arg(total));
+            });
+    connect(exportJob_, &ChartExportJob::finished, this, [this](bool ok, const QString& message) {
+        exportStatus_->setText(ok ? message : tr("Export stopped: %1").arg(message));
+        exportButton_->setText(tr("Export all charts..."));
+    });
+    exportButton_->setText(tr("Cancel export"));
+    exportJob_->start();
+}
+
+QString ResultsPage::currentSynthesizer() const {
+    return synthesizer_->currentText();
+}
+
+void ResultsPage::setCurrentSynthesizer(const QString& name) {
+    const int i = synthesizer_->findText(name);
+    if (i >= 0) synthesizer_->setCurrentIndex(i);
+}
+
+void ResultsPage::showRun(study::RunResult run, const QString& label) {
+    showRun(std::make_shared<const study::RunResult>(std::move(run)), label);
+}
+
+void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QString& label) {
+    run_ = std::move(run);
+    setEnabled(run_ != nullptr);
+    if (!run_) return;
+    const auto& r = *run_;
+    header_->setText(
+        QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5 chains × %6 draws, m = %7 "
+                       "synthetic datasets, %8 s")
+            .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
+                 q(r.config.data.target).toHtmlEscaped())
+            .arg(r.inputs.yOriginal.size())
+            .arg(q(r.config.model.family).toHtmlEscaped())
+            .arg(r.config.mcmc.chains)
+            .arg(r.config.mcmc.draws)
+            .arg(r.config.synthesis.m)
+            .arg(formatCell(r.seconds)));
+    {
+        const QSignalBlocker block(synthesizer_);
+        synthesizer_->clear();
+        int preferred = -1;
+        for (const auto& s : r.synthesizers) {
+            synthesizer_->addItem(q(s.name));
+            if (preferred < 0 && s.scheme != study::Scheme::Unweighted)
+                preferred = synthesizer_->count() - 1;
+        }
+        synthesizer_->setCurrentIndex(std::max(preferred, 0));
+    }
+    rebuild();
+}
+
+void ResultsPage::rebuild() {
+    // Tabs are built when first shown: a large run's charts cost hundreds of milliseconds
+    // in all, one tab's far less, so the window stays responsive.
+    stale_.clear();
+    for (int i = 0; i < tabs_->count(); ++i) stale_.insert(tabs_->tabText(i));
+    ensureBuilt(tabs_->tabText(tabs_->currentIndex()));
+}
+
+void ResultsPage::rebuildSynthesizerTabs() {
+    if (!run_) return;
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->tabText(i) != tr("Summary")) stale_.insert(tabs_->tabText(i));
+    ensureBuilt(tabs_->tabText(tabs_->currentIndex()));
+}
+
+void ResultsPage::ensureBuilt(const QString& tab) {
+    if (!run_ || !stale_.count(tab)) return;
+    stale_.erase(tab);
+    clearTab(tab);
+    const auto& r = *run_;
+    const std::string name = synthesizer_->currentText().toStdString();
+    const auto* s = r.find(name);
+
+    if (tab == tr("Summary")) {
+        // The headline in words: epsilon first, as the issue asks the summary to show it.
+        QString text =
+            tr("<p><b>Privacy guarantee per synthesizer</b> (ε = 2 Δ(α,x) per released "
+               "dataset; %1):</p><ul>")
+                .arg(r.synthesizers.empty() ? QString() : q(r.synthesizers[0].deltaMethod));
+        for (const auto& x : r.synthesizers) {
+            QString utility;
+            if (x.utility) {
+                for (const auto& st : x.utility->statistics) {
+                    if (st.statistic.kind == utility::StatisticKind::Mean)
+                        utility = tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
+                }
+            }
+            text +=
+                tr("<li><b>%1</b>: ε = %2 per dataset, %3 for all %4 datasets; mean "
+                   "identification risk %5, %6 records above %7; mean weight %8%9</li>")
+                    .arg(q(x.name).toHtmlEscaped(), formatCell(x.epsilon.perDataset),
+                         formatCell(x.epsilon.total))
+                    .arg(x.epsilon.m)
+                    .arg(formatCell(x.irSummary.mean))
+                    .arg(x.irSummary.aboveThreshold)
+                    .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean), utility);
+        }
+        text += QStringLiteral("</ul>");
+        std::size_t warnings = 0;
+        for (const auto& x : r.synthesizers) warnings += x.diagnostics.warnings.size();
+        if (warnings > 0) {
+            text += tr("<p style='color:#8a4b00'>⚠ The sampler reported %1 warning(s): see "
+                       "Diagnostics before trusting these numbers.</p>")
+                        .arg(warnings);
+        }
+        summary_->setText(text);
+        if (QGridLayout* g = grid(tab)) {
+            summary_->show();
+            place(g, summary_, 2);
+        }
+        addTable(tab, new TableCard(epsilonTable(r)));
+        addChart(tab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
+        addChart(tab, new ChartCard(riskViolins(r), tr("Identification risk")));
+        addTable(tab, new TableCard(riskTable(r)));
+        return;
+    }
+    if (!s) return;
+    if (tab == tr("Risk")) {
+        addChart(tab, new ChartCard(riskViolins(r), tr("Identification risk")));
+        addChart(tab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
+        if (s->scheme != study::Scheme::Unweighted)
+            addChart(tab, new ChartCard(riskComparisonScatter(r, name), tr("Risk comparison")));
+        if (auto top = topRiskTable(r, name))
+            addTable(tab, new TableCard(*top), s->scheme != study::Scheme::Unweighted ? 1 : 2);
+        else
+            addTable(tab, new TableCard(tr("Riskiest records"), q(top.message())));
+    } else if (tab == tr("Weights")) {
+        addChart(tab, new ChartCard(weightViolins(r), tr("Weights")));
+        addChart(tab, new ChartCard(boundVsWeightScatter(r, name), tr("Bound against weight")));
+        addChart(tab, new ChartCard(weightVsYScatter(r, name), tr("Weight against y")));
+    } else if (tab == tr("Utility")) {
+        const auto statistics = utilityStatistics(r);
+        for (std::size_t k = 0; k < statistics.size(); ++k)
+            addChart(tab, new ChartCard(utilityViolins(r, k), tr("Utility")));
+        auto table = [&](Expected<TableData> t, const QString& what) {
+            if (t)
+                addTable(tab, new TableCard(*t));
+            else
+                addTable(tab, new TableCard(what, q(t.message())));
+        };
+        table(utilityTable(r), tr("Utility"));
+        if (!statistics.empty()) {
+            table(distributionTable(r), tr("Whole distribution"));
+            table(regressionTable(r, name), tr("Regression"));
+            if (s->scheme != study::Scheme::Unweighted)
+                table(posteriorTable(r, name), tr("Posterior"));
+        }
+    } else if (tab == tr("Synthetic data")) {
+        const int m = static_cast<int>(s->synthetic.size());
+        dataset_ = std::clamp(dataset_, 0, std::max(m - 1, 0));
+        auto* row = new QWidget;
+        auto* rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(4, 0, 4, 0);
+        rowLayout->addWidget(new QLabel(
+            tr("Densities pool all %1 synthetic datasets; the scatter shows dataset").arg(m)));
+        auto* spin = new QSpinBox;
+        spin->setObjectName(QStringLiteral("datasetChooser"));
+        spin->setRange(1, std::max(m, 1));
+        spin->setValue(dataset_ + 1);
+        rowLayout->addWidget(spin);
+        rowLayout->addWidget(new QLabel(tr("of %1.").arg(m)));
+        rowLayout->addStretch();
+        if (QGridLayout* g = grid(tab)) place(g, row, 2);
+        connect(spin, &QSpinBox::valueChanged, this, [this, tab](int v) {
+            dataset_ = v - 1;
+            stale_.insert(tab);
+            // After the spin box's own signal has returned: rebuilding deletes it.
+            QMetaObject::invokeMethod(
+                this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
+        });
+        addChart(tab, new ChartCard(densityChart(r, name), tr("Density")));
+        addChart(tab, new ChartCard(densityTailChart(r, name), tr("Tail density")));
+        addChart(tab, new ChartCard(syntheticVsConfidentialScatter(
+                                        r, name, static_cast<std::size_t>(dataset_)),
+                                    tr("Synthetic against confidential")));
+    } else if (tab == tr("Diagnostics")) {
+        const auto traced = traceParameters(r, name, 4);
+        for (std::size_t p : traced)
+            addChart(tab, new ChartCard(traceChart(r, name, p), tr("Trace")));
+        if (traced.empty())
+            addTable(tab,
+                     new TableCard(
+                         tr("Trace plots"),
+                         tr("this run holds no parameter draws (its folder was written without "
+                            "--keep-draws)")));
+        addTable(tab, new TableCard(samplerTable(r)));
+        addTable(tab, new TableCard(convergenceTable(r)));
+    } else if (tab == tr("Tables")) {
+        addTable(tab, new TableCard(epsilonTable(r)));
+        addTable(tab, new TableCard(riskTable(r)));
+        if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
+        if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
+        if (auto top = topRiskTable(r, name)) addTable(tab, new TableCard(*top));
+        addTable(tab, new TableCard(samplerTable(r)));
+        addTable(tab, new TableCard(convergenceTable(r)));
+    }
+}
+
+}  // namespace ppsynth::ui::results

@@ -1,0 +1,77 @@
+// The results of one run in tabs: Summary (epsilon per synthesizer in words, the accounting
+// and risk tables, the bound violins), Risk, Weights, Utility, Synthetic data, Diagnostics
+// and Tables. Charts and tables come from run_charts and results_tables; per-synthesizer
+// charts follow the synthesizer chosen at the top. Everything is built on the GUI thread
+// from a finished run (no statistics beyond the KDEs of the charts).
+#pragma once
+
+#include <QList>
+#include <QWidget>
+#include <memory>
+#include <set>
+
+#include "ppsynth/study/runner.hpp"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTabWidget;
+class QGridLayout;
+
+namespace ppsynth::ui::results {
+
+class ChartCard;
+class ChartExportJob;
+class TableCard;
+
+class ResultsPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ResultsPage(QWidget* parent = nullptr);
+
+    // Shows `run` (replacing what was shown). The page keeps a shared reference.
+    void showRun(std::shared_ptr<const study::RunResult> run, const QString& label = QString());
+    void showRun(study::RunResult run, const QString& label = QString());
+    const study::RunResult* run() const { return run_.get(); }
+
+    // The synthesizer of the per-synthesizer charts (its name), and choosing it.
+    QString currentSynthesizer() const;
+    void setCurrentSynthesizer(const QString& name);
+
+    // Writes every chart of the run to `dir` as PNG and SVG, one chart per event-loop pass
+    // (the page stays usable; the button turns into Cancel meanwhile). The job is null when
+    // no export ran yet.
+    void exportAllCharts(const QString& dir);
+    ChartExportJob* exportJob() const { return exportJob_; }
+    QLabel* exportStatus() const { return exportStatus_; }
+
+    QTabWidget* tabs() const { return tabs_; }
+    QLabel* summaryLabel() const { return summary_; }
+    // The cards of a tab (by its title, e.g. "Risk"), in layout order; builds the tab when
+    // it has not been shown since the run or synthesizer changed.
+    QList<ChartCard*> chartCards(const QString& tab) const;
+    QList<TableCard*> tableCards(const QString& tab) const;
+
+  private:
+    void rebuild();
+    void rebuildSynthesizerTabs();
+    void ensureBuilt(const QString& tab);  // builds `tab` if it is stale
+    QWidget* tabPage(const QString& title);
+    QGridLayout* grid(const QString& title) const;
+    void clearTab(const QString& title);
+    void addChart(const QString& tab, ChartCard* card, int span = 1);
+    void addTable(const QString& tab, TableCard* table, int span = 2);
+
+    std::shared_ptr<const study::RunResult> run_;
+    std::set<QString> stale_;  // tabs to rebuild before they are shown
+    int dataset_ = 0;          // synthetic dataset of the synthetic-against-confidential scatter
+    QLabel* header_ = nullptr;
+    QComboBox* synthesizer_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QPushButton* exportButton_ = nullptr;
+    QLabel* exportStatus_ = nullptr;
+    ChartExportJob* exportJob_ = nullptr;
+};
+
+}  // namespace ppsynth::ui::results

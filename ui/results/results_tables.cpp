@@ -1,0 +1,442 @@
+#include "ui/results/results_tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/results/run_charts.hpp"
+
+namespace ppsynth::ui::results {
+
+namespace {
+
+using study::RunResult;
+using study::SynthesizerResult;
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString count(std::size_t n) {
+    return QString::number(static_cast<qulonglong>(n));
+}
+
+// Stan's thresholds, as mcmc::diagnose uses them.
+constexpr double kRhatThreshold = 1.01;
+constexpr double kEssPerChain = 100;
+
+}  // namespace
+
+QString formatCell(double v) {
+    if (std::isnan(v)) return QStringLiteral("–");
+    return QString::number(v, 'g', 4);
+}
+
+TableData epsilonTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("epsilon");
+    t.title = QStringLiteral("Privacy accounting (ε)");
+    t.caption = QStringLiteral(
+        "ε = 2 Δ(α,x) is the local guarantee of one released synthetic dataset; releasing m "
+        "datasets spends m times that, so quote the total when all of them are published.");
+    t.headers = {QStringLiteral("Synthesizer"),      QStringLiteral("Scheme"),
+                 QStringLiteral("Δx (unweighted)"),  QStringLiteral("Δ(α,x)"),
+                 QStringLiteral("ε per dataset"),    QStringLiteral("m"),
+                 QStringLiteral("ε for m datasets"), QStringLiteral("Global ε (recommended)"),
+                 QStringLiteral("Δ estimated as"),   QStringLiteral("Mean weight"),
+                 QStringLiteral("Records left out")};
+    for (const auto& s : run.synthesizers) {
+        t.rows.push_back(
+            {q(s.name), q(std::string(study::toString(s.scheme))), formatCell(s.deltaX),
+             formatCell(s.deltaAlphaX), formatCell(s.epsilon.perDataset),
+             QString::number(s.epsilon.m), formatCell(s.epsilon.total),
+             QStringLiteral("%1 to %2")
+                 .arg(formatCell(s.global.epsilonLow), formatCell(s.global.epsilonHigh)),
+             q(s.deltaMethod), formatCell(s.weights.mean), count(s.weights.zeros)});
+        if (s.excludedDraws > 0) {
+            t.warnings << QStringLiteral(
+                              "%1: %2 draws above the robust bound were left out of synthesis.")
+                              .arg(q(s.name))
+                              .arg(s.excludedDraws);
+        }
+        if (s.scheme == study::Scheme::Scalar && !s.scalarTries.empty()) {
+            const auto& last = s.scalarTries.back();
+            const auto* cfg = run.config.find(s.name);
+            if (cfg && !cfg->match.empty()) {
+                if (const auto* target = run.find(cfg->match)) {
+                    const double rel = std::abs(last.epsilon - target->epsilon.perDataset) /
+                                       std::max(target->epsilon.perDataset, 1e-300);
+                    if (rel > cfg->tolerance) {
+                        t.warnings << QStringLiteral(
+                                          "%1: the scalar weight matched ε of %2 only within "
+                                          "%3% after %4 refits (tolerance %5%).")
+                                          .arg(q(s.name), q(target->name), formatCell(100 * rel))
+                                          .arg(s.scalarTries.size())
+                                          .arg(formatCell(100 * cfg->tolerance));
+                    }
+                }
+            }
+        }
+    }
+    return t;
+}
+
+TableData riskTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("risk");
+    t.title = QStringLiteral("Identification risk");
+    t.caption = QStringLiteral(
+        "IRᵢ is the chance an intruder who knows a record's pattern picks it out from the "
+        "synthetic values near its own; whack-a-mole counts records whose risk rose under the "
+        "weighted synthesizer compared with the unweighted one.");
+    const double threshold = run.synthesizers.empty() ? run.config.risk.threshold
+                                                      : run.synthesizers[0].irSummary.threshold;
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("Mean IR"),
+                 QStringLiteral("Median"),
+                 QStringLiteral("Q1"),
+                 QStringLiteral("Q3"),
+                 QStringLiteral("Max"),
+                 QStringLiteral("Above %1").arg(formatCell(threshold)),
+                 QStringLiteral("Whack-a-mole")};
+    for (const auto& s : run.synthesizers) {
+        const auto& r = s.irSummary;
+        t.rows.push_back({q(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
+                          formatCell(r.q3), formatCell(r.max), count(r.aboveThreshold),
+                          s.scheme == study::Scheme::Unweighted ? QStringLiteral("–")
+                                                                : count(s.whackAMole.size())});
+    }
+    return t;
+}
+
+Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthesizer,
+                                 std::size_t n) {
+    const auto* s = run.find(synthesizer);
+    if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
+    if (s->ir.empty()) return Error{"synthesizer '" + synthesizer + "' has no risks"};
+    const auto records = static_cast<std::size_t>(run.inputs.yOriginal.size());
+    if (s->ir.size() != records || static_cast<std::size_t>(s->alpha.size()) != records ||
+        static_cast<std::size_t>(s->recordDelta.size()) != records)
+        return Error{"synthesizer '" + synthesizer + "': its records do not match the data"};
+    // The runner's summary keeps the top 10; sort again when more are asked for.
+    std::vector<std::size_t> order = s->irSummary.top;
+    if (order.size() < std::min(n, records)) {
+        order.resize(records);
+        for (std::size_t i = 0; i < records; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return s->ir[a] > s->ir[b]; });
+    }
+    order.resize(std::min(n, order.size()));
+
+    TableData t;
+    t.key = QStringLiteral("top_risk_") + q(synthesizer);
+    t.title = QStringLiteral("CONFIDENTIAL: the %1 records at highest risk under %2")
+                  .arg(order.size())
+                  .arg(q(synthesizer));
+    t.caption = QStringLiteral(
+        "Record-level values of the confidential data: for the data owner only, never to be "
+        "released. Rows are numbered as in the data file (header excluded).");
+    t.confidential = true;
+    t.headers = {QStringLiteral("Rank"),
+                 QStringLiteral("Row in file"),
+                 q(run.config.data.target.empty() ? "y" : run.config.data.target),
+                 QStringLiteral("IRᵢ"),
+                 QStringLiteral("Weight αᵢ"),
+                 QStringLiteral("Bound Δ(α,xᵢ)")};
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::size_t i = order[k];
+        const auto e = static_cast<Eigen::Index>(i);
+        const std::size_t row = i < run.inputs.keptRows.size() ? run.inputs.keptRows[i] + 1 : i + 1;
+        t.rows.push_back({count(k + 1), count(row), formatCell(run.inputs.yOriginal[e]),
+                          formatCell(s->ir[i]), formatCell(s->alpha[e]),
+                          formatCell(s->recordDelta[e])});
+    }
+    return t;
+}
+
+TableData convergenceTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("convergence");
+    t.title = QStringLiteral("Convergence: R-hat and effective sample size");
+    const int chains = std::max(1, run.config.mcmc.chains);
+    const double essMin = kEssPerChain * chains;
+    t.caption = QStringLiteral(
+                    "R-hat near 1 (below %1) means the chains agree; ESS is how many independent "
+                    "draws the chains are worth (at least %2 for %3 chains).")
+                    .arg(formatCell(kRhatThreshold), formatCell(essMin))
+                    .arg(chains);
+    t.headers = {QStringLiteral("Synthesizer"), QStringLiteral("Quantity"),
+                 QStringLiteral("Mean"),        QStringLiteral("SD"),
+                 QStringLiteral("R-hat"),       QStringLiteral("Bulk ESS"),
+                 QStringLiteral("Tail ESS"),    QStringLiteral("Verdict")};
+    int unconverged = 0, quantities = 0;
+    for (const auto& s : run.synthesizers) {
+        for (const auto& qd : s.diagnostics.quantities) {
+            const auto& c = qd.summary;
+            QStringList problems;
+            if (std::isnan(c.rhat)) {
+                problems << QStringLiteral("undefined");
+            } else {
+                if (c.rhat > kRhatThreshold) problems << QStringLiteral("chains disagree");
+                if (c.essBulk < essMin || c.essTail < essMin)
+                    problems << QStringLiteral("too few effective draws");
+            }
+            // The sampler names parameters by position on its unconstrained scale (log for
+            // scales): say which parameter, and that mean and SD are on that scale.
+            QString quantity = q(qd.name);
+            if (const auto j = parameterIndex(run, qd.name);
+                j && q(run.parameterNames[*j]) != quantity)
+                quantity = q(run.parameterNames[*j]) + QStringLiteral(" (sampler scale)");
+            if (!problems.isEmpty()) ++unconverged;
+            ++quantities;
+            t.rows.push_back(
+                {q(s.name), quantity, formatCell(c.mean), formatCell(c.sd), formatCell(c.rhat),
+                 formatCell(c.essBulk), formatCell(c.essTail),
+                 problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "))});
+        }
+    }
+    // One sentence instead of a warning per quantity: the Verdict column says which.
+    if (unconverged > 0) {
+        t.warnings << QStringLiteral(
+                          "%1 of %2 quantities have not converged (see Verdict): run longer "
+                          "(more warm-up and draws) before relying on these results.")
+                          .arg(unconverged)
+                          .arg(quantities);
+    }
+    return t;
+}
+
+TableData samplerTable(const RunResult& run) {
+    TableData t;
+    t.key = QStringLiteral("sampler");
+    t.title = QStringLiteral("Sampler checks: divergences, tree depth, E-BFMI");
+    t.caption = QStringLiteral(
+        "Divergences mean the sampler could not follow the posterior and estimates may be "
+        "biased; tree-depth hits mean slow exploration; E-BFMI below 0.3 means the tails may "
+        "be missed. Exact (conjugate) draws have none of these.");
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("Draws"),
+                 QStringLiteral("Divergences"),
+                 QStringLiteral("Per chain"),
+                 QStringLiteral("Tree-depth hits"),
+                 QStringLiteral("Lowest E-BFMI"),
+                 QStringLiteral("Fits"),
+                 QStringLiteral("Seconds")};
+    for (const auto& s : run.synthesizers) {
+        const auto& d = s.diagnostics;
+        QStringList perChain;
+        for (int v : d.divergencesPerChain) perChain << QString::number(v);
+        const double ebfmi =
+            d.ebfmi.empty() ? std::nan("") : *std::min_element(d.ebfmi.begin(), d.ebfmi.end());
+        t.rows.push_back(
+            {q(s.name), QString::number(d.draws), QString::number(d.divergences),
+             perChain.isEmpty() ? QStringLiteral("–") : perChain.join(QStringLiteral(", ")),
+             QString::number(d.treeDepthSaturated), formatCell(ebfmi), QString::number(s.fits),
+             formatCell(s.seconds)});
+        for (const auto& w : d.warnings)
+            if (w.find("R-hat") == std::string::npos && w.find("ESS") == std::string::npos)
+                t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+    }
+    return t;
+}
+
+namespace {
+
+QString interval(const study::EstimateInterval& e) {
+    return QStringLiteral("[%1, %2]").arg(formatCell(e.lower), formatCell(e.upper));
+}
+
+Status hasUtility(const RunResult& run) {
+    for (const auto& s : run.synthesizers)
+        if (s.utility) return {};
+    std::string why = "the run has no utility report";
+    if (!run.config.utility.enabled) why += ": the configuration's utility block is off";
+    for (const auto& s : run.synthesizers)
+        if (!s.utilityError.empty()) why += " (" + s.name + ": " + s.utilityError + ")";
+    return Error{why};
+}
+
+// The report's own warnings and failed reports, prefixed by the synthesizer.
+void utilityWarnings(const RunResult& run, TableData& t) {
+    for (const auto& s : run.synthesizers) {
+        if (!s.utilityError.empty())
+            t.warnings
+                << QStringLiteral("%1: no utility report: %2").arg(q(s.name), q(s.utilityError));
+        if (!s.utility) continue;
+        for (const auto& w : s.utility->warnings)
+            t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+    }
+    t.warnings.removeDuplicates();
+}
+
+}  // namespace
+
+Expected<TableData> utilityTable(const RunResult& run) {
+    if (auto st = hasUtility(run); !st) return Error{st.message()};
+    TableData t;
+    t.key = QStringLiteral("utility");
+    t.title = QStringLiteral("Utility: statistics of %1, confidential against synthetic")
+                  .arg(q(run.config.data.target));
+    double level = 0.95;
+    for (const auto& s : run.synthesizers)
+        if (s.utility) level = s.utility->level;
+    const QString pct = formatCell(100 * level) + QLatin1Char('%');
+    t.caption = QStringLiteral(
+                    "Intervals are %1 bootstrap intervals (synthetic: pooled over the m "
+                    "datasets); the CI overlap is 1 when the intervals coincide and 0 or less "
+                    "when they do not meet.")
+                    .arg(pct);
+    t.headers = {QStringLiteral("Synthesizer"),  QStringLiteral("Statistic"),
+                 QStringLiteral("Confidential"), QStringLiteral("%1 interval").arg(pct),
+                 QStringLiteral("Synthetic"),    QStringLiteral("%1 interval").arg(pct),
+                 QStringLiteral("CI overlap")};
+    for (const auto& s : run.synthesizers) {
+        if (!s.utility) continue;
+        for (const auto& st : s.utility->statistics) {
+            t.rows.push_back({q(s.name), q(st.name), formatCell(st.original.estimate),
+                              interval(st.original), formatCell(st.synthetic.estimate),
+                              interval(st.synthetic), formatCell(st.ciOverlap)});
+        }
+    }
+    utilityWarnings(run, t);
+    return t;
+}
+
+Expected<TableData> distributionTable(const RunResult& run) {
+    if (auto st = hasUtility(run); !st) return Error{st.message()};
+    TableData t;
+    t.key = QStringLiteral("distribution");
+    t.title = QStringLiteral("Utility: whole distribution and regression");
+    t.caption = QStringLiteral(
+        "ECDF distances (Um the largest gap, Ua the mean squared gap between the confidential "
+        "and synthetic distribution functions) and pMSE are 0 for a perfect copy; compare "
+        "S_pMSE with the value a correct synthesizer gives, not with 1.");
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("ECDF Um"),
+                 QStringLiteral("ECDF Ua"),
+                 QStringLiteral("pMSE"),
+                 QStringLiteral("S_pMSE"),
+                 QStringLiteral("S_pMSE if correct"),
+                 QStringLiteral("Regression: mean CI overlap")};
+    for (const auto& s : run.synthesizers) {
+        if (!s.utility) continue;
+        const auto& u = *s.utility;
+        const QString none = QStringLiteral("–");
+        t.rows.push_back({q(s.name), formatCell(u.ecdf.Um), formatCell(u.ecdf.Ua),
+                          u.pmse.computed ? formatCell(u.pmse.pmse) : none,
+                          u.pmse.computed ? formatCell(u.pmse.sPmse) : none,
+                          u.pmse.computed ? formatCell(u.pmse.sPmseReference) : none,
+                          u.regression.empty() ? none : formatCell(u.regressionMeanOverlap)});
+    }
+    for (const auto& s : run.synthesizers) {
+        if (s.utility && !s.utility->pmse.referenceNote.empty()) {
+            t.caption += QStringLiteral(" ") + q(s.utility->pmse.referenceNote);
+            break;
+        }
+    }
+    return t;
+}
+
+Expected<TableData> regressionTable(const RunResult& run, const std::string& synthesizer) {
+    const auto* s = run.find(synthesizer);
+    if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
+    if (!s->utility)
+        return Error{"synthesizer '" + synthesizer + "' has no utility report" +
+                     (s->utilityError.empty() ? std::string() : ": " + s->utilityError)};
+    if (s->utility->regression.empty())
+        return Error{"the utility report has no regression (no predictors were asked for)"};
+    TableData t;
+    t.key = QStringLiteral("regression_") + q(synthesizer);
+    t.title =
+        QStringLiteral("Regression of %1 under %2").arg(q(run.config.data.target), q(synthesizer));
+    t.caption = QStringLiteral(
+        "Synthetic estimates combine the m datasets by the rules for partially synthetic "
+        "data (t intervals with df degrees of freedom); a high CI overlap means an analyst "
+        "would draw the same conclusion from the synthetic data.");
+    t.headers = {QStringLiteral("Term"),     QStringLiteral("Confidential"),
+                 QStringLiteral("Interval"), QStringLiteral("Synthetic"),
+                 QStringLiteral("Interval"), QStringLiteral("CI overlap"),
+                 QStringLiteral("df")};
+    for (const auto& r : s->utility->regression) {
+        t.rows.push_back({q(r.term), formatCell(r.original.estimate), interval(r.original),
+                          formatCell(r.synthetic.estimate), interval(r.synthetic),
+                          formatCell(r.ciOverlap), formatCell(r.df)});
+    }
+    return t;
+}
+
+Expected<TableData> posteriorTable(const RunResult& run, const std::string& synthesizer) {
+    const auto* s = run.find(synthesizer);
+    if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
+    if (!s->utility || s->utility->parameters.empty())
+        return Error{"synthesizer '" + synthesizer +
+                     "' has no posterior comparison with the unweighted fit"};
+    TableData t;
+    t.key = QStringLiteral("posterior_") + q(synthesizer);
+    t.title = QStringLiteral("Posterior under %1 against the unweighted fit").arg(q(synthesizer));
+    t.caption = QStringLiteral(
+        "Medians with 90% intervals; a width ratio above 1 is information lost to the "
+        "weights (scalar weighting widens every interval alike).");
+    t.headers = {QStringLiteral("Parameter"),      QStringLiteral("Weighted median"),
+                 QStringLiteral("Weighted 90%"),   QStringLiteral("Unweighted median"),
+                 QStringLiteral("Unweighted 90%"), QStringLiteral("Width ratio")};
+    for (const auto& p : s->utility->parameters) {
+        auto iv = [](const study::ParameterSummary& x) {
+            return QStringLiteral("[%1, %2]").arg(formatCell(x.q05), formatCell(x.q95));
+        };
+        t.rows.push_back({q(p.name), formatCell(p.weighted.median), iv(p.weighted),
+                          formatCell(p.unweighted.median), iv(p.unweighted),
+                          formatCell(p.widthRatio)});
+    }
+    return t;
+}
+
+TableData comparisonTable(const RunResult& a, const QString& labelA, const RunResult& b,
+                          const QString& labelB) {
+    TableData t;
+    t.key = QStringLiteral("comparison");
+    t.title = QStringLiteral("%1 against %2").arg(labelA, labelB);
+    t.caption = QStringLiteral(
+        "The same synthesizer in two runs: a lower ε is a stronger privacy guarantee, a lower "
+        "mean risk fewer identifiable records, a higher mean weight more information kept.");
+    // Two-line headers (measure, then run) keep the table narrow enough to read.
+    t.headers = {QStringLiteral("Synthesizer")};
+    for (const char* measure : {"ε per dataset", "Mean IR", "Mean weight", "High-risk records",
+                                "CI overlap of the mean"}) {
+        for (const QString& label : {labelA, labelB})
+            t.headers << QStringLiteral("%1\n%2").arg(QString::fromUtf8(measure), label);
+    }
+    std::vector<std::string> names;
+    for (const auto* run : {&a, &b})
+        for (const auto& s : run->synthesizers)
+            if (std::find(names.begin(), names.end(), s.name) == names.end())
+                names.push_back(s.name);
+    const QString none = QStringLiteral("–");
+    for (const auto& name : names) {
+        const auto* x = a.find(name);
+        const auto* y = b.find(name);
+        auto cell = [&](const SynthesizerResult* s, auto value) { return s ? value(*s) : none; };
+        auto eps = [](const SynthesizerResult& s) { return formatCell(s.epsilon.perDataset); };
+        auto ir = [](const SynthesizerResult& s) { return formatCell(s.irSummary.mean); };
+        auto w = [](const SynthesizerResult& s) { return formatCell(s.weights.mean); };
+        auto high = [](const SynthesizerResult& s) { return count(s.irSummary.aboveThreshold); };
+        auto overlap = [&](const SynthesizerResult& s) {
+            if (s.utility) {
+                for (const auto& st : s.utility->statistics)
+                    if (st.statistic.kind == utility::StatisticKind::Mean)
+                        return formatCell(st.ciOverlap);
+            }
+            return none;
+        };
+        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, ir), cell(y, ir), cell(x, w),
+                          cell(y, w), cell(x, high), cell(y, high), cell(x, overlap),
+                          cell(y, overlap)});
+    }
+    if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
+        a.config.data.target != b.config.data.target) {
+        t.warnings << QStringLiteral(
+            "The runs use different data (target or number of records): compare with care.");
+    }
+    return t;
+}
+
+}  // namespace ppsynth::ui::results
