@@ -20,7 +20,11 @@ stanDir <- file.path(dirname(sub("--file=", "", grep("--file=", commandArgs(), v
 modelOf <- c(poisson = "poisson", negbin = "negbin", "visits-poisson" = "poisson",
              "visits-negbin" = "negbin", "income-normal" = "normal",
              "income-mixture" = "mixture")
-rstan_options(auto_write = TRUE)
+rstan_options(auto_write = FALSE)  # no compiled .rds next to the .stan sources
+# Debian's r-cran-bh is an empty shell (the headers are the system Boost's), so rstan's
+# default boost_lib, BH's include folder, does not exist there.
+if (!dir.exists(system.file("include", package = "BH")) && dir.exists("/usr/include/boost"))
+  rstan_options(boost_lib = "/usr/include")
 
 for (cs in cases) {
   d <- read.csv(file.path(dataDir, paste0(cs, ".csv")))

@@ -27,7 +27,7 @@ class RegressionModel : public Model {
   public:
     // Columns (other than the intercept) with fewer nonzero entries than this are sampled
     // non-centred (see Priors::centeredCoefficients).
-    static constexpr Eigen::Index kNonCentredBelow = 50;
+    static constexpr Eigen::Index kNonCentredBelow = 100;
 
     ~RegressionModel() override;
 
