@@ -26,8 +26,16 @@ mkdir -p "$OUT"
 "$CLI" report "$OUT/run" --out "$OUT/report.pdf"
 "$CLI" report "$OUT/run" --out "$OUT/report.html"
 pdftoppm -r 70 -png "$OUT/report.pdf" "$OUT/page"
-# A tall window shows the banner, the contents and the first sections in one image.
+# A tall window shows the banner, the contents and the first sections in one image; a frame
+# scrolled to the charts shows the banner staying on top and the embedded charts.
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,2000 \
   --screenshot="$PWD/$OUT/html.png" "file://$PWD/$OUT/report.html" 2> /dev/null
+cat > "$OUT/charts_view.html" << 'HTML'
+<!DOCTYPE html><html><body style="margin:0"><iframe src="report.html#charts"
+style="width:1280px;height:1600px;border:0"></iframe></body></html>
+HTML
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000 \
+  --window-size=1280,1600 --screenshot="$PWD/$OUT/html_charts.png" \
+  "file://$PWD/$OUT/charts_view.html" 2> /dev/null
 echo "Look at:"
-ls "$PWD/$OUT"/page-*.png "$PWD/$OUT/html.png"
+ls "$PWD/$OUT"/page-*.png "$PWD/$OUT/html.png" "$PWD/$OUT/html_charts.png"

@@ -158,6 +158,10 @@ class JobRunner final : public JobRunnerBase {
     };
 
     void deliver() {
+        // Setting the empty future below makes the watcher report "finished" once more (a
+        // default QFuture is already canceled and finished): without this guard that second
+        // call reported the job again as Canceled, overwriting the Done outcome.
+        if (!running_) return;
         running_ = false;
         auto future = watcher_.future();
         // takeResult() resets the future's state, so forget it before taking.

@@ -3,6 +3,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -16,15 +18,42 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <algorithm>
 
+#include "ppsynth/data/roles.hpp"
+#include "ppsynth/study/run_loader.hpp"
+#include "ppsynth/study/run_output.hpp"
+#include "ui/column_panel.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
 #include "ui/message_area.hpp"
+#include "ui/results/compare_view.hpp"
+#include "ui/results/results_page.hpp"
+#include "ui/run/run_list.hpp"
+#include "ui/run/run_panel.hpp"
+#include "ui/setup/model_page.hpp"
+#include "ui/setup/synthesizers_page.hpp"
+#include "ui/setup/weight_preview_panel.hpp"
+#include "ui/table_model.hpp"
 
 namespace ppsynth::ui {
 
 namespace {
 const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kLastDirKey = QStringLiteral("lastDirectory");
+
+bool isProjectPath(const QString& path) {
+    return path.endsWith(QStringLiteral(".ppsynth"), Qt::CaseInsensitive);
+}
+
+// A folder name beside the project that no earlier save used.
+QString freeFolder(const QString& parent, const QString& stem) {
+    QString candidate = QDir(parent).filePath(stem);
+    for (int i = 2; QFileInfo::exists(candidate); ++i)
+        candidate = QDir(parent).filePath(QStringLiteral("%1_%2").arg(stem).arg(i));
+    return candidate;
+}
 
 std::string localPath(const QString& path) {
     return QFile::encodeName(path).toStdString();
@@ -35,14 +64,74 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       tabs_(new QTabWidget(this)),
       dataPage_(new DataPage(this)),
+      modelPage_(new ModelPage(this)),
+      synthesizersPage_(new SynthesizersPage(this)),
+      runPanel_(new RunPanel(this)),
+      resultsPage_(new results::ResultsPage(this)),
+      compareView_(new results::CompareView(this)),
       busyLabel_(new QLabel(this)),
       progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
-      readJob_(new JobRunner<ReadOutcome>(this)) {
+      readJob_(new JobRunner<ReadOutcome>(this)),
+      saveJob_(new JobRunner<SavedRuns>(this)),
+      loadRunsJob_(new JobRunner<LoadedRuns>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
     tabs_->addTab(dataPage_, tr("Data"));
+    tabs_->addTab(modelPage_, tr("Model"));
+    tabs_->addTab(synthesizersPage_, tr("Synthesizers"));
+    tabs_->addTab(runPanel_, tr("Run"));
+    tabs_->addTab(resultsPage_, tr("Results"));
+    tabs_->addTab(compareView_, tr("Compare"));
+    dataPage_->columnPanel()->setRolesValidator(data::validateRoles);
+    runPanel_->setSources([this] { return currentConfig(); },
+                          [this] { return dataPage_->model()->table(); });
+    connect(runPanel_, &RunPanel::runFinished, this, [this](int id) {
+        const RunRecord* r = runPanel_->runList()->find(id);
+        if (!r || !r->result) return;
+        // The unweighted fit's bounds drive the live preview of the LW knobs.
+        synthesizersPage_->previewPanel()->setBounds(r->result->f, r->label);
+        synthesizersPage_->refreshPreview();
+        showRunResults(id);
+    });
+    connect(runPanel_->runList(), &RunList::showRequested, this, &MainWindow::showRunResults);
+    connect(runPanel_->runList(), &RunList::compareRequested, this, &MainWindow::compareRuns);
+    saveJob_->onResult([this](SavedRuns saved) {
+        QStringList errors;
+        for (auto& [id, folder] : saved.folders) {
+            if (folder)
+                runPanel_->runList()->setFolder(id, QString::fromStdString(*folder));
+            else
+                errors << QString::fromStdString(folder.message());
+        }
+        if (!errors.isEmpty()) {
+            dataPage_->messageArea()->showError(
+                tr("Some runs could not be saved: %1").arg(errors.join(QStringLiteral("; "))));
+            return;
+        }
+        writeProjectFile(savingPath_);
+    });
+    loadRunsJob_->onResult([this](LoadedRuns loaded) {
+        QStringList errors;
+        const auto table = dataPage_->model()->table();
+        for (auto& [id, run] : loaded.runs) {
+            if (run)
+                runPanel_->runList()->setResult(
+                    id, std::make_shared<const study::RunResult>(std::move(*run)), table);
+            else
+                errors << QString::fromStdString(run.message());
+        }
+        if (!errors.isEmpty())
+            dataPage_->messageArea()->showError(tr("Some saved runs could not be reopened: %1")
+                                                    .arg(errors.join(QStringLiteral("; "))));
+    });
+    connect(saveJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+        setBusy(false);
+        if (outcome == JobOutcome::Failed)
+            dataPage_->messageArea()->showError(
+                tr("Saving the project failed: %1").arg(saveJob_->failureText()));
+    });
     setCentralWidget(tabs_);
     buildMenus();
 
@@ -68,6 +157,9 @@ MainWindow::MainWindow(QWidget* parent)
                     .arg(QFileInfo(readingPath_).fileName(), readJob_->failureText()));
     });
     resize(1280, 800);
+    QSettings settings;
+    if (settings.contains(kGeometryKey))
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
 }
 
 // The read job is a child QObject: its destructor cancels and waits before the window
@@ -78,6 +170,14 @@ void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     openAction_ = file->addAction(tr("&Open..."), this, &MainWindow::chooseFile);
     openAction_->setShortcut(QKeySequence::Open);
+    saveAction_ = file->addAction(tr("&Save Project"), this, [this] {
+        if (projectPath_.isEmpty())
+            chooseProjectToSave();
+        else
+            saveProject(projectPath_);
+    });
+    saveAction_->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save Project &As..."), this, &MainWindow::chooseProjectToSave);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -87,12 +187,19 @@ void MainWindow::buildMenus() {
 
 void MainWindow::chooseFile() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open data"), {},
-        tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.dta *.sas7bdat *.xpt);;All files (*)"));
-    if (!path.isEmpty()) openFile(path);
+        this, tr("Open data or project"), QSettings().value(kLastDirKey).toString(),
+        tr("Data files and projects (*.csv *.tsv *.txt *.sav *.zsav *.dta *.sas7bdat *.xpt "
+           "*.ppsynth);;ppsynth projects (*.ppsynth);;All files (*)"));
+    if (path.isEmpty()) return;
+    QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    openFile(path);
 }
 
 void MainWindow::openFile(const QString& path) {
+    if (isProjectPath(path)) {
+        openProject(path);
+        return;
+    }
     data::ReadOptions options;
     if (data::formatFromPath(localPath(path)) == data::FileFormat::Csv &&
         QFileInfo(path).isFile()) {
@@ -110,6 +217,8 @@ bool MainWindow::readFile(const QString& path, const data::ReadOptions& options)
         return false;
     }
     readingPath_ = path;
+    readOptions_ = options;
+    readOptions_.progress = nullptr;
     setBusy(true, tr("Reading %1...").arg(QFileInfo(path).fileName()));
     // The work owns copies of what it reads; table and notes come back by value.
     readJob_->start([file = localPath(path), options](const ProgressCallback& progress) {
@@ -123,12 +232,16 @@ bool MainWindow::readFile(const QString& path, const data::ReadOptions& options)
 }
 
 void MainWindow::onReadDone(ReadOutcome result) {
+    auto project = std::exchange(pendingProject_, std::nullopt);
     if (!result.table) {
         dataPage_->messageArea()->showError(QString::fromStdString(result.table.message()));
         return;
     }
     setTable(std::move(*result.table), readingPath_);
-    addRecentFile(readingPath_);
+    if (project)
+        applyProject(*project);
+    else
+        addRecentFile(readingPath_);
     QStringList notes;
     for (const auto& n : result.report.notes) notes << QString::fromStdString(n);
     if (!notes.isEmpty()) dataPage_->messageArea()->showInfo(notes.join(QLatin1Char('\n')));
@@ -136,6 +249,8 @@ void MainWindow::onReadDone(ReadOutcome result) {
 
 void MainWindow::setTable(data::Table table, const QString& source) {
     dataPage_->setTable(std::make_shared<data::Table>(std::move(table)), source);
+    // Bounds from a run on other data would preview nonsense.
+    synthesizersPage_->previewPanel()->clearBounds();
     dataPage_->messageArea()->hide();
     setWindowTitle(
         tr("%1 - ppsynth")
@@ -149,6 +264,7 @@ void MainWindow::setBusy(bool busy, const QString& what) {
     progress_->setValue(0);
     cancel_->setVisible(busy);
     if (openAction_) openAction_->setEnabled(!busy);
+    if (saveAction_) saveAction_->setEnabled(!busy);
     if (recentMenu_) recentMenu_->setEnabled(!busy);
 }
 
@@ -195,8 +311,221 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
     readJob_->cancel();
+    runPanel_->cancelRun();
     QMainWindow::closeEvent(event);
+}
+
+Expected<study::RunConfig> MainWindow::currentConfig() const {
+    const auto table = dataPage_->model()->table();
+    if (!table || table->columnCount() == 0)
+        return Error{tr("Open a data file on the Data page first.").toStdString()};
+    const auto roles = dataPage_->columnPanel()->roles();
+    if (roles.target.empty())
+        return Error{tr("Choose the sensitive variable y on the Data page (its Role column).")
+                         .toStdString()};
+    if (auto s = data::validateRoles(roles, *table); !s) return Error{s.message()};
+    study::RunConfig c;
+    c.data.path = QFile::encodeName(dataPage_->source()).toStdString();
+    c.data.target = roles.target;
+    c.data.predictors = roles.predictors;
+    c.data.known = roles.known;
+    c.data.referenceLevels = roles.referenceLevels;
+    for (std::size_t i = 0; i < table->columnCount(); ++i)
+        c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
+    modelPage_->apply(c);
+    if (auto s = synthesizersPage_->apply(c); !s) return Error{s.message()};
+    return c;
+}
+
+Project MainWindow::gatherProject() const {
+    Project p;
+    p.dataPath = dataPage_->source();
+    p.csv = readOptions_.csv;
+    auto& c = p.config;
+    const auto table = dataPage_->model()->table();
+    const auto roles = dataPage_->columnPanel()->roles();
+    c.data.path = QFile::encodeName(p.dataPath).toStdString();
+    c.data.target = roles.target;
+    c.data.predictors = roles.predictors;
+    c.data.known = roles.known;
+    if (table)
+        for (std::size_t i = 0; i < table->columnCount(); ++i)
+            c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
+    modelPage_->apply(c);
+    // An incomplete synthesizer set (nothing ticked) is still worth saving.
+    p.hasSynthesizers = bool(synthesizersPage_->apply(c)) && !c.synthesizers.empty();
+    if (!p.hasSynthesizers) c.synthesizers.clear();
+    for (const auto& r : runPanel_->runList()->records())
+        if (!r.folder.isEmpty()) p.runs.push_back({r.folder, r.label, r.epsilonSummary()});
+    return p;
+}
+
+void MainWindow::chooseProjectToSave() {
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save project"),
+        projectPath_.isEmpty() ? QSettings().value(kLastDirKey).toString() : projectPath_,
+        tr("ppsynth projects (*.ppsynth)"));
+    if (path.isEmpty()) return;
+    if (!isProjectPath(path)) path += QStringLiteral(".ppsynth");
+    QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    saveProject(path);
+}
+
+bool MainWindow::saveProject(const QString& path) {
+    if (dataPage_->source().isEmpty()) {
+        dataPage_->messageArea()->showError(tr("Open a data file before saving a project."));
+        return false;
+    }
+    if (saveJob_->isRunning() || readJob_->isRunning()) {
+        dataPage_->messageArea()->showInfo(tr("Wait for the current read or save to finish."));
+        return false;
+    }
+    savingPath_ = QFileInfo(path).absoluteFilePath();
+    // Finished runs not yet on disk go to folders beside the project, written by core on a
+    // worker thread (synthetic datasets can be large); the project file itself is small.
+    struct Pending {
+        int id;
+        std::shared_ptr<const study::RunResult> result;
+        std::shared_ptr<const data::Table> table;
+        std::string dir;
+    };
+    std::vector<Pending> pending;
+    const QFileInfo info(savingPath_);
+    const QString runsDir =
+        info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral("_runs"));
+    for (const auto& r : runPanel_->runList()->records()) {
+        if (!r.folder.isEmpty() || !r.result || !r.table) continue;
+        const QString dir = freeFolder(runsDir, QStringLiteral("run_%1").arg(r.id));
+        pending.push_back({r.id, r.result, r.table, QFile::encodeName(dir).toStdString()});
+    }
+    if (pending.empty()) {
+        writeProjectFile(savingPath_);
+        return true;
+    }
+    QDir().mkpath(runsDir);
+    setBusy(true, tr("Saving %n run(s)...", nullptr, int(pending.size())));
+    saveJob_->start([pending = std::move(pending)](const ProgressCallback& progress) {
+        SavedRuns out;
+        for (std::size_t i = 0; i < pending.size(); ++i) {
+            const auto& p = pending[i];
+            if (report(progress, {"saving runs", 0, double(i), double(pending.size())}) ==
+                Continue::Stop)
+                break;
+            auto s = study::writeRunOutput(*p.result, *p.table, p.dir);
+            out.folders.emplace_back(
+                p.id, s ? Expected<std::string>(p.dir) : Expected<std::string>(Error{s.message()}));
+        }
+        return out;
+    });
+    return true;
+}
+
+void MainWindow::writeProjectFile(const QString& path) {
+    const auto status = ppsynth::ui::saveProject(gatherProject(), path);
+    if (!status) {
+        dataPage_->messageArea()->showError(QString::fromStdString(status.message()));
+        return;
+    }
+    projectPath_ = path;
+    addRecentFile(path);
+    setWindowTitle(tr("%1 - ppsynth").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+}
+
+void MainWindow::openProject(const QString& path) {
+    auto project = loadProject(path);
+    if (!project) {
+        dataPage_->messageArea()->showError(QString::fromStdString(project.message()));
+        return;
+    }
+    if (!readFile(project->dataPath, readOptionsOf(*project))) return;
+    projectPath_ = QFileInfo(path).absoluteFilePath();
+    pendingProject_ = std::move(*project);
+}
+
+void MainWindow::applyProject(const Project& project) {
+    const auto& d = project.config.data;
+    auto* panel = dataPage_->columnPanel();
+    const auto table = dataPage_->model()->table();
+    QStringList missing;
+    auto setRole = [&](const std::string& column, data::Role role) {
+        const auto idx = table->indexOf(column);
+        if (!idx) {
+            missing << QString::fromStdString(column);
+            return;
+        }
+        auto* combo = panel->roleCombo(int(*idx));
+        combo->setCurrentIndex(combo->findData(int(role)));
+    };
+    for (const auto& p : d.predictors) {
+        const bool known = std::find(d.known.begin(), d.known.end(), p) != d.known.end();
+        setRole(p, known ? data::Role::Known : data::Role::Predictor);
+    }
+    if (!d.target.empty()) setRole(d.target, data::Role::Target);
+    modelPage_->load(project.config);
+    if (project.hasSynthesizers) synthesizersPage_->load(project.config);
+    runPanel_->runList()->clear();
+    for (const auto& r : project.runs) {
+        RunRecord record;
+        record.label = r.label;
+        record.folder = r.folder;
+        record.savedSummary = r.summary;
+        record.finishedAt = QFileInfo(r.folder).lastModified();
+        runPanel_->runList()->add(std::move(record));
+    }
+    // The saved runs' results come back from their folders in the background (core checks
+    // the data file is still the one they were run on).
+    std::vector<std::pair<int, std::string>> folders;
+    for (const auto& r : runPanel_->runList()->records())
+        folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
+    if (!folders.empty() && !loadRunsJob_->isRunning()) {
+        loadRunsJob_->start([folders, data = QFile::encodeName(project.dataPath).toStdString()](
+                                const ProgressCallback& progress) {
+            LoadedRuns out;
+            for (std::size_t i = 0; i < folders.size(); ++i) {
+                if (report(progress, {"loading runs", 0, double(i), double(folders.size())}) ==
+                    Continue::Stop)
+                    break;
+                study::LoadOptions options;
+                options.dataPath = data;
+                out.runs.emplace_back(folders[i].first,
+                                      study::loadRunOutput(folders[i].second, options));
+            }
+            return out;
+        });
+    }
+    addRecentFile(projectPath_);
+    setWindowTitle(tr("%1 - ppsynth").arg(QFileInfo(projectPath_).fileName()));
+    if (!missing.isEmpty())
+        dataPage_->messageArea()->showError(
+            tr("The project names columns the data file no longer has: %1")
+                .arg(missing.join(QStringLiteral(", "))));
+}
+
+void MainWindow::showRunResults(int id) {
+    const RunRecord* r = runPanel_->runList()->find(id);
+    runPanel_->runList()->select({id});
+    if (!r || !r->result) {  // saved in an earlier session and not loaded
+        tabs_->setCurrentWidget(runPanel_);
+        return;
+    }
+    resultsPage_->showRun(r->result, r->label);
+    tabs_->setCurrentWidget(resultsPage_);
+}
+
+void MainWindow::compareRuns(int left, int right) {
+    const RunRecord* a = runPanel_->runList()->find(left);
+    const RunRecord* b = runPanel_->runList()->find(right);
+    runPanel_->runList()->select({left, right});
+    if (!a || !b || !a->result || !b->result) {
+        tabs_->setCurrentWidget(runPanel_);
+        return;
+    }
+    compareView_->compare(a->label, a->result, b->label, b->result);
+    tabs_->setCurrentWidget(compareView_);
 }
 
 }  // namespace ppsynth::ui

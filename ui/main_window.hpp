@@ -5,11 +5,17 @@
 #include <QMainWindow>
 #include <QStringList>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/table.hpp"
+#include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/runner.hpp"
 #include "ui/job_runner.hpp"
+#include "ui/project_file.hpp"
 
 class QLabel;
 class QMenu;
@@ -19,7 +25,25 @@ class QTabWidget;
 
 namespace ppsynth::ui {
 
+namespace results {
+class CompareView;
+class ResultsPage;
+}  // namespace results
+
 class DataPage;
+class ModelPage;
+class RunPanel;
+class SynthesizersPage;
+
+// What saving a project's unsaved runs hands back: per run id, its folder or the error.
+struct SavedRuns {
+    std::vector<std::pair<int, Expected<std::string>>> folders;
+};
+
+// What reopening a project's saved runs hands back: per run id, the run or the error.
+struct LoadedRuns {
+    std::vector<std::pair<int, Expected<study::RunResult>>> runs;
+};
 
 // What a background read hands back: the table or the error, and the reader's notes.
 struct ReadOutcome {
@@ -43,8 +67,34 @@ class MainWindow : public QMainWindow {
     bool readFile(const QString& path, const data::ReadOptions& options);
 
     DataPage* dataPage() const { return dataPage_; }
+    ModelPage* modelPage() const { return modelPage_; }
+    SynthesizersPage* synthesizersPage() const { return synthesizersPage_; }
+    RunPanel* runPanel() const { return runPanel_; }
+    results::ResultsPage* resultsPage() const { return resultsPage_; }
+    results::CompareView* compareView() const { return compareView_; }
+    QTabWidget* tabs() const { return tabs_; }
     JobRunnerBase* readJob() const { return readJob_; }
+    JobRunnerBase* saveJob() const { return saveJob_; }
+    // Reopens a project's saved run folders (after its data file is read).
+    JobRunnerBase* loadRunsJob() const { return loadRunsJob_; }
     QStringList recentFiles() const;
+
+    // The run configuration the pages describe (roles from the Data page, model, MCMC and
+    // synthesizers); fails with what to fix when it is incomplete.
+    Expected<study::RunConfig> currentConfig() const;
+
+    // Projects (.ppsynth). Saving writes the runs not yet saved to folders beside the
+    // project on a worker thread, then the small project file; false when it cannot start.
+    bool saveProject(const QString& path);
+    // Opens a project: reads its data file in the background, then restores roles, model,
+    // synthesizers and the list of saved runs.
+    void openProject(const QString& path);
+    QString projectPath() const { return projectPath_; }
+
+    // Shows a finished run on the Results tab, or compares two on the Compare tab. Runs
+    // reopened from a project (not loaded) are selected in the run list instead.
+    void showRunResults(int id);
+    void compareRuns(int left, int right);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -58,16 +108,32 @@ class MainWindow : public QMainWindow {
     void updateRecentMenu();
     void onReadDone(ReadOutcome result);
     void setBusy(bool busy, const QString& what = {});
+    void applyProject(const Project& project);
+    void writeProjectFile(const QString& path);
+    void chooseProjectToSave();
+    Project gatherProject() const;
 
     QTabWidget* tabs_;
     DataPage* dataPage_;
+    ModelPage* modelPage_;
+    SynthesizersPage* synthesizersPage_;
+    RunPanel* runPanel_;
+    results::ResultsPage* resultsPage_;
+    results::CompareView* compareView_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
     QLabel* busyLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
     JobRunner<ReadOutcome>* readJob_;
+    JobRunner<SavedRuns>* saveJob_;
+    JobRunner<LoadedRuns>* loadRunsJob_;
     QString readingPath_;
+    data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
+    std::optional<Project> pendingProject_;  // applied once its data file is read
+    QString projectPath_;
+    QString savingPath_;
 };
 
 }  // namespace ppsynth::ui

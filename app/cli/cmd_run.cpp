@@ -23,8 +23,11 @@ int runRun(const RunArgs& a) {
     ro.cancel = &cancel;
     ro.progress = stderrProgress(cancel);
     auto result = study::runStudy(*config, table, ro);
-    if (!result) return std::cerr << "error: " << result.message() << "\n", cancel.load() ? 130 : 1;
-    if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
+    // Ctrl-C: whatever the run was doing when it stopped, nothing reaches DIR.
+    if (cancel.load()) return std::cerr << "cancelled: nothing was written
+", 130;
+    if (!result) return std::cerr << "error: " << result.message() << "
+", 1;
     result->dataSha256 = input->sha256;
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
@@ -33,11 +36,21 @@ int runRun(const RunArgs& a) {
         return std::cerr << "error: " << s.message() << "\n", 1;
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
-    for (const auto& s : result->synthesizers)
+    for (const auto& s : result->synthesizers) {
         std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
                   << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod
-                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median
-                  << "\n";
+                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median;
+        if (s.utility)
+            std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
+                      << " (reference " << s.utility->pmse.sPmseReference << ")";
+        std::cout << "\n";
+        // A utility measure that failed or cannot be trusted is said, not hidden in run.json.
+        if (!s.utilityError.empty())
+            std::cerr << "warning: " << s.name << ": utility: " << s.utilityError << "\n";
+        if (s.utility)
+            for (const auto& w : s.utility->warnings)
+                std::cerr << "warning: " << s.name << ": utility: " << w << "\n";
+    }
     return 0;
 }
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     ppsynth::ui::MainWindow w;
     w.show();
     const auto args = QApplication::arguments();
+    // A data file (a CSV asks for its options first) or a .ppsynth project.
     if (args.size() > 1) w.openFile(args.at(1));
     return QApplication::exec();
 }

@@ -52,7 +52,7 @@ inline std::string configJson(const std::string& dataPath, int m = 3) {
       "model": {"family": "poisson-means"},
       "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 11},
       "synthesis": {"m": )" +
-           std::to_string(m) + R"(}, "risk": {"L": 4},
+           std::to_string(m) + R"(}, "risk": {"L": 4}, "utility": {"bootstrap": 200},
       "synthesizers": [
         {"name": "Unweighted", "scheme": "unweighted"},
         {"name": "LW", "scheme": "lipschitz", "c": 0.7, "g": 0.0},
@@ -99,7 +99,7 @@ inline std::string incomeConfigJson(const std::string& dataPath, int m) {
       "model": {"family": "normal"},
       "mcmc": {"chains": 2, "warmup": 150, "draws": 150, "seed": 5, "threads": 2},
       "synthesis": {"m": )" +
-           std::to_string(m) + R"(}, "risk": {"L": 4},
+           std::to_string(m) + R"(}, "risk": {"L": 4}, "utility": {"bootstrap": 200},
       "synthesizers": [
         {"name": "Unweighted", "scheme": "unweighted"},
         {"name": "LW", "scheme": "lipschitz", "c": 0.7, "g": 0.0},
@@ -140,7 +140,7 @@ inline std::string writeLargeInputs(const std::filesystem::path& dir, std::size_
         "known": ["region"]}, "model": {"family": "poisson-means"},
         "mcmc": {"chains": 2, "warmup": 0, "draws": 200, "seed": 3},
         "synthesis": {"m": )"
-                          << m << R"(}, "risk": {"L": 2},
+                          << m << R"(}, "risk": {"L": 2}, "utility": {"enabled": false},
         "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}]})";
     return config;
 }

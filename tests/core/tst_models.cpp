@@ -153,6 +153,10 @@ class TstModels : public QObject {
         familyRows();
         QTest::newRow("normal fixed tau, sigma") << "normal fixed" << 1 << false;
         QTest::newRow("mixture fixed sigma") << "normal-mixture fixed" << 4 << false;
+        QTest::newRow("poisson centred") << "poisson centred" << 1 << true;
+        QTest::newRow("negbin centred") << "negbin centred" << 1 << false;
+        QTest::newRow("normal centred") << "normal centred" << 1 << false;
+        QTest::newRow("mixture K=3 centred") << "normal-mixture centred" << 3 << false;
     }
     void gradientMatchesFiniteDifferences() {
         QFETCH(QString, family);
@@ -164,6 +168,10 @@ class TstModels : public QObject {
             fam = fam.substr(0, fam.size() - 6);
             pr.fixedSigma = 0.8;
             if (fam == "normal") pr.fixedTau = 2.0;
+        }
+        if (fam.ends_with(" centred")) {
+            fam = fam.substr(0, fam.size() - 8);
+            pr.centeredCoefficients = true;
         }
         const Data d = makeData(fam, 40, dummies ? 8 : 4, 11, dummies);
         const auto m = build(fam, d, K, pr);
@@ -249,6 +257,48 @@ class TstModels : public QObject {
         }
         // totalLogLik sums the records.
         QVERIFY(close(m->totalLogLik(q), l.sum(), 1e-14));
+    }
+
+    // The non-centred coefficients (beta_j = tau_j z_j, j > 0) target the same posterior as
+    // the centred ones: at corresponding points the log densities differ by exactly the log
+    // Jacobian K sum_{j>0} log tau_j of z -> beta, the constrained draws agree, and so do
+    // the record log densities.
+    void nonCentredIsSamePosterior_data() {
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<int>("K");
+        QTest::newRow("poisson") << "poisson" << 1;
+        QTest::newRow("negbin") << "negbin" << 1;
+        QTest::newRow("normal") << "normal" << 1;
+        QTest::newRow("mixture K=4") << "normal-mixture" << 4;
+    }
+    void nonCentredIsSamePosterior() {
+        QFETCH(QString, family);
+        QFETCH(int, K);
+        const std::string fam = family.toStdString();
+        const Data d = makeData(fam, 40, 4, 51);
+        Priors centred;
+        centred.centeredCoefficients = true;
+        const auto mn = build(fam, d, K);
+        const auto mc = build(fam, d, K, centred);
+        const Eigen::VectorXd a = randomWeights(40, 52);
+        const Eigen::Index p = 4, nb = p * K;
+        for (std::uint64_t rep = 0; rep < 3; ++rep) {
+            const Eigen::VectorXd qn = randomPoint(*mn, 53 + rep, 0.8);
+            Eigen::VectorXd qc = qn;
+            double logJ = 0;
+            for (Eigen::Index j = 1; j < p; ++j) {
+                const double tau = std::exp(qn(nb + j));
+                for (Eigen::Index k = 0; k < K; ++k) qc(k * p + j) = tau * qn(k * p + j);
+                logJ += static_cast<double>(K) * qn(nb + j);
+            }
+            QVERIFY(close(lp(*mn, qn, a), lp(*mc, qc, a) + logJ, 1e-12, 1e-10));
+            QVERIFY((mn->constrain(qn) - mc->constrain(qc)).norm() < 1e-12 * qc.norm());
+            Eigen::VectorXd ln(40), lc(40);
+            mn->recordLogLik(qn, ln);
+            mc->recordLogLik(qc, lc);
+            QVERIFY((ln - lc).cwiseAbs().maxCoeff() < 1e-10);
+            QVERIFY(std::abs(mn->meanPrediction(qn) - mc->meanPrediction(qc)) < 1e-10);
+        }
     }
 
     // alpha_i = 0 is the same as dropping record i (value and gradient).
@@ -586,6 +636,46 @@ class TstModels : public QObject {
         QVERIFY(!makeModel(spec, d.X, d.y.head(4)));
         QVERIFY(!makeModel(spec, d.X, d.y, {"a"}));
         QVERIFY(makeModel(spec, d.X, d.y).hasValue());
+    }
+
+    // NUTS can fling a trajectory far out (phi -> 0 or inf, sigma -> 0, gamma -> 0). At any
+    // unconstrained point the log density must come back without throwing: either finite
+    // with a finite gradient, or -inf (which the sampler counts as a divergence), never NaN
+    // or +inf. Each coordinate alone and all of them together are pushed to the extremes.
+    void extremePointsNeverThrow_data() { familyRows(); }
+    void extremePointsNeverThrow() {
+        QFETCH(QString, family);
+        QFETCH(int, K);
+        QFETCH(bool, dummies);
+        const std::string fam = family.toStdString();
+        const Data d = makeData(fam, 30, dummies ? 8 : 3, 41, dummies);
+        const auto m = build(fam, d, K);
+        const Eigen::VectorXd q0 = randomPoint(*m, 42);
+        const Eigen::VectorXd a = randomWeights(d.y.size(), 43);
+        const double inf = std::numeric_limits<double>::infinity();
+        const std::vector<double> extremes{-inf, -1e6, -800, -745.5, -300, -40, -1e-300,
+                                           0,    40,   300,  710,    800,  1e6, inf};
+        auto check = [&](const Eigen::VectorXd& q, const QString& where) {
+            Eigen::VectorXd g(q.size());
+            double f = 0;
+            try {
+                f = m->logPosterior(q, a, g);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(where + ": threw " + e.what()));
+            }
+            QVERIFY2(!std::isnan(f) && f != inf, qPrintable(where + ": " + QString::number(f)));
+            if (std::isfinite(f)) QVERIFY2(g.allFinite(), qPrintable(where + ": gradient"));
+            Eigen::VectorXd l(d.y.size());
+            m->recordLogLik(q, l);  // must not throw either
+        };
+        for (Eigen::Index j = 0; j < q0.size(); ++j)
+            for (double v : extremes) {
+                Eigen::VectorXd q = q0;
+                q(j) = v;
+                check(q, QString("coordinate %1 = %2").arg(j).arg(v));
+            }
+        for (double v : extremes)
+            check(Eigen::VectorXd::Constant(q0.size(), v), QString("all = %1").arg(v));
     }
 
     // evaluate() is const and thread-safe: concurrent calls give the serial results.

@@ -91,10 +91,144 @@ class TstRunner : public QObject {
         for (const char* key :
              {"\"delta_x\"", "\"delta_alpha_x\"", "\"epsilon\"", "\"epsilon_total\"",
               "\"delta_method\"", "\"weights\"", "\"ir\"", "\"rhat_max\"", "\"ess_bulk_min\"",
-              "\"ess_tail_min\"", "\"divergences\"", "\"seconds\""})
+              "\"ess_tail_min\"", "\"divergences\"", "\"seconds\"", "\"stage_seconds\"",
+              "\"utility\""})
             QVERIFY2(json.find(key) != std::string::npos, key);
         // A second write to the same folder is refused rather than mixed in.
         QVERIFY(!study::writeRunOutput(*run, table, dir).isOk());
+    }
+    // Paper 001 Algorithm 2: with source "data", IR_i is the share of the records of i's
+    // pattern whose confidential y_j lies outside the ball B(y_i, r) (no synthetic data; the
+    // record itself is inside, T = 1); alpha_i = clamp(c (1 - IR_i) + g). With source
+    // "synthetic" IR comes from the first L datasets of the unweighted fit, i.e. it is the
+    // Unweighted synthesizer's own IR. Both checked against a brute-force count.
+    void cwWeightsFollowTheirIrSource() {
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 200, "seed": 5},
+          "synthesis": {"m": 2}, "risk": {"L": 3, "radius": 0.05},
+          "utility": {"enabled": false},
+          "synthesizers": [
+            {"name": "Unweighted", "scheme": "unweighted"},
+            {"name": "CWdata", "scheme": "marginal", "source": "data", "c": 0.9, "g": 0.05},
+            {"name": "CWsyn", "scheme": "marginal", "source": "synthetic", "c": 0.9, "g": 0.05}
+          ]})");
+        QVERIFY(c.hasValue());
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        auto run = study::runStudy(*c, table);
+        QVERIFY2(run.hasValue(), run.hasValue() ? "" : run.message().c_str());
+        const auto& y = run->inputs.yOriginal;
+        const auto n = y.size();
+        auto clamp01 = [](double v) { return std::min(std::max(v, 0.0), 1.0); };
+        const auto* data = run->find("CWdata");
+        const auto* syn = run->find("CWsyn");
+        const auto* unw = run->find("Unweighted");
+        double spread = 0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            int outside = 0;
+            for (Eigen::Index j = 0; j < n; ++j)
+                outside += std::abs(y[j] - y[i]) < 0.05 * std::abs(y[i]) ? 0 : 1;
+            const double ir = static_cast<double>(outside) / static_cast<double>(n);
+            QVERIFY2(
+                std::abs(data->alpha[i] - clamp01(0.9 * (1 - ir) + 0.05)) < 1e-12,
+                qPrintable(QString("record %1: %2 vs IR %3").arg(i).arg(data->alpha[i]).arg(ir)));
+            const double irSyn = unw->ir[static_cast<std::size_t>(i)];
+            QVERIFY(std::abs(syn->alpha[i] - clamp01(0.9 * (1 - irSyn) + 0.05)) < 1e-12);
+            spread += std::abs(data->alpha[i] - syn->alpha[i]);
+        }
+        QVERIFY(spread > 0);  // the two sources really differ
+    }
+    // The robust option (lipschitz.quantile < 1): Delta_{alpha,x} is the q-quantile over draws
+    // of max_i alpha_i |l_{s,i}|; the draws above it are left out of synthesis and of the
+    // record bounds f_i and Delta_{alpha,x_i}, which therefore equal a brute-force max over
+    // the kept draws (computed here from the reported mu draws) and never exceed Delta.
+    void robustQuantileBoundsOverKeptDraws() {
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 9},
+          "synthesis": {"m": 3}, "risk": {"L": 3}, "lipschitz": {"quantile": 0.9},
+          "utility": {"enabled": false},
+          "synthesizers": [
+            {"name": "Unweighted", "scheme": "unweighted"},
+            {"name": "LW", "scheme": "lipschitz", "c": 0.7}
+          ]})");
+        QVERIFY(c.hasValue());
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        auto run = study::runStudy(*c, table);
+        QVERIFY2(run.hasValue(), run.hasValue() ? "" : run.message().c_str());
+        const auto& y = run->inputs.y;
+        for (const auto& s : run->synthesizers) {
+            QCOMPARE(s.deltaMethod, std::string("0.9-quantile over draws"));
+            const auto S = s.draws.rows();
+            std::vector<double> drawMax(static_cast<std::size_t>(S), 0);
+            auto ll = [&](Eigen::Index d, Eigen::Index i) {
+                const double mu = s.draws(d, 0);
+                return y[i] * std::log(mu) - mu - std::lgamma(y[i] + 1);
+            };
+            for (Eigen::Index d = 0; d < S; ++d)
+                for (Eigen::Index i = 0; i < y.size(); ++i)
+                    drawMax[static_cast<std::size_t>(d)] = std::max(
+                        drawMax[static_cast<std::size_t>(d)], s.alpha[i] * std::abs(ll(d, i)));
+            std::vector<double> sorted = drawMax;
+            std::sort(sorted.begin(), sorted.end());
+            const double h = 0.9 * static_cast<double>(S - 1);
+            const auto lo = static_cast<std::size_t>(h);
+            const double q =
+                sorted[lo] + (h - static_cast<double>(lo)) * (sorted[lo + 1] - sorted[lo]);
+            QVERIFY(std::abs(s.deltaAlphaX - q) < 1e-9 * q);
+            std::size_t excluded = 0;
+            for (double v : drawMax) excluded += v > q ? 1 : 0;
+            QCOMPARE(s.excludedDraws, excluded);
+            QVERIFY(excluded > 0);
+            for (Eigen::Index i = 0; i < y.size(); ++i) {
+                double mx = 0;
+                for (Eigen::Index d = 0; d < S; ++d)
+                    if (drawMax[static_cast<std::size_t>(d)] <= q)
+                        mx = std::max(mx, s.alpha[i] * std::abs(ll(d, i)));
+                QVERIFY2(std::abs(s.recordDelta[i] - mx) < 1e-9 * std::max(1.0, mx),
+                         qPrintable(QString("%1: %2 vs %3").arg(i).arg(s.recordDelta[i]).arg(mx)));
+                QVERIFY(s.recordDelta[i] <= s.deltaAlphaX * (1 + 1e-12));
+                if (s.scheme == study::Scheme::Unweighted)
+                    QVERIFY(std::abs(run->f[i] - mx) < 1e-9 * std::max(1.0, mx));
+            }
+        }
+    }
+    // The bundled paper 000 sec. 5.2 configurations parse and describe the same comparison.
+    void paper000Sec52ConfigsParse() {
+        for (const char* file : {"paper000_sec52.json", "paper000_sec52_quick.json"}) {
+            auto c = study::loadRunConfig(std::string(PPSYNTH_EXAMPLES_DIR "/") + file);
+            QVERIFY2(c.hasValue(), c.hasValue() ? file : c.message().c_str());
+            QCOMPARE(c->synthesizers.size(), std::size_t{4});
+            QVERIFY(c->find("EM")->match == "LW");
+            QVERIFY(c->find("CW")->source == "data");
+            QCOMPARE(c->find("LW")->c, 0.7);
+            QVERIFY(std::filesystem::exists(c->data.path));
+            QCOMPARE(c->utility.quantiles, (std::vector<double>{0.15, 0.90}));
+        }
+        auto full = study::loadRunConfig(PPSYNTH_EXAMPLES_DIR "/paper000_sec52.json");
+        QCOMPARE(full->model.family, std::string("normal-mixture"));
+        QCOMPARE(full->model.K, 20);
+        QCOMPARE(full->synthesis.m, 20);
+        QCOMPARE(full->risk.L, 20);
+    }
+    // run.json's `seconds` is the synthesizer's own fits; the other stages are apart.
+    void secondsAreOwnFitsWithStagesApart() {
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        auto cfg = poissonConfig();
+        cfg.utility.bootstrap = 50;
+        auto run = study::runStudy(cfg, table);
+        QVERIFY(run.hasValue());
+        for (const auto& s : run->synthesizers) {
+            QCOMPARE(s.seconds, s.stageSeconds.fits);
+            QVERIFY(s.stageSeconds.fits > 0);
+            QVERIFY(s.stageSeconds.weights >= 0);
+            QVERIFY(s.stageSeconds.utility > 0);
+            QVERIFY(s.utility.has_value());
+        }
+        // Unweighted owns the shared fit; the scalar weight's several refits cost more.
+        QVERIFY(run->find("EM")->seconds > run->find("LW")->seconds);
     }
 };
 

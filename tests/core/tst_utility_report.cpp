@@ -3,9 +3,9 @@
 // expectation of S_pMSE in the three settings a user meets (a resample; partial synthesis
 // from fixed parameters; partial synthesis from posterior draws), warnings instead of wrong
 // numbers, the JSON contract and its round trip, and the runner's "utility" stage.
-#include <QTest>
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <QTest>
 #include <boost/random/chi_squared_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
@@ -235,6 +235,56 @@ class TstUtilityReport : public QObject {
         qInfo("resample: mean S_pMSE %.3f (MC se %.3f)", r->pmse.sPmse, se);
         QVERIFY2(std::abs(r->pmse.sPmse - 1) < 4 * se + 0.03,
                  qPrintable(QString::number(r->pmse.sPmse)));
+    }
+    // Fully synthetic data: rows (x and y together) resampled from the original, each dataset
+    // with its own predictors. Snoke et al.'s null: E[S_pMSE] = 1 = s_pmse_reference; the
+    // regression is skipped with a warning.
+    void fullySyntheticResampleHasSPmseNearOne() {
+        const int n = 400, m = 200;
+        auto rng = makeRng(13, 0, Purpose::Test);
+        boost::random::normal_distribution<double> z;
+        UtilityInputs in;
+        in.propensityPredictors.resize(n, 2);
+        for (int i = 0; i < n; ++i) {
+            in.propensityPredictors(i, 0) = z(rng);
+            in.propensityPredictors(i, 1) = z(rng) > 0 ? 1 : 0;
+            in.original.push_back(std::exp(0.5 * in.propensityPredictors(i, 0) + z(rng)));
+        }
+        in.propensityNames = {"x", "d"};
+        in.regressionDesign = Eigen::MatrixXd::Ones(n, 1);
+        for (int l = 0; l < m; ++l) {
+            Eigen::MatrixXd P(n, 2);
+            std::vector<double> y(n);
+            for (int i = 0; i < n; ++i) {
+                const auto j = utility::uniformIndex(rng, n);
+                P.row(i) = in.propensityPredictors.row(static_cast<Eigen::Index>(j));
+                y[static_cast<std::size_t>(i)] = in.original[j];
+            }
+            in.synthetic.push_back(std::move(y));
+            in.syntheticPropensityPredictors.push_back(std::move(P));
+        }
+        UtilityOptions o = fastOptions();
+        o.bootstrap = 2;
+        auto r = computeUtility(in, o, 5, 2);
+        QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
+        QCOMPARE(r->pmse.k, 4);
+        QCOMPARE(r->pmse.sPmseReference, 1.0);
+        QVERIFY(r->fullySynthetic);
+        QVERIFY(utilityReportFromJson(toJson(*r))->fullySynthetic);
+        QVERIFY(r->regression.empty());
+        QVERIFY(!r->warnings.empty() && r->warnings[0].starts_with("regression: skipped"));
+        double var = 0;
+        for (double s : r->pmse.perDatasetSPmse) var += (s - r->pmse.sPmse) * (s - r->pmse.sPmse);
+        const double se = std::sqrt(var / (m - 1) / m);
+        qInfo("fully synthetic resample: mean S_pMSE %.3f (MC se %.3f)", r->pmse.sPmse, se);
+        QVERIFY2(std::abs(r->pmse.sPmse - 1) < 4 * se + 0.05,
+                 qPrintable(QString::number(r->pmse.sPmse)));
+        // The same data read as partial synthesis (shared predictors) is a different setting.
+        UtilityInputs partial = in;
+        partial.syntheticPropensityPredictors.clear();
+        auto rp = computeUtility(partial, o, 5, 2);
+        QVERIFY(rp.hasValue());
+        QVERIFY(rp->pmse.sPmseReference < 1);
     }
     // Partial synthesis (x released as is, c = 1/2, k = 3): only y's score is left. With y*
     // from the confidential fit's fixed parameters E[S_pMSE] = 1/(k-1) = 0.5; from posterior

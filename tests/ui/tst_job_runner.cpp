@@ -148,6 +148,33 @@ class TstJobRunner : public QObject {
         QCOMPARE(value, 5);
     }
 
+    // Each job is reported exactly once, also after the event loop has run a while (the
+    // watcher used to report a second, Canceled "finished" for the empty future it is
+    // reset to).
+    void deliversOnceAndKeepsOutcome_data() {
+        QTest::addColumn<bool>("cancel");
+        QTest::newRow("done") << false;
+        QTest::newRow("canceled") << true;
+    }
+    void deliversOnceAndKeepsOutcome() {
+        QFETCH(bool, cancel);
+        JobRunner<int> job;
+        int results = 0;
+        job.onResult([&](int) { ++results; });
+        QSignalSpy finished(&job, &ui::JobRunnerBase::finished);
+        if (cancel) {
+            QVERIFY(job.start(Spinner{}));
+            job.cancel();
+        } else {
+            QVERIFY(job.start([](const ProgressCallback&) { return 3; }));
+        }
+        QVERIFY(finished.wait(5000));
+        QTest::qWait(200);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(results, cancel ? 0 : 1);
+        QCOMPARE(job.lastOutcome(), cancel ? JobOutcome::Canceled : JobOutcome::Done);
+    }
+
     void exceptionBecomesFailure() {
         JobRunner<int> job;
         QSignalSpy finished(&job, &ui::JobRunnerBase::finished);

@@ -45,21 +45,29 @@ class TstReport : public QObject {
     Q_OBJECT
     fs::path base_;
     study::RunResult run_;
+    fs::path small_;  // a one-synthesizer run: few charts, for the checks that write often
+
+    static study::RunResult makeRun(const fs::path& dir, const std::string& configPath) {
+        auto config = study::loadRunConfig(configPath);
+        if (!config) qFatal("%s", config.message().c_str());
+        auto input = study::readRunData(*config);
+        if (!input) qFatal("%s", input.message().c_str());
+        auto run = study::runStudy(*config, input->table);
+        if (!run) qFatal("%s", run.message().c_str());
+        run->dataSha256 = input->sha256;
+        if (auto s = study::writeRunOutput(*run, input->table, (dir / "run").string()); !s)
+            qFatal("%s", s.message().c_str());
+        return std::move(*run);
+    }
 
   private slots:
     void initTestCase() {
         QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10));
         base_ = outputDir("report");
         fs::remove_all(base_);
-        auto config = study::loadRunConfig(fixture::writeInputs(base_, 3));
-        QVERIFY(config.hasValue());
-        auto input = study::readRunData(*config);
-        QVERIFY(input.hasValue());
-        auto run = study::runStudy(*config, input->table);
-        QVERIFY(run.hasValue());
-        run->dataSha256 = input->sha256;
-        QVERIFY(study::writeRunOutput(*run, input->table, (base_ / "run").string()).isOk());
-        run_ = std::move(*run);
+        run_ = makeRun(base_, fixture::writeInputs(base_, 3));
+        small_ = base_ / "small";
+        makeRun(small_, fixture::writeLargeInputs(small_, 200, 2));
     }
 
     void htmlHasEverySectionAndConfidential() {
@@ -67,7 +75,8 @@ class TstReport : public QObject {
         auto written = ui::report::writeReport(q(base_ / "run"), q(out));
         QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
         const QString html = slurp(out);
-        for (const char* id : {"configuration", "epsilon", "risk", "utility", "diagnostics"})
+        for (const char* id :
+             {"configuration", "epsilon", "risk", "utility", "diagnostics", "charts"})
             QVERIFY2(html.contains(QStringLiteral("<section id=\"%1\">").arg(id)), id);
         QVERIFY(html.contains("<div class=\"banner top\">CONFIDENTIAL"));
         QVERIFY(html.contains("<div class=\"banner bottom\">CONFIDENTIAL"));
@@ -97,6 +106,14 @@ class TstReport : public QObject {
                      ui::report::num(mean.synthetic.lower), ui::report::num(mean.synthetic.upper));
         QVERIFY2(html.contains(cell), qPrintable(cell));
         QVERIFY(html.contains("LW: summary statistics of visits"));
+        // Every chart of the run, embedded, each with its sentence on how to read it.
+        QVERIFY(written->figures >= 10);
+        QCOMPARE(static_cast<std::size_t>(html.count("<figure id=\"fig-")), written->figures);
+        QCOMPARE(static_cast<std::size_t>(html.count("src=\"data:image/png;base64,iVBORw0KGgo")),
+                 written->figures);
+        const QRegularExpression caption("<figcaption><b>[^<]+\\.</b> ([^<]{20,})</figcaption>");
+        QCOMPARE(static_cast<std::size_t>(html.count(caption)), written->figures);
+        QVERIFY(html.contains("fig-violin_lipschitz"));
     }
 
     void pdfHasConfidentialOnEveryPage() {
@@ -104,6 +121,7 @@ class TstReport : public QObject {
         auto written = ui::report::writeReport(q(base_ / "run"), q(out));
         QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
         QVERIFY(written->pages >= 3);
+        QVERIFY(written->figures >= 10);
         QVERIFY(slurp(out).startsWith("%PDF"));
         const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
         if (pdftotext.isEmpty()) QSKIP("pdftotext (poppler-utils, scripts/deps.sh) is missing");
@@ -130,19 +148,19 @@ class TstReport : public QObject {
     }
 
     void refusals() {
-        auto bad = ui::report::writeReport(q(base_ / "run"), q(base_ / "report.docx"));
+        auto bad = ui::report::writeReport(q(small_ / "run"), q(base_ / "report.docx"));
         QVERIFY(!bad.hasValue());
         QVERIFY2(QString::fromStdString(bad.message()).contains(".html or .pdf"),
                  bad.message().c_str());
         const fs::path existing = base_ / "existing.html";
         std::ofstream(existing) << "keep me";
-        auto refused = ui::report::writeReport(q(base_ / "run"), q(existing));
+        auto refused = ui::report::writeReport(q(small_ / "run"), q(existing));
         QVERIFY(!refused.hasValue());
         QVERIFY(QString::fromStdString(refused.message()).contains("already exists"));
         QCOMPARE(slurp(existing), QStringLiteral("keep me"));
         ui::report::ReportOptions o;
         o.overwrite = true;
-        QVERIFY(ui::report::writeReport(q(base_ / "run"), q(existing), o).hasValue());
+        QVERIFY(ui::report::writeReport(q(small_ / "run"), q(existing), o).hasValue());
         QVERIFY(slurp(existing).contains("CONFIDENTIAL"));
         // A failed report leaves nothing.
         auto missing = ui::report::writeReport(q(base_ / "no-such-run"), q(base_ / "missing.pdf"));
@@ -162,7 +180,7 @@ class TstReport : public QObject {
         p.setProcessEnvironment(env);
         const fs::path out = base_ / "cli" / "report.pdf";
         p.start(QStringLiteral(PPSYNTH_CLI),
-                {QStringLiteral("report"), q(base_ / "run"), QStringLiteral("--out"), q(out)});
+                {QStringLiteral("report"), q(small_ / "run"), QStringLiteral("--out"), q(out)});
         QVERIFY(p.waitForFinished(120000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(p.exitCode() == 0, qPrintable(err));

@@ -27,6 +27,8 @@
 #include <set>
 
 #include "ppsynth/data/examples.hpp"
+#include "ppsynth/study/run_loader.hpp"
+#include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
@@ -715,6 +717,31 @@ class TstResults : public QObject {
         page.measureChooser()->setCurrentIndex(0);
         QCoreApplication::processEvents();
         QVERIFY(page.grab().save(shots + QStringLiteral("/results_studies_sweep.png")));
+    }
+
+    void aReopenedRunFolderShowsItsCharts() {
+        // A run saved without its draws and reopened (the report and a reopened project
+        // start from the folder): every chart but the trace plots, which say why.
+        const QString dir = outputDir(QStringLiteral("results_run_folder"));
+        QDir(dir).removeRecursively();
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        QVERIFY(study::writeRunOutput(run(), table, dir.toStdString()).isOk());
+        study::LoadOptions lo;
+        lo.dataPath = PPSYNTH_EXAMPLES_DIR "/poisson.csv";
+        auto loaded = study::loadRunFolder(dir.toStdString(), lo);
+        QVERIFY2(loaded.hasValue(), loaded.hasValue() ? "" : loaded.message().c_str());
+        const auto built = buildRunCharts(loaded->run);
+        QCOMPARE(built.charts.size(), std::size_t{3 + 4 + 5 * 5 + 4});
+        QCOMPARE(built.skipped.size(), 0);  // no trace recipes without draws
+        for (const auto& c : built.charts) QVERIFY2(!c.key.startsWith("trace_"), qPrintable(c.key));
+        auto trace = traceChart(loaded->run, "LW", 0);
+        QVERIFY(!trace.hasValue());
+        ResultsPage page;
+        page.showRun(std::move(loaded->run));
+        QCOMPARE(page.chartCards(QStringLiteral("Diagnostics")).size(), 0);
+        QCOMPARE(page.tableCards(QStringLiteral("Diagnostics")).size(), 3);  // + why no traces
+        QCOMPARE(page.chartCards(QStringLiteral("Weights")).size(), 3);
+        for (auto* c : page.chartCards(QStringLiteral("Weights"))) QVERIFY(c->hasChart());
     }
 
     void everyChartOfTheRunExportsToPngAndSvg() {

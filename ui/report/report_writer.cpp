@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "ppsynth/study/run_loader.hpp"
+#include "ui/report/report_charts.hpp"
 #include "ui/report/report_html.hpp"
 #include "ui/report/report_pdf.hpp"
 #include "ui/report/report_utility.hpp"
@@ -52,6 +53,9 @@ Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSourc
     doc.sections.push_back(riskSection(run, options.topK));
     doc.sections.push_back(utilitySection(run));
     doc.sections.push_back(diagnosticsSection(run));
+    auto charts = chartsSection(run);
+    if (!charts) return charts.error();
+    doc.sections.push_back(std::move(*charts));
     return doc;
 }
 

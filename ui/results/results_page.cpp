@@ -351,8 +351,15 @@ void ResultsPage::ensureBuilt(const QString& tab) {
                                         r, name, static_cast<std::size_t>(dataset_)),
                                     tr("Synthetic against confidential")));
     } else if (tab == tr("Diagnostics")) {
-        for (std::size_t p : traceParameters(r, name, 4))
+        const auto traced = traceParameters(r, name, 4);
+        for (std::size_t p : traced)
             addChart(tab, new ChartCard(traceChart(r, name, p), tr("Trace")));
+        if (traced.empty())
+            addTable(tab,
+                     new TableCard(
+                         tr("Trace plots"),
+                         tr("this run holds no parameter draws (its folder was written without "
+                            "--keep-draws)")));
         addTable(tab, new TableCard(samplerTable(r)));
         addTable(tab, new TableCard(convergenceTable(r)));
     } else if (tab == tr("Tables")) {

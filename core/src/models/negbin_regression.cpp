@@ -1,6 +1,5 @@
 #include "ppsynth/models/negbin_regression.hpp"
 
-#include <boost/math/special_functions/digamma.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <cassert>
 #include <limits>
@@ -57,7 +56,7 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
         return -std::numeric_limits<double>::infinity();
     }
     thread_local Eigen::VectorXd eta, logMuPhi, r, wDistinct;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     // log(mu + phi) without overflow: max + log1p(exp(-|eta - log phi|)).
     logMuPhi = (eta.array().max(lphi) + (-(eta.array() - lphi).abs()).exp().log1p()).matrix();
     // Per record, without the lgamma terms:
@@ -78,11 +77,11 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
         wDistinct(which_[static_cast<std::size_t>(i)]) += alpha(i);
     }
     const double lgPhi = std::lgamma(phi);
-    const double dgPhi = boost::math::digamma(phi);
+    const double dgPhi = detail::digamma(phi);
     for (Eigen::Index u = 0; u < distinct_.size(); ++u) {
         if (wDistinct(u) == 0.0) continue;
         ll += wDistinct(u) * (std::lgamma(distinct_(u) + phi) - lgPhi);
-        dPhi += wDistinct(u) * (boost::math::digamma(distinct_(u) + phi) - dgPhi);
+        dPhi += wDistinct(u) * (detail::digamma(distinct_(u) + phi) - dgPhi);
     }
 
     grad.setZero(q.size());
@@ -91,7 +90,8 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     grad.head(p()) = gBeta;
     const detail::ValueGrad prior = detail::logHalfTOnLog(v, 1.0, priors_.invPhiScale);
     grad(extraOffset()) = -phi * dPhi + prior.grad;
-    return ll + prior.value + coefficientLogPrior(q, grad);
+    const double lp = ll + prior.value + coefficientLogPrior(q, grad);
+    return detail::guardedLogDensity(lp, grad);
 }
 
 void NegBinRegression::recordLogLik(const Eigen::VectorXd& q,
@@ -99,7 +99,7 @@ void NegBinRegression::recordLogLik(const Eigen::VectorXd& q,
     const double phi = std::exp(-q(extraOffset()));
     const double lphi = std::log(phi);
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     const Eigen::ArrayXd logMuPhi =
         eta.array().max(lphi) + (-(eta.array() - lphi).abs()).exp().log1p();
     Eigen::VectorXd lg(distinct_.size());
@@ -116,7 +116,7 @@ void NegBinRegression::predict(const Eigen::VectorXd& q, Rng& rng,
                                Eigen::Ref<Eigen::VectorXd> out) const {
     const double phi = std::exp(-q(extraOffset()));
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     for (Eigen::Index i = 0; i < out.size(); ++i)
         out(i) = detail::drawNegBin(std::exp(eta(i)), phi, rng);
 }
@@ -124,7 +124,7 @@ void NegBinRegression::predict(const Eigen::VectorXd& q, Rng& rng,
 Eigen::VectorXd NegBinRegression::initialPoint(Rng& rng) const {
     Eigen::VectorXd q(static_cast<Eigen::Index>(dimension()));
     const double m = std::max(detail::sampleMean(y_), 0.1);
-    initialCoefficients(std::log(m), rng, q);
+    initialCoefficients(Eigen::VectorXd::Constant(1, std::log(m)), rng, q);
     // Method of moments: Var = m + m^2 inv_phi, clamped to a sensible range.
     const double sd = detail::sampleSd(y_);
     const double invPhi = std::clamp((sd * sd - m) / (m * m), 0.01, 10.0);
@@ -135,7 +135,7 @@ Eigen::VectorXd NegBinRegression::initialPoint(Rng& rng) const {
 
 double NegBinRegression::meanPrediction(const Eigen::VectorXd& q) const {
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     return eta.array().exp().mean();
 }
 

@@ -1,6 +1,5 @@
 #include "ppsynth/models/normal_mixture.hpp"
 
-#include <boost/math/special_functions/digamma.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cassert>
@@ -63,8 +62,7 @@ Eigen::VectorXd NormalMixture::constrain(const Eigen::VectorXd& q) const {
 void NormalMixture::componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
                                           const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
                                           Eigen::MatrixXd& Z) const {
-    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), components());
-    X_->timesTransposed(Eigen::MatrixXd(B.transpose()), Z);  // means x_i' beta_k
+    X_->timesTransposed(Eigen::MatrixXd(coefficients(q).transpose()), Z);  // means x_i' beta_k
     const Eigen::VectorXd invS = (-ls).array().exp().matrix();
     const Eigen::VectorXd c =
         (logPi - ls).array() - detail::kLogSqrt2Pi;  // log pi_k - log sigma_k - 0.5 log 2 pi
@@ -127,14 +125,13 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
     const detail::ValueGrad gp = detail::logGammaOnLog(g, priors_.gammaShape, priors_.gammaRate);
     const double logDir = std::lgamma(gamma) - Kd * std::lgamma(c) + (c - 1.0) * sumLogPi;
     lp += gp.value + logDir + sumLogPi;
-    const double dDir =
-        K > 1 ? boost::math::digamma(gamma) - boost::math::digamma(c) + sumLogPi / Kd : 0.0;
+    const double dDir = K > 1 ? detail::digamma(gamma) - detail::digamma(c) + sumLogPi / Kd : 0.0;
     grad(gammaOffset()) = gp.grad + gamma * dDir;
     const Eigen::ArrayXd h = resp.array() + c;
     const double hSum = h.sum();
     const Eigen::ArrayXd pi = logPi.array().exp();
     for (Eigen::Index j = 0; j + 1 < K; ++j) grad(simplexOffset() + j) = h(j) - pi(j) * hSum;
-    return lp;
+    return detail::guardedLogDensity(lp, grad);
 }
 
 void NormalMixture::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const {
@@ -147,9 +144,8 @@ void NormalMixture::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::Vec
 void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
                             Eigen::Ref<Eigen::VectorXd> out) const {
     const Eigen::Index K = components();
-    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), K);
     Eigen::MatrixXd means;  // K x n
-    X_->timesTransposed(Eigen::MatrixXd(B.transpose()), means);
+    X_->timesTransposed(Eigen::MatrixXd(coefficients(q).transpose()), means);
     const Eigen::VectorXd sigma = logSigmas(q).array().exp().matrix();
     Eigen::VectorXd cum(K);
     const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
@@ -173,10 +169,11 @@ Eigen::VectorXd NormalMixture::initialPoint(Rng& rng) const {
     Eigen::VectorXd q(static_cast<Eigen::Index>(dimension()));
     const double mean = detail::sampleMean(y_);
     const double sd = std::max(detail::sampleSd(y_), 1e-3);
-    initialCoefficients(mean, rng, q);
     boost::random::normal_distribution<double> spread(0.0, 0.5 * sd);
     boost::random::normal_distribution<double> jitter(0.0, 0.1);
-    for (Eigen::Index k = 0; k < K; ++k) q(k * p()) += spread(rng);
+    Eigen::VectorXd intercepts(K);
+    for (Eigen::Index k = 0; k < K; ++k) intercepts(k) = mean + spread(rng);
+    initialCoefficients(intercepts, rng, q);
     if (!priors_.fixedSigma)
         for (Eigen::Index k = 0; k < K; ++k) q(sigmaOffset() + k) = std::log(sd) + jitter(rng);
     for (Eigen::Index j = 0; j + 1 < K; ++j) q(simplexOffset() + j) = jitter(rng);
@@ -186,9 +183,8 @@ Eigen::VectorXd NormalMixture::initialPoint(Rng& rng) const {
 
 // E[y | x_i, theta] = sum_k pi_k x_i' beta_k, averaged over i: colMeans(X) B pi.
 double NormalMixture::meanPrediction(const Eigen::VectorXd& q) const {
-    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p(), components());
     const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
-    return X_->columnMeans() * (B * pi);
+    return X_->columnMeans() * (coefficients(q) * pi);
 }
 
 }  // namespace ppsynth::models

@@ -42,7 +42,7 @@ double NormalRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     const double ls = logSigma(q);
     const double inv2 = std::exp(-2.0 * ls);
     thread_local Eigen::VectorXd res, r;
-    X_->times(q.head(p()), res);
+    X_->times(coefficients(q), res);
     res = y_ - res;  // residuals y - x'beta
     // l_i = -0.5 log(2 pi) - log sigma - 0.5 res^2 / sigma^2
     const auto sq = res.array().square();
@@ -59,7 +59,7 @@ double NormalRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
         grad(extraOffset()) = detail::weighted(alpha, inv2 * sq - 1.0).sum() + prior.grad;
         lp += prior.value;
     }
-    return lp;
+    return detail::guardedLogDensity(lp, grad);
 }
 
 void NormalRegression::recordLogLik(const Eigen::VectorXd& q,
@@ -67,7 +67,7 @@ void NormalRegression::recordLogLik(const Eigen::VectorXd& q,
     const double ls = logSigma(q);
     const double inv2 = std::exp(-2.0 * ls);
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     out = (-detail::kLogSqrt2Pi - ls - 0.5 * inv2 * (y_ - eta).array().square()).matrix();
 }
 
@@ -75,14 +75,14 @@ void NormalRegression::predict(const Eigen::VectorXd& q, Rng& rng,
                                Eigen::Ref<Eigen::VectorXd> out) const {
     const double sigma = std::exp(logSigma(q));
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     boost::random::normal_distribution<double> z(0.0, 1.0);
     for (Eigen::Index i = 0; i < out.size(); ++i) out(i) = eta(i) + sigma * z(rng);
 }
 
 Eigen::VectorXd NormalRegression::initialPoint(Rng& rng) const {
     Eigen::VectorXd q(static_cast<Eigen::Index>(dimension()));
-    initialCoefficients(detail::sampleMean(y_), rng, q);
+    initialCoefficients(Eigen::VectorXd::Constant(1, detail::sampleMean(y_)), rng, q);
     if (!priors_.fixedSigma) {
         boost::random::normal_distribution<double> jitter(0.0, 0.1);
         q(extraOffset()) = std::log(std::max(detail::sampleSd(y_), 1e-3)) + jitter(rng);
@@ -91,7 +91,7 @@ Eigen::VectorXd NormalRegression::initialPoint(Rng& rng) const {
 }
 
 double NormalRegression::meanPrediction(const Eigen::VectorXd& q) const {
-    return X_->columnMeans().dot(q.head(p()));
+    return X_->columnMeans().dot(coefficients(q).col(0));
 }
 
 GaussianPosterior normalConjugatePosterior(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,

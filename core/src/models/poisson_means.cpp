@@ -44,7 +44,7 @@ double PoissonMeans::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorX
     const detail::ValueGrad prior = detail::logGammaOnLog(u, priors_.meanShape, priors_.meanRate);
     grad.resize(1);
     grad(0) = sumAy - sumA * mu + prior.grad;
-    return ll + prior.value;
+    return detail::guardedLogDensity(ll + prior.value, grad);
 }
 
 void PoissonMeans::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const {

@@ -26,7 +26,7 @@ double PoissonRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Ve
                                        Eigen::VectorXd& grad) const {
     assert(alpha.size() == y_.size());
     thread_local Eigen::VectorXd eta, mu, r;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     mu = eta.array().exp().matrix();
     // l_i = y_i eta_i - mu_i - lgamma(y_i + 1); dl_i/deta_i = y_i - mu_i.
     const double ll =
@@ -36,33 +36,35 @@ double PoissonRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Ve
     Eigen::VectorXd gBeta;
     X_->transposeTimes(r, gBeta);
     grad.head(p()) = gBeta;
-    return ll + coefficientLogPrior(q, grad);
+    const double lp = ll + coefficientLogPrior(q, grad);
+    return detail::guardedLogDensity(lp, grad);
 }
 
 void PoissonRegression::recordLogLik(const Eigen::VectorXd& q,
                                      Eigen::Ref<Eigen::VectorXd> out) const {
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     out = (y_.array() * eta.array() - eta.array().exp() - lfact_.array()).matrix();
 }
 
 void PoissonRegression::predict(const Eigen::VectorXd& q, Rng& rng,
                                 Eigen::Ref<Eigen::VectorXd> out) const {
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     for (Eigen::Index i = 0; i < out.size(); ++i)
         out(i) = detail::drawPoisson(std::exp(eta(i)), rng);
 }
 
 Eigen::VectorXd PoissonRegression::initialPoint(Rng& rng) const {
     Eigen::VectorXd q(static_cast<Eigen::Index>(dimension()));
-    initialCoefficients(std::log(std::max(detail::sampleMean(y_), 0.1)), rng, q);
+    initialCoefficients(
+        Eigen::VectorXd::Constant(1, std::log(std::max(detail::sampleMean(y_), 0.1))), rng, q);
     return q;
 }
 
 double PoissonRegression::meanPrediction(const Eigen::VectorXd& q) const {
     Eigen::VectorXd eta;
-    X_->times(q.head(p()), eta);
+    X_->times(coefficients(q), eta);
     return eta.array().exp().mean();
 }
 

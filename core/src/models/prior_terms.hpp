@@ -5,9 +5,11 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <boost/math/policies/policy.hpp>
+#include <boost/math/special_functions/digamma.hpp>
 #include <cmath>
+#include <limits>
 #include <numbers>
-#include <optional>
 
 namespace ppsynth::models::detail {
 
@@ -40,39 +42,31 @@ inline ValueGrad logGammaOnLog(double u, double shape, double rate) {
     return r;
 }
 
-// Coefficient block: beta_kj ~ Normal(0, tau_j) for k = 1..K columns of the p x K matrix B,
-// tau_j = exp(logTau_j) ~ half-t(df, 0, scale) (or all tau_j = fixedTau, logTau empty).
-// Returns the log density (Jacobian included) and adds its gradient to gB and gLogTau.
-// Centered parameterization: the sampler moves beta itself (documented in the model
-// headers); beta is well identified by the data in the intended uses.
-struct CoefficientPrior {
-    double df = 3.0;
-    double scale = 1.0;
-    std::optional<double> fixedTau;
+// digamma that never throws: Boost's default policy throws at the pole x = 0 (phi or
+// gamma / K underflowing to 0 far out on a NUTS trajectory) and on overflow; here those
+// come back as NaN or +-inf, which guardedLogDensity turns into a rejected point.
+inline double digamma(double x) {
+    using namespace boost::math::policies;
+    using NoThrow = policy<pole_error<ignore_error>, overflow_error<ignore_error>,
+                           domain_error<ignore_error>, evaluation_error<ignore_error>>;
+    if (std::isnan(x)) return x;
+    if (x == std::numeric_limits<double>::infinity()) return x;
+    return boost::math::digamma(x, NoThrow());
+}
 
-    template <typename MB, typename VT, typename GB, typename GT>
-    double evaluate(const MB& B, const VT& logTau, GB&& gB, GT&& gLogTau) const {
-        const Eigen::Index p = B.rows();
-        const auto K = static_cast<double>(B.cols());
-        double lp = 0.0;
-        for (Eigen::Index j = 0; j < p; ++j) {
-            const double ss = B.row(j).squaredNorm();
-            if (fixedTau) {
-                const double inv2 = 1.0 / (*fixedTau * *fixedTau);
-                lp += -K * (kLogSqrt2Pi + std::log(*fixedTau)) - 0.5 * ss * inv2;
-                gB.row(j) -= B.row(j) * inv2;
-            } else {
-                const double u = logTau(j);
-                const double inv2 = std::exp(-2.0 * u);
-                const ValueGrad h = logHalfTOnLog(u, df, scale);
-                lp += -K * (kLogSqrt2Pi + u) - 0.5 * ss * inv2 + h.value;
-                gB.row(j) -= B.row(j) * inv2;
-                gLogTau(j) += -K + ss * inv2 + h.grad;
-            }
-        }
-        return lp;
+// Every model's logPosterior returns through here. At extreme unconstrained points (exp
+// overflowing to inf, 0 * inf, inf - inf) the value or gradient can be NaN or infinite;
+// such a point has no usable density, so it is reported as log density -inf with a zero
+// gradient, which NUTS treats as a divergence and never accepts.
+inline double guardedLogDensity(double lp, Eigen::VectorXd& grad) {
+    if (std::isnan(lp) || lp == std::numeric_limits<double>::infinity() ||
+        (std::isfinite(lp) && !grad.allFinite())) {
+        grad.setZero();
+        return -std::numeric_limits<double>::infinity();
     }
-};
+    if (!std::isfinite(lp)) grad.setZero();
+    return lp;
+}
 
 // alpha_i * v_i with an exact 0 where alpha_i == 0, so a record with weight 0 drops out
 // even where its log density is infinite (0 * inf would poison the sum with NaN).

@@ -15,6 +15,11 @@ RegressionModel::RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y,
       priors_(std::move(priors)),
       p_(X.cols()),
       K_(components) {
+    nonCentred_.assign(static_cast<std::size_t>(p_), false);
+    if (!priors_.fixedTau && !priors_.centeredCoefficients)
+        for (Eigen::Index j = 1; j < p_; ++j)
+            nonCentred_[static_cast<std::size_t>(j)] =
+                (X.col(j).array() != 0.0).count() < kNonCentredBelow;
     X_ = std::make_unique<const detail::Design>(std::move(X), allowSparse);
     if (columnNames_.size() != static_cast<std::size_t>(p_)) {
         columnNames_.clear();
@@ -42,34 +47,72 @@ std::vector<std::string> RegressionModel::coefficientNames() const {
     return names;
 }
 
+Eigen::MatrixXd RegressionModel::coefficients(const Eigen::VectorXd& q) const {
+    Eigen::MatrixXd B = Eigen::Map<const Eigen::MatrixXd>(q.data(), p_, K_);
+    const Eigen::Index nb = p_ * K_;
+    for (Eigen::Index j = 0; j < p_; ++j)
+        if (nonCentred(j)) B.row(j) *= std::exp(q(nb + j));
+    return B;
+}
+
 void RegressionModel::constrainCoefficients(const Eigen::VectorXd& q, Eigen::VectorXd& out) const {
     const Eigen::Index nb = p_ * K_;
-    out.head(nb) = q.head(nb);
+    out.head(nb) = coefficients(q).reshaped();
     if (!priors_.fixedTau) out.segment(nb, p_) = q.segment(nb, p_).array().exp().matrix();
 }
 
+// beta_kj ~ Normal(0, tau_j), tau_j = exp(u_j) ~ half-t(df, 0, scale) with its Jacobian.
+// Centred row: log N(beta_kj | 0, tau_j) summed over k. Non-centred row: z_kj ~ N(0, 1),
+// since N(tau z | 0, tau) times the Jacobian tau of z -> beta is N(z | 0, 1); the likelihood
+// gradient becomes dl/dz = tau dl/dbeta and adds dl/du = sum_k beta_kj dl/dbeta_kj.
 double RegressionModel::coefficientLogPrior(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const {
-    const detail::CoefficientPrior prior{priors_.tauDf, priors_.tauScale, priors_.fixedTau};
-    const Eigen::Map<const Eigen::MatrixXd> B(q.data(), p_, K_);
-    Eigen::Map<Eigen::MatrixXd> gB(grad.data(), p_, K_);
+    const Eigen::Map<const Eigen::MatrixXd> Q(q.data(), p_, K_);
+    Eigen::Map<Eigen::MatrixXd> gQ(grad.data(), p_, K_);
     const Eigen::Index nb = p_ * K_;
-    if (priors_.fixedTau) {
-        Eigen::VectorXd none;
-        return prior.evaluate(B, none, gB, none);
+    const auto K = static_cast<double>(K_);
+    double lp = 0.0;
+    for (Eigen::Index j = 0; j < p_; ++j) {
+        const double ss = Q.row(j).squaredNorm();
+        if (priors_.fixedTau) {
+            const double tau = *priors_.fixedTau;
+            const double inv2 = 1.0 / (tau * tau);
+            lp += -K * (detail::kLogSqrt2Pi + std::log(tau)) - 0.5 * ss * inv2;
+            gQ.row(j) -= Q.row(j) * inv2;
+            continue;
+        }
+        const double u = q(nb + j);
+        const detail::ValueGrad h = detail::logHalfTOnLog(u, priors_.tauDf, priors_.tauScale);
+        lp += h.value;
+        grad(nb + j) += h.grad;
+        if (nonCentred(j)) {
+            const double tau = std::exp(u);
+            grad(nb + j) += tau * gQ.row(j).dot(Q.row(j));
+            gQ.row(j) = gQ.row(j) * tau - Q.row(j);
+            lp += -K * detail::kLogSqrt2Pi - 0.5 * ss;
+        } else {
+            const double inv2 = std::exp(-2.0 * u);
+            lp += -K * (detail::kLogSqrt2Pi + u) - 0.5 * ss * inv2;
+            gQ.row(j) -= Q.row(j) * inv2;
+            grad(nb + j) += -K + ss * inv2;
+        }
     }
-    auto gTau = grad.segment(nb, p_);
-    return prior.evaluate(B, q.segment(nb, p_), gB, gTau);
+    return lp;
 }
 
-void RegressionModel::initialCoefficients(double intercept, Rng& rng, Eigen::VectorXd& q) const {
+// Start values are chosen on the beta scale and then mapped to q (z = beta / tau).
+void RegressionModel::initialCoefficients(const Eigen::VectorXd& intercepts, Rng& rng,
+                                          Eigen::VectorXd& q) const {
     boost::random::normal_distribution<double> jitter(0.0, 0.1);
     const Eigen::Index nb = p_ * K_;
-    for (Eigen::Index k = 0; k < K_; ++k)
-        for (Eigen::Index j = 0; j < p_; ++j)
-            q(k * p_ + j) = (j == 0 ? intercept : 0.0) + jitter(rng);
+    const double scale = std::max(1.0, intercepts.cwiseAbs().maxCoeff());
     if (!priors_.fixedTau)
         for (Eigen::Index j = 0; j < p_; ++j)
-            q(nb + j) = (j == 0 ? std::log(std::max(1.0, std::abs(intercept))) : 0.0) + jitter(rng);
+            q(nb + j) = (j == 0 ? std::log(scale) : 0.0) + jitter(rng);
+    for (Eigen::Index k = 0; k < K_; ++k)
+        for (Eigen::Index j = 0; j < p_; ++j) {
+            const double beta = (j == 0 ? intercepts(k) : 0.0) + jitter(rng);
+            q(k * p_ + j) = nonCentred(j) ? beta * std::exp(-q(nb + j)) : beta;
+        }
 }
 
 }  // namespace ppsynth::models

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
@@ -72,6 +73,25 @@ Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd&
     return fit;
 }
 
+// Every reported parameter's draws per chain, named as the model names them.
+std::vector<std::pair<std::string, mcmc::ChainDraws>> constrainedDraws(
+    const models::Model& model, const mcmc::SamplerResult& result) {
+    const auto names = model.parameterNames();
+    std::vector<std::pair<std::string, mcmc::ChainDraws>> out;
+    for (const auto& name : names) out.push_back({name, {}});
+    for (const auto& chain : result.chains) {
+        const Eigen::Index S = chain.draws.rows();
+        Eigen::MatrixXd c(S, static_cast<Eigen::Index>(names.size()));
+        for (Eigen::Index s = 0; s < S; ++s)
+            c.row(s) = model.constrain(chain.draws.row(s).transpose())
+                           .head(static_cast<Eigen::Index>(names.size()))
+                           .transpose();
+        for (std::size_t j = 0; j < names.size(); ++j)
+            out[j].second.push_back(c.col(static_cast<Eigen::Index>(j)));
+    }
+    return out;
+}
+
 }  // namespace
 
 Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
@@ -98,6 +118,15 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
         streamed.totalLogLik[c].push_back(buffers[c].sum());
         streamed.meanPrediction[c].push_back(model.meanPrediction(q));
     };
+    // Chains without a given start begin at the model's own initial point (jittered per
+    // chain from the Init stream), not at the sampler's uniform(-2, 2) default: that default
+    // puts log-scale intercepts and scales orders of magnitude from the data.
+    if (so.starts.empty()) {
+        for (int c = 0; c < chains; ++c) {
+            Rng rng = makeRng(so.seed, static_cast<std::uint64_t>(c), Purpose::Init);
+            so.starts.push_back({model.initialPoint(rng), 0.0, {}});
+        }
+    }
     models::WeightedPosterior target(model, alpha);
     auto result = mcmc::sampleNuts(target, so);
     if (!result) return result.error();
@@ -114,10 +143,12 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     }
     mcmc::DiagnoseOptions dopt;
     dopt.maxTreeDepth = so.maxTreeDepth;
-    // Mixture components switch labels: judge convergence on label-invariant quantities.
-    dopt.includeParameters = model.family() != "normal-mixture";
-    dopt.parameterNames.clear();
-    dopt.quantities = streamed.asDiagnostics();
+    // Parameters are judged on the reported (constrained) scale, where the names apply (the
+    // sampler may move e.g. z = beta / tau). Mixture components switch labels: judge
+    // convergence on the label-invariant quantities only.
+    dopt.includeParameters = false;
+    if (model.family() != "normal-mixture") dopt.quantities = constrainedDraws(model, *result);
+    for (auto& q : streamed.asDiagnostics()) dopt.quantities.push_back(std::move(q));
     fit.diagnostics = mcmc::diagnose(*result, dopt);
     fit.gradientEvaluations = result->gradientEvaluations;
     fit.seconds = secondsSince(t0);
@@ -151,6 +182,27 @@ std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
         p.q95 = quantileSorted(v, 0.95);
         out.push_back(p);
     }
+    return out;
+}
+
+Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::MatrixXd& draws,
+                                      const std::vector<std::size_t>& kept,
+                                      const Eigen::VectorXd& alpha, int threads) {
+    const auto n = static_cast<Eigen::Index>(model.recordCount());
+    const std::size_t parts = static_cast<std::size_t>(std::max(1, threads));
+    std::vector<Eigen::VectorXd> partMax(parts, Eigen::VectorXd::Zero(n));
+    parallelFor(parts, threads, [&](std::size_t part) {
+        Eigen::VectorXd l(n);
+        auto& mx = partMax[part];
+        for (std::size_t k = part; k < kept.size(); k += parts) {
+            model.recordLogLik(draws.row(static_cast<Eigen::Index>(kept[k])).transpose(), l);
+            for (Eigen::Index i = 0; i < n; ++i)
+                if (std::isfinite(l[i])) mx[i] = std::max(mx[i], alpha[i] * std::abs(l[i]));
+        }
+        return true;
+    });
+    Eigen::VectorXd out = partMax.front();
+    for (std::size_t p = 1; p < parts; ++p) out = out.cwiseMax(partMax[p]);
     return out;
 }
 

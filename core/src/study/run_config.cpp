@@ -162,9 +162,12 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("threads", c.mcmc.threads);
         m.get("max_treedepth", c.mcmc.maxTreeDepth);
         m.get("adapt_delta", c.mcmc.adaptDelta);
-        if (error.empty() &&
-            (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 || c.mcmc.threads < 1))
-            m.fail("'chains', 'draws' and 'threads' must be at least 1 and 'warmup' not negative");
+        m.get("refit_warmup", c.mcmc.refitWarmup);
+        if (error.empty() && (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 ||
+                              c.mcmc.threads < 1 || c.mcmc.refitWarmup < 0))
+            m.fail(
+                "'chains', 'draws' and 'threads' must be at least 1 and 'warmup' and "
+                "'refit_warmup' not negative");
         if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
             m.fail("'adapt_delta' must be in (0, 1)");
     }
@@ -323,10 +326,14 @@ std::string toJson(const RunConfig& c) {
                  {"types", c.data.types},
                  {"max_levels", c.data.maxLevels}};
     j["model"] = {{"family", c.model.family}, {"K", c.model.K}, {"priors", c.model.priors}};
-    j["mcmc"] = {{"chains", c.mcmc.chains},         {"warmup", c.mcmc.warmup},
-                 {"draws", c.mcmc.draws},           {"seed", c.mcmc.seed},
-                 {"threads", c.mcmc.threads},       {"max_treedepth", c.mcmc.maxTreeDepth},
-                 {"adapt_delta", c.mcmc.adaptDelta}};
+    j["mcmc"] = {{"chains", c.mcmc.chains},
+                 {"warmup", c.mcmc.warmup},
+                 {"draws", c.mcmc.draws},
+                 {"seed", c.mcmc.seed},
+                 {"threads", c.mcmc.threads},
+                 {"max_treedepth", c.mcmc.maxTreeDepth},
+                 {"adapt_delta", c.mcmc.adaptDelta},
+                 {"refit_warmup", c.mcmc.refitWarmup}};
     j["synthesis"] = {{"m", c.synthesis.m}};
     j["risk"] = {{"radius", c.risk.radius},
                  {"radius_mode", c.risk.percentage ? "percentage" : "absolute"},

@@ -170,6 +170,11 @@ class Runner {
     struct Measured {
         Fit fit;
         privacy::LipschitzBound bound;
+        // Per-record bounds over the draws the bound keeps: f_i for the unweighted fit,
+        // Delta_{alpha,x_i} for a weighted one. With lipschitz.quantile = 1 every draw is kept
+        // and this is the streamed maximum; below 1 the draws above the quantile are left out
+        // here exactly as they are left out of Delta_{alpha,x} and of synthesis.
+        Eigen::VectorXd recordBound;
     };
 
     Status prepare(const data::Table& table) {
@@ -209,9 +214,14 @@ class Runner {
                 q.stage = stage + ": " + p.stage;
                 return options_.progress(q);
             };
-        // Refits start where the unweighted chains ended (state, step size, metric) and
-        // still run the full warm-up, so they target their own pseudo posterior exactly.
-        if (!unweightedStarts_.empty()) so.starts = unweightedStarts_;
+        // Refits start where the unweighted chains ended (state, step size, metric); a
+        // short step-size-only warm-up (mcmc.refit_warmup) then suffices for the nearby
+        // pseudo posterior (tst_nuts_models: same target, fewer gradients).
+        if (!unweightedStarts_.empty()) {
+            so.starts = unweightedStarts_;
+            so.warmup = std::min(config_.mcmc.refitWarmup, config_.mcmc.warmup);
+            so.adaptMetric = config_.mcmc.refitWarmup >= config_.mcmc.warmup;
+        }
         return so;
     }
 
@@ -221,8 +231,12 @@ class Runner {
         fo.sampler = samplerOptions(stage);
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
-        Measured m{std::move(*fit), {}};
+        Measured m{std::move(*fit), {}, {}};
         m.bound = privacy::lipschitzBound(m.fit.lipschitz, config_.lipschitz.quantile);
+        m.recordBound = m.bound.keptDraws.size() == m.fit.lipschitz.drawCount()
+                            ? m.fit.lipschitz.recordMax()
+                            : recordBoundsOverDraws(*model_, m.fit.draws, m.bound.keptDraws, alpha,
+                                                    config_.mcmc.threads);
         fitSeconds_ += secondsSince(t0);
         return m;
     }
@@ -235,7 +249,7 @@ class Runner {
         unweighted_ = std::move(*m);
         unweightedStages_.fits = fitSeconds_ - before;
         unweightedStarts_ = unweighted_.fit.warmStarts;
-        result_.f = unweighted_.fit.lipschitz.recordMax();
+        result_.f = unweighted_.recordBound;
         deltaX_ = unweighted_.bound.delta;
         unweightedParameters_ = summarizeParameters(*model_, unweighted_.fit.draws);
         auto t0 = std::chrono::steady_clock::now();
@@ -290,7 +304,16 @@ class Runner {
     // IR-based weights need IR (or pairwise at) from the chosen source.
     Expected<privacy::PairwiseRisk> riskForWeights(const SynthesizerConfig& sc,
                                                    bool pairwise) const {
-        // "data": the confidential values themselves as one synthetic dataset (y* = y).
+        // "data" is paper 001's Algorithm 2 (the vector-weighted CW): IR_i is the share of
+        // the records in i's pattern whose confidential y_j lies outside B(y_i, r), with no
+        // synthetic data at all. That is METHOD.md's marginal IR with the confidential
+        // values as the one "synthetic" dataset (y* = y, L = 1): T_i = 1 since y_i is inside
+        // its own ball, and the count and |M| are the algorithm's (steps 1-3). The one
+        // difference is a record with y_i = 0 under a percentage radius, whose ball is empty:
+        // METHOD.md's strict inequality gives T_i = 0 and IR_i = 0 there.
+        // "synthetic" is the risk-efficient paper's (004) source: the first L datasets of the
+        // unweighted fit, i.e. the Unweighted synthesizer's own IR.
+        // tst_runner::cwWeightsFollowTheirIrSource checks both against a brute-force count.
         const std::vector<std::vector<double>> fromData{yOriginal_};
         const auto& datasets = sc.source == "data" ? fromData : unweightedSynthetic_;
         const auto used = sc.source == "data" ? fromData : riskDatasets(datasets);
@@ -434,7 +457,7 @@ class Runner {
             }
             measured = &*own;
         }
-        r.recordDelta = measured->fit.lipschitz.recordMax();
+        r.recordDelta = measured->recordBound;
         r.deltaX = deltaX_;
         r.deltaAlphaX = measured->bound.delta;
         r.deltaMethod = measured->bound.method();

@@ -142,6 +142,7 @@ std::string toJson(const UtilityReport& r, int indent) {
     j["target"] = r.target;
     j["records"] = r.records;
     j["datasets"] = r.datasets;
+    j["fully_synthetic"] = r.fullySynthetic;
     j["level"] = r.level;
     j["bootstrap"] = r.bootstrap;
     j["grid"] = nums(r.grid);
@@ -217,6 +218,8 @@ Expected<UtilityReport> utilityReportFromJson(const std::string& text) {
         r.target = readString(j, "target", u);
         r.records = static_cast<std::size_t>(readNumOr(j, "records", u, 0));
         r.datasets = static_cast<std::size_t>(readNumOr(j, "datasets", u, 0));
+        r.fullySynthetic = j.contains("fully_synthetic") && j.at("fully_synthetic").is_boolean() &&
+                           j.at("fully_synthetic").get<bool>();
         r.level = readNumOr(j, "level", u, 0.95);
         r.bootstrap = static_cast<int>(readNumOr(j, "bootstrap", u, 0));
         r.grid = readNums(j, "grid", u);

@@ -1,9 +1,13 @@
 #include "ppsynth/study/utility_report.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
+#include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/data/design_matrix.hpp"
 #include "ppsynth/study/runner.hpp"
@@ -105,10 +109,72 @@ Expected<std::vector<double>> numericTarget(const data::Table& t, const std::str
     return c->values();
 }
 
+bool isNumber(const data::Column& c) {
+    return c.type() == data::ColumnType::Numeric || c.type() == data::ColumnType::Count;
+}
+
+// Numbers compare as numbers (a CSV "35" and a Stata 35.0 are the same cell), anything else
+// by its label.
+bool sameCell(const data::Column& a, const data::Column& b, std::size_t i) {
+    if (a.isMissing(i) || b.isMissing(i)) return a.isMissing(i) == b.isMissing(i);
+    if (isNumber(a) && isNumber(b))
+        return std::abs(a.value(i) - b.value(i)) <=
+               1e-12 * std::max({1.0, std::abs(a.value(i)), std::abs(b.value(i))});
+    return a.display(i) == b.display(i);
+}
+
 std::string formatNumber(double v) {
     std::ostringstream o;
     o << v;
     return o.str();
+}
+
+// pMSE of fully synthetic datasets: each stacked with its own predictors.
+Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::PmseOptions& po) {
+    auto stack = [](const Eigen::MatrixXd& P, const std::vector<double>& y) {
+        Eigen::MatrixXd out(P.rows(), P.cols() + 1);
+        out.leftCols(P.cols()) = P;
+        for (Eigen::Index i = 0; i < P.rows(); ++i)
+            out(i, P.cols()) = y[static_cast<std::size_t>(i)];
+        return out;
+    };
+    Eigen::MatrixXd predictors = in.propensityPredictors;
+    if (predictors.rows() != static_cast<Eigen::Index>(in.original.size()))
+        predictors.resize(static_cast<Eigen::Index>(in.original.size()), 0);
+    const Eigen::MatrixXd original = stack(predictors, in.original);
+    auto names = in.propensityNames;
+    names.push_back(in.target);
+    const std::size_t m = in.synthetic.size();
+    std::vector<std::optional<Expected<utility::PmseResult>>> results(m);
+    std::atomic<bool> cancelled{false};
+    std::atomic<std::size_t> done{0};
+    parallelFor(m, po.threads, [&](std::size_t l) {
+        results[l] =
+            utility::pmse(original, stack(in.syntheticPropensityPredictors[l], in.synthetic[l]),
+                          names, po.logistic);
+        Progress p{"pmse", 0, static_cast<double>(++done), static_cast<double>(m)};
+        if (report(po.progress, p) == Continue::Stop) cancelled = true;
+        return !cancelled.load();
+    });
+    if (cancelled) return Error{"pMSE cancelled"};
+    utility::PmseUtility u;
+    std::size_t flagged = 0;
+    std::string firstWarning;
+    for (std::size_t l = 0; l < m; ++l) {
+        if (!results[l] || !*results[l])
+            return Error{"synthetic dataset " + std::to_string(l + 1) + ": " +
+                         (results[l] ? results[l]->message() : std::string("not computed"))};
+        const auto& r = **results[l];
+        u.pmse += r.pmse / static_cast<double>(m);
+        u.standardized += r.standardized / static_cast<double>(m);
+        if (!r.warning.empty() && flagged++ == 0)
+            firstWarning = "dataset " + std::to_string(l + 1) + ": " + r.warning;
+        u.perDataset.push_back(r);
+    }
+    if (flagged > 0)
+        u.warning = "pMSE is unreliable for " + std::to_string(flagged) + " of " +
+                    std::to_string(m) + " synthetic datasets (first, " + firstWarning + ")";
+    return u;
 }
 
 }  // namespace
@@ -140,7 +206,8 @@ Expected<UtilityInputs> utilityInputs(const RunResult& run, const SynthesizerRes
 Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
                                                 const std::vector<data::Table>& synthetic,
                                                 const std::string& target,
-                                                const std::vector<std::string>& predictors) {
+                                                const std::vector<std::string>& predictors,
+                                                bool fullySynthetic) {
     UtilityInputs in;
     in.target = target;
     in.posteriorPredictive = false;
@@ -150,7 +217,7 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
     for (std::size_t l = 0; l < synthetic.size(); ++l) {
         const std::string what = "synthetic file " + std::to_string(l + 1);
         const auto& t = synthetic[l];
-        if (t.rowCount() != original.rowCount())
+        if (!fullySynthetic && t.rowCount() != original.rowCount())
             return Error{what + " has " + std::to_string(t.rowCount()) +
                          " rows but the original has " + std::to_string(original.rowCount()) +
                          "; the utility measures compare records row by row"};
@@ -158,6 +225,7 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
         if (!ys) return ys.error();
         in.synthetic.push_back(std::move(*ys));
         for (const auto& p : predictors) {
+            if (fullySynthetic) break;
             if (p == target)
                 return Error{"'" + p + "' is the target; it cannot be a predictor too"};
             const auto* co = original.find(p);
@@ -165,12 +233,12 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
             const auto* cs = t.find(p);
             if (!cs) return Error{what + " has no column '" + p + "'"};
             for (std::size_t i = 0; i < co->size(); ++i)
-                if (co->display(i) != cs->display(i))
+                if (!sameCell(*co, *cs, i))
                     return Error{what + ": column '" + p + "' differs from the original in row " +
                                  std::to_string(i + 1) + " ('" + cs->display(i) + "' vs '" +
                                  co->display(i) +
-                                 "'); the regression and pMSE here are for partially synthetic "
-                                 "data, whose predictors are released unchanged"};
+                                 "'); partially synthetic data release the predictors unchanged "
+                                 "(for fully synthetic files use --full)"};
         }
     }
     if (!predictors.empty()) {
@@ -184,8 +252,21 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
         in.regressionDesign = design->X;
         in.regressionNames = design->coding.columnNames;
         propensityFrom(design->X, design->coding, in);
+        if (fullySynthetic)
+            for (std::size_t l = 0; l < synthetic.size(); ++l) {
+                auto X = design->coding.apply(synthetic[l]);
+                if (!X)
+                    return Error{"synthetic file " + std::to_string(l + 1) + ": " + X.message()};
+                UtilityInputs own;
+                propensityFrom(*X, design->coding, own);
+                in.syntheticPropensityPredictors.push_back(std::move(own.propensityPredictors));
+            }
     } else {
         in.propensityPredictors.resize(static_cast<Eigen::Index>(in.original.size()), 0);
+        if (fullySynthetic)
+            for (const auto& ys : in.synthetic)
+                in.syntheticPropensityPredictors.emplace_back(static_cast<Eigen::Index>(ys.size()),
+                                                              0);
     }
     return in;
 }
@@ -198,15 +279,24 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     const std::size_t n = in.original.size(), m = in.synthetic.size();
     if (n == 0) return Error{"utility: the original data have no records"};
     if (m == 0) return Error{"utility: there are no synthetic datasets"};
-    for (std::size_t l = 0; l < m; ++l)
-        if (in.synthetic[l].size() != n)
+    const bool full = in.fullySynthetic();
+    if (full && in.syntheticPropensityPredictors.size() != m)
+        return Error{"utility: fully synthetic data need the predictors of every dataset"};
+    for (std::size_t l = 0; l < m; ++l) {
+        if (!full && in.synthetic[l].size() != n)
             return Error{"utility: synthetic dataset " + std::to_string(l + 1) + " has " +
                          std::to_string(in.synthetic[l].size()) + " records, the original " +
                          std::to_string(n)};
+        if (full && static_cast<std::size_t>(in.syntheticPropensityPredictors[l].rows()) !=
+                        in.synthetic[l].size())
+            return Error{"utility: synthetic dataset " + std::to_string(l + 1) +
+                         ": its predictors and y have different lengths"};
+    }
     UtilityReport r;
     r.target = in.target;
     r.records = n;
     r.datasets = m;
+    r.fullySynthetic = full;
     r.level = options.level;
     r.bootstrap = options.bootstrap;
     r.grid = utility::quantileGrid(options.gridPoints);
@@ -254,7 +344,11 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     t0 = std::chrono::steady_clock::now();
     if (in.regressionDesign.cols() > 0) {
         if (stopped("regression")) return Error{"utility cancelled"};
-        if (m < 2) {
+        if (full) {
+            r.warnings.push_back(
+                "regression: skipped for fully synthetic data (the combining rules here are "
+                "those for partially synthetic data)");
+        } else if (m < 2) {
             r.warnings.push_back(
                 "regression: the combining rules need at least 2 synthetic "
                 "datasets (m = 1); skipped");
@@ -298,8 +392,9 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
         Eigen::MatrixXd predictors = in.propensityPredictors;
         if (predictors.rows() != static_cast<Eigen::Index>(n))
             predictors.resize(static_cast<Eigen::Index>(n), 0);
-        auto pm = utility::pmseUtility(predictors, in.original, in.synthetic, in.propensityNames,
-                                       in.target, po);
+        auto pm = full ? fullPmse(in, po)
+                       : utility::pmseUtility(predictors, in.original, in.synthetic,
+                                              in.propensityNames, in.target, po);
         if (!pm) {
             if (pm.message().find("cancelled") != std::string::npos)
                 return Error{"utility cancelled"};
@@ -317,9 +412,11 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
                 r.pmse.perDatasetPmse.push_back(d.pmse);
                 r.pmse.perDatasetSPmse.push_back(d.standardized);
             }
-            r.pmse.sPmseReference = sPmseReference(first.k, in.posteriorPredictive);
+            r.pmse.sPmseReference = full ? 1.0 : sPmseReference(first.k, in.posteriorPredictive);
             r.pmse.referenceNote =
-                in.posteriorPredictive
+                full ? "fully synthetic: E[S_pMSE] = 1 for records drawn from the original's own "
+                       "distribution (Snoke et al.), 1/(1-c) for a sample independent of it"
+                : in.posteriorPredictive
                     ? "partial synthesis from posterior predictive draws: E[S_pMSE] = 2/(k-1) = " +
                           formatNumber(r.pmse.sPmseReference) +
                           " for a correct model (Snoke et al.'s 1 assumes fully synthetic data)"

@@ -16,6 +16,15 @@ struct Priors {
     double tauScale = 1.0;
     // When set, tau_j = fixedTau for every j and tau is not sampled (conjugate checks).
     std::optional<double> fixedTau;
+    // Not a prior but how the sampler moves the coefficients; the posterior is the same
+    // either way (reported draws and names are on the beta scale). By default a column
+    // with few nonzero entries (a rare dummy level: fewer than
+    // RegressionModel::kNonCentredBelow records) is non-centred, z_kj ~ Normal(0, 1) with
+    // beta_kj = tau_j z_kj, which removes the funnel between a weakly identified beta_j and
+    // its tau_j that made NUTS diverge; every other column, the intercept included, is
+    // well identified by its many records and stays centred (there the non-centred form
+    // would be the harder geometry). true: every column centred. Ignored with fixedTau.
+    bool centeredCoefficients = false;
 
     // Normal families: sigma (each sigma_k) ~ half-Student-t(sigmaDf, 0, sigmaScale).
     double sigmaDf = 3.0;

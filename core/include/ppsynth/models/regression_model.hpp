@@ -1,10 +1,13 @@
 // Shared part of the regression families (Poisson, negative binomial, normal, normal
 // mixture): the design matrix X (intercept first), the response y, column names, priors,
 // and the coefficient block beta ~ Normal(0, tau_j), tau_j ~ half-t, in the common layout
-//   q = [ vec(B) (p x K, column k = coefficients of component k; K = 1 for plain
+//   q = [ vec(Q) (p x K, column k = coefficients of component k; K = 1 for plain
 //         regressions), log tau (p; absent when Priors::fixedTau is set), family extras ].
-// Centered parameterization (the sampler moves beta itself): beta is well identified by
-// the data in the intended uses, and the reported draws are the sampled values.
+// Row j of Q is beta_j itself (centred) or z_j with beta_j = tau_j z_j (non-centred, the
+// default for columns with few nonzero entries; see Priors::centeredCoefficients). Both
+// target the same posterior; coefficients(q) gives beta, and every family computes its
+// likelihood gradient with respect to beta and lets coefficientLogPrior apply the chain
+// rule, so the parameterization lives in this one class.
 #pragma once
 
 #include <memory>
@@ -22,6 +25,10 @@ class Design;
 
 class RegressionModel : public Model {
   public:
+    // Columns (other than the intercept) with fewer nonzero entries than this are sampled
+    // non-centred (see Priors::centeredCoefficients).
+    static constexpr Eigen::Index kNonCentredBelow = 50;
+
     ~RegressionModel() override;
 
     std::size_t recordCount() const override { return static_cast<std::size_t>(y_.size()); }
@@ -43,15 +50,23 @@ class RegressionModel : public Model {
     // Offset in q of the first family-specific parameter.
     Eigen::Index extraOffset() const { return p_ * K_ + tauCount(); }
 
+    // True when row j of Q holds z_j (beta_j = tau_j z_j) rather than beta_j.
+    bool nonCentred(Eigen::Index j) const { return nonCentred_[static_cast<std::size_t>(j)]; }
+    // beta (p x K) at q.
+    Eigen::MatrixXd coefficients(const Eigen::VectorXd& q) const;
     // "beta[name]" (or "beta[k,name]" when K > 1) then "tau[name]".
     std::vector<std::string> coefficientNames() const;
     // Writes beta then tau (constrained) into the head of out.
     void constrainCoefficients(const Eigen::VectorXd& q, Eigen::VectorXd& out) const;
-    // log prior of the coefficient block (Jacobian included); adds its gradient to grad.
+    // On entry the head p*K entries of grad hold d(log likelihood)/d(beta) (p x K, column
+    // major). Turns them into the gradient with respect to q's coefficient block (chain rule
+    // through beta = tau z for non-centred rows) and adds the log prior of the block
+    // (Jacobian included) and its gradient; returns the log prior.
     double coefficientLogPrior(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const;
-    // Coefficients at a start value: intercept (column 0) = intercept, others 0; log tau
-    // so that tau_0 covers the intercept. Jittered by N(0, 0.1) on every coordinate.
-    void initialCoefficients(double intercept, Rng& rng, Eigen::VectorXd& q) const;
+    // Coefficients at a start value: intercepts (column 0, one per component) as given,
+    // others 0; log tau so that tau_0 covers the intercept. Jittered by N(0, 0.1) on every
+    // unconstrained coordinate.
+    void initialCoefficients(const Eigen::VectorXd& intercepts, Rng& rng, Eigen::VectorXd& q) const;
 
     std::unique_ptr<const detail::Design> X_;
     Eigen::VectorXd y_;
@@ -61,6 +76,7 @@ class RegressionModel : public Model {
   private:
     Eigen::Index p_ = 0;
     Eigen::Index K_ = 1;
+    std::vector<bool> nonCentred_;  // per column
 };
 
 }  // namespace ppsynth::models

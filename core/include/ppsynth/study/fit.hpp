@@ -39,6 +39,15 @@ struct ParameterSummary {
 Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
                        const FitOptions& options);
 
+// max over the listed draws (rows of `draws`, unconstrained) of alpha_i |l_{s,i}| per record,
+// non-finite values skipped: the record bounds f_i and Delta_{alpha,x_i} of the robust
+// draw-quantile option, which leaves the draws above the q-quantile out of both the bound
+// and synthesis (METHOD.md section 2), so the record bounds must not see them either.
+// A second pass over the stored draws: O(|kept| n) likelihood evaluations, in parallel.
+Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::MatrixXd& draws,
+                                      const std::vector<std::size_t>& kept,
+                                      const Eigen::VectorXd& alpha, int threads = 1);
+
 std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
                                                   const Eigen::MatrixXd& draws);
 

@@ -53,6 +53,11 @@ struct RunConfig {
         int chains = 4, warmup = 1000, draws = 1000, threads = 2, maxTreeDepth = 10;
         double adaptDelta = 0.8;
         std::uint64_t seed = 1;
+        // Warm-up of every weighted refit. Refits start from the unweighted chains' final
+        // state, step size and metric; below `warmup` only the step size adapts (shown in
+        // tst_nuts_models to sample the same target); at `warmup` or above the full
+        // adaptation (metric included) is repeated.
+        int refitWarmup = 150;
     } mcmc;
     struct Synthesis {
         int m = 20;

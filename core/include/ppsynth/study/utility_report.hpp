@@ -108,7 +108,8 @@ struct UtilitySeconds {
 struct UtilityReport {
     std::string target;
     std::size_t records = 0;
-    std::size_t datasets = 0;  // m
+    std::size_t datasets = 0;     // m
+    bool fullySynthetic = false;  // predictors synthesized too (no regression)
     double level = 0.95;
     int bootstrap = 0;                         // B
     std::vector<double> grid;                  // probabilities of the quantile functions
@@ -135,6 +136,12 @@ struct UtilityInputs {
     // Propensity-model predictors WITHOUT an intercept (y is appended as the last column).
     Eigen::MatrixXd propensityPredictors;
     std::vector<std::string> propensityNames;
+    // Fully synthetic data (the predictors synthesized too): dataset l's own propensity
+    // predictors, coded like propensityPredictors. Empty for partial synthesis. The
+    // regression is then skipped with a warning (METHOD.md's combining rules are the
+    // partially synthetic ones) and S_pMSE's reference is Snoke et al.'s 1.
+    std::vector<Eigen::MatrixXd> syntheticPropensityPredictors;
+    bool fullySynthetic() const { return !syntheticPropensityPredictors.empty(); }
     // How y* was drawn, for pmse.sPmseReference: from posterior predictive draws (a run), or
     // unknown (files from another tool).
     bool posteriorPredictive = true;
@@ -149,14 +156,17 @@ Expected<UtilityInputs> utilityInputs(const RunResult& run, const SynthesizerRes
                                       const UtilityOptions& options,
                                       const std::vector<ParameterSummary>& unweighted = {});
 
-// From files (the CLI): the original table and m synthetic tables with the same rows in the
-// same order. The regression and the propensity model use `predictors` (table columns, coded
-// as in METHOD.md section 1); the predictors must be equal in every table (partial
-// synthesis), otherwise an error says where they differ.
+// From files (the CLI): the original table and m synthetic tables. The regression and the
+// propensity model use `predictors` (table columns, coded as in METHOD.md section 1).
+// Partial synthesis (the default): the same rows in the same order, the predictors equal in
+// every table, otherwise an error says where they differ. fullySynthetic: the predictors are
+// synthetic too (any row count; levels must be ones the original has), coded with the
+// original's coding.
 Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
                                                 const std::vector<data::Table>& synthetic,
                                                 const std::string& target,
-                                                const std::vector<std::string>& predictors);
+                                                const std::vector<std::string>& predictors,
+                                                bool fullySynthetic = false);
 
 // E[S_pMSE] for a synthesizer that is right: partial synthesis with c = 1/2 leaves only y's
 // score, giving 2 / (k - 1) when y* comes from posterior predictive draws and 1 / (k - 1)

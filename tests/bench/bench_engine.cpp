@@ -1,0 +1,220 @@
+// The engine's speed figures (issue 3, "Speed"): for each model on the bundled examples,
+// 4 chains of NUTS, 1000 warm-up + 1000 draws, 2 threads, through study::fitModel exactly
+// as a run fits. Prints wall seconds, the minimum bulk ESS (over the reported parameters,
+// or over the label-invariant quantities for the mixture), ESS per second, divergences and
+// the peak resident memory of the case (each case runs in its own process so the peak is
+// its own).
+//
+//   bench_engine                      every case, one child process each
+//   bench_engine CASE [options]       one case: poisson, negbin, visits-poisson,
+//                                     visits-negbin, income-normal, income-mixture
+//     --centred                       centred coefficients (before the non-centred default)
+//     --warmup N --draws N --chains N --threads N --seed N   override the settings
+//   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
+//   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ppsynth/common/stopwatch.hpp"
+#include "ppsynth/data/examples.hpp"
+#include "ppsynth/data/prepare.hpp"
+#include "ppsynth/models/factory.hpp"
+#include "ppsynth/study/fit.hpp"
+
+using namespace ppsynth;
+
+namespace {
+
+struct Case {
+    std::string name, example, target, family, transform;
+    bool predictors;  // the 10 categorical predictors of income_survey
+    int K = 20;
+};
+
+const std::vector<Case>& cases() {
+    static const std::vector<Case> list{
+        {"poisson", "poisson", "y", "poisson", "none", false},
+        {"negbin", "nb_mixture", "y", "negbin", "none", false},
+        {"visits-poisson", "income_survey", "doctor_visits", "poisson", "none", true},
+        {"visits-negbin", "income_survey", "doctor_visits", "negbin", "none", true},
+        {"income-normal", "income_survey", "income", "normal", "log-shift", true},
+        {"income-mixture", "income_survey", "income", "normal-mixture", "log-shift", true},
+    };
+    return list;
+}
+
+const std::vector<std::string> kIncomePredictors{"gender",      "age",     "education",  "region",
+                                                 "urban",       "marital", "urban_type", "cbsa",
+                                                 "family_size", "earners"};
+
+struct Inputs {
+    Eigen::MatrixXd X;
+    Eigen::VectorXd y;
+    std::vector<std::string> names;
+};
+
+Inputs prepare(const Case& c) {
+    auto table = data::makeExample(c.example);
+    if (!table) {
+        std::fprintf(stderr, "%s\n", table.message().c_str());
+        std::exit(1);
+    }
+    data::Roles roles;
+    roles.target = c.target;
+    if (c.predictors) roles.predictors = kIncomePredictors;
+    data::PrepareOptions po;
+    po.transform = *data::transformKindFromString(c.transform);
+    po.countModel = c.family == "poisson" || c.family == "negbin";
+    auto in = data::prepareModelInputs(*table, roles, po);
+    if (!in) {
+        std::fprintf(stderr, "%s\n", in.message().c_str());
+        std::exit(1);
+    }
+    return {in->X, in->y, in->columnNames()};
+}
+
+std::unique_ptr<models::Model> build(const Case& c, const Inputs& in, bool centred) {
+    models::ModelSpec spec;
+    spec.family = c.family;
+    spec.components = c.K;
+    spec.priors.centeredCoefficients = centred;
+    auto m = models::makeModel(spec, in.X, in.y, in.names);
+    if (!m) {
+        std::fprintf(stderr, "%s\n", m.message().c_str());
+        std::exit(1);
+    }
+    return std::move(*m);
+}
+
+double peakMegabytes() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;  // kB on Linux
+}
+
+int runCase(const Case& c, int argc, char** argv) {
+    bool centred = false;
+    mcmc::SamplerOptions so;
+    so.chains = 4;
+    so.warmup = 1000;
+    so.draws = 1000;
+    so.threads = 2;
+    so.seed = 20261123;
+    for (int a = 2; a < argc; ++a) {
+        const std::string k = argv[a];
+        auto next = [&] { return a + 1 < argc ? std::atoi(argv[++a]) : 0; };
+        if (k == "--centred")
+            centred = true;
+        else if (k == "--warmup")
+            so.warmup = next();
+        else if (k == "--draws")
+            so.draws = next();
+        else if (k == "--chains")
+            so.chains = next();
+        else if (k == "--threads")
+            so.threads = next();
+        else if (k == "--seed")
+            so.seed = static_cast<std::uint64_t>(next());
+    }
+    const Inputs in = prepare(c);
+    const auto model = build(c, in, centred);
+    study::FitOptions fo;
+    fo.sampler = so;
+    const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(in.y.size());
+    auto fit = study::fitModel(*model, alpha, fo);
+    if (!fit) {
+        std::fprintf(stderr, "%s: %s\n", c.name.c_str(), fit.message().c_str());
+        return 1;
+    }
+    const auto& d = fit->diagnostics;
+    std::string worst;
+    double minEss = 1e300;
+    for (const auto& q : d.quantities)
+        if (q.summary.essBulk < minEss) {
+            minEss = q.summary.essBulk;
+            worst = q.name;
+        }
+    std::printf(
+        "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.1f  "
+        "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld  "
+        "peak %.0f MB\n",
+        c.name.c_str(), centred ? "centred" : "noncentr", model->recordCount(), in.X.cols(),
+        model->dimension(), fit->seconds, minEss, worst.c_str(), minEss / fit->seconds, d.maxRhat,
+        d.divergences, 100.0 * d.divergences / std::max(d.draws, 1), d.treeDepthSaturated,
+        static_cast<long long>(fit->gradientEvaluations), peakMegabytes());
+    return 0;
+}
+
+// Per-gradient cost of the K = 20 mixture at the example's n and with the records
+// replicated 16 times (n ~ 100,000): linear cost means a ratio near 16.
+int gradientScaling() {
+    const Case& c = cases().back();
+    const Inputs in = prepare(c);
+    for (int rep : {1, 16}) {
+        Inputs big;
+        big.X = in.X.replicate(rep, 1);
+        big.y = in.y.replicate(rep, 1);
+        big.names = in.names;
+        const auto m = build(c, big, false);
+        Rng rng = makeRng(1, 0, Purpose::Test);
+        const Eigen::VectorXd q = m->initialPoint(rng);
+        const Eigen::VectorXd a = Eigen::VectorXd::Constant(big.y.size(), 0.8);
+        Eigen::VectorXd g(q.size());
+        volatile double sink = m->logPosterior(q, a, g);
+        double best = 1e300;
+        for (int batch = 0; batch < 5; ++batch) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const int reps = rep == 1 ? 40 : 4;
+            for (int r = 0; r < reps; ++r) sink = sink + m->logPosterior(q, a, g);
+            best = std::min(best, secondsSince(t0) / reps);
+        }
+        std::printf("mixture K=20 gradient: n=%td p=%td  %.2f ms (best of 5 batches)\n",
+                    big.y.size(), big.X.cols(), 1e3 * best);
+    }
+    return 0;
+}
+
+int dump(const std::string& dir) {
+    for (const auto& c : cases()) {
+        const Inputs in = prepare(c);
+        std::ofstream out(dir + "/" + c.name + ".csv");
+        out.precision(17);
+        out << "y";
+        for (Eigen::Index j = 0; j < in.X.cols(); ++j) out << ",x" << j;
+        out << "\n";
+        for (Eigen::Index i = 0; i < in.y.size(); ++i) {
+            out << in.y(i);
+            for (Eigen::Index j = 0; j < in.X.cols(); ++j) out << "," << in.X(i, j);
+            out << "\n";
+        }
+        std::printf("%s/%s.csv: n=%td p=%td\n", dir.c_str(), c.name.c_str(), in.y.size(),
+                    in.X.cols());
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        int rc = 0;
+        for (const auto& c : cases()) {
+            const std::string cmd = std::string("\"") + argv[0] + "\" " + c.name;
+            rc |= std::system(cmd.c_str());
+        }
+        return rc == 0 ? 0 : 1;
+    }
+    const std::string what = argv[1];
+    if (what == "gradient-scaling") return gradientScaling();
+    if (what == "dump" && argc > 2) return dump(argv[2]);
+    for (const auto& c : cases())
+        if (c.name == what) return runCase(c, argc, argv);
+    std::fprintf(stderr, "unknown case '%s'\n", what.c_str());
+    return 2;
+}

@@ -1,0 +1,209 @@
+// `ppsynth-cli run` end to end with the real executable: the output folder's layout and
+// run.json's contract keys (issue 4), the confidential folder kept apart from what is
+// released, Ctrl-C (SIGINT) ending quickly with exit 130 and nothing written, and clear
+// messages for bad configurations.
+#include <signal.h>
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+#include <filesystem>
+#include <fstream>
+
+#include "ppsynth/data/io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Result cli(const QStringList& args, int timeoutMs = 120000) {
+    QProcess p;
+    p.start(QStringLiteral(PPSYNTH_CLI), args);
+    p.waitForFinished(timeoutMs);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
+
+// The poisson example with the conjugate model (exact draws): a full run in about a second.
+std::string quickConfig(const std::string& extra = "") {
+    return R"({"data": {"path": ")" PPSYNTH_EXAMPLES_DIR R"(/poisson.csv", "target": "y"},
+      "model": {"family": "poisson-means"},
+      "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 3},
+      "synthesis": {"m": 3}, "risk": {"L": 3},
+      "utility": {"bootstrap": 100)" +
+           extra + R"(},
+      "synthesizers": [
+        {"name": "Unweighted", "scheme": "unweighted"},
+        {"name": "LW", "scheme": "lipschitz", "c": 0.7},
+        {"name": "Pairwise", "scheme": "pairwise", "source": "synthetic"},
+        {"name": "EM", "scheme": "scalar", "match": "LW"}]})";
+}
+
+// Longest JSON array anywhere in the document: run.json holds nothing record-level.
+qsizetype longestArray(const QJsonValue& v) {
+    qsizetype best = 0;
+    if (v.isArray()) {
+        best = v.toArray().size();
+        for (const auto& e : v.toArray()) best = std::max(best, longestArray(e));
+    } else if (v.isObject()) {
+        for (const auto& e : v.toObject()) best = std::max(best, longestArray(e));
+    }
+    return best;
+}
+
+}  // namespace
+
+class TstCliRun : public QObject {
+    Q_OBJECT
+    std::string dir_;
+
+  private slots:
+    void initTestCase() {
+        dir_ = std::string(qgetenv("PPSYNTH_TEST_OUTPUT").constData());
+        dir_ = (dir_.empty() ? std::string("/tmp") : dir_) + "/tst_cli_run";
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void outputsAndContractKeys() {
+        writeFile(dir_ + "/quick.json", quickConfig());
+        const std::string out = dir_ + "/out";
+        const auto r = cli({"run", QString::fromStdString(dir_ + "/quick.json"), "--out",
+                            QString::fromStdString(out), "--keep-draws"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QString::fromUtf8(r.out).contains("LW: epsilon"));
+        QVERIFY(QString::fromUtf8(r.err).contains("wrote"));
+        std::ifstream in(out + "/run.json");
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        const auto j = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+        const auto synths = j["synthesizers"].toObject();
+        QCOMPARE(synths.size(), 4);
+        for (const auto& name : {"Unweighted", "LW", "Pairwise", "EM"}) {
+            const auto s = synths[name].toObject();
+            for (const char* key :
+                 {"delta_x", "delta_alpha_x", "epsilon", "epsilon_total", "seconds"})
+                QVERIFY2(s[key].isDouble(), key);
+            QVERIFY(s["delta_method"].isString());
+            QVERIFY(s["weights"].isObject() && s["ir"].isObject());
+            const auto d = s["diagnostics"].toObject();
+            for (const char* key : {"rhat_max", "ess_bulk_min", "ess_tail_min", "divergences"})
+                QVERIFY2(d.contains(key), key);
+            const auto st = s["stage_seconds"].toObject();
+            for (const char* key : {"fits", "weights", "synthesis", "risk", "utility"})
+                QVERIFY2(st[key].isDouble(), key);
+            QCOMPARE(s["seconds"].toDouble(), st["fits"].toDouble());
+            QCOMPARE(s["epsilon_total"].toDouble(), 3 * s["epsilon"].toDouble());
+            const auto u = s["utility"].toObject();
+            QVERIFY(u["ecdf"].toObject()["U_m"].isDouble());
+            QVERIFY(u["pmse"].toObject()["s_pmse"].isDouble());
+            QVERIFY(u["regression"].isArray());
+            for (int l = 1; l <= 3; ++l)
+                QVERIFY(fs::exists(out + "/synthetic/" + name + "/synthetic_0" + std::to_string(l) +
+                                   ".csv"));
+            QVERIFY(!fs::exists(out + "/synthetic/" + name + "/synthetic_04.csv"));
+            QVERIFY(fs::exists(out + "/confidential/" + name + "_records.csv"));
+            QVERIFY(fs::exists(out + "/confidential/" + name + "_draws.csv"));
+        }
+        // Nothing record-level in run.json (the example has 1000 records).
+        QVERIFY(longestArray(QJsonValue(j)) < 1000);
+        // The released files hold the input's columns, the target replaced; the records
+        // file (confidential) holds the contract's columns.
+        auto orig = ppsynth::data::readTable(PPSYNTH_EXAMPLES_DIR "/poisson.csv");
+        auto syn = ppsynth::data::readTable(out + "/synthetic/LW/synthetic_01.csv");
+        QVERIFY(orig.hasValue() && syn.hasValue());
+        QCOMPARE(syn->columnCount(), orig->columnCount());
+        QCOMPARE(syn->rowCount(), orig->rowCount());
+        QVERIFY(syn->find("y")->values() != orig->find("y")->values());
+        std::ifstream rec(out + "/confidential/Pairwise_records.csv");
+        std::string header;
+        std::getline(rec, header);
+        QCOMPARE(header, std::string("row,y,alpha,f,lipschitz,ir,pairwise_weight"));
+        for (const auto& entry : fs::recursive_directory_iterator(out + "/synthetic"))
+            QVERIFY2(entry.path().filename().string().find("records") == std::string::npos,
+                     entry.path().c_str());
+        // A second run into the same folder is refused.
+        const auto again = cli({"run", QString::fromStdString(dir_ + "/quick.json"), "--out",
+                                QString::fromStdString(out)});
+        QCOMPARE(again.code, 1);
+        QVERIFY(QString::fromUtf8(again.err).contains("already exists"));
+    }
+    // SIGINT during the fits: exit 130 within seconds, the message, and no folder (not even
+    // a half-written temporary one).
+    void ctrlCLeavesNothing() {
+        // A real MCMC fit on the income example, long enough to be interrupted.
+        writeFile(dir_ + "/slow.json",
+                  R"({"data": {"path": ")" PPSYNTH_EXAMPLES_DIR R"(/income_survey.csv",
+                      "target": "income", "predictors": ["gender", "age", "education"],
+                      "transform": "log-shift"},
+                      "model": {"family": "normal-mixture", "K": 5},
+                      "mcmc": {"chains": 2, "warmup": 5000, "draws": 5000, "threads": 2},
+                      "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+        const std::string out = dir_ + "/cancelled";
+        QProcess p;
+        p.start(QStringLiteral(PPSYNTH_CLI), {"run", QString::fromStdString(dir_ + "/slow.json"),
+                                              "--out", QString::fromStdString(out)});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(1500);
+        QCOMPARE(p.state(), QProcess::Running);
+        QElapsedTimer t;
+        t.start();
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(20000));
+        qInfo("exited %lld ms after SIGINT", static_cast<long long>(t.elapsed()));
+        QVERIFY(t.elapsed() < 10000);
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(
+            QString::fromUtf8(p.readAllStandardError()).contains("cancelled: nothing was written"),
+            "message");
+        QVERIFY(!fs::exists(out));
+        for (const auto& entry : fs::directory_iterator(dir_))
+            QVERIFY2(entry.path().filename().string().find("cancelled") == std::string::npos,
+                     entry.path().c_str());
+    }
+    void badConfigurations_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << "{ nope"
+                                  << "not valid JSON";
+        QTest::newRow("unknown key") << QString::fromStdString(quickConfig(", \"bootstraps\": 3"))
+                                     << "unknown key 'bootstraps'";
+        QTest::newRow("missing data file") << R"({"data": {"path": "no_such.csv", "target": "y"},
+                  "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+                                           << "no_such.csv";
+        QTest::newRow("unknown scheme") << R"({"data": {"path": "x.csv", "target": "y"},
+                  "synthesizers": [{"name": "U", "scheme": "magic"}]})"
+                                        << "unknown scheme 'magic'";
+        QTest::newRow("match names nobody") << R"({"data": {"path": "x.csv", "target": "y"},
+                  "synthesizers": [{"name": "EM", "scheme": "scalar", "match": "LW"}]})"
+                                            << "'match' names 'LW'";
+        QTest::newRow("bad quantile")
+            << QString::fromStdString(quickConfig(", \"quantiles\": [2]")) << "quantile";
+    }
+    void badConfigurations() {
+        QFETCH(QString, config);
+        QFETCH(QString, message);
+        const std::string path = dir_ + "/bad.json";
+        writeFile(path, config.toStdString());
+        const std::string out = dir_ + "/bad_out";
+        const auto r =
+            cli({"run", QString::fromStdString(path), "--out", QString::fromStdString(out)});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(!fs::exists(out));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstCliRun)
+#include "tst_cli_run.moc"

@@ -1,0 +1,387 @@
+// The setup pages on their own: knob editors keep spin box and slider in step; the Model
+// page starts from METHOD.md's priors and round-trips a configuration; the Synthesizers page
+// writes the ticked synthesizers and refuses what core would refuse, in words; the weight
+// preview equals the weights computed by hand and redraws within 100 ms (median printed);
+// project files round-trip and bad ones are refused with a message naming the problem.
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineSeries>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "ppsynth/models/priors.hpp"
+#include "ppsynth/privacy/weights.hpp"
+#include "ui/charts/chart_view.hpp"
+#include "ui/project_file.hpp"
+#include "ui/run/progress_board.hpp"
+#include "ui/setup/knob_editor.hpp"
+#include "ui/setup/model_page.hpp"
+#include "ui/setup/synthesizers_page.hpp"
+#include "ui/setup/weight_preview_panel.hpp"
+
+using namespace ppsynth;
+using ui::SynthesizersPage;
+
+namespace {
+
+study::RunConfig baseConfig() {
+    study::RunConfig c;
+    c.data.path = "/data/survey.csv";
+    c.data.target = "income";
+    c.data.predictors = {"age", "region"};
+    c.data.known = {"region"};
+    return c;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+class TstSetupPages : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10)); }
+
+    void knobSpinAndSliderAgree() {
+        ui::KnobEditor knob(
+            {QStringLiteral("c"), QStringLiteral("tip"), 0.0, 2.0, 0.01, 1.0, 2, false, {}});
+        QCOMPARE(knob.slider()->value(), 500);
+        knob.slider()->setValue(250);
+        QCOMPARE(knob.value(), 0.5);
+        knob.spinBox()->setValue(1.5);
+        QCOMPARE(knob.slider()->value(), 750);
+        QCOMPARE(knob.toolTip(), QStringLiteral("tip"));
+        QCOMPARE(knob.spinBox()->toolTip(), QStringLiteral("tip"));
+
+        ui::KnobEditor optional({QStringLiteral("M"), QStringLiteral("t"), 0.0, 10.0, 0.1, 3.5, 1,
+                                 true, QStringLiteral("off")});
+        QVERIFY(!optional.optionalValue().has_value());
+        QVERIFY(!optional.spinBox()->isEnabled());
+        optional.useBox()->setChecked(true);
+        QCOMPARE(optional.optionalValue().value(), 3.5);
+    }
+
+    void everyKnobHasAPlainTooltipNamingItsTerm() {
+        SynthesizersPage page;
+        const std::vector<std::pair<SynthesizersPage::Kind, QString>> knobs = {
+            {SynthesizersPage::LW, "c"},       {SynthesizersPage::LW, "g"},
+            {SynthesizersPage::LWM, "M"},      {SynthesizersPage::CW, "c"},
+            {SynthesizersPage::Pairwise, "g"}, {SynthesizersPage::Reweighted, "k"}};
+        for (const auto& [kind, name] : knobs) {
+            auto* k = page.knob(kind, name);
+            QVERIFY2(k, qPrintable(name));
+            QVERIFY2(k->toolTip().startsWith(name + QStringLiteral(", ")),
+                     qPrintable(k->toolTip()));
+            QVERIFY(k->toolTip().size() > 80);
+        }
+        QVERIFY(page.radiusKnob()->toolTip().startsWith(QStringLiteral("r, ")));
+        QVERIFY(page.mBox()->toolTip().startsWith(QStringLiteral("m: ")));
+        QVERIFY(page.lBox()->toolTip().startsWith(QStringLiteral("L: ")));
+        QVERIFY(page.matchBox()->toolTip().contains(QStringLiteral("epsilon")));
+        QVERIFY(!page.sourceBox(SynthesizersPage::CW)->toolTip().isEmpty());
+    }
+
+    void modelPageDefaultsAndRoundTrip() {
+        ui::ModelPage page;
+        const models::Priors defaults;
+        QCOMPARE(page.priorBox("tau_scale")->value(), defaults.tauScale);
+        QCOMPARE(page.priorBox("mean_rate")->value(), defaults.meanRate);
+        QCOMPARE(page.priorBox("inv_phi_scale")->value(), defaults.invPhiScale);
+        QVERIFY(!page.componentsBox()->isEnabled());  // K only for the mixture
+
+        auto c = baseConfig();
+        c.model.family = "normal-mixture";
+        c.model.K = 7;
+        c.model.priors = {{"sigma_scale", 2.5}};
+        c.data.transform = "log-shift";
+        c.mcmc.chains = 3;
+        c.mcmc.warmup = 222;
+        c.mcmc.draws = 333;
+        c.mcmc.seed = 99;
+        c.mcmc.threads = 2;
+        page.load(c);
+        QVERIFY(page.componentsBox()->isEnabled());
+        study::RunConfig out = baseConfig();
+        page.apply(out);
+        QCOMPARE(out.model.family, std::string("normal-mixture"));
+        QCOMPARE(out.model.K, 7);
+        QCOMPARE(out.model.priors.at("sigma_scale"), 2.5);
+        QCOMPARE(out.model.priors.at("tau_df"), defaults.tauDf);
+        QCOMPARE(out.data.transform, std::string("log-shift"));
+        QCOMPARE(out.mcmc.chains, 3);
+        QCOMPARE(out.mcmc.warmup, 222);
+        QCOMPARE(out.mcmc.draws, 333);
+        QCOMPARE(out.mcmc.seed, std::uint64_t(99));
+        page.resetPriors();
+        page.apply(out);
+        QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);
+    }
+
+    void synthesizersApplyAndLoad() {
+        SynthesizersPage page;
+        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
+            page.setTicked(SynthesizersPage::Kind(k), true);
+        page.knob(SynthesizersPage::LW, "c")->setValue(0.6);
+        page.knob(SynthesizersPage::LW, "g")->setValue(-0.1);
+        page.knob(SynthesizersPage::LWM, "M")->setValue(2.0);
+        page.setName(SynthesizersPage::LW, QStringLiteral("LW 0.6"));
+        page.matchBox()->setCurrentIndex(page.matchBox()->findText(QStringLiteral("LW 0.6")));
+        page.baseBox()->setCurrentIndex(page.baseBox()->findText(QStringLiteral("LW-M")));
+        page.knob(SynthesizersPage::Reweighted, "k")->setOptionalValue(0.9);
+        page.mBox()->setValue(5);
+        page.lBox()->setValue(7);
+        page.radiusKnob()->setValue(0.1);
+        auto c = baseConfig();
+        QVERIFY(bool(page.apply(c)));
+        QCOMPARE(c.synthesizers.size(), std::size_t(7));
+        QCOMPARE(c.synthesis.m, 5);
+        QCOMPARE(c.risk.L, 7);
+        QCOMPARE(c.risk.radius, 0.1);
+        const auto* lw = c.find("LW 0.6");
+        QVERIFY(lw && lw->scheme == study::Scheme::Lipschitz);
+        QCOMPARE(lw->c, 0.6);
+        QCOMPARE(lw->g, -0.1);
+        QVERIFY(!lw->M);
+        QCOMPARE(c.find("LW-M")->M.value(), 2.0);
+        QCOMPARE(c.find("EM")->match, std::string("LW 0.6"));
+        QCOMPARE(c.find("LW re-weighted")->base, std::string("LW-M"));
+        QCOMPARE(c.find("LW re-weighted")->k.value(), 0.9);
+        // core accepts what the page writes.
+        const auto parsed = study::parseRunConfig(study::toJson(c));
+        QVERIFY2(bool(parsed), parsed ? "" : parsed.message().c_str());
+
+        SynthesizersPage other;
+        other.load(c);
+        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
+            QVERIFY(other.isTicked(SynthesizersPage::Kind(k)));
+        QCOMPARE(other.name(SynthesizersPage::LW), QStringLiteral("LW 0.6"));
+        QCOMPARE(other.knob(SynthesizersPage::LWM, "M")->value(), 2.0);
+        QCOMPARE(other.matchBox()->currentText(), QStringLiteral("LW 0.6"));
+        QCOMPARE(other.baseBox()->currentText(), QStringLiteral("LW-M"));
+        auto again = baseConfig();
+        QVERIFY(bool(other.apply(again)));
+        QCOMPARE(study::toJson(again), study::toJson(c));
+    }
+
+    void synthesizersRefuseInWords_data() {
+        QTest::addColumn<int>("setup");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("nothing ticked") << 0 << QStringLiteral("Tick at least one");
+        QTest::newRow("EM alone") << 1 << QStringLiteral("EM matches the epsilon");
+        QTest::newRow("duplicate names") << 2 << QStringLiteral("Two synthesizers are called");
+        QTest::newRow("re-weighting alone") << 3 << QStringLiteral("Re-weighting starts from");
+    }
+    void synthesizersRefuseInWords() {
+        QFETCH(int, setup);
+        QFETCH(QString, message);
+        SynthesizersPage page;
+        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
+            page.setTicked(SynthesizersPage::Kind(k), false);
+        if (setup == 1) page.setTicked(SynthesizersPage::EM, true);
+        if (setup == 2) {
+            page.setTicked(SynthesizersPage::LW, true);
+            page.setTicked(SynthesizersPage::CW, true);
+            page.setName(SynthesizersPage::CW, QStringLiteral("LW"));
+        }
+        if (setup == 3) page.setTicked(SynthesizersPage::Reweighted, true);
+        auto c = baseConfig();
+        const auto s = page.apply(c);
+        QVERIFY(!s);
+        QVERIFY2(QString::fromStdString(s.message()).startsWith(message), s.message().c_str());
+    }
+
+    // The preview equals LW (and LW-M) weights computed by hand from f, and a slider move
+    // redraws it well within 100 ms on 100,000 records.
+    void previewFollowsKnobsQuickly() {
+        SynthesizersPage page;
+        page.resize(1200, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* panel = page.previewPanel();
+        QVERIFY(panel->boundLabel()->text().contains(QStringLiteral("No unweighted fit")));
+        std::mt19937_64 rng(5);
+        std::gamma_distribution<double> gamma(2.0, 1.0);
+        Eigen::VectorXd f(100000);
+        for (auto& v : f) v = gamma(rng);
+        panel->setBounds(f, QStringLiteral("test"));
+        page.setTicked(SynthesizersPage::LWM, true);
+
+        auto* slider = page.knob(SynthesizersPage::LW, "c")->slider();
+        std::vector<double> ms;
+        QElapsedTimer t;
+        for (int i = 0; i < 40; ++i) {
+            t.start();
+            slider->setValue(200 + 15 * i);             // c from 0.4 upwards
+            panel->chartView()->viewport()->repaint();  // draw now, not at the next idle
+            QCoreApplication::processEvents();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            const double c = page.knob(SynthesizersPage::LW, "c")->value();
+            const auto alpha = privacy::lipschitzWeights(f, c, 0.0);
+            const double bound = alpha.cwiseProduct(f).maxCoeff();
+            QCOMPARE(panel->lastPreview()->predictedBound, bound);
+        }
+        QVERIFY(panel->boundLabel()->text().startsWith(QStringLiteral("LW: predicted bound")));
+        QCOMPARE(panel->histogramSeries()->count(), int(2 * ui::WeightPreviewPanel::kBins + 2));
+        // LW-M: moving M truncates; the predicted bound never exceeds M.
+        auto* M = page.knob(SynthesizersPage::LWM, "M");
+        for (double m : {4.0, 2.0, 1.0}) {
+            t.start();
+            M->setValue(m);
+            panel->chartView()->viewport()->repaint();
+            QCoreApplication::processEvents();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+            QVERIFY(panel->lastPreview()->predictedBound <= m);
+            QVERIFY(panel->boundLabel()->text().startsWith(QStringLiteral("LW-M:")));
+        }
+        const double med = median(ms);
+        const double worst = *std::max_element(ms.begin(), ms.end());
+        qInfo(
+            "preview latency on 100,000 records (compute + redraw): median %.2f ms, max %.2f ms "
+            "over %zu moves",
+            med, worst, ms.size());
+        QVERIFY2(med < 100, qPrintable(QString::number(med)));
+    }
+
+    // The run page's progress: fits counted by synthesizer and by restarts (EM's refits),
+    // chains by worker, steps after sampling shown without moving the bars.
+    void progressBoardCountsFitsAndChains() {
+        ui::ProgressBoard board;
+        board.reset(2, 100, 300, 3);
+        board.report({"Unweighted: warmup", 0, 50, 100});
+        auto s = board.snapshot();
+        QCOMPARE(s.fit, std::string("Unweighted"));
+        QCOMPARE(s.fitIndex, 0);
+        QCOMPARE(s.chains.size(), std::size_t(2));
+        // Chain 0 half through warm-up (a quarter of its fit), chain 1 not started.
+        QCOMPARE(s.overall, (0.5 * 0.25 + 0) / 2 / 3);
+        board.report({"Unweighted: sampling", 1, 300, 300});
+        board.report({"Unweighted: sampling", 0, 300, 300});
+        QCOMPARE(board.snapshot().overall, 1.0 / 3);
+        board.report({"Unweighted: utility", 0, 1, 4});
+        s = board.snapshot();
+        QCOMPARE(s.step, std::string("utility"));
+        QCOMPARE(s.fitIndex, 0);
+        QCOMPARE(s.overall, 1.0 / 3);
+        board.report({"EM: warmup", 0, 10, 100});
+        QCOMPARE(board.snapshot().fitIndex, 1);
+        QVERIFY(board.snapshot().step.empty());
+        board.report({"EM: sampling", 0, 10, 300});
+        board.report({"EM: warmup", 0, 1, 100});  // EM refits: a new fit of the same name
+        s = board.snapshot();
+        QCOMPARE(s.fitIndex, 2);
+        QVERIFY(s.overall < 0.99);
+        board.report({"EM: warmup", 1, 1, 100});
+        board.report({"EM: warmup", 0, 2, 100});
+        QCOMPARE(board.snapshot().fitIndex, 2);  // other chain and progress: same fit
+        board.report({"EM: sampling", 0, 1, 300});
+        board.report({"EM: warmup", 1, 2, 100});
+        board.report({"EM: sampling", 1, 300, 300});
+        board.report({"EM: warmup", 0, 1, 100});
+        QCOMPARE(board.snapshot().fitIndex, 3);  // more fits than expected: capped below 1
+        QVERIFY(board.snapshot().overall < 1.0);
+        QVERIFY(board.trySnapshot().has_value());
+        QCOMPARE(board.snapshot().reports, 13LL);
+    }
+
+    void projectFileRoundTrip() {
+        QTemporaryDir dir;
+        ui::Project p;
+        p.dataPath = dir.filePath(QStringLiteral("data/survey.csv"));
+        p.csv.delimiter = ';';
+        p.csv.missingTokens = {"NA", "-9"};
+        p.config = baseConfig();
+        p.config.data.path = p.dataPath.toStdString();
+        p.config.data.types = {{"age", "categorical"}, {"income", "numeric"}};
+        p.config.data.transform = "log";
+        p.config.model.family = "negbin";
+        p.config.mcmc.draws = 123;
+        study::SynthesizerConfig lw;
+        lw.name = "LW";
+        lw.scheme = study::Scheme::Lipschitz;
+        lw.c = 0.5;
+        p.config.synthesizers = {lw};
+        p.runs.push_back({dir.filePath(QStringLiteral("p_runs/run_1")), QStringLiteral("Run 1"),
+                          QStringLiteral("LW: ε 2")});
+        const QString file = dir.filePath(QStringLiteral("p.ppsynth"));
+        QVERIFY(bool(ui::saveProject(p, file)));
+        // Paths inside the project's folder are stored relative to it.
+        QFile raw(file);
+        QVERIFY(raw.open(QIODevice::ReadOnly));
+        const QByteArray text = raw.readAll();
+        QVERIFY(text.contains("\"data/survey.csv\""));
+        QVERIFY(text.contains("\"p_runs/run_1\""));
+        auto back = ui::loadProject(file);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QCOMPARE(back->dataPath, p.dataPath);
+        QCOMPARE(back->csv.delimiter, ';');
+        QCOMPARE(back->csv.missingTokens, (std::vector<std::string>{"NA", "-9"}));
+        QCOMPARE(study::toJson(back->config), study::toJson(p.config));
+        QCOMPARE(back->runs.size(), std::size_t(1));
+        QCOMPARE(back->runs[0].folder, p.runs[0].folder);
+        QCOMPARE(back->runs[0].summary, p.runs[0].summary);
+        const auto options = ui::readOptionsOf(*back);
+        QCOMPARE(options.typeOverrides.size(), std::size_t(2));
+
+        // Saved before the sensitive variable and the synthesizers were chosen.
+        p.config.data.target.clear();
+        p.config.synthesizers.clear();
+        p.hasSynthesizers = false;
+        QVERIFY(bool(ui::saveProject(p, file)));
+        back = ui::loadProject(file);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QVERIFY(back->config.data.target.empty());
+        QVERIFY(back->config.synthesizers.empty());
+    }
+
+    void badProjectsRefusedInWords_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << QByteArray("{oops") << QStringLiteral("not valid JSON");
+        QTest::newRow("other format")
+            << QByteArray(R"({"format": "x"})") << QStringLiteral("not a ppsynth project");
+        QTest::newRow("future version")
+            << QByteArray(R"({"format": "ppsynth-project", "version": 9})")
+            << QStringLiteral("version 9");
+        QTest::newRow("no data path")
+            << QByteArray(R"({"format": "ppsynth-project", "version": 1, "data": {}})")
+            << QStringLiteral("\"data.path\" is missing");
+        QTest::newRow("bad model")
+            << QByteArray(R"({"format": "ppsynth-project", "version": 1, "data": {"path": "a.csv"},
+                 "run_config": {"model": {"family": "cubic"}, "synthesizers": [{"name": "U",
+                 "scheme": "unweighted"}]}})")
+            << QStringLiteral("model: 'family' must be");
+    }
+    void badProjectsRefusedInWords() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("bad.ppsynth"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        const auto p = ui::loadProject(file);
+        QVERIFY(!p);
+        QVERIFY2(QString::fromStdString(p.message()).contains(message), p.message().c_str());
+        QVERIFY(QString::fromStdString(p.message())
+                    .startsWith(QStringLiteral("project 'bad.ppsynth'")));
+    }
+};
+
+QTEST_MAIN(TstSetupPages)
+#include "tst_setup_pages.moc"

@@ -1,0 +1,43 @@
+// A .ppsynth project: the data file and how to read it (CSV options, column types), the
+// roles, transform, model, MCMC settings and synthesizers (a study::RunConfig, written with
+// core's toJson so the CLI could run it), and the folders of the finished runs. Small JSON
+// only: run results live in their own folders (study::writeRunOutput), never in here.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+#include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/io.hpp"
+#include "ppsynth/study/run_config.hpp"
+
+namespace ppsynth::ui {
+
+struct ProjectRun {
+    QString folder;   // absolute when loaded; stored relative to the project when inside it
+    QString label;    // "Run 2 (Unweighted, LW, EM)"
+    QString summary;  // epsilon per synthesizer, for the run list before the folder is read
+};
+
+struct Project {
+    static constexpr int kVersion = 1;
+    QString dataPath;  // absolute when loaded
+    data::CsvOptions csv;
+    // data.target/predictors/known/types/transform/missing, model, mcmc, synthesis, risk and
+    // the synthesizers. data.path is dataPath.
+    study::RunConfig config;
+    bool hasSynthesizers = true;  // false when the project was saved with none ticked
+    std::vector<ProjectRun> runs;
+};
+
+// Writes atomically (QSaveFile): the old file stays whole if anything fails.
+Status saveProject(const Project& project, const QString& path);
+// Reads and checks a project; messages name the file and what is wrong in it.
+Expected<Project> loadProject(const QString& path);
+
+// Reading options for the project's data file: its CSV options and column types.
+data::ReadOptions readOptionsOf(const Project& project);
+
+}  // namespace ppsynth::ui

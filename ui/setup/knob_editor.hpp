@@ -1,0 +1,58 @@
+// One tuning knob (c, g, k, M, r, ...): a spin box and a slider kept in step, with a
+// plain-language tooltip that names the paper's term. Optional knobs (M, a fixed k) carry a
+// check box; unchecked means "not used" (no truncation, k searched automatically).
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+
+namespace ppsynth::ui {
+
+class KnobEditor : public QWidget {
+    Q_OBJECT
+  public:
+    struct Spec {
+        QString label;    // shown, e.g. "c (scale)"
+        QString tooltip;  // plain words naming the paper's term
+        double min = 0, max = 1, step = 0.01, value = 0;
+        int decimals = 2;
+        bool optional = false;  // a check box decides whether the knob is used
+        QString offText;        // what unchecked means, e.g. "no truncation"
+    };
+    explicit KnobEditor(const Spec& spec, QWidget* parent = nullptr);
+
+    double value() const;
+    void setValue(double v);
+    // Optional knobs: nullopt when unchecked; plain knobs always have a value.
+    std::optional<double> optionalValue() const;
+    void setOptionalValue(std::optional<double> v);
+    bool isUsed() const;
+
+    QDoubleSpinBox* spinBox() const { return spin_; }
+    QSlider* slider() const { return slider_; }
+    QCheckBox* useBox() const { return use_; }
+    const Spec& spec() const { return spec_; }
+
+  signals:
+    // On every change of the value or of the check box (slider drags included).
+    void changed();
+
+  private:
+    static constexpr int kSliderSteps = 1000;
+    int toSlider(double v) const;
+    double fromSlider(int s) const;
+    void updateEnabled();
+
+    Spec spec_;
+    QLabel* label_;
+    QCheckBox* use_ = nullptr;
+    QDoubleSpinBox* spin_;
+    QSlider* slider_;
+};
+
+}  // namespace ppsynth::ui

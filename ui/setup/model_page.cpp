@@ -1,0 +1,274 @@
+#include "ui/setup/model_page.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+#include <set>
+
+#include "ppsynth/models/priors.hpp"
+#include "ppsynth/study/runner.hpp"
+
+namespace ppsynth::ui {
+
+namespace {
+
+struct FamilyChoice {
+    const char* id;
+    const char* text;
+    const char* tip;
+};
+const FamilyChoice kFamilies[] = {
+    {"normal", QT_TRANSLATE_NOOP("ModelPage", "Normal regression"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "y (after the transform) is normal around a linear predictor.")},
+    {"normal-mixture", QT_TRANSLATE_NOOP("ModelPage", "Normal mixture regression"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "A mixture of K normal regressions: for skewed or multi-modal y.")},
+    {"poisson", QT_TRANSLATE_NOOP("ModelPage", "Poisson regression"),
+     QT_TRANSLATE_NOOP("ModelPage", "Counts y with a log-linear mean.")},
+    {"negbin", QT_TRANSLATE_NOOP("ModelPage", "Negative binomial regression"),
+     QT_TRANSLATE_NOOP("ModelPage", "Over-dispersed counts y with a log-linear mean.")},
+    {"poisson-means", QT_TRANSLATE_NOOP("ModelPage", "Poisson means (no predictors)"),
+     QT_TRANSLATE_NOOP("ModelPage", "Counts y with one mean per record pattern.")},
+};
+
+struct PriorChoice {
+    const char* name;  // the configuration's key
+    const char* label;
+    const char* tip;
+    std::set<std::string> families;  // where it matters
+};
+const std::set<std::string> kRegressions = {"normal", "normal-mixture", "poisson", "negbin"};
+const PriorChoice kPriors[] = {
+    {"tau_df", QT_TRANSLATE_NOOP("ModelPage", "tau: degrees of freedom"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "How heavy-tailed the prior on each coefficient's scale tau_j is "
+                       "(half-Student-t degrees of freedom; METHOD.md sec. 1)."),
+     kRegressions},
+    {"tau_scale", QT_TRANSLATE_NOOP("ModelPage", "tau: scale"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "Typical size of a regression coefficient beta_j: its prior scale tau_j "
+                       "is half-Student-t with this scale."),
+     kRegressions},
+    {"sigma_df",
+     QT_TRANSLATE_NOOP("ModelPage", "sigma: degrees of freedom"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "Tail weight of the prior on the residual standard deviation sigma."),
+     {"normal", "normal-mixture"}},
+    {"sigma_scale",
+     QT_TRANSLATE_NOOP("ModelPage", "sigma: scale"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "Typical residual standard deviation sigma (of each component in the "
+                       "mixture), on the transformed scale of y."),
+     {"normal", "normal-mixture"}},
+    {"inv_phi_scale",
+     QT_TRANSLATE_NOOP("ModelPage", "1/phi: scale"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "Over-dispersion of the negative binomial: 1/phi is half-Cauchy with "
+                       "this scale (larger allows more spread than Poisson)."),
+     {"negbin"}},
+    {"mean_shape",
+     QT_TRANSLATE_NOOP("ModelPage", "mu: Gamma shape"),
+     QT_TRANSLATE_NOOP("ModelPage", "Shape of the Gamma prior on each Poisson mean mu."),
+     {"poisson-means"}},
+    {"mean_rate",
+     QT_TRANSLATE_NOOP("ModelPage", "mu: Gamma rate"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "Rate of the Gamma prior on each Poisson mean mu (small = vague)."),
+     {"poisson-means"}},
+    {"gamma_shape",
+     QT_TRANSLATE_NOOP("ModelPage", "gamma: shape"),
+     QT_TRANSLATE_NOOP("ModelPage",
+                       "The mixture weights pi are Dirichlet(gamma/K, ...); gamma's Gamma prior "
+                       "shape. Smaller gamma leaves more components empty."),
+     {"normal-mixture"}},
+    {"gamma_rate",
+     QT_TRANSLATE_NOOP("ModelPage", "gamma: rate"),
+     QT_TRANSLATE_NOOP("ModelPage", "Rate of the Gamma prior on the mixture concentration gamma."),
+     {"normal-mixture"}},
+};
+
+const char* const kTransforms[] = {"none", "log", "log-shift", "asinh"};
+
+QSpinBox* spin(int lo, int hi, int value, const QString& tip) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setValue(value);
+    s->setToolTip(tip);
+    return s;
+}
+
+}  // namespace
+
+ModelPage::ModelPage(QWidget* parent) : QWidget(parent) {
+    auto* columns = new QHBoxLayout(this);
+    auto* left = new QVBoxLayout;
+    left->addWidget(buildModelGroup());
+    left->addWidget(buildMcmcGroup());
+    left->addStretch(1);
+    columns->addLayout(left, 1);
+    auto* right = new QVBoxLayout;
+    right->addWidget(buildPriorGroup());
+    right->addStretch(1);
+    columns->addLayout(right, 1);
+    updateRelevance();
+}
+
+QWidget* ModelPage::buildModelGroup() {
+    auto* box = new QGroupBox(tr("Synthesizer model"));
+    auto* form = new QFormLayout(box);
+    family_ = new QComboBox;
+    for (const auto& f : kFamilies) {
+        family_->addItem(tr(f.text), QString::fromLatin1(f.id));
+        family_->setItemData(family_->count() - 1, tr(f.tip), Qt::ToolTipRole);
+    }
+    family_->setToolTip(tr("The model the synthetic y are drawn from (its posterior predictive)."));
+    form->addRow(tr("Family"), family_);
+    K_ = spin(1, 100, 20,
+              tr("K: the most mixture components the model may use. The Dirichlet prior lets "
+                 "unneeded components empty out, so K is an upper bound, not a guess."));
+    form->addRow(tr("Components K"), K_);
+    transform_ = new QComboBox;
+    for (const char* t : kTransforms) transform_->addItem(QString::fromLatin1(t));
+    transform_->setToolTip(
+        tr("How y is transformed before modelling (synthetic values are transformed back). "
+           "log-shift handles zeros; count families need \"none\"."));
+    form->addRow(tr("Transform of y"), transform_);
+    missing_ = new QComboBox;
+    missing_->addItem(tr("Stop with an error"), QStringLiteral("error"));
+    missing_->addItem(tr("Leave out incomplete records"), QStringLiteral("listwise"));
+    missing_->setToolTip(tr("What to do with records that have a missing y or predictor."));
+    form->addRow(tr("Missing values"), missing_);
+    familyNote_ = new QLabel;
+    familyNote_->setWordWrap(true);
+    form->addRow(familyNote_);
+    connect(family_, &QComboBox::currentIndexChanged, this, [this] {
+        updateRelevance();
+        emit changed();
+    });
+    connect(K_, &QSpinBox::valueChanged, this, &ModelPage::changed);
+    connect(transform_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
+    return box;
+}
+
+QWidget* ModelPage::buildPriorGroup() {
+    auto* box = new QGroupBox(tr("Priors"));
+    auto* layout = new QVBoxLayout(box);
+    auto* form = new QFormLayout;
+    const auto defaults = study::priorValues(models::Priors{});
+    for (const auto& p : kPriors) {
+        auto* s = new QDoubleSpinBox;
+        s->setRange(1e-6, 1e6);
+        s->setDecimals(4);
+        s->setSingleStep(0.1);
+        s->setValue(defaults.at(p.name));
+        s->setToolTip(tr(p.tip));
+        auto* label = new QLabel(tr(p.label));
+        label->setToolTip(tr(p.tip));
+        form->addRow(label, s);
+        priors_[p.name] = s;
+        priorLabels_[p.name] = label;
+        connect(s, &QDoubleSpinBox::valueChanged, this, &ModelPage::changed);
+    }
+    layout->addLayout(form);
+    auto* reset = new QPushButton(tr("Reset to defaults"));
+    reset->setToolTip(tr("The defaults of METHOD.md section 1 (weakly informative)."));
+    connect(reset, &QPushButton::clicked, this, &ModelPage::resetPriors);
+    layout->addWidget(reset, 0, Qt::AlignLeft);
+    return box;
+}
+
+QWidget* ModelPage::buildMcmcGroup() {
+    auto* box = new QGroupBox(tr("MCMC"));
+    auto* form = new QFormLayout(box);
+    const int cores = std::max(1, QThread::idealThreadCount());
+    chains_ = spin(1, 16, 4,
+                   tr("Independent Markov chains; at least 2 to judge convergence "
+                      "(R-hat)."));
+    warmup_ = spin(10, 100000, 1000,
+                   tr("Warm-up iterations per chain: the sampler tunes its step size and "
+                      "metric; these draws are discarded."));
+    draws_ = spin(10, 100000, 1000,
+                  tr("Kept posterior draws per chain. The Lipschitz bound is a maximum over "
+                     "draws, so more draws give a more careful bound."));
+    seed_ = spin(0, 2147483647, 1,
+                 tr("The same seed gives the same result on any machine and "
+                    "with any number of threads."));
+    threads_ = spin(1, 64, std::min(cores, 4),
+                    tr("Worker threads for the chains and the risk computation."));
+    form->addRow(tr("Chains"), chains_);
+    form->addRow(tr("Warm-up"), warmup_);
+    form->addRow(tr("Draws"), draws_);
+    form->addRow(tr("Seed"), seed_);
+    form->addRow(tr("Threads"), threads_);
+    for (auto* s : {chains_, warmup_, draws_, seed_, threads_})
+        connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);
+    return box;
+}
+
+void ModelPage::updateRelevance() {
+    const std::string fam = family_->currentData().toString().toStdString();
+    K_->setEnabled(fam == "normal-mixture");
+    for (const auto& p : kPriors) {
+        const bool used = p.families.count(fam) > 0;
+        priors_.at(p.name)->setEnabled(used);
+        priorLabels_.at(p.name)->setEnabled(used);
+    }
+    const bool count = fam == "poisson" || fam == "negbin" || fam == "poisson-means";
+    familyNote_->setText(count ? tr("Count families model y as it is: the transform must be "
+                                    "\"none\".")
+                               : QString());
+    familyNote_->setVisible(count);
+}
+
+void ModelPage::resetPriors() {
+    const auto defaults = study::priorValues(models::Priors{});
+    for (auto& [name, box] : priors_) box->setValue(defaults.at(name));
+}
+
+QDoubleSpinBox* ModelPage::priorBox(const std::string& name) const {
+    auto it = priors_.find(name);
+    return it == priors_.end() ? nullptr : it->second;
+}
+
+void ModelPage::apply(study::RunConfig& config) const {
+    config.model.family = family_->currentData().toString().toStdString();
+    config.model.K = K_->value();
+    config.model.priors.clear();
+    for (const auto& [name, box] : priors_) config.model.priors[name] = box->value();
+    config.data.transform = transform_->currentText().toStdString();
+    config.data.missing = missing_->currentData().toString().toStdString();
+    config.mcmc.chains = chains_->value();
+    config.mcmc.warmup = warmup_->value();
+    config.mcmc.draws = draws_->value();
+    config.mcmc.seed = static_cast<std::uint64_t>(seed_->value());
+    config.mcmc.threads = threads_->value();
+}
+
+void ModelPage::load(const study::RunConfig& config) {
+    const int f = family_->findData(QString::fromStdString(config.model.family));
+    if (f >= 0) family_->setCurrentIndex(f);
+    K_->setValue(config.model.K);
+    resetPriors();
+    for (const auto& [name, value] : config.model.priors)
+        if (auto* box = priorBox(name)) box->setValue(value);
+    const int t = transform_->findText(QString::fromStdString(config.data.transform));
+    if (t >= 0) transform_->setCurrentIndex(t);
+    const int m = missing_->findData(QString::fromStdString(config.data.missing));
+    if (m >= 0) missing_->setCurrentIndex(m);
+    chains_->setValue(config.mcmc.chains);
+    warmup_->setValue(config.mcmc.warmup);
+    draws_->setValue(config.mcmc.draws);
+    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.mcmc.seed, 2147483647)));
+    threads_->setValue(config.mcmc.threads);
+    updateRelevance();
+}
+
+}  // namespace ppsynth::ui

@@ -1,0 +1,64 @@
+// The Model page: the synthesizer's family (and K for the mixture), the transform of y,
+// the priors (METHOD.md's defaults, editable) and the MCMC settings. It reads from and
+// writes to a study::RunConfig, the same configuration the CLI runs.
+#pragma once
+
+#include <QWidget>
+#include <map>
+#include <string>
+
+#include "ppsynth/study/run_config.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace ppsynth::ui {
+
+class ModelPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ModelPage(QWidget* parent = nullptr);
+
+    // Writes family, K, priors, transform, missing policy and MCMC settings into `config`.
+    void apply(study::RunConfig& config) const;
+    // Shows `config`'s model and MCMC settings (priors it does not name keep the defaults).
+    void load(const study::RunConfig& config);
+    // Back to METHOD.md's defaults for every prior.
+    void resetPriors();
+
+    QComboBox* familyBox() const { return family_; }
+    QSpinBox* componentsBox() const { return K_; }
+    QComboBox* transformBox() const { return transform_; }
+    QDoubleSpinBox* priorBox(const std::string& name) const;
+    QSpinBox* chainsBox() const { return chains_; }
+    QSpinBox* warmupBox() const { return warmup_; }
+    QSpinBox* drawsBox() const { return draws_; }
+    QSpinBox* seedBox() const { return seed_; }
+    QSpinBox* threadsBox() const { return threads_; }
+
+  signals:
+    void changed();
+
+  private:
+    QWidget* buildModelGroup();
+    QWidget* buildPriorGroup();
+    QWidget* buildMcmcGroup();
+    void updateRelevance();
+
+    QComboBox* family_ = nullptr;
+    QSpinBox* K_ = nullptr;
+    QComboBox* transform_ = nullptr;
+    QComboBox* missing_ = nullptr;
+    QLabel* familyNote_ = nullptr;
+    std::map<std::string, QDoubleSpinBox*> priors_;
+    std::map<std::string, QLabel*> priorLabels_;
+    QSpinBox* chains_ = nullptr;
+    QSpinBox* warmup_ = nullptr;
+    QSpinBox* draws_ = nullptr;
+    QSpinBox* seed_ = nullptr;
+    QSpinBox* threads_ = nullptr;
+};
+
+}  // namespace ppsynth::ui

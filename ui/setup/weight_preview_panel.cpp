@@ -1,0 +1,134 @@
+#include "ui/setup/weight_preview_panel.hpp"
+
+#include <QAreaSeries>
+#include <QLabel>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "ui/charts/chart_style.hpp"
+#include "ui/charts/chart_view.hpp"
+#include "ui/charts/plot_chart.hpp"
+
+namespace ppsynth::ui {
+
+namespace {
+// The house axis picks its tick interval after a range change, and Qt Charts lays the
+// ticks out in between: growing the range from 1 to 100,000 records would first lay out
+// 500,000 ticks at the old interval (a hang). Set the new interval first.
+void setCountRange(QValueAxis* axis, double top) {
+    const double step = charts::niceTickStep(0, top, 6);
+    if (step > 0) {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0.0);
+        axis->setTickInterval(step);
+    }
+    axis->setRange(0, top);
+}
+}  // namespace
+
+WeightPreviewPanel::WeightPreviewPanel(QWidget* parent)
+    : QWidget(parent),
+      heading_(new QLabel(this)),
+      bound_(new QLabel(this)),
+      sourceLabel_(new QLabel(this)),
+      chart_(new charts::PlotChart),
+      view_(new charts::ChartView(chart_, this)),
+      upper_(new QLineSeries),
+      area_(new QAreaSeries(upper_)),
+      x_(charts::makeValueAxis(tr("weight alpha_i"))),
+      y_(charts::makeValueAxis(tr("records"))) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    heading_->setText(tr("<b>Preview</b> (from the unweighted fit, before any refit)"));
+    heading_->setToolTip(
+        tr("Computed from the unweighted fit's per-record bounds f_i alone. The refit under "
+           "the new weights changes the posterior, so the run's Delta_{alpha,x} will differ "
+           "somewhat from the predicted bound."));
+    bound_->setWordWrap(true);
+    bound_->setTextFormat(Qt::RichText);
+    sourceLabel_->setWordWrap(true);
+    sourceLabel_->setStyleSheet(QStringLiteral("color: #555;"));
+    layout->addWidget(heading_);
+    layout->addWidget(bound_);
+    chart_->setTitle(tr("Preview: distribution of the LW weights"));
+    area_->setName(tr("records per weight bin"));
+    area_->setColor(charts::seriesColor(0));
+    area_->setBorderColor(charts::seriesColor(0).darker(130));
+    chart_->addSeries(area_);
+    chart_->addAxis(x_, Qt::AlignBottom);
+    chart_->addAxis(y_, Qt::AlignLeft);
+    area_->attachAxis(x_);
+    area_->attachAxis(y_);
+    x_->setRange(0, 1);
+    x_->setTickCount(6);
+    y_->setLabelFormat(QStringLiteral("%.0f"));
+    chart_->legend()->hide();
+    view_->setMinimumSize(320, 240);
+    layout->addWidget(view_, 1);
+    layout->addWidget(sourceLabel_);
+    showPlaceholder();
+}
+
+void WeightPreviewPanel::showPlaceholder() {
+    bound_->setText(
+        tr("No unweighted fit yet. Run once (any synthesizers) and moving c, g or "
+           "M will show the weights and the bound they predict here."));
+    sourceLabel_->clear();
+    upper_->clear();
+    setCountRange(y_, 1);
+    last_.reset();
+}
+
+void WeightPreviewPanel::setBounds(Eigen::VectorXd f, const QString& source) {
+    f_ = std::move(f);
+    source_ = source;
+    sourceLabel_->setText(
+        tr("Bounds f_i of %n record(s) from %1.", nullptr, int(f_.size())).arg(source_));
+}
+
+void WeightPreviewPanel::clearBounds() {
+    f_.resize(0);
+    source_.clear();
+    showPlaceholder();
+}
+
+void WeightPreviewPanel::preview(const QString& synthesizer, double c, double g,
+                                 std::optional<double> M) {
+    if (!hasBounds()) return;
+    last_ = study::previewLipschitzWeights(f_, c, g, M, kBins);
+    const auto& p = *last_;
+    // The histogram as a step outline: two points per bin, one replace() per redraw.
+    QList<QPointF> pts;
+    pts.reserve(int(2 * kBins + 2));
+    const double w = p.weights.binWidth();
+    std::size_t top = 1;
+    pts.append({0.0, 0.0});
+    for (std::size_t b = 0; b < p.weights.counts.size(); ++b) {
+        const double n = double(p.weights.counts[b]);
+        pts.append({p.weights.lo + double(b) * w, n});
+        pts.append({p.weights.lo + double(b + 1) * w, n});
+        top = std::max(top, p.weights.counts[b]);
+    }
+    pts.append({1.0, 0.0});
+    upper_->replace(pts);
+    setCountRange(y_, double(top) * 1.08);
+
+    const double ratio = p.unweightedBound > 0 ? p.predictedBound / p.unweightedBound : 0;
+    QString text =
+        tr("%1: predicted bound max<sub>i</sub> &alpha;<sub>i</sub> f<sub>i</sub> = <b>%2</b> "
+           "(unweighted &Delta;<sub>x</sub> = %3, %4 of it); predicted &epsilon; per dataset "
+           "&asymp; %5.")
+            .arg(synthesizer.toHtmlEscaped(), charts::formatValue(p.predictedBound),
+                 charts::formatValue(p.unweightedBound),
+                 QStringLiteral("%1%").arg(ratio * 100, 0, 'f', 1),
+                 charts::formatValue(2 * p.predictedBound));
+    text += QStringLiteral("<br>") +
+            tr("Weights: median %1, mean %2; %3 record(s) left out (weight 0).")
+                .arg(charts::formatValue(p.summary.median), charts::formatValue(p.summary.mean))
+                .arg(qulonglong(p.summary.zeros));
+    bound_->setText(text);
+}
+
+}  // namespace ppsynth::ui
