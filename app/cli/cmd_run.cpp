@@ -24,10 +24,8 @@ int runRun(const RunArgs& a) {
     ro.progress = stderrProgress(cancel);
     auto result = study::runStudy(*config, table, ro);
     // Ctrl-C: whatever the run was doing when it stopped, nothing reaches DIR.
-    if (cancel.load()) return std::cerr << "cancelled: nothing was written
-", 130;
-    if (!result) return std::cerr << "error: " << result.message() << "
-", 1;
+    if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
+    if (!result) return std::cerr << "error: " << result.message() << "\n", 1;
     result->dataSha256 = input->sha256;
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
