@@ -118,8 +118,10 @@ class TstStudiesSlow : public QObject {
             lwMean += lw.q90RelError / 3;
             emMean += em.q90RelError / 3;
         }
-        // Measured (this seed): LW 0.027, 0.023, 0.037; EM 0.036, 0.046, 0.092 relative error
-        // of the pooled 0.90 quantile. Across the grid LW's error is lower on average, ...
+        // Measured (this seed, after the engine's non-centred coefficients): LW 0.016, 0.018,
+        // 0.011; EM 0.069, 0.092, 0.118 relative error of the pooled 0.90 quantile (before
+        // that change LW 0.027, 0.023, 0.037; EM 0.036, 0.046, 0.092: the ordering is robust
+        // to the sampler's details). Across the grid LW's error is lower on average, ...
         QVERIFY2(lwMean < emMean, qPrintable(QString("%1 vs %2").arg(lwMean).arg(emMean)));
         // ... at the tightest point (0.5, -0.3) the EM's is clearly worse (a margin of 0.02,
         // about a third of the EM's measured excess), ...
