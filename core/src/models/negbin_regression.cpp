@@ -48,13 +48,8 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     const double v = q(extraOffset());  // log inv_phi
     const double phi = std::exp(-v);
     const double lphi = -v;
-    // A wild trajectory can push phi towards 0 or infinity, where digamma(phi) ~ -1/phi
-    // overflows or hits its pole: outside |log phi| < 700 the density is taken as zero (the
-    // sampler rejects the step) instead of letting boost::math throw across its threads.
-    if (!(std::abs(v) < 700)) {
-        grad.setZero(q.size());
-        return -std::numeric_limits<double>::infinity();
-    }
+    // Far out on a trajectory phi can under- or overflow; detail::digamma then gives +-inf
+    // or NaN instead of throwing and guardedLogDensity below rejects the point.
     thread_local Eigen::VectorXd eta, logMuPhi, r, wDistinct;
     X_->times(coefficients(q), eta);
     // log(mu + phi) without overflow: max + log1p(exp(-|eta - log phi|)).
