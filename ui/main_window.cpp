@@ -78,7 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
       saveJob_(new JobRunner<SavedRuns>(this)),
       loadRunsJob_(new JobRunner<LoadedRuns>(this)),
       openRunJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
-      reportJob_(new JobRunner<Expected<report::WrittenReport>>(this)) {
+      reportJob_(new JobRunner<Expected<study::LoadedRun>>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
@@ -577,7 +577,18 @@ void MainWindow::buildRunMenu() {
                 tr("Opening the run folder failed: %1").arg(openRunJob_->failureText()));
         updateRunActions();
     });
-    reportJob_->onResult([this](Expected<report::WrittenReport> written) {
+    reportJob_->onResult([this](Expected<study::LoadedRun> loaded) {
+        if (!loaded) {
+            dataPage_->messageArea()->showError(
+                tr("The report was not written: %1").arg(QString::fromStdString(loaded.message())));
+            return;
+        }
+        statusBar()->showMessage(tr("Drawing the report's charts..."));
+        // The file dialog already asked before an existing file is replaced.
+        report::ReportOptions options;
+        options.overwrite = true;
+        auto written = report::writeReport(*loaded, reportRunDir_, reportPath_, options);
+        statusBar()->clearMessage();
         if (!written) {
             dataPage_->messageArea()->showError(
                 tr("The report was not written: %1")
@@ -701,12 +712,15 @@ bool MainWindow::writeReport(const QString& path) {
         return false;
     }
     setBusy(true, tr("Writing %1...").arg(QFileInfo(path).fileName()));
-    // The file dialog already asked before an existing file is replaced.
-    reportJob_->start([dir = r->folder, path](const ProgressCallback& progress) {
-        report::ReportOptions options;
-        options.overwrite = true;
+    reportPath_ = path;
+    reportRunDir_ = r->folder;
+    // Reading the folder (every synthetic dataset and record file) is the slow part and
+    // thread-safe core code; it goes to a worker. The record's in-memory result is not used
+    // so the report describes exactly what is on disk.
+    reportJob_->start([dir = localPath(r->folder)](const ProgressCallback& progress) {
+        study::LoadOptions options;
         options.progress = progress;
-        return report::writeReport(dir, path, options);
+        return study::loadRunFolder(dir, options);
     });
     updateRunActions();
     return true;

@@ -113,8 +113,10 @@ class MainWindow : public QMainWindow {
     JobRunnerBase* openRunJob() const { return openRunJob_; }
     // Opens the Export dialog (modal) for the current run; false without one.
     bool exportRelease();
-    // Writes the current run's disclosure-review report (.html or .pdf by extension) on a
-    // worker thread; the outcome is said in the message area. False when it cannot start.
+    // Writes the current run's disclosure-review report (.html or .pdf by extension): its
+    // folder is read on a worker thread, the charts and the file are then made on the GUI
+    // thread (Qt Charts needs it); the outcome is said in the message area. False when it
+    // cannot start.
     bool writeReport(const QString& path);
     JobRunnerBase* reportJob() const { return reportJob_; }
 
@@ -159,7 +161,9 @@ class MainWindow : public QMainWindow {
     JobRunner<SavedRuns>* saveJob_;
     JobRunner<LoadedRuns>* loadRunsJob_;
     JobRunner<Expected<study::LoadedRun>>* openRunJob_;
-    JobRunner<Expected<report::WrittenReport>>* reportJob_;
+    JobRunner<Expected<study::LoadedRun>>* reportJob_;  // loads the run for the report
+    QString reportPath_;
+    QString reportRunDir_;
     QString openingRunDir_;
     QString readingPath_;
     data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
