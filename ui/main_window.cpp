@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <algorithm>
 
 #include "ppsynth/data/roles.hpp"
@@ -26,6 +27,7 @@
 #include "ui/column_panel.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
+#include "ui/export/export_dialog.hpp"
 #include "ui/message_area.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
@@ -74,7 +76,9 @@ MainWindow::MainWindow(QWidget* parent)
       cancel_(new QPushButton(tr("Cancel"), this)),
       readJob_(new JobRunner<ReadOutcome>(this)),
       saveJob_(new JobRunner<SavedRuns>(this)),
-      loadRunsJob_(new JobRunner<LoadedRuns>(this)) {
+      loadRunsJob_(new JobRunner<LoadedRuns>(this)),
+      openRunJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
+      reportJob_(new JobRunner<Expected<study::LoadedRun>>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
@@ -94,7 +98,10 @@ MainWindow::MainWindow(QWidget* parent)
         synthesizersPage_->previewPanel()->setBounds(r->result->f, r->label);
         synthesizersPage_->refreshPreview();
         showRunResults(id);
+        updateRunActions();
     });
+    connect(runPanel_->runList()->table(), &QTableWidget::itemSelectionChanged, this,
+            &MainWindow::updateRunActions);
     connect(runPanel_->runList(), &RunList::showRequested, this, &MainWindow::showRunResults);
     connect(runPanel_->runList(), &RunList::compareRequested, this, &MainWindow::compareRuns);
     saveJob_->onResult([this](SavedRuns saved) {
@@ -105,6 +112,7 @@ MainWindow::MainWindow(QWidget* parent)
             else
                 errors << QString::fromStdString(folder.message());
         }
+        updateRunActions();
         if (!errors.isEmpty()) {
             dataPage_->messageArea()->showError(
                 tr("Some runs could not be saved: %1").arg(errors.join(QStringLiteral("; "))));
@@ -122,6 +130,7 @@ MainWindow::MainWindow(QWidget* parent)
             else
                 errors << QString::fromStdString(run.message());
         }
+        updateRunActions();
         if (!errors.isEmpty())
             dataPage_->messageArea()->showError(tr("Some saved runs could not be reopened: %1")
                                                     .arg(errors.join(QStringLiteral("; "))));
@@ -134,6 +143,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     setCentralWidget(tabs_);
     buildMenus();
+    buildRunMenu();
 
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(240);
@@ -411,7 +421,7 @@ bool MainWindow::saveProject(const QString& path) {
         SavedRuns out;
         for (std::size_t i = 0; i < pending.size(); ++i) {
             const auto& p = pending[i];
-            if (report(progress, {"saving runs", 0, double(i), double(pending.size())}) ==
+            if (ppsynth::report(progress, {"saving runs", 0, double(i), double(pending.size())}) ==
                 Continue::Stop)
                 break;
             auto s = study::writeRunOutput(*p.result, *p.table, p.dir);
@@ -486,8 +496,8 @@ void MainWindow::applyProject(const Project& project) {
                                 const ProgressCallback& progress) {
             LoadedRuns out;
             for (std::size_t i = 0; i < folders.size(); ++i) {
-                if (report(progress, {"loading runs", 0, double(i), double(folders.size())}) ==
-                    Continue::Stop)
+                if (ppsynth::report(progress, {"loading runs", 0, double(i),
+                                               double(folders.size())}) == Continue::Stop)
                     break;
                 study::LoadOptions options;
                 options.dataPath = data;
@@ -526,6 +536,194 @@ void MainWindow::compareRuns(int left, int right) {
     }
     compareView_->compare(a->label, a->result, b->label, b->result);
     tabs_->setCurrentWidget(compareView_);
+}
+
+void MainWindow::buildRunMenu() {
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    openRunAction_ = run->addAction(tr("&Open Run Folder..."), this, &MainWindow::chooseRunFolder);
+    openRunAction_->setStatusTip(tr("Reopen a finished run from its folder"));
+    run->addSeparator();
+    exportAction_ =
+        run->addAction(tr("&Export Release Bundle..."), this, [this] { exportRelease(); });
+    reportAction_ = run->addAction(tr("Write &Disclosure-Review Report..."), this,
+                                   &MainWindow::chooseReportFile);
+    // Disabled actions show their tooltip only inside menus that ask for it.
+    run->setToolTipsVisible(true);
+    // The opened run arrives on the GUI thread; it joins the run list like any other run.
+    openRunJob_->onResult([this](Expected<study::LoadedRun> loaded) {
+        const QString name = QFileInfo(openingRunDir_).fileName();
+        if (!loaded) {
+            dataPage_->messageArea()->showError(
+                tr("The run folder %1 could not be opened: %2")
+                    .arg(name, QString::fromStdString(loaded.message())));
+            return;
+        }
+        RunRecord record;
+        record.label = tr("Run %1 (opened from %2)").arg(runPanel_->runList()->nextId()).arg(name);
+        record.folder = QFileInfo(openingRunDir_).absoluteFilePath();
+        record.finishedAt =
+            QFileInfo(QDir(openingRunDir_).filePath(QStringLiteral("run.json"))).lastModified();
+        record.result = std::make_shared<const study::RunResult>(std::move(loaded->run));
+        record.table = std::make_shared<const data::Table>(std::move(loaded->table));
+        const int id = runPanel_->runList()->add(std::move(record)).id;
+        showRunResults(id);
+        updateRunActions();
+        statusBar()->showMessage(tr("Opened the run in %1").arg(name), 4000);
+    });
+    connect(openRunJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+        setBusy(false);
+        if (outcome == JobOutcome::Failed)
+            dataPage_->messageArea()->showError(
+                tr("Opening the run folder failed: %1").arg(openRunJob_->failureText()));
+        updateRunActions();
+    });
+    reportJob_->onResult([this](Expected<study::LoadedRun> loaded) {
+        if (!loaded) {
+            dataPage_->messageArea()->showError(
+                tr("The report was not written: %1").arg(QString::fromStdString(loaded.message())));
+            return;
+        }
+        statusBar()->showMessage(tr("Drawing the report's charts..."));
+        // The file dialog already asked before an existing file is replaced.
+        report::ReportOptions options;
+        options.overwrite = true;
+        auto written = report::writeReport(*loaded, reportRunDir_, reportPath_, options);
+        statusBar()->clearMessage();
+        if (!written) {
+            dataPage_->messageArea()->showError(
+                tr("The report was not written: %1")
+                    .arg(QString::fromStdString(written.message())));
+            return;
+        }
+        QString text = tr("The disclosure-review report was written to %1 (%n chart(s)", nullptr,
+                          int(written->figures))
+                           .arg(written->path);
+        if (written->pages > 0) text += tr(", %n page(s)", nullptr, written->pages);
+        dataPage_->messageArea()->showInfo(text +
+                                           tr("). It is confidential: keep it inside the agency."));
+    });
+    connect(reportJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+        setBusy(false);
+        if (outcome == JobOutcome::Failed)
+            dataPage_->messageArea()->showError(
+                tr("Writing the report failed: %1").arg(reportJob_->failureText()));
+        else if (outcome == JobOutcome::Canceled)
+            dataPage_->messageArea()->showInfo(tr("Writing the report was cancelled."));
+        updateRunActions();
+    });
+    connect(cancel_, &QPushButton::clicked, openRunJob_, &JobRunnerBase::cancel);
+    connect(cancel_, &QPushButton::clicked, reportJob_, &JobRunnerBase::cancel);
+    for (JobRunnerBase* job :
+         {static_cast<JobRunnerBase*>(openRunJob_), static_cast<JobRunnerBase*>(reportJob_)})
+        connect(job, &JobRunnerBase::progressChanged, this,
+                [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+    updateRunActions();
+}
+
+const RunRecord* MainWindow::currentRun() const {
+    const auto ids = runPanel_->runList()->selectedIds();
+    return ids.empty() ? nullptr : runPanel_->runList()->find(ids.front());
+}
+
+void MainWindow::updateRunActions() {
+    if (!exportAction_) return;
+    const bool busy = openRunJob_->isRunning() || reportJob_->isRunning();
+    openRunAction_->setEnabled(!busy);
+    const RunRecord* r = currentRun();
+    QString why;
+    if (!r)
+        why = tr("Select a finished run in the run list (Run tab) or open a run folder first.");
+    else if (!r->result)
+        why = tr("This run's folder has not been read yet.");
+    else if (r->folder.isEmpty())
+        why = tr("Save the project first: the export and the report read the run's folder.");
+    else if (busy)
+        why = tr("Wait for the current job to finish.");
+    for (QAction* a : {exportAction_, reportAction_}) {
+        a->setEnabled(why.isEmpty());
+        a->setToolTip(
+            why.isEmpty()
+                ? tr("%1 of %2")
+                      .arg(a->text().remove(QLatin1Char('&')).remove(QStringLiteral("...")),
+                           r->label)
+                : why);
+    }
+}
+
+void MainWindow::chooseRunFolder() {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open run folder"), QSettings().value(kLastDirKey).toString());
+    if (dir.isEmpty()) return;
+    QSettings().setValue(kLastDirKey, QFileInfo(dir).absolutePath());
+    openRunFolder(dir);
+}
+
+bool MainWindow::openRunFolder(const QString& dir) {
+    if (openRunJob_->isRunning() || reportJob_->isRunning()) {
+        dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
+        return false;
+    }
+    openingRunDir_ = dir;
+    setBusy(true, tr("Opening %1...").arg(QFileInfo(dir).fileName()));
+    // The same loader the project's reopened runs and the CLI use; it checks the data file.
+    openRunJob_->start([folder = localPath(dir)](const ProgressCallback& progress) {
+        study::LoadOptions options;
+        options.progress = progress;
+        return study::loadRunFolder(folder, options);
+    });
+    updateRunActions();
+    return true;
+}
+
+bool MainWindow::exportRelease() {
+    const RunRecord* r = currentRun();
+    if (!r || !r->result || r->folder.isEmpty()) return false;
+    ExportDialog dialog(r->folder, *r->result, this);
+    dialog.setWindowTitle(tr("Export release bundle - %1").arg(r->label));
+    dialog.exec();
+    return true;
+}
+
+void MainWindow::chooseReportFile() {
+    const RunRecord* r = currentRun();
+    if (!r || r->folder.isEmpty()) return;
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Write disclosure-review report"),
+        QDir(QSettings().value(kLastDirKey).toString()).filePath(QStringLiteral("report.html")),
+        tr("HTML report (*.html);;PDF report (*.pdf)"));
+    if (path.isEmpty()) return;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QStringLiteral("html") && suffix != QStringLiteral("htm") &&
+        suffix != QStringLiteral("pdf"))
+        path += QStringLiteral(".html");
+    QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    writeReport(path);
+}
+
+bool MainWindow::writeReport(const QString& path) {
+    const RunRecord* r = currentRun();
+    if (!r || r->folder.isEmpty()) {
+        dataPage_->messageArea()->showError(
+            tr("Select a saved run (or open a run folder) before writing a report."));
+        return false;
+    }
+    if (openRunJob_->isRunning() || reportJob_->isRunning()) {
+        dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
+        return false;
+    }
+    setBusy(true, tr("Writing %1...").arg(QFileInfo(path).fileName()));
+    reportPath_ = path;
+    reportRunDir_ = r->folder;
+    // Reading the folder (every synthetic dataset and record file) is the slow part and
+    // thread-safe core code; it goes to a worker. The record's in-memory result is not used
+    // so the report describes exactly what is on disk.
+    reportJob_->start([dir = localPath(r->folder)](const ProgressCallback& progress) {
+        study::LoadOptions options;
+        options.progress = progress;
+        return study::loadRunFolder(dir, options);
+    });
+    updateRunActions();
+    return true;
 }
 
 }  // namespace ppsynth::ui

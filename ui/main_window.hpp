@@ -13,9 +13,11 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/table.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/project_file.hpp"
+#include "ui/report/report_writer.hpp"
 
 class QLabel;
 class QMenu;
@@ -34,6 +36,7 @@ class DataPage;
 class ModelPage;
 class RunPanel;
 class SynthesizersPage;
+struct RunRecord;
 
 // What saving a project's unsaved runs hands back: per run id, its folder or the error.
 struct SavedRuns {
@@ -96,6 +99,27 @@ class MainWindow : public QMainWindow {
     void showRunResults(int id);
     void compareRuns(int left, int right);
 
+    // The Run menu's actions on a finished run folder. The run they act on is the one
+    // selected in the run list; export and report read its folder again, so a run not yet
+    // saved (or not loaded) leaves them disabled with a tooltip saying why.
+    QAction* openRunAction() const { return openRunAction_; }
+    QAction* exportAction() const { return exportAction_; }
+    QAction* reportAction() const { return reportAction_; }
+    const RunRecord* currentRun() const;
+    // Reads a finished run folder in the background (study::loadRunFolder, which refuses a
+    // data file that changed since the run), adds it to the run list and shows it on the
+    // Results tab; false when it cannot start.
+    bool openRunFolder(const QString& dir);
+    JobRunnerBase* openRunJob() const { return openRunJob_; }
+    // Opens the Export dialog (modal) for the current run; false without one.
+    bool exportRelease();
+    // Writes the current run's disclosure-review report (.html or .pdf by extension): its
+    // folder is read on a worker thread, the charts and the file are then made on the GUI
+    // thread (Qt Charts needs it); the outcome is said in the message area. False when it
+    // cannot start.
+    bool writeReport(const QString& path);
+    JobRunnerBase* reportJob() const { return reportJob_; }
+
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -112,6 +136,10 @@ class MainWindow : public QMainWindow {
     void writeProjectFile(const QString& path);
     void chooseProjectToSave();
     Project gatherProject() const;
+    void buildRunMenu();
+    void updateRunActions();
+    void chooseRunFolder();
+    void chooseReportFile();
 
     QTabWidget* tabs_;
     DataPage* dataPage_;
@@ -123,12 +151,20 @@ class MainWindow : public QMainWindow {
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;
+    QAction* openRunAction_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    QAction* reportAction_ = nullptr;
     QLabel* busyLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
     JobRunner<ReadOutcome>* readJob_;
     JobRunner<SavedRuns>* saveJob_;
     JobRunner<LoadedRuns>* loadRunsJob_;
+    JobRunner<Expected<study::LoadedRun>>* openRunJob_;
+    JobRunner<Expected<study::LoadedRun>>* reportJob_;  // loads the run for the report
+    QString reportPath_;
+    QString reportRunDir_;
+    QString openingRunDir_;
     QString readingPath_;
     data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
     std::optional<Project> pendingProject_;  // applied once its data file is read

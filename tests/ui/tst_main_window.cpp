@@ -10,24 +10,34 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPainter>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUrl>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "../core/run_fixture.hpp"
 #include "ppsynth/data/table.hpp"
+#include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/run_output.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
+#include "ui/export/export_dialog.hpp"
 #include "ui/main_window.hpp"
 #include "ui/message_area.hpp"
+#include "ui/results/results_page.hpp"
+#include "ui/run/run_list.hpp"
+#include "ui/run/run_panel.hpp"
 #include "ui/table_model.hpp"
 
 // Printable roles for QCOMPARE (found by ADL). ColumnType already has a toString
@@ -115,6 +125,29 @@ QString outputDir(const QString& sub) {
     if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
     QDir().mkpath(base + QLatin1Char('/') + sub);
     return base + QLatin1Char('/') + sub;
+}
+
+// A run folder made as `ppsynth-cli run` makes one (the run fixture: a labelled SPSS file,
+// six synthesizers on the conjugate Poisson model, well under a second); returns its path.
+QString makeRunFolder(const QString& base) {
+    const std::filesystem::path dir(base.toStdString());
+    auto c = study::loadRunConfig(fixture::writeInputs(dir / "inputs"));
+    if (!c) qFatal("%s", c.message().c_str());
+    auto input = study::readRunData(*c);
+    if (!input) qFatal("%s", input.message().c_str());
+    auto run = study::runStudy(*c, input->table);
+    if (!run) qFatal("%s", run.message().c_str());
+    run->dataSha256 = input->sha256;
+    const auto out = dir / "run";
+    if (auto s = study::writeRunOutput(*run, input->table, out.string()); !s)
+        qFatal("%s", s.message().c_str());
+    return QString::fromStdString(out.string());
+}
+
+bool waitForJob(ui::JobRunnerBase* job) {
+    if (!job->isRunning()) return true;
+    QSignalSpy spy(job, &ui::JobRunnerBase::finished);
+    return spy.wait(120000);
 }
 
 QString cell(const ui::TableModel* m, int row, int col, int role = Qt::DisplayRole) {
@@ -413,6 +446,119 @@ class TstMainWindow : public QObject {
             outputDir(QStringLiteral("screenshots")) + QStringLiteral("/data_page.png");
         QVERIFY(w.grab().save(file));
         QVERIFY(QFile::exists(file));
+    }
+
+    // The Run menu's actions exist; without a finished run export and report are disabled
+    // and say why in their tooltip.
+    void runActionsDisabledWithoutRun() {
+        ui::MainWindow w;
+        QVERIFY(w.openRunAction() && w.exportAction() && w.reportAction());
+        QVERIFY(w.openRunAction()->isEnabled());
+        QVERIFY(!w.exportAction()->isEnabled());
+        QVERIFY(!w.reportAction()->isEnabled());
+        QVERIFY(w.exportAction()->toolTip().contains(QStringLiteral("run")));
+        QVERIFY(!w.writeReport(QDir::temp().filePath(QStringLiteral("never.html"))));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY(!w.exportRelease());
+        bool found = false;
+        for (QAction* menu : w.menuBar()->actions())
+            if (menu->menu() && menu->menu()->actions().contains(w.exportAction())) found = true;
+        QVERIFY(found);
+    }
+
+    // A run folder opened in the background joins the run list and is shown on Results;
+    // the Export dialog then opens for it, and the report is written as confidential HTML.
+    void openRunFolderExportAndReport() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = makeRunFolder(tmp.path());
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openRunFolder(dir));
+        QVERIFY(waitForJob(w.openRunJob()));
+        QCOMPARE(w.runPanel()->runList()->records().size(), std::size_t(1));
+        const ui::RunRecord* r = w.currentRun();
+        QVERIFY(r && r->result && r->table);
+        QCOMPARE(r->folder, QFileInfo(dir).absoluteFilePath());
+        QCOMPARE(r->result->synthesizers.size(), std::size_t(6));
+        QVERIFY(w.tabs()->currentWidget() == w.resultsPage());
+        QVERIFY(w.exportAction()->isEnabled());
+        QVERIFY(w.reportAction()->isEnabled());
+        QVERIFY(w.exportAction()->toolTip().contains(r->label));
+
+        // The screenshot: the Results page with the Run menu open over it.
+        QCoreApplication::processEvents();
+        QMenu* runMenu = w.exportAction()->associatedObjects().isEmpty()
+                             ? nullptr
+                             : qobject_cast<QMenu*>(w.exportAction()->associatedObjects().first());
+        QVERIFY(runMenu);
+        QPixmap shot = w.grab();
+        const QPoint at =
+            w.menuBar()->actionGeometry(runMenu->menuAction()).bottomLeft() + w.menuBar()->pos();
+        runMenu->popup(w.mapToGlobal(at));
+        QCoreApplication::processEvents();
+        {
+            QPainter painter(&shot);
+            painter.drawPixmap(at, runMenu->grab());
+        }
+        runMenu->hide();
+        QVERIFY(shot.save(outputDir(QStringLiteral("screenshots")) +
+                          QStringLiteral("/window_open_run.png")));
+
+        // The Export dialog is modal: look at it and close it from the event loop.
+        QStringList offered;
+        QString title;
+        bool sawDialog = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* d = qobject_cast<ui::ExportDialog*>(QApplication::activeModalWidget());
+            if (!d) return;
+            sawDialog = true;
+            title = d->windowTitle();
+            auto* combo = d->findChild<QComboBox*>();
+            for (int i = 0; combo && i < combo->count(); ++i) offered << combo->itemText(i);
+            d->reject();
+        });
+        QVERIFY(w.exportRelease());
+        QVERIFY(sawDialog);
+        QVERIFY(title.contains(r->label));
+        QCOMPARE(offered.size(), 6);
+        QVERIFY(offered.contains(QStringLiteral("LW")));
+        QVERIFY(offered.contains(QStringLiteral("EM")));
+
+        const QString html = tmp.filePath(QStringLiteral("review.html"));
+        QVERIFY(w.writeReport(html));
+        QVERIFY(!w.reportAction()->isEnabled());  // one report at a time
+        QVERIFY(waitForJob(w.reportJob()));
+        QVERIFY(w.reportJob()->lastOutcome() == ui::JobOutcome::Done);
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("CONFIDENTIAL"));
+        QVERIFY(text.contains("LW"));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Info);
+        QVERIFY(w.dataPage()->messageArea()->text().contains(QStringLiteral("review.html")));
+        QVERIFY(w.reportAction()->isEnabled());
+    }
+
+    // A data file changed since the run: the loader refuses, its message is shown and the
+    // run list stays empty.
+    void openRunFolderWithChangedData() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = makeRunFolder(tmp.path());
+        // The same records with one more column: other bytes, so another data file.
+        const auto changed = fixture::incomeTable();
+        const auto data = std::filesystem::path(tmp.path().toStdString()) / "inputs" / "data.sav";
+        QVERIFY(data::writeTable(changed, data.string()));
+        ui::MainWindow w;
+        QVERIFY(w.openRunFolder(dir));
+        QVERIFY(waitForJob(w.openRunJob()));
+        QVERIFY(w.runPanel()->runList()->records().empty());
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("run")),
+                 qPrintable(w.dataPage()->messageArea()->text()));
+        QVERIFY(!w.exportAction()->isEnabled());
     }
 };
 

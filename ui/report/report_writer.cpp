@@ -76,9 +76,23 @@ Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPat
     lo.progress = options.progress;
     auto loaded = study::loadRunFolder(local(runDir), lo);
     if (!loaded) return loaded.error();
-    const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath),
-                           loaded->dataVerified};
-    auto doc = buildReport(loaded->run, source, options);
+    return writeReport(*loaded, runDir, outPath, options);
+}
+
+Expected<WrittenReport> writeReport(const study::LoadedRun& loaded, const QString& runDir,
+                                    const QString& outPath, const ReportOptions& options) {
+    auto format = formatOf(outPath);
+    if (!format) return format.error();
+    const QFileInfo target(outPath);
+    if (target.exists() && !options.overwrite)
+        return Error{"'" + outPath.toStdString() +
+                     "' already exists; choose another file or allow overwriting"};
+    if (target.exists() && !target.isFile())
+        return Error{"'" + outPath.toStdString() +
+                     "' exists and is not a file; it is not replaced"};
+    const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded.dataPath),
+                           loaded.dataVerified};
+    auto doc = buildReport(loaded.run, source, options);
     if (!doc) return doc.error();
 
     WrittenReport out;

@@ -8,6 +8,7 @@
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
+#include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ui/report/report_document.hpp"
 #include "ui/report/report_sections.hpp"
@@ -36,5 +37,10 @@ struct WrittenReport {
 // .htm or .pdf).
 Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,
                                     const ReportOptions& options = {});
+
+// The same for a run folder already loaded (the GUI loads it on a worker thread; the charts
+// and the writing need the GUI thread, since Qt Charts and QTextDocument are GUI objects).
+Expected<WrittenReport> writeReport(const study::LoadedRun& loaded, const QString& runDir,
+                                    const QString& outPath, const ReportOptions& options = {});
 
 }  // namespace ppsynth::ui::report
