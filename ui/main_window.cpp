@@ -31,6 +31,7 @@
 #include "ui/message_area.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
+#include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 #include "ui/setup/model_page.hpp"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
       runPanel_(new RunPanel(this)),
       resultsPage_(new results::ResultsPage(this)),
       compareView_(new results::CompareView(this)),
+      studiesPage_(new results::StudiesPage(this)),
       busyLabel_(new QLabel(this)),
       progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
@@ -78,7 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
       saveJob_(new JobRunner<SavedRuns>(this)),
       loadRunsJob_(new JobRunner<LoadedRuns>(this)),
       openRunJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
-      reportJob_(new JobRunner<Expected<study::LoadedRun>>(this)) {
+      reportJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
+      studyJob_(new JobRunner<Expected<study::StudyFolder>>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
@@ -88,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(runPanel_, tr("Run"));
     tabs_->addTab(resultsPage_, tr("Results"));
     tabs_->addTab(compareView_, tr("Compare"));
+    tabs_->addTab(studiesPage_, tr("Studies"));
     dataPage_->columnPanel()->setRolesValidator(data::validateRoles);
     runPanel_->setSources([this] { return currentConfig(); },
                           [this] { return dataPage_->model()->table(); });
@@ -541,6 +545,11 @@ void MainWindow::compareRuns(int left, int right) {
 void MainWindow::buildRunMenu() {
     auto* run = menuBar()->addMenu(tr("&Run"));
     openRunAction_ = run->addAction(tr("&Open Run Folder..."), this, &MainWindow::chooseRunFolder);
+    openStudyAction_ =
+        run->addAction(tr("Open &Study Folder..."), this, &MainWindow::chooseStudyFolder);
+    openStudyAction_->setToolTip(
+        tr("The output folder of ppsynth-cli simulate or sweep: contraction violins or the "
+           "risk-utility curve"));
     openRunAction_->setStatusTip(tr("Reopen a finished run from its folder"));
     run->addSeparator();
     exportAction_ =
@@ -611,10 +620,39 @@ void MainWindow::buildRunMenu() {
             dataPage_->messageArea()->showInfo(tr("Writing the report was cancelled."));
         updateRunActions();
     });
+    studyJob_->onResult([this](Expected<study::StudyFolder> folder) {
+        if (!folder) {
+            shownSweep_.reset();
+            dataPage_->messageArea()->showError(tr("The study folder could not be opened: %1")
+                                                    .arg(QString::fromStdString(folder.message())));
+            return;
+        }
+        if (folder->simulation) studiesPage_->showSimulation(std::move(*folder->simulation));
+        if (folder->sweep) {
+            shownSweep_ = folder->sweep->config;
+            studiesPage_->showSweep(std::move(*folder->sweep));
+        }
+        tabs_->setCurrentWidget(studiesPage_);
+        statusBar()->showMessage(tr("Opened the study in %1").arg(openingStudyDir_), 4000);
+    });
+    connect(studyJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+        setBusy(false);
+        if (outcome == JobOutcome::Failed)
+            dataPage_->messageArea()->showError(
+                tr("Opening the study folder failed: %1").arg(studyJob_->failureText()));
+        else if (outcome == JobOutcome::Canceled)
+            dataPage_->messageArea()->showInfo(
+                tr("Opening the study was cancelled; the items it finished are saved."));
+        updateRunActions();
+    });
+    connect(studiesPage_, &results::StudiesPage::sweepPointChosen, this,
+            &MainWindow::openSweepPoint);
     connect(cancel_, &QPushButton::clicked, openRunJob_, &JobRunnerBase::cancel);
     connect(cancel_, &QPushButton::clicked, reportJob_, &JobRunnerBase::cancel);
+    connect(cancel_, &QPushButton::clicked, studyJob_, &JobRunnerBase::cancel);
     for (JobRunnerBase* job :
-         {static_cast<JobRunnerBase*>(openRunJob_), static_cast<JobRunnerBase*>(reportJob_)})
+         {static_cast<JobRunnerBase*>(openRunJob_), static_cast<JobRunnerBase*>(reportJob_),
+          static_cast<JobRunnerBase*>(studyJob_)})
         connect(job, &JobRunnerBase::progressChanged, this,
                 [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
     updateRunActions();
@@ -627,7 +665,8 @@ const RunRecord* MainWindow::currentRun() const {
 
 void MainWindow::updateRunActions() {
     if (!exportAction_) return;
-    const bool busy = openRunJob_->isRunning() || reportJob_->isRunning();
+    const bool busy = openRunJob_->isRunning() || reportJob_->isRunning() || studyJob_->isRunning();
+    openStudyAction_->setEnabled(!busy);
     openRunAction_->setEnabled(!busy);
     const RunRecord* r = currentRun();
     QString why;
@@ -659,7 +698,7 @@ void MainWindow::chooseRunFolder() {
 }
 
 bool MainWindow::openRunFolder(const QString& dir) {
-    if (openRunJob_->isRunning() || reportJob_->isRunning()) {
+    if (openRunJob_->isRunning() || reportJob_->isRunning() || studyJob_->isRunning()) {
         dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
@@ -707,7 +746,7 @@ bool MainWindow::writeReport(const QString& path) {
             tr("Select a saved run (or open a run folder) before writing a report."));
         return false;
     }
-    if (openRunJob_->isRunning() || reportJob_->isRunning()) {
+    if (openRunJob_->isRunning() || reportJob_->isRunning() || studyJob_->isRunning()) {
         dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
@@ -724,6 +763,48 @@ bool MainWindow::writeReport(const QString& path) {
     });
     updateRunActions();
     return true;
+}
+
+void MainWindow::chooseStudyFolder() {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open study folder"), QSettings().value(kLastDirKey).toString());
+    if (dir.isEmpty()) return;
+    QSettings().setValue(kLastDirKey, QFileInfo(dir).absolutePath());
+    openStudyFolder(dir);
+}
+
+bool MainWindow::openStudyFolder(const QString& dir) {
+    if (openRunJob_->isRunning() || reportJob_->isRunning() || studyJob_->isRunning()) {
+        dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
+        return false;
+    }
+    openingStudyDir_ = QFileInfo(dir).fileName();
+    setBusy(true, tr("Opening %1...").arg(openingStudyDir_));
+    // A finished folder is only read back; an unfinished one resumes (cancellable).
+    studyJob_->start([folder = localPath(dir)](const ProgressCallback& progress) {
+        study::StudyOptions options;
+        options.progress = progress;
+        return study::openStudyFolder(folder, options);
+    });
+    updateRunActions();
+    return true;
+}
+
+void MainWindow::openSweepPoint(const study::SweepRow& row) {
+    if (!shownSweep_ || row.point < 1) return;
+    // The same synthesizers the sweep ran at this point, plus the unweighted reference.
+    study::RunConfig config = study::sweepPointRunConfig(*shownSweep_, row.knobs);
+    study::SynthesizerConfig unweighted;
+    unweighted.name = "Unweighted";
+    config.synthesizers.insert(config.synthesizers.begin(), unweighted);
+    modelPage_->load(config);
+    synthesizersPage_->load(config);
+    tabs_->setCurrentWidget(synthesizersPage_);
+    statusBar()->showMessage(tr("Loaded sweep point %1 (c = %2, g = %3): run it from the Run tab")
+                                 .arg(row.point)
+                                 .arg(row.knobs.c)
+                                 .arg(row.knobs.g),
+                             6000);
 }
 
 }  // namespace ppsynth::ui

@@ -15,6 +15,7 @@
 #include "ppsynth/study/run_config.hpp"
 #include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/study_folder.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/project_file.hpp"
 #include "ui/report/report_writer.hpp"
@@ -30,6 +31,7 @@ namespace ppsynth::ui {
 namespace results {
 class CompareView;
 class ResultsPage;
+class StudiesPage;
 }  // namespace results
 
 class DataPage;
@@ -119,6 +121,14 @@ class MainWindow : public QMainWindow {
     // cannot start.
     bool writeReport(const QString& path);
     JobRunnerBase* reportJob() const { return reportJob_; }
+    // Reads the output folder of `ppsynth-cli simulate` or `sweep` in the background
+    // (study::openStudyFolder) and shows it on the Studies tab; clicking a point of the
+    // risk-utility curve loads that setting into the Model and Synthesizers pages.
+    QAction* openStudyAction() const { return openStudyAction_; }
+    bool openStudyFolder(const QString& dir);
+    JobRunnerBase* studyJob() const { return studyJob_; }
+    results::StudiesPage* studiesPage() const { return studiesPage_; }
+    void openSweepPoint(const study::SweepRow& row);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -140,6 +150,7 @@ class MainWindow : public QMainWindow {
     void updateRunActions();
     void chooseRunFolder();
     void chooseReportFile();
+    void chooseStudyFolder();
 
     QTabWidget* tabs_;
     DataPage* dataPage_;
@@ -148,12 +159,14 @@ class MainWindow : public QMainWindow {
     RunPanel* runPanel_;
     results::ResultsPage* resultsPage_;
     results::CompareView* compareView_;
+    results::StudiesPage* studiesPage_;
     QMenu* recentMenu_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;
     QAction* openRunAction_ = nullptr;
     QAction* exportAction_ = nullptr;
     QAction* reportAction_ = nullptr;
+    QAction* openStudyAction_ = nullptr;
     QLabel* busyLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
@@ -162,9 +175,12 @@ class MainWindow : public QMainWindow {
     JobRunner<LoadedRuns>* loadRunsJob_;
     JobRunner<Expected<study::LoadedRun>>* openRunJob_;
     JobRunner<Expected<study::LoadedRun>>* reportJob_;  // loads the run for the report
+    JobRunner<Expected<study::StudyFolder>>* studyJob_;
+    std::optional<study::SweepConfig> shownSweep_;  // the sweep on the Studies tab
     QString reportPath_;
     QString reportRunDir_;
     QString openingRunDir_;
+    QString openingStudyDir_;
     QString readingPath_;
     data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
     std::optional<Project> pendingProject_;  // applied once its data file is read

@@ -232,6 +232,25 @@ class TstSweep : public QObject {
                      r.message().find("sweep.points") != std::string::npos,
                  r.message().c_str());
     }
+
+    // The run a GUI user gets for a chosen point: the synthesizers the sweep ran there.
+    void pointRunConfigHasThePointsSynthesizers() {
+        const auto c = config();
+        const auto reweighted = study::sweepPointRunConfig(c, c.points[3]);  // k = 0.95
+        QCOMPARE(reweighted.synthesizers.size(), std::size_t{3});
+        QVERIFY(reweighted.synthesizers[0].scheme == study::Scheme::Lipschitz);
+        QCOMPARE(reweighted.synthesizers[0].c, 0.7);
+        QVERIFY(reweighted.synthesizers[1].scheme == study::Scheme::Reweight);
+        QCOMPARE(*reweighted.synthesizers[1].k, 0.95);
+        QCOMPARE(reweighted.synthesizers[2].match, std::string("LW_final"));
+        const auto truncated = study::sweepPointRunConfig(c, c.points[2]);  // M = 3.5
+        QCOMPARE(truncated.synthesizers[0].name, std::string("LW-M"));
+        QCOMPARE(*truncated.synthesizers[0].M, 3.5);
+        QCOMPARE(truncated.synthesizers[1].match, std::string("LW-M"));
+        const auto radius = study::sweepPointRunConfig(c, c.points[4]);  // r = 0.05
+        QCOMPARE(radius.risk.radius, 0.05);
+        QCOMPARE(radius.mcmc.threads, c.run.mcmc.threads);
+    }
 };
 
 QTEST_APPLESS_MAIN(TstSweep)

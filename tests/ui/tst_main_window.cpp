@@ -20,6 +20,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -29,6 +30,8 @@
 #include "ppsynth/data/table.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
+#include "ppsynth/study/simulate.hpp"
+#include "ppsynth/study/sweep.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
@@ -36,8 +39,10 @@
 #include "ui/main_window.hpp"
 #include "ui/message_area.hpp"
 #include "ui/results/results_page.hpp"
+#include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
+#include "ui/setup/synthesizers_page.hpp"
 #include "ui/table_model.hpp"
 
 // Printable roles for QCOMPARE (found by ADL). ColumnType already has a toString
@@ -559,6 +564,71 @@ class TstMainWindow : public QObject {
         QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("run")),
                  qPrintable(w.dataPage()->messageArea()->text()));
         QVERIFY(!w.exportAction()->isEnabled());
+    }
+
+    // Run > Open Study Folder: a simulation shows its contraction charts, a sweep its
+    // risk-utility curve, and a chosen sweep point lands in the Synthesizers page.
+    void openStudyFolders() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string examples = PPSYNTH_EXAMPLES_DIR;
+        auto sim = study::loadSimulateConfig(examples + "/simulate_poisson_quick.json");
+        QVERIFY2(sim.hasValue(), sim.hasValue() ? "" : sim.message().c_str());
+        const std::string simDir = tmp.path().toStdString() + "/sim";
+        QVERIFY(study::runSimulation(*sim, simDir).hasValue());
+        auto sweep = study::parseSweepConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"}, "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 3},
+          "synthesis": {"m": 3}, "risk": {"L": 3}, "utility": {"bootstrap": 40},
+          "sweep": {"points": [{"c": 0.7, "g": 0.0}, {"c": 0.5, "g": -0.3}]}})",
+                                             examples);
+        QVERIFY2(sweep.hasValue(), sweep.hasValue() ? "" : sweep.message().c_str());
+        auto input = study::readRunData(sweep->run);
+        QVERIFY(input.hasValue());
+        const std::string sweepDir = tmp.path().toStdString() + "/sweep";
+        auto ran = study::runSweep(*sweep, input->table, sweepDir);
+        QVERIFY(ran.hasValue());
+
+        ui::MainWindow w;
+        QVERIFY(w.openStudyAction()->isEnabled());
+        // Not a study folder: refused in words.
+        QVERIFY(w.openStudyFolder(tmp.path()));
+        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY(w.dataPage()->messageArea()->text().contains(QStringLiteral("config.json")));
+
+        QVERIFY(w.openStudyFolder(QString::fromStdString(simDir)));
+        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY2(w.tabs()->currentWidget() == w.studiesPage(),
+                 qPrintable(w.dataPage()->messageArea()->text()));
+        QVERIFY(!w.studiesPage()->simulationCards().isEmpty());
+
+        QVERIFY(w.openStudyFolder(QString::fromStdString(sweepDir)));
+        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY(w.studiesPage()->curveCard() != nullptr);
+        w.resize(1280, 800);
+        w.show();
+        QApplication::processEvents();
+        QVERIFY(w.grab().save(outputDir(QStringLiteral("screenshots")) +
+                              QStringLiteral("/window_studies_sweep.png")));
+        // Reading a finished sweep back fits nothing again.
+        const study::SweepRow* point2 = nullptr;
+        for (const auto& r : ran->rows)
+            if (r.point == 2 && r.mechanism == "LW") point2 = &r;
+        QVERIFY(point2);
+        w.openSweepPoint(*point2);
+        QVERIFY(w.tabs()->currentWidget() == w.synthesizersPage());
+        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::LW));
+        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::EM));
+        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::Unweighted));
+        study::RunConfig applied;
+        QVERIFY(w.synthesizersPage()->apply(applied));
+        const auto lw =
+            std::find_if(applied.synthesizers.begin(), applied.synthesizers.end(),
+                         [](const auto& c) { return c.scheme == study::Scheme::Lipschitz; });
+        QVERIFY(lw != applied.synthesizers.end());
+        QCOMPARE(lw->c, 0.5);
+        QCOMPARE(lw->g, -0.3);
     }
 };
 

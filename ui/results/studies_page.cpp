@@ -47,6 +47,7 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent) {
 
 void StudiesPage::showSimulation(study::SimulateSummary simulation) {
     simulation_ = std::move(simulation);
+    tabs_->setCurrentIndex(0);  // what was just opened
     while (QLayoutItem* item = simulationGrid_->takeAt(0)) {
         delete item->widget();
         delete item;
@@ -71,6 +72,7 @@ QList<ChartCard*> StudiesPage::simulationCards() const {
 void StudiesPage::showSweep(study::SweepSummary sweep) {
     sweep_ = std::move(sweep);
     rebuildCurve();
+    tabs_->setCurrentWidget(sweepPage_);  // what was just opened
 }
 
 void StudiesPage::rebuildCurve() {

@@ -297,36 +297,9 @@ SweepRow rowFrom(int point, const SweepPoint& knobs, const SynthesizerResult& s)
     return r;
 }
 
-// The synthesizers of one grid point: LW (or LW-M), optionally re-weighted, and the EM
-// matched to the last of them.
 RunConfig pointConfig(const SweepConfig& c, const SweepPoint& p) {
-    RunConfig rc = c.run;
+    RunConfig rc = sweepPointRunConfig(c, p);
     rc.mcmc.threads = 1;  // points are the unit of parallel work
-    if (p.r) rc.risk.radius = *p.r;
-    SynthesizerConfig lw;
-    lw.name = p.M ? "LW-M" : "LW";
-    lw.scheme = Scheme::Lipschitz;
-    lw.c = p.c;
-    lw.g = p.g;
-    lw.M = p.M;
-    rc.synthesizers = {lw};
-    std::string matched = lw.name;
-    if (p.k || p.kAuto) {
-        SynthesizerConfig fin;
-        fin.name = "LW_final";
-        fin.scheme = Scheme::Reweight;
-        fin.base = lw.name;
-        fin.k = p.k;
-        fin.tolerance = c.tolerance;
-        rc.synthesizers.push_back(fin);
-        matched = fin.name;
-    }
-    SynthesizerConfig em;
-    em.name = "EM";
-    em.scheme = Scheme::Scalar;
-    em.match = matched;
-    em.tolerance = c.tolerance;
-    rc.synthesizers.push_back(em);
     return rc;
 }
 
@@ -522,6 +495,36 @@ std::string sweepSummaryJson(const SweepSummary& s) {
     for (const auto& r : s.rows) rows.push_back(rowJson(r));
     j["rows"] = rows;
     return j.dump(2);
+}
+
+RunConfig sweepPointRunConfig(const SweepConfig& c, const SweepPoint& p) {
+    RunConfig rc = c.run;
+    if (p.r) rc.risk.radius = *p.r;
+    SynthesizerConfig lw;
+    lw.name = p.M ? "LW-M" : "LW";
+    lw.scheme = Scheme::Lipschitz;
+    lw.c = p.c;
+    lw.g = p.g;
+    lw.M = p.M;
+    rc.synthesizers = {lw};
+    std::string matched = lw.name;
+    if (p.k || p.kAuto) {
+        SynthesizerConfig fin;
+        fin.name = "LW_final";
+        fin.scheme = Scheme::Reweight;
+        fin.base = lw.name;
+        fin.k = p.k;
+        fin.tolerance = c.tolerance;
+        rc.synthesizers.push_back(fin);
+        matched = fin.name;
+    }
+    SynthesizerConfig em;
+    em.name = "EM";
+    em.scheme = Scheme::Scalar;
+    em.match = matched;
+    em.tolerance = c.tolerance;
+    rc.synthesizers.push_back(em);
+    return rc;
 }
 
 }  // namespace ppsynth::study

@@ -94,4 +94,9 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const data::Table& ta
 
 std::string sweepSummaryJson(const SweepSummary& summary);
 
+// The synthesizers of one grid point: LW (or LW-M) at its (c, g[, M]), LW_final when it
+// re-weights, and the EM matched to the last of them, on the sweep's run settings and the
+// point's radius. The sweep runs exactly these on its shared unweighted fit.
+RunConfig sweepPointRunConfig(const SweepConfig& sweep, const SweepPoint& point);
+
 }  // namespace ppsynth::study

@@ -1,0 +1,52 @@
+#include "ppsynth/study/study_folder.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ppsynth/study/run_data.hpp"
+
+namespace ppsynth::study {
+
+using nlohmann::json;
+
+Expected<StudyFolder> openStudyFolder(const std::string& dir, const StudyOptions& options) {
+    const std::filesystem::path config = std::filesystem::path(dir) / "config.json";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(config, ec))
+        return Error{"'" + dir +
+                     "' holds no config.json: choose the output folder of ppsynth-cli "
+                     "simulate or sweep"};
+    std::ifstream in(config, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    json j = json::parse(text.str(), nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return Error{"'" + config.string() + "' is not valid JSON: the folder is damaged"};
+    // The folder's own bookkeeping, not a setting (see the fingerprints in simulate/sweep).
+    j.erase("item_format");
+    const std::string settings = j.dump();
+    StudyFolder folder;
+    // The two configurations refuse each other's keys, so at most one of them parses.
+    auto simulation = parseSimulateConfig(settings);
+    if (simulation) {
+        auto summary = runSimulation(*simulation, dir, options);
+        if (!summary) return summary.error();
+        folder.simulation = std::move(*summary);
+        return folder;
+    }
+    auto sweep = parseSweepConfig(settings, dir);
+    if (!sweep)
+        return Error{"'" + config.string() +
+                     "' is neither a simulation nor a sweep configuration (as a simulation: " +
+                     simulation.message() + "; as a sweep: " + sweep.message() + ")"};
+    auto data = readRunData(sweep->run);
+    if (!data) return data.error();
+    auto summary = runSweep(*sweep, data->table, dir, options);
+    if (!summary) return summary.error();
+    folder.sweep = std::move(*summary);
+    return folder;
+}
+
+}  // namespace ppsynth::study
