@@ -18,6 +18,7 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
+#include "test_files.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::data;
@@ -38,13 +39,6 @@ fs::path outputDir(const std::string& sub) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
-}
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // The confidential y: values whose text and bytes cannot appear by chance.
@@ -122,14 +116,6 @@ ReleaseRequest makeRequest(std::size_t m, std::vector<FileFormat> formats) {
     return r;
 }
 
-std::vector<std::string> filesUnder(const fs::path& dir) {
-    std::vector<std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).generic_string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // Anything beside the target that the writer may have left: temporaries and old bundles.
 std::vector<std::string> leftovers(const fs::path& target) {
     std::vector<std::string> found;
@@ -184,7 +170,7 @@ class TstRelease : public QObject {
                                                    "data/synthetic_03.dta",
                                                    "data/synthetic_03.sav",
                                                    "manifest.json"};
-        QCOMPARE(filesUnder(bundle), expected);
+        QCOMPARE(test::filesUnder(bundle), expected);
         QVERIFY(leftovers(bundle).empty());
     }
 
@@ -199,7 +185,7 @@ class TstRelease : public QObject {
         const Status s =
             writeReleaseBundle(makeRequest(2, {FileFormat::Csv, FileFormat::Dta}), bundle.string());
         QVERIFY2(s.isOk(), s.message().c_str());
-        std::istringstream sums(slurp(bundle / "SHA256SUMS"));
+        std::istringstream sums(test::slurp(bundle / "SHA256SUMS"));
         std::set<std::string> listed;
         std::string line;
         while (std::getline(sums, line)) {
@@ -212,7 +198,7 @@ class TstRelease : public QObject {
             listed.insert(name);
         }
         std::set<std::string> all;
-        for (const auto& f : filesUnder(bundle))
+        for (const auto& f : test::filesUnder(bundle))
             if (f != "SHA256SUMS") all.insert(f);
         QVERIFY(listed == all);
 
@@ -290,15 +276,15 @@ class TstRelease : public QObject {
             }
         }
         // The scan can see: the synthetic values it must find are found the same way.
-        const std::string csv = slurp(bundle / "data" / "synthetic_02.csv");
+        const std::string csv = test::slurp(bundle / "data" / "synthetic_02.csv");
         QVERIFY(contains(csv, formatNumber(syntheticY(1, 4))));
-        QVERIFY(contains(slurp(bundle / "data" / "synthetic_02.dta"),
+        QVERIFY(contains(test::slurp(bundle / "data" / "synthetic_02.dta"),
                          littleEndianBytes(syntheticY(1, 4))));
 
-        const auto files = filesUnder(bundle);
+        const auto files = test::filesUnder(bundle);
         QCOMPARE(files.size(), std::size_t{12});
         for (const auto& name : files) {
-            std::string bytes = slurp(bundle / name);
+            std::string bytes = test::slurp(bundle / name);
             std::string lower = bytes;
             std::transform(lower.begin(), lower.end(), lower.begin(),
                            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -472,14 +458,14 @@ class TstRelease : public QObject {
 
         const fs::path existing = dir / "existing";
         QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Dta}), existing.string()).isOk());
-        const auto before = filesUnder(existing);
-        const std::string sumsBefore = slurp(existing / "SHA256SUMS");
+        const auto before = test::filesUnder(existing);
+        const std::string sumsBefore = test::slurp(existing / "SHA256SUMS");
         calls = 0;
         done.clear();
         stopping.overwrite = true;
         QVERIFY(!writeReleaseBundle(r, existing.string(), stopping).isOk());
-        QCOMPARE(filesUnder(existing), before);
-        QCOMPARE(slurp(existing / "SHA256SUMS"), sumsBefore);
+        QCOMPARE(test::filesUnder(existing), before);
+        QCOMPARE(test::slurp(existing / "SHA256SUMS"), sumsBefore);
         QVERIFY(leftovers(existing).empty());
     }
 
@@ -513,12 +499,12 @@ class TstRelease : public QObject {
 
         const fs::path existing = dir / "existing";
         QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), existing.string()).isOk());
-        const auto before = filesUnder(existing);
-        const std::string sums = slurp(existing / "SHA256SUMS");
+        const auto before = test::filesUnder(existing);
+        const std::string sums = test::slurp(existing / "SHA256SUMS");
         o.overwrite = true;
         QVERIFY(!writeReleaseBundle(r, existing.string(), o).isOk());
-        QCOMPARE(filesUnder(existing), before);
-        QCOMPARE(slurp(existing / "SHA256SUMS"), sums);
+        QCOMPARE(test::filesUnder(existing), before);
+        QCOMPARE(test::slurp(existing / "SHA256SUMS"), sums);
         QVERIFY(leftovers(existing).empty());
     }
 
@@ -528,21 +514,21 @@ class TstRelease : public QObject {
         QVERIFY(
             writeReleaseBundle(makeRequest(2, {FileFormat::Csv, FileFormat::Sav}), bundle.string())
                 .isOk());
-        const std::string first = slurp(bundle / "SHA256SUMS");
+        const std::string first = test::slurp(bundle / "SHA256SUMS");
 
         // Without overwrite: refused, the old bundle stays.
         const ReleaseRequest second = makeRequest(3, {FileFormat::Csv});
         Status s = writeReleaseBundle(second, bundle.string());
         QVERIFY(!s.isOk());
         QVERIFY2(contains(s.message(), "already exists"), s.message().c_str());
-        QCOMPARE(slurp(bundle / "SHA256SUMS"), first);
+        QCOMPARE(test::slurp(bundle / "SHA256SUMS"), first);
 
         // With overwrite: replaced as a whole (no .sav from the first bundle survives).
         ReleaseOptions o;
         o.overwrite = true;
         s = writeReleaseBundle(second, (bundle.string() + "/"), o);  // trailing slash too
         QVERIFY2(s.isOk(), s.message().c_str());
-        QCOMPARE(filesUnder(bundle),
+        QCOMPARE(test::filesUnder(bundle),
                  (std::vector<std::string>{"README.txt", "SHA256SUMS", "data/synthetic_01.csv",
                                            "data/synthetic_02.csv", "data/synthetic_03.csv",
                                            "manifest.json"}));
@@ -555,11 +541,11 @@ class TstRelease : public QObject {
         s = writeReleaseBundle(second, docs.string(), o);
         QVERIFY(!s.isOk());
         QVERIFY2(contains(s.message(), "not a ppsynth release bundle"), s.message().c_str());
-        QCOMPARE(slurp(docs / "thesis.txt"), std::string("years of work"));
+        QCOMPARE(test::slurp(docs / "thesis.txt"), std::string("years of work"));
         const fs::path file = dir / "file.txt";
         std::ofstream(file) << "x";
         QVERIFY(!writeReleaseBundle(second, file.string(), o).isOk());
-        QCOMPARE(slurp(file), std::string("x"));
+        QCOMPARE(test::slurp(file), std::string("x"));
         const fs::path empty = dir / "empty";
         fs::create_directories(empty);
         QVERIFY(writeReleaseBundle(second, empty.string(), o).isOk());
@@ -573,7 +559,7 @@ class TstRelease : public QObject {
         const fs::path bundle = outputDir("manifest") / "bundle";
         const ReleaseRequest r = makeRequest(3, {FileFormat::Csv, FileFormat::Dta});
         QVERIFY(writeReleaseBundle(r, bundle.string()).isOk());
-        const auto j = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        const auto j = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(j["format"].get<std::string>(), std::string("ppsynth-release"));
         QCOMPARE(j["software"]["version"].get<std::string>(), std::string(PPSYNTH_VERSION));
         QCOMPARE(j["created_utc"].get<std::string>(), std::string("2026-11-22T05:35:57Z"));
@@ -613,7 +599,7 @@ class TstRelease : public QObject {
         QVERIFY(std::abs(g["epsilon_total"][1].get<double>() - 10.725) < 1e-12);
         QCOMPARE(j["notes"][0].get<std::string>(), std::string("n after listwise deletion"));
         // Nothing record-level: every value is a scalar, a short list or a small map.
-        QVERIFY(!contains(slurp(bundle / "manifest.json"), "income_original"));
+        QVERIFY(!contains(test::slurp(bundle / "manifest.json"), "income_original"));
     }
 
     void manifestDateDefaultsToNow() {
@@ -622,12 +608,12 @@ class TstRelease : public QObject {
         r.manifest.createdUtc.clear();
         r.manifest.model.K.reset();
         QVERIFY(writeReleaseBundle(r, bundle.string()).isOk());
-        const auto j = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        const auto j = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         const std::string date = j["created_utc"].get<std::string>();
         const QRegularExpression iso("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$");
         QVERIFY2(iso.match(QString::fromStdString(date)).hasMatch(), date.c_str());
         QVERIFY(j["model"]["K"].is_null());
-        QVERIFY(contains(slurp(bundle / "README.txt"), date));
+        QVERIFY(contains(test::slurp(bundle / "README.txt"), date));
     }
 
     // The README states m, both epsilons and the combining rules, its worked example adds up,
@@ -636,7 +622,7 @@ class TstRelease : public QObject {
         const fs::path bundle = outputDir("readme") / "bundle";
         const ReleaseRequest r = makeRequest(3, {FileFormat::Dta});
         QVERIFY(writeReleaseBundle(r, bundle.string()).isOk());
-        const std::string text = slurp(bundle / "README.txt");
+        const std::string text = test::slurp(bundle / "README.txt");
         for (const char* part : {"m = 3 synthetic datasets",
                                  "epsilon = 3.25",
                                  "3 x 3.25 = 9.75",
@@ -678,7 +664,7 @@ class TstRelease : public QObject {
         // With CSV the examples read CSV; with one dataset the README says the rules fail.
         const fs::path one = outputDir("readme_one") / "bundle";
         QVERIFY(writeReleaseBundle(makeRequest(1, {FileFormat::Csv}), one.string()).isOk());
-        const std::string t1 = slurp(one / "README.txt");
+        const std::string t1 = test::slurp(one / "README.txt");
         QVERIFY(contains(t1, "read.csv(sprintf(\"data/synthetic_%02d.csv\", l))"));
         QVERIFY(contains(t1, "import delimited"));
         QVERIFY(contains(t1, "only one dataset"));

@@ -20,6 +20,7 @@
 #include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "run_fixture.hpp"
+#include "test_files.hpp"
 
 using namespace ppsynth;
 namespace fs = std::filesystem;
@@ -48,21 +49,6 @@ Result cli(const QStringList& args) {
     if (!p.waitForFinished(300000)) return {};
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
-}
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::string> filesUnder(const fs::path& dir) {
-    std::vector<std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).generic_string());
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 // Everything beside the bundle's name: temporaries or old bundles left behind.
@@ -122,10 +108,10 @@ class TstReleaseCli : public QObject {
             for (const char* ext : {"csv", "dta", "sav"})
                 expected.push_back("data/synthetic_0" + std::to_string(l) + "." + ext);
         std::sort(expected.begin(), expected.end());
-        QCOMPARE(filesUnder(bundle), expected);
+        QCOMPARE(test::filesUnder(bundle), expected);
         QCOMPARE(besides(bundle), std::vector<std::string>{bundle.string()});
 
-        std::istringstream sums(slurp(bundle / "SHA256SUMS"));
+        std::istringstream sums(test::slurp(bundle / "SHA256SUMS"));
         std::set<std::string> listed;
         std::string line;
         while (std::getline(sums, line)) {
@@ -210,14 +196,14 @@ class TstReleaseCli : public QObject {
             ++scanned;
         }
         QVERIFY2(scanned > 1000, std::to_string(scanned).c_str());
-        for (const auto& name : filesUnder(bundle)) {
-            const std::string bytes = slurp(bundle / name);
+        for (const auto& name : test::filesUnder(bundle)) {
+            const std::string bytes = test::slurp(bundle / name);
             for (const auto& n : needles)
                 QVERIFY2(bytes.find(n) == std::string::npos,
                          (name + " holds a confidential value").c_str());
         }
         // The scan can fail: the run folder's records file holds these values.
-        const std::string records = slurp(run_ / "confidential" / "LW_records.csv");
+        const std::string records = test::slurp(run_ / "confidential" / "LW_records.csv");
         QVERIFY(records.find(data::formatNumber(run.inputs.yOriginal[0])) != std::string::npos);
     }
 
@@ -260,21 +246,21 @@ class TstReleaseCli : public QObject {
             cli({"release", q(run_), "--synthesizer", "LW", "--out", q(dir / "a-file" / "bundle")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("error: ") != std::string::npos, r.err.c_str());
-        QCOMPARE(filesUnder(dir), std::vector<std::string>{"a-file"});
+        QCOMPARE(test::filesUnder(dir), std::vector<std::string>{"a-file"});
     }
 
     void overwriteOnlyWhenAsked() {
         const fs::path bundle = outputDir("overwrite") / "bundle";
         QCOMPARE(cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle)}).code, 0);
-        const std::string before = slurp(bundle / "SHA256SUMS");
+        const std::string before = test::slurp(bundle / "SHA256SUMS");
         const Result again = cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle)});
         QCOMPARE(again.code, 1);
         QVERIFY2(again.err.find("--overwrite") != std::string::npos, again.err.c_str());
-        QCOMPARE(slurp(bundle / "SHA256SUMS"), before);
+        QCOMPARE(test::slurp(bundle / "SHA256SUMS"), before);
         const Result forced =
             cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle), "--overwrite"});
         QVERIFY2(forced.code == 0, forced.err.c_str());
-        const json m = json::parse(slurp(bundle / "manifest.json"));
+        const json m = json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
         QCOMPARE(besides(bundle), std::vector<std::string>{bundle.string()});
     }
@@ -284,8 +270,8 @@ class TstReleaseCli : public QObject {
         const Result r =
             cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle), "--format", "dta"});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const json m = json::parse(slurp(bundle / "manifest.json"));
-        const json run = json::parse(slurp(run_ / "run.json"));
+        const json m = json::parse(test::slurp(bundle / "manifest.json"));
+        const json run = json::parse(test::slurp(run_ / "run.json"));
         const json& lw = run["synthesizers"]["LW"];
         QCOMPARE(m["software"]["version"].get<std::string>(), std::string(PPSYNTH_VERSION));
         QVERIFY(QRegularExpression("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$")
@@ -316,7 +302,7 @@ class TstReleaseCli : public QObject {
         const std::string notes = m["notes"].dump();
         QVERIFY2(notes.find("not published") != std::string::npos, notes.c_str());
         // The README explains the combining rules to data users.
-        const std::string readme = slurp(bundle / "README.txt");
+        const std::string readme = test::slurp(bundle / "README.txt");
         QVERIFY(readme.find("synthetic_01.dta") != std::string::npos ||
                 readme.find("dta") != std::string::npos);
     }

@@ -9,25 +9,14 @@
 
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/simulate.hpp"
+#include "test_files.hpp"
 
 using namespace ppsynth;
 
 namespace {
 
 std::string outDir(const std::string& name) {
-    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
-    const std::filesystem::path base = env.isEmpty() ? std::filesystem::temp_directory_path()
-                                                     : std::filesystem::path(env.constData());
-    const auto dir = base / ("tst_simulate_" + name);
-    std::filesystem::remove_all(dir);
-    return dir.string();
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return test::scratchDir("tst_simulate_" + name);
 }
 
 study::SimulateConfig tiny(int threads = 2) {
@@ -135,8 +124,8 @@ class TstSimulate : public QObject {
         auto one = study::runSimulation(tiny(1), a);
         auto two = study::runSimulation(tiny(2), b);
         QVERIFY(one.hasValue() && two.hasValue());
-        QCOMPARE(readFile(a + "/replicates.csv"), readFile(b + "/replicates.csv"));
-        QCOMPARE(readFile(a + "/distribution.csv"), readFile(b + "/distribution.csv"));
+        QCOMPARE(test::slurp(a + "/replicates.csv"), test::slurp(b + "/replicates.csv"));
+        QCOMPARE(test::slurp(a + "/distribution.csv"), test::slurp(b + "/distribution.csv"));
         for (std::size_t i = 0; i < one->replicates.size(); ++i)
             QCOMPARE(one->replicates[i].delta, two->replicates[i].delta);
     }
@@ -161,8 +150,8 @@ class TstSimulate : public QObject {
         QVERIFY2(resumed.hasValue(), resumed.hasValue() ? "" : resumed.message().c_str());
         QVERIFY(resumed->blocksResumed >= 3);
         QCOMPARE(resumed->blocksResumed + resumed->blocksRun, std::size_t{8});
-        QCOMPARE(readFile(cut + "/replicates.csv"), readFile(full + "/replicates.csv"));
-        QCOMPARE(readFile(cut + "/distribution.csv"), readFile(full + "/distribution.csv"));
+        QCOMPARE(test::slurp(cut + "/replicates.csv"), test::slurp(full + "/replicates.csv"));
+        QCOMPARE(test::slurp(cut + "/distribution.csv"), test::slurp(full + "/distribution.csv"));
         // A third call finds everything saved and computes nothing.
         auto again = study::runSimulation(cfg, cut);
         QCOMPARE(again->blocksRun, std::size_t{0});

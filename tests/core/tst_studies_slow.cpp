@@ -14,18 +14,14 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "test_files.hpp"
 
 using namespace ppsynth;
 
 namespace {
 
 std::string outDir(const std::string& name) {
-    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
-    const std::filesystem::path base = env.isEmpty() ? std::filesystem::temp_directory_path()
-                                                     : std::filesystem::path(env.constData());
-    const auto dir = base / ("tst_studies_slow_" + name);
-    std::filesystem::remove_all(dir);
-    return dir.string();
+    return test::scratchDir("tst_studies_slow_" + name);
 }
 
 const study::SimulateDistribution& at(const study::SimulateSummary& s, std::size_t n,

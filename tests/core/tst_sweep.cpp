@@ -11,25 +11,14 @@
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "test_files.hpp"
 
 using namespace ppsynth;
 
 namespace {
 
 std::string outDir(const std::string& name) {
-    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
-    const std::filesystem::path base = env.isEmpty() ? std::filesystem::temp_directory_path()
-                                                     : std::filesystem::path(env.constData());
-    const auto dir = base / ("tst_sweep_" + name);
-    std::filesystem::remove_all(dir);
-    return dir.string();
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return test::scratchDir("tst_sweep_" + name);
 }
 
 const char* kConfig = R"({
@@ -155,7 +144,7 @@ class TstSweep : public QObject {
         // Re-weighting keeps the bound within tolerance of its base.
         QVERIFY(find(*s, 4, "LW_final")->deltaAlphaX <= 1.02 * find(*s, 4, "LW")->deltaAlphaX);
         QCOMPARE(find(*s, 4, "LW_final")->k, 0.95);
-        const auto csv = readFile(dir + "/sweep.csv");
+        const auto csv = test::slurp(dir + "/sweep.csv");
         QVERIFY(csv.find("point,c,g,M,k_setting,r,mechanism") == 0);
         QVERIFY(csv.find("whack_a_mole,q90_ci_overlap,q90_rel_error,mean_ci_overlap,"
                          "mean_rel_error,U_m,pmse,s_pmse\n") != std::string::npos);
@@ -171,7 +160,8 @@ class TstSweep : public QObject {
             QVERIFY(!r.utility.has_value());
             QVERIFY(std::isnan(r.q90CiOverlap) && std::isnan(r.pmse));
         }
-        QVERIFY(readFile(dir + "/sweep.csv").find(",NA,NA,NA,NA,NA,NA,NA\n") != std::string::npos);
+        QVERIFY(test::slurp(dir + "/sweep.csv").find(",NA,NA,NA,NA,NA,NA,NA\n") !=
+                std::string::npos);
     }
     void sharedFitGivesTheSameNumbersAsSeparateRuns() {
         auto s = study::runSweep(config(), table(), outDir("shared"));
@@ -194,8 +184,8 @@ class TstSweep : public QObject {
         const std::string a = outDir("t1"), b = outDir("t2");
         QVERIFY(study::runSweep(config(1), table(), a).hasValue());
         QVERIFY(study::runSweep(config(2), table(), b).hasValue());
-        QCOMPARE(readFile(a + "/sweep.csv"), readFile(b + "/sweep.csv"));
-        QVERIFY(!readFile(a + "/sweep.csv").empty());
+        QCOMPARE(test::slurp(a + "/sweep.csv"), test::slurp(b + "/sweep.csv"));
+        QVERIFY(!test::slurp(a + "/sweep.csv").empty());
     }
     void resumesAfterInterruption() {
         const std::string full = outDir("full"), cut = outDir("cut");
@@ -215,7 +205,7 @@ class TstSweep : public QObject {
         QVERIFY2(resumed.hasValue(), resumed.hasValue() ? "" : resumed.message().c_str());
         QVERIFY(resumed->pointsResumed >= 2);
         QCOMPARE(resumed->pointsResumed + resumed->pointsRun, std::size_t{6});
-        QCOMPARE(readFile(cut + "/sweep.csv"), readFile(full + "/sweep.csv"));
+        QCOMPARE(test::slurp(cut + "/sweep.csv"), test::slurp(full + "/sweep.csv"));
         // Everything saved: no point and not even the unweighted model is fitted again.
         auto again = study::runSweep(config(), table(), cut);
         QCOMPARE(again->pointsRun, std::size_t{0});

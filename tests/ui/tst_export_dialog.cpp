@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/run_fixture.hpp"
+#include "../core/test_files.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ui/export/export_dialog.hpp"
@@ -22,14 +23,6 @@ using namespace ppsynth;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path outputDir(const std::string& sub) {
-    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
-    const fs::path dir =
-        fs::path(env.isEmpty() ? fs::temp_directory_path().string() : env.toStdString()) / sub;
-    fs::create_directories(dir);
-    return dir;
-}
 
 // A run folder made as `ppsynth-cli run` makes one.
 study::RunResult makeRun(const fs::path& base, const std::string& config) {
@@ -55,11 +48,6 @@ bool waitForExport(ui::ExportDialog& d) {
     return spy.takeFirst().at(0).toBool();
 }
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 }  // namespace
 
 class TstExportDialog : public QObject {
@@ -70,7 +58,7 @@ class TstExportDialog : public QObject {
   private slots:
     void initTestCase() {
         QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10));
-        base_ = outputDir("export_dialog");
+        base_ = test::outputDir("export_dialog");
         fs::remove_all(base_);
         run_ = makeRun(base_, fixture::writeInputs(base_, 3));
     }
@@ -94,9 +82,9 @@ class TstExportDialog : public QObject {
         QVERIFY(fs::exists(bundle / "data" / "synthetic_03.sav"));
         QVERIFY(fs::exists(bundle / "data" / "synthetic_01.csv"));
         QVERIFY(!fs::exists(bundle / "data" / "synthetic_01.dta"));
-        const auto m = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        const auto m = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
-        QVERIFY(d.grab().save(q(outputDir("screenshots") / "export_dialog.png")));
+        QVERIFY(d.grab().save(q(test::outputDir("screenshots") / "export_dialog.png")));
     }
 
     void asksBeforeReplacing() {
@@ -106,7 +94,7 @@ class TstExportDialog : public QObject {
         d.setDestination(q(bundle));
         d.startExport();
         QVERIFY(waitForExport(d));
-        const std::string before = slurp(bundle / "manifest.json");
+        const std::string before = test::slurp(bundle / "manifest.json");
         QString asked;
         d.setOverwriteQuestion([&asked](const QString& folder) {
             asked = folder;
@@ -117,11 +105,11 @@ class TstExportDialog : public QObject {
         QCOMPARE(asked, q(bundle));
         QVERIFY(!d.isRunning());
         QVERIFY(d.messageArea()->text().contains("left as it is"));
-        QCOMPARE(slurp(bundle / "manifest.json"), before);
+        QCOMPARE(test::slurp(bundle / "manifest.json"), before);
         d.setOverwriteQuestion([](const QString&) { return true; });
         d.startExport();
         QVERIFY(waitForExport(d));
-        const auto m = nlohmann::json::parse(slurp(bundle / "manifest.json"));
+        const auto m = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("EM"));
     }
 

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "../core/run_fixture.hpp"
+#include "../core/test_files.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ui/report/report_sections.hpp"
@@ -22,21 +23,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path outputDir(const std::string& sub) {
-    const QByteArray env = qgetenv("PPSYNTH_TEST_OUTPUT");
-    const fs::path dir =
-        fs::path(env.isEmpty() ? fs::temp_directory_path().string() : env.toStdString()) / sub;
-    fs::create_directories(dir);
-    return dir;
-}
-
 QString q(const fs::path& p) {
     return QString::fromStdString(p.string());
 }
 
 QString slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return QString::fromUtf8(std::string(std::istreambuf_iterator<char>(in), {}));
+    return QString::fromStdString(test::slurp(path));
 }
 
 }  // namespace
@@ -63,7 +55,7 @@ class TstReport : public QObject {
   private slots:
     void initTestCase() {
         QApplication::setFont(QFont(QStringLiteral("DejaVu Sans"), 10));
-        base_ = outputDir("report");
+        base_ = test::outputDir("report");
         fs::remove_all(base_);
         run_ = makeRun(base_, fixture::writeInputs(base_, 3));
         small_ = base_ / "small";

@@ -286,8 +286,7 @@ class TstResults : public QObject {
         for (int c = 0; c < kChains; ++c) {
             auto* l = qobject_cast<QLineSeries*>(lc->series()[c]);
             QCOMPARE(l->count(), kDraws);
-            QCOMPARE(l->at(4).y(),
-                     lw->draws(c * kDraws + 4, static_cast<Eigen::Index>(params[0])));
+            QCOMPARE(l->at(4).y(), lw->draws(c * kDraws + 4, static_cast<Eigen::Index>(params[0])));
         }
         QVERIFY(!traceChart(run(), "LW", 2).hasValue());
     }

@@ -1,0 +1,51 @@
+// Files for tests: where they may write (PPSYNTH_TEST_OUTPUT, set by ctest, or the system's
+// temporary folder) and reading what was written.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ppsynth::test {
+
+inline std::filesystem::path testOutputBase() {
+    const char* env = std::getenv("PPSYNTH_TEST_OUTPUT");
+    return env && *env ? std::filesystem::path(env) : std::filesystem::temp_directory_path();
+}
+
+// `sub` under the test output folder, created if missing (kept between tests).
+inline std::filesystem::path outputDir(const std::string& sub) {
+    const auto dir = testOutputBase() / sub;
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+// `name` under the test output folder, emptied: a fresh place for one test's output.
+inline std::string scratchDir(const std::string& name) {
+    const auto dir = testOutputBase() / name;
+    std::filesystem::remove_all(dir);
+    return dir.string();
+}
+
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Every regular file below `dir`, relative and sorted.
+inline std::vector<std::string> filesUnder(const std::filesystem::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.is_regular_file())
+            out.push_back(std::filesystem::relative(e.path(), dir).generic_string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace ppsynth::test
