@@ -52,6 +52,17 @@ double niceTickStep(double lo, double hi, int targetTicks) {
     return nice * mag;
 }
 
+namespace {
+void setNiceTicks(QValueAxis* axis, double lo, double hi) {
+    const double step = niceTickStep(lo, hi, 6);
+    if (step > 0) {
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0.0);
+        axis->setTickInterval(step);
+    }
+}
+}  // namespace
+
 QValueAxis* makeValueAxis(const QString& title) {
     auto* axis = new QValueAxis;
     axis->setTitleText(title);
@@ -62,15 +73,14 @@ QValueAxis* makeValueAxis(const QString& title) {
     axis->setMinorGridLineVisible(false);
     // Ticks at round numbers (1, 2 or 5 times a power of ten, anchored at 0) for any range,
     // also after zooming; evenly split ranges give labels like 0.5875.
-    QObject::connect(axis, &QValueAxis::rangeChanged, axis, [axis](qreal lo, qreal hi) {
-        const double step = niceTickStep(lo, hi, 6);
-        if (step > 0) {
-            axis->setTickType(QValueAxis::TicksDynamic);
-            axis->setTickAnchor(0.0);
-            axis->setTickInterval(step);
-        }
-    });
+    QObject::connect(axis, &QValueAxis::rangeChanged, axis,
+                     [axis](qreal lo, qreal hi) { setNiceTicks(axis, lo, hi); });
     return axis;
+}
+
+void setValueRange(QValueAxis* axis, double lo, double hi) {
+    setNiceTicks(axis, lo, hi);
+    axis->setRange(lo, hi);
 }
 
 }  // namespace ppsynth::ui::charts

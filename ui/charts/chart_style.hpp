@@ -23,5 +23,9 @@ double niceTickStep(double lo, double hi, int targetTicks);
 
 // A value axis with a readable title and compact numeric labels.
 QValueAxis* makeValueAxis(const QString& title);
+// Moves a house value axis to [lo, hi], its round tick interval first: rangeChanged picks
+// the interval only after Qt Charts has laid the ticks out at the old one, and growing a
+// range from 1 to 100,000 would first lay out 500,000 ticks (a hang).
+void setValueRange(QValueAxis* axis, double lo, double hi);
 
 }  // namespace ppsynth::ui::charts

@@ -13,21 +13,6 @@
 
 namespace ppsynth::ui {
 
-namespace {
-// The house axis picks its tick interval after a range change, and Qt Charts lays the
-// ticks out in between: growing the range from 1 to 100,000 records would first lay out
-// 500,000 ticks at the old interval (a hang). Set the new interval first.
-void setCountRange(QValueAxis* axis, double top) {
-    const double step = charts::niceTickStep(0, top, 6);
-    if (step > 0) {
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setTickAnchor(0.0);
-        axis->setTickInterval(step);
-    }
-    axis->setRange(0, top);
-}
-}  // namespace
-
 WeightPreviewPanel::WeightPreviewPanel(QWidget* parent)
     : QWidget(parent),
       heading_(new QLabel(this)),
@@ -77,7 +62,7 @@ void WeightPreviewPanel::showPlaceholder() {
            "M will show the weights and the bound they predict here."));
     sourceLabel_->clear();
     upper_->clear();
-    setCountRange(y_, 1);
+    charts::setValueRange(y_, 0, 1);
     last_.reset();
 }
 
@@ -113,7 +98,7 @@ void WeightPreviewPanel::preview(const QString& synthesizer, double c, double g,
     }
     pts.append({1.0, 0.0});
     upper_->replace(pts);
-    setCountRange(y_, double(top) * 1.08);
+    charts::setValueRange(y_, 0, double(top) * 1.08);
 
     const double ratio = p.unweightedBound > 0 ? p.predictedBound / p.unweightedBound : 0;
     QString text =
