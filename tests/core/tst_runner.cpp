@@ -227,8 +227,9 @@ class TstRunner : public QObject {
             QVERIFY(s.stageSeconds.utility > 0);
             QVERIFY(s.utility.has_value());
         }
-        // Unweighted owns the shared fit; the scalar weight's several refits cost more.
-        QVERIFY(run->find("EM")->seconds > run->find("LW")->seconds);
+        // The scalar weight's several refits are all its own (counted, not timed: wall
+        // seconds under a loaded CI machine do not order reliably).
+        QVERIFY(run->find("EM")->fits > run->find("LW")->fits);
     }
 };
 
