@@ -8,7 +8,9 @@
 //   bench_engine                      every case, one child process each
 //   bench_engine CASE [options]       one case: poisson, negbin, visits-poisson,
 //                                     visits-negbin, income-normal, income-mixture
-//     --centred                       centred coefficients (before the non-centred default)
+//     --tau-sampled                   tau in the sampler (non-centred rare columns), not
+//                                     integrated out (the default)
+//     --centred                       tau sampled and every coefficient centred
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
@@ -79,11 +81,18 @@ Inputs prepare(const Case& c) {
     return {in->X, in->y, in->columnNames()};
 }
 
-std::unique_ptr<models::Model> build(const Case& c, const Inputs& in, bool centred) {
+enum class Form { Integrated, Sampled, Centred };
+
+const char* formName(Form f) {
+    return f == Form::Integrated ? "tau-int" : f == Form::Sampled ? "tau-smp" : "centred";
+}
+
+std::unique_ptr<models::Model> build(const Case& c, const Inputs& in, Form form) {
     models::ModelSpec spec;
     spec.family = c.family;
     spec.components = c.K;
-    spec.priors.centeredCoefficients = centred;
+    spec.priors.integrateTau = form == Form::Integrated;
+    spec.priors.centeredCoefficients = form == Form::Centred;
     auto m = models::makeModel(spec, in.X, in.y, in.names);
     if (!m) {
         std::fprintf(stderr, "%s\n", m.message().c_str());
@@ -99,7 +108,7 @@ double peakMegabytes() {
 }
 
 int runCase(const Case& c, int argc, char** argv) {
-    bool centred = false;
+    Form form = Form::Integrated;
     mcmc::SamplerOptions so;
     so.chains = 4;
     so.warmup = 1000;
@@ -110,7 +119,9 @@ int runCase(const Case& c, int argc, char** argv) {
         const std::string k = argv[a];
         auto next = [&] { return a + 1 < argc ? std::atoi(argv[++a]) : 0; };
         if (k == "--centred")
-            centred = true;
+            form = Form::Centred;
+        else if (k == "--tau-sampled")
+            form = Form::Sampled;
         else if (k == "--warmup")
             so.warmup = next();
         else if (k == "--draws")
@@ -123,7 +134,7 @@ int runCase(const Case& c, int argc, char** argv) {
             so.seed = static_cast<std::uint64_t>(next());
     }
     const Inputs in = prepare(c);
-    const auto model = build(c, in, centred);
+    const auto model = build(c, in, form);
     study::FitOptions fo;
     fo.sampler = so;
     const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(in.y.size());
@@ -147,9 +158,9 @@ int runCase(const Case& c, int argc, char** argv) {
         "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.1f  "
         "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld  "
         "peak %.0f MB\n",
-        c.name.c_str(), centred ? "centred" : "noncentr", model->recordCount(), in.X.cols(),
-        model->dimension(), fit->seconds, minEss, worst.c_str(), minEss / fit->seconds, d.maxRhat,
-        d.divergences, 100.0 * d.divergences / std::max(d.draws, 1), d.treeDepthSaturated,
+        c.name.c_str(), formName(form), model->recordCount(), in.X.cols(), model->dimension(),
+        fit->seconds, minEss, worst.c_str(), minEss / fit->seconds, d.maxRhat, d.divergences,
+        100.0 * d.divergences / std::max(d.draws, 1), d.treeDepthSaturated,
         static_cast<long long>(fit->gradientEvaluations), peakMegabytes());
     return 0;
 }
@@ -164,7 +175,7 @@ int gradientScaling() {
         big.X = in.X.replicate(rep, 1);
         big.y = in.y.replicate(rep, 1);
         big.names = in.names;
-        const auto m = build(c, big, false);
+        const auto m = build(c, big, Form::Integrated);
         Rng rng = makeRng(1, 0, Purpose::Test);
         const Eigen::VectorXd q = m->initialPoint(rng);
         const Eigen::VectorXd a = Eigen::VectorXd::Constant(big.y.size(), 0.8);

@@ -21,6 +21,7 @@ class TstRunConfig : public QObject {
         QCOMPARE(c->data.transform, std::string("log-shift"));
         QCOMPARE(c->model.family, std::string("normal-mixture"));
         QCOMPARE(c->model.K, 20);
+        QCOMPARE(c->model.tau, std::string("integrated"));  // the default
         QCOMPARE(c->mcmc.seed, std::uint64_t{7});
         QCOMPARE(c->synthesis.m, 20);
         QCOMPARE(c->risk.L, 20);
@@ -41,6 +42,14 @@ class TstRunConfig : public QObject {
         auto again = parseRunConfig(once);
         QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
         QCOMPARE(toJson(*again), once);
+    }
+    void tauHandlingRoundTrips() {
+        auto c = parseRunConfig(
+            R"({"data": {"path": "x.csv", "target": "y"}, "model": {"tau": "sampled"},
+                "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+        QVERIFY(c.hasValue());
+        QCOMPARE(c->model.tau, std::string("sampled"));
+        QCOMPARE(parseRunConfig(toJson(*c))->model.tau, std::string("sampled"));
     }
     void referencesRunFirst() {
         const std::string text = kMinimal +
@@ -116,6 +125,10 @@ class TstRunConfig : public QObject {
         QTest::newRow("bad family")
             << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"family": "gamma"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
             << "model: 'family' must be poisson-means, poisson, negbin, normal or normal-mixture";
+        QTest::newRow("bad tau handling")
+            << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"tau": "fixed"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "model: 'tau' must be \"integrated\" (tau_j integrated out of the sampler) or "
+               "\"sampled\"";
         QTest::newRow("fractional chains")
             << R"({"data": {"path": "x.csv", "target": "y"}, "mcmc": {"chains": 2.5}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
             << "mcmc: 'chains' must be a whole number";

@@ -1,6 +1,6 @@
 // Simulation-based calibration (Talts, Betancourt, Simpson, Vehtari and Gelman 2018) of
 // every model with NUTS: theta ~ prior, y ~ p(y | x, theta), L thinned posterior draws of
-// the default (non-centred) model given y, and the rank of theta among them. If the log
+// the model given y, and the rank of theta among them. If the log
 // density (likelihood, priors, Jacobians) and the sampler are right, the ranks are uniform
 // on 0..L. Each quantity is checked by two tests: a chi-square test on B bins of the rank
 // histogram, and a z-test on the mean rank (a wrong prior scale or Jacobian shifts the
@@ -9,8 +9,10 @@
 // conservative (chi-square p < 1e-4 per quantity, |z| > 4), so a pass does not depend on
 // luck and a failure means a real miscalibration. Labelled slow.
 //
-// The data come from the CENTRED parameterization's predict() and the fits use the
-// non-centred default, so the test also checks that both describe the same model.
+// The data come from the CENTRED parameterization's predict() (tau sampled) and each model
+// is fitted twice: in the default form (tau integrated out, reported tau an exact draw from
+// p(tau | beta)) and with tau sampled (non-centred rows), so the test also checks that
+// every form describes the same model.
 // Mixture (K = 2): component labels are not identified, so only label-invariant quantities
 // are ranked (tau, gamma, the mean prediction, the pi-weighted mean of sigma).
 // Hyperparameters are tightened where the defaults' heavy tails would simulate absurd data
@@ -105,7 +107,7 @@ struct Result {
 };
 
 Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>>& quantities,
-              std::uint64_t seed) {
+              std::uint64_t seed, bool integrateTau) {
     Result res;
     for (const auto& q : quantities) res.names.push_back(q.first);
     res.ranks.assign(quantities.size(), std::vector<int>(kReplicates));
@@ -118,12 +120,14 @@ Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>
         spec.family = s.family;
         spec.components = s.K;
         spec.priors = s.priors;
+        spec.priors.integrateTau = false;
         spec.priors.centeredCoefficients = true;
         auto gen = makeModel(spec, X, Eigen::VectorXd::Zero(s.n));
         if (!gen) qFatal("%s", gen.message().c_str());
         const Eigen::VectorXd theta = priorDraw(s, 2, rng);
         Eigen::VectorXd y(s.n);
         (*gen)->predict(theta, rng, y);
+        spec.priors.integrateTau = integrateTau;
         spec.priors.centeredCoefficients = false;
         auto fitModel = makeModel(spec, X, y);
         if (!fitModel) qFatal("replicate %d: %s", r, fitModel.message().c_str());
@@ -161,7 +165,7 @@ Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>
 }
 
 // Checks every quantity; prints the histogram, chi-square p-value and mean-rank z.
-void checkUniform(const std::string& label, const Result& res) {
+void checkRanks(const std::string& label, const Result& res) {
     const boost::math::chi_squared chi(kBins - 1);
     const double L = kRanks;
     const double sdRank = std::sqrt(((L + 1) * (L + 1) - 1) / 12.0);
@@ -191,6 +195,15 @@ void checkUniform(const std::string& label, const Result& res) {
     }
 }
 
+// Both forms of the coefficient block (tau integrated out, tau sampled), each checked.
+void checkUniform(const std::string& label, const Setup& s,
+                  const std::vector<std::pair<std::string, Quantity>>& quantities,
+                  std::uint64_t seed) {
+    checkRanks(label + " (tau integrated)", runSbc(s, quantities, seed, true));
+    if (s.family != "poisson-means")
+        checkRanks(label + " (tau sampled)", runSbc(s, quantities, seed + 100, false));
+}
+
 Quantity param(Eigen::Index j) {
     return [j](const Model& m, const Eigen::VectorXd& q) { return constrained(m, q, j); };
 }
@@ -202,43 +215,43 @@ class TstSbc : public QObject {
   private slots:
     void poissonMeans() {
         Setup s{"poisson-means", 8, 1, {}};
-        checkUniform("poisson-means", runSbc(s, {{"mu", param(0)}}, 71));
+        checkUniform("poisson-means", s, {{"mu", param(0)}}, 71);
     }
 
     // Reported order: beta[1], beta[2], tau[1], tau[2] (then phi / sigma).
     void poisson() {
         Setup s{"poisson", 12, 1, {}};
         s.priors.tauScale = 0.5;
-        checkUniform("poisson", runSbc(s,
-                                       {{"beta[1]", param(0)},
-                                        {"beta[2]", param(1)},
-                                        {"tau[1]", param(2)},
-                                        {"tau[2]", param(3)}},
-                                       72));
+        checkUniform("poisson", s,
+                     {{"beta[1]", param(0)},
+                      {"beta[2]", param(1)},
+                      {"tau[1]", param(2)},
+                      {"tau[2]", param(3)}},
+                     72);
     }
 
     void negbin() {
         Setup s{"negbin", 12, 1, {}};
         s.priors.tauScale = 0.5;
         s.priors.invPhiScale = 1.0;
-        checkUniform("negbin", runSbc(s,
-                                      {{"beta[1]", param(0)},
-                                       {"beta[2]", param(1)},
-                                       {"tau[1]", param(2)},
-                                       {"tau[2]", param(3)},
-                                       {"phi", param(4)}},
-                                      73));
+        checkUniform("negbin", s,
+                     {{"beta[1]", param(0)},
+                      {"beta[2]", param(1)},
+                      {"tau[1]", param(2)},
+                      {"tau[2]", param(3)},
+                      {"phi", param(4)}},
+                     73);
     }
 
     void normal() {
         Setup s{"normal", 8, 1, {}};
-        checkUniform("normal", runSbc(s,
-                                      {{"beta[1]", param(0)},
-                                       {"beta[2]", param(1)},
-                                       {"tau[1]", param(2)},
-                                       {"tau[2]", param(3)},
-                                       {"sigma", param(4)}},
-                                      74));
+        checkUniform("normal", s,
+                     {{"beta[1]", param(0)},
+                      {"beta[2]", param(1)},
+                      {"tau[1]", param(2)},
+                      {"tau[2]", param(3)},
+                      {"sigma", param(4)}},
+                     74);
     }
 
     // K = 2; reported: beta (2 x 2), tau (2), sigma (2), pi (2), gamma.
@@ -251,13 +264,13 @@ class TstSbc : public QObject {
         auto meanPred = [](const Model& m, const Eigen::VectorXd& q) {
             return m.meanPrediction(q);
         };
-        checkUniform("normal-mixture K=2", runSbc(s,
-                                                  {{"tau[1]", param(4)},
-                                                   {"tau[2]", param(5)},
-                                                   {"gamma", param(10)},
-                                                   {"sum_k pi_k sigma_k", weightedSigma},
-                                                   {"mean prediction", meanPred}},
-                                                  75));
+        checkUniform("normal-mixture K=2", s,
+                     {{"tau[1]", param(4)},
+                      {"tau[2]", param(5)},
+                      {"gamma", param(10)},
+                      {"sum_k pi_k sigma_k", weightedSigma},
+                      {"mean prediction", meanPred}},
+                     75);
     }
 };
 

@@ -36,9 +36,9 @@ std::vector<std::string> NegBinRegression::parameterNames() const {
 }
 
 Eigen::VectorXd NegBinRegression::constrain(const Eigen::VectorXd& q) const {
-    Eigen::VectorXd out(q.size());
+    Eigen::VectorXd out(reportedExtraOffset() + 1);
     constrainCoefficients(q, out);
-    out(extraOffset()) = std::exp(-q(extraOffset()));
+    out(reportedExtraOffset()) = std::exp(-q(extraOffset()));
     return out;
 }
 

@@ -48,12 +48,13 @@ Eigen::VectorXd NormalMixture::logSigmas(const Eigen::VectorXd& q) const {
 // Reported: beta, tau, sigma_k, pi_k (K of them: one more than the free coordinates), gamma.
 Eigen::VectorXd NormalMixture::constrain(const Eigen::VectorXd& q) const {
     const Eigen::Index K = components();
-    Eigen::VectorXd out(q.size() + 1);
+    const Eigen::Index shift = reportedExtraOffset() - extraOffset();
+    Eigen::VectorXd out(q.size() + shift + 1);
     constrainCoefficients(q, out);
     if (!priors_.fixedSigma)
-        out.segment(sigmaOffset(), K) = q.segment(sigmaOffset(), K).array().exp().matrix();
-    out.segment(simplexOffset(), K) = logWeights(q).array().exp().matrix();
-    out(simplexOffset() + K) = std::exp(q(gammaOffset()));
+        out.segment(sigmaOffset() + shift, K) = q.segment(sigmaOffset(), K).array().exp().matrix();
+    out.segment(simplexOffset() + shift, K) = logWeights(q).array().exp().matrix();
+    out(simplexOffset() + shift + K) = std::exp(q(gammaOffset()));
     return out;
 }
 

@@ -30,9 +30,9 @@ double NormalRegression::logSigma(const Eigen::VectorXd& q) const {
 }
 
 Eigen::VectorXd NormalRegression::constrain(const Eigen::VectorXd& q) const {
-    Eigen::VectorXd out(q.size());
+    Eigen::VectorXd out(reportedExtraOffset() + (priors_.fixedSigma ? 0 : 1));
     constrainCoefficients(q, out);
-    if (!priors_.fixedSigma) out(extraOffset()) = std::exp(q(extraOffset()));
+    if (!priors_.fixedSigma) out(reportedExtraOffset()) = std::exp(q(extraOffset()));
     return out;
 }
 

@@ -17,7 +17,7 @@ PoissonRegression::PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
 }
 
 Eigen::VectorXd PoissonRegression::constrain(const Eigen::VectorXd& q) const {
-    Eigen::VectorXd out(q.size());
+    Eigen::VectorXd out(reportedExtraOffset());
     constrainCoefficients(q, out);
     return out;
 }

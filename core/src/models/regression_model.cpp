@@ -1,8 +1,10 @@
 #include "ppsynth/models/regression_model.hpp"
 
+#include <bit>
 #include <boost/random/normal_distribution.hpp>
 
 #include "models/design.hpp"
+#include "models/integrated_tau.hpp"
 #include "models/prior_terms.hpp"
 
 namespace ppsynth::models {
@@ -16,7 +18,9 @@ RegressionModel::RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y,
       p_(X.cols()),
       K_(components) {
     nonCentred_.assign(static_cast<std::size_t>(p_), false);
-    if (!priors_.fixedTau && !priors_.centeredCoefficients)
+    if (!priors_.fixedTau && priors_.integrateTau)
+        integrated_ = detail::integratedTau(priors_.tauDf, priors_.tauScale, static_cast<int>(K_));
+    if (tauSampled() && !priors_.centeredCoefficients)
         for (Eigen::Index j = 1; j < p_; ++j)
             nonCentred_[static_cast<std::size_t>(j)] =
                 (X.col(j).array() != 0.0).count() < kNonCentredBelow;
@@ -49,6 +53,14 @@ std::vector<std::string> RegressionModel::coefficientNames() const {
 
 Eigen::MatrixXd RegressionModel::coefficients(const Eigen::VectorXd& q) const {
     Eigen::MatrixXd B = Eigen::Map<const Eigen::MatrixXd>(q.data(), p_, K_);
+    if (integrated_) {
+        // beta_j = T(||w_j||) w_j / ||w_j|| (T(rho) / rho -> 0 as rho -> 0).
+        for (Eigen::Index j = 0; j < p_; ++j) {
+            const double rho = B.row(j).norm();
+            B.row(j) *= rho > 0.0 ? integrated_->radius(rho).value / rho : 0.0;
+        }
+        return B;
+    }
     const Eigen::Index nb = p_ * K_;
     for (Eigen::Index j = 0; j < p_; ++j)
         if (nonCentred(j)) B.row(j) *= std::exp(q(nb + j));
@@ -57,8 +69,18 @@ Eigen::MatrixXd RegressionModel::coefficients(const Eigen::VectorXd& q) const {
 
 void RegressionModel::constrainCoefficients(const Eigen::VectorXd& q, Eigen::VectorXd& out) const {
     const Eigen::Index nb = p_ * K_;
-    out.head(nb) = coefficients(q).reshaped();
-    if (!priors_.fixedTau) out.segment(nb, p_) = q.segment(nb, p_).array().exp().matrix();
+    const Eigen::MatrixXd B = coefficients(q);
+    out.head(nb) = B.reshaped();
+    if (tauSampled()) out.segment(nb, p_) = q.segment(nb, p_).array().exp().matrix();
+    if (!integrated_) return;
+    // The stream seed mixes the row's r2 bits with the column: a continuous beta_j never
+    // repeats between distinct draws, and a repeated state reports the same tau.
+    for (Eigen::Index j = 0; j < p_; ++j) {
+        const double r2 = B.row(j).squaredNorm();
+        const std::uint64_t seed =
+            mix64(std::bit_cast<std::uint64_t>(r2) ^ mix64(static_cast<std::uint64_t>(j)));
+        out(nb + j) = integrated_->drawTau(r2, seed);
+    }
 }
 
 // beta_kj ~ Normal(0, tau_j), tau_j = exp(u_j) ~ half-t(df, 0, scale) with its Jacobian.
@@ -73,6 +95,22 @@ double RegressionModel::coefficientLogPrior(const Eigen::VectorXd& q, Eigen::Vec
     double lp = 0.0;
     for (Eigen::Index j = 0; j < p_; ++j) {
         const double ss = Q.row(j).squaredNorm();
+        if (integrated_) {
+            // Row j of Q is w_j ~ Normal(0, I); the chain rule through the radial map
+            // beta_j = s w_j, s = T(rho) / rho: dbeta/dw = s I + (T'(rho) - s) u u', u = w / rho.
+            const double rho = std::sqrt(ss);
+            lp += -K * detail::kLogSqrt2Pi - 0.5 * ss;
+            if (rho > 0.0) {
+                const auto map = integrated_->radius(rho);
+                const double sc = map.value / rho;
+                const double along = gQ.row(j).dot(Q.row(j)) / ss;  // (u . g) / rho
+                gQ.row(j) = sc * gQ.row(j) + (map.slope - sc) * along * Q.row(j);
+            } else {
+                gQ.row(j).setZero();
+            }
+            gQ.row(j) -= Q.row(j);
+            continue;
+        }
         if (priors_.fixedTau) {
             const double tau = *priors_.fixedTau;
             const double inv2 = 1.0 / (tau * tau);
@@ -105,7 +143,7 @@ void RegressionModel::initialCoefficients(const Eigen::VectorXd& intercepts, Rng
     boost::random::normal_distribution<double> jitter(0.0, 0.1);
     const Eigen::Index nb = p_ * K_;
     const double scale = std::max(1.0, intercepts.cwiseAbs().maxCoeff());
-    if (!priors_.fixedTau)
+    if (tauSampled())
         for (Eigen::Index j = 0; j < p_; ++j)
             q(nb + j) = (j == 0 ? std::log(scale) : 0.0) + jitter(rng);
     for (Eigen::Index k = 0; k < K_; ++k)
@@ -113,6 +151,13 @@ void RegressionModel::initialCoefficients(const Eigen::VectorXd& intercepts, Rng
             const double beta = (j == 0 ? intercepts(k) : 0.0) + jitter(rng);
             q(k * p_ + j) = nonCentred(j) ? beta * std::exp(-q(nb + j)) : beta;
         }
+    if (!integrated_) return;
+    // The start values above are beta; map each row back to w (radius T^-1(||beta_j||)).
+    Eigen::Map<Eigen::MatrixXd> Q(q.data(), p_, K_);
+    for (Eigen::Index j = 0; j < p_; ++j) {
+        const double r = Q.row(j).norm();
+        if (r > 0.0) Q.row(j) *= integrated_->inverseRadius(r) / r;
+    }
 }
 
 }  // namespace ppsynth::models

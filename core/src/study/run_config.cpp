@@ -149,6 +149,11 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("family", c.model.family);
         m.get("K", c.model.K);
         m.get("priors", c.model.priors);
+        m.get("tau", c.model.tau);
+        if (error.empty() && c.model.tau != "integrated" && c.model.tau != "sampled")
+            m.fail(
+                "'tau' must be \"integrated\" (tau_j integrated out of the sampler) or "
+                "\"sampled\"");
         if (error.empty() && !isModelFamily(c.model.family))
             m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
         if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
@@ -325,7 +330,10 @@ std::string toJson(const RunConfig& c) {
                  {"reference_levels", c.data.referenceLevels},
                  {"types", c.data.types},
                  {"max_levels", c.data.maxLevels}};
-    j["model"] = {{"family", c.model.family}, {"K", c.model.K}, {"priors", c.model.priors}};
+    j["model"] = {{"family", c.model.family},
+                  {"K", c.model.K},
+                  {"priors", c.model.priors},
+                  {"tau", c.model.tau}};
     j["mcmc"] = {{"chains", c.mcmc.chains},
                  {"warmup", c.mcmc.warmup},
                  {"draws", c.mcmc.draws},

@@ -188,6 +188,7 @@ class Runner {
         spec.family = config_.model.family;
         spec.components = config_.model.K;
         spec.priors = *priors;
+        spec.priors.integrateTau = config_.model.tau == "integrated";
         auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
                                        result_.inputs.columnNames());
         if (!model) return model.status();

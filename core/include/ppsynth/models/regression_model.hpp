@@ -2,12 +2,16 @@
 // mixture): the design matrix X (intercept first), the response y, column names, priors,
 // and the coefficient block beta ~ Normal(0, tau_j), tau_j ~ half-t, in the common layout
 //   q = [ vec(Q) (p x K, column k = coefficients of component k; K = 1 for plain
-//         regressions), log tau (p; absent when Priors::fixedTau is set), family extras ].
-// Row j of Q is beta_j itself (centred) or z_j with beta_j = tau_j z_j (non-centred, the
-// default for columns with few nonzero entries; see Priors::centeredCoefficients). Both
-// target the same posterior; coefficients(q) gives beta, and every family computes its
-// likelihood gradient with respect to beta and lets coefficientLogPrior apply the chain
-// rule, so the parameterization lives in this one class.
+//         regressions), log tau (p; only when tau is sampled), family extras ].
+// By default tau is integrated out (Priors::integrateTau): row j of Q is w_j ~ Normal(0, I)
+// and beta_j = T(||w_j||) w_j / ||w_j|| has the marginal prior (detail::IntegratedTau). With tau
+// sampled, row j of Q is beta_j itself (centred) or z_j with beta_j = tau_j z_j (non-centred, for
+// columns with few nonzero entries). Every form targets the same posterior; coefficients(q) gives
+// beta, and every family computes its likelihood gradient with respect to beta and lets
+// coefficientLogPrior apply the chain rule, so the parameterization lives in this one class.
+// Reported draws (constrain) are
+//   [ vec(beta), tau (p, unless Priors::fixedTau), family extras ]
+// whatever the form, so the extras sit at reportedExtraOffset() there.
 #pragma once
 
 #include <memory>
@@ -21,7 +25,8 @@ namespace ppsynth::models {
 
 namespace detail {
 class Design;
-}
+class IntegratedTau;
+}  // namespace detail
 
 class RegressionModel : public Model {
   public:
@@ -46,9 +51,12 @@ class RegressionModel : public Model {
 
     Eigen::Index p() const { return p_; }
     Eigen::Index components() const { return K_; }
-    Eigen::Index tauCount() const { return priors_.fixedTau ? 0 : p_; }
+    // log tau coordinates in q.
+    Eigen::Index tauCount() const { return tauSampled() ? p_ : 0; }
     // Offset in q of the first family-specific parameter.
     Eigen::Index extraOffset() const { return p_ * K_ + tauCount(); }
+    // Offset of the first family-specific parameter in constrain()'s output.
+    Eigen::Index reportedExtraOffset() const { return p_ * K_ + (priors_.fixedTau ? 0 : p_); }
 
     // True when row j of Q holds z_j (beta_j = tau_j z_j) rather than beta_j.
     bool nonCentred(Eigen::Index j) const { return nonCentred_[static_cast<std::size_t>(j)]; }
@@ -56,7 +64,9 @@ class RegressionModel : public Model {
     Eigen::MatrixXd coefficients(const Eigen::VectorXd& q) const;
     // "beta[name]" (or "beta[k,name]" when K > 1) then "tau[name]".
     std::vector<std::string> coefficientNames() const;
-    // Writes beta then tau (constrained) into the head of out.
+    // Writes beta then tau (constrained) into the head of out. With tau integrated out,
+    // tau_j is an exact draw from p(tau_j | beta_j) seeded by beta_j's bits: constrain stays
+    // a function of q (the same draw reports the same tau everywhere).
     void constrainCoefficients(const Eigen::VectorXd& q, Eigen::VectorXd& out) const;
     // On entry the head p*K entries of grad hold d(log likelihood)/d(beta) (p x K, column
     // major). Turns them into the gradient with respect to q's coefficient block (chain rule
@@ -74,9 +84,12 @@ class RegressionModel : public Model {
     Priors priors_;
 
   private:
+    bool tauSampled() const { return !priors_.fixedTau && !priors_.integrateTau; }
+
     Eigen::Index p_ = 0;
     Eigen::Index K_ = 1;
-    std::vector<bool> nonCentred_;  // per column
+    std::vector<bool> nonCentred_;                             // per column
+    std::shared_ptr<const detail::IntegratedTau> integrated_;  // set when tau is integrated out
 };
 
 }  // namespace ppsynth::models
