@@ -124,13 +124,15 @@ class TstPaperFindings : public QObject {
     //
     // The weights' IR must come from the confidential data (source "data", y* = y, T = 1):
     // that reproduces the paper's Figure 10 (pairwise weights mostly about 0.25, the largest
-    // incomes about 0.1; here median 0.28, min 0.14) and its IQRs (here 0.136 vs 0.153 on
-    // seeds 3, 7, 21: 0.133-0.136 vs 0.153-0.157). With the unweighted fit's synthetic
-    // datasets as the source, T_i is rarely 1 (mean IR 0.15), so 1 - IR_i is near 1, and
-    // at_i >= 1 - IR_i always (IR_ij <= IR_i when T_i = 1): pairwise weights have median about
-    // 0.98, Pairwise is practically the Synthesizer and has no smaller IQR than Marginal
-    // (0.1225 vs 0.1212). The case checks that reason too, on the Synthesizer's datasets.
-    // Tolerance: Pairwise's IQR below Marginal's by at least 0.01 (paper: 0.0149).
+    // incomes about 0.1; here median 0.28, min 0.14) and its IQRs (this run 0.134 vs 0.153;
+    // `ppsynth-cli run` on the CSV with seeds 3, 7, 21: 0.133-0.136 vs 0.153-0.157). With the
+    // unweighted fit's synthetic datasets as the source, T_i is rarely 1 (mean IR 0.15), so
+    // 1 - IR_i is near 1, and at_i >= 1 - IR_i always (IR_ij <= IR_i when T_i = 1): pairwise
+    // weights have median about 0.98, Pairwise is practically the Synthesizer and its IQR is
+    // not smaller than Marginal's (CLI, seed 7: 0.1225 vs 0.1212). The case checks that
+    // reason on the Synthesizer's datasets. Not reproduced, so not asserted: the paper's
+    // downward shift from the Synthesizer (here its mean IR, 0.150, is the lowest of the
+    // three). Tolerance: Pairwise's IQR below Marginal's by at least 0.01 (paper: 0.0149).
     void pairwiseCompressesIrOnIncomeSurvey() {
         auto r = run(R"({
           "data": {"path": "income_survey.csv", "target": "income",
