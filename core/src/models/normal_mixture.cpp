@@ -1,5 +1,6 @@
 #include "ppsynth/models/normal_mixture.hpp"
 
+#include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cassert>
@@ -57,50 +58,62 @@ Eigen::VectorXd NormalMixture::constrain(const Eigen::VectorXd& q) const {
     return out;
 }
 
-// Layout: K x n (each record's K component values contiguous), which makes the products
-// with a dummy-coded X and the per-record log-sum-exp cheap.
-void NormalMixture::componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
-                                          const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
-                                          Eigen::MatrixXd& Z) const {
-    X_->timesTransposed(Eigen::MatrixXd(coefficients(q).transpose()), Z);  // means x_i' beta_k
-    const Eigen::VectorXd invS = (-ls).array().exp().matrix();
-    const Eigen::VectorXd c =
-        (logPi - ls).array() - detail::kLogSqrt2Pi;  // log pi_k - log sigma_k - 0.5 log 2 pi
-    Z = ((-Z).rowwise() + y_.transpose()).array().colwise() * invS.array();
-    lp = (-0.5 * Z.array().square()).matrix().colwise() + c;
+// Records go in blocks of this many: the K x block scratch (two arrays of 40 kB at K = 20)
+// stays in cache, so the cost is linear in n with no K x n temporaries.
+constexpr Eigen::Index kBlock = 256;
+
+void NormalMixture::componentLogDensities(const Eigen::MatrixXd& Bt, const Eigen::ArrayXd& invS,
+                                          const Eigen::ArrayXd& c, Eigen::Index first,
+                                          Eigen::Index count, Eigen::ArrayXXd& Z,
+                                          Eigen::ArrayXXd& lp) const {
+    Z.resize(Bt.rows(), count);
+    lp.resize(Bt.rows(), count);
+    X_->timesTransposed(Bt, first, count, Z.data());  // means x_i' beta_k
+    Z = ((-Z).rowwise() + y_.segment(first, count).transpose().array()).colwise() * invS;
+    lp = (-0.5 * Z.square()).colwise() + c;
 }
 
 double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
                                    Eigen::VectorXd& grad) const {
     assert(alpha.size() == y_.size());
     const Eigen::Index K = components();
+    const Eigen::Index n = y_.size();
     const Eigen::VectorXd logPi = logWeights(q);
     const Eigen::VectorXd ls = logSigmas(q);
-    thread_local Eigen::MatrixXd R, Z, gBt;
-    thread_local Eigen::RowVectorXd m, s, w;
-    componentLogDensities(q, logPi, ls, R, Z);
+    const Eigen::MatrixXd Bt = coefficients(q).transpose();
+    const Eigen::ArrayXd invS = (-ls).array().exp();
+    const Eigen::ArrayXd lc = (logPi - ls).array() - detail::kLogSqrt2Pi;
 
-    // Per-record log-sum-exp: l_i = m_i + log sum_k exp(lp_ki - m_i).
-    m = R.colwise().maxCoeff();
-    R.rowwise() -= m;
-    R = R.array().exp().matrix();  // separate step: the broadcast form falls back to scalar exp
-    s = R.colwise().sum();
-    const double ll =
-        detail::weighted(alpha, m.transpose().array() + s.transpose().array().log()).sum();
-    // Weighted responsibilities alpha_i r_ki = alpha_i exp(lp_ki - l_i).
-    w = detail::weighted(alpha, s.transpose().array().inverse()).matrix().transpose();
-    R = R.array().rowwise() * w.array();
+    // Per block: Z, the log densities turned in place into weighted responsibilities R, and
+    // the sums the gradient needs. resp_k = sum_i R_ki, zz_k = sum_i R_ki Z_ki^2,
+    // gBt = sum_i (R_ki Z_ki / sigma_k) x_i' (d/dB' of the log likelihood).
+    Eigen::ArrayXXd Z, R;
+    Eigen::Array<double, 1, Eigen::Dynamic> m, s, w;
+    Eigen::ArrayXd resp = Eigen::ArrayXd::Zero(K), zz = Eigen::ArrayXd::Zero(K);
+    Eigen::MatrixXd gBt = Eigen::MatrixXd::Zero(K, p());
+    double ll = 0.0;
+    for (Eigen::Index first = 0; first < n; first += kBlock) {
+        const Eigen::Index count = std::min(kBlock, n - first);
+        componentLogDensities(Bt, invS, lc, first, count, Z, R);
+        const auto a = alpha.segment(first, count).transpose();
+        // Per-record log-sum-exp: l_i = m_i + log sum_k exp(lp_ki - m_i).
+        m = R.colwise().maxCoeff();
+        R.rowwise() -= m;
+        R = R.exp();  // separate step: the broadcast form falls back to scalar exp
+        s = R.colwise().sum();
+        ll += detail::weighted(a, m + s.log()).sum();
+        // Weighted responsibilities alpha_i r_ki = alpha_i exp(lp_ki - l_i).
+        w = detail::weighted(a, s.inverse());
+        R.rowwise() *= w;
+        resp += R.rowwise().sum();
+        if (!priors_.fixedSigma) zz += (R * Z.square()).rowwise().sum();
+        Z = (R * Z).colwise() * invS;
+        X_->addTransposedTimes(Z.data(), first, count, gBt);
+    }
 
     grad.setZero(q.size());
     // d/dlog sigma_k = sum_i R_ki (Z_ki^2 - 1); d/dlog pi_k = sum_i R_ki.
-    const Eigen::VectorXd resp = R.rowwise().sum();
-    if (!priors_.fixedSigma)
-        grad.segment(sigmaOffset(), K) =
-            (R.array() * Z.array().square()).rowwise().sum() - resp.array();
-    // d/dmean_ki = R_ki Z_ki / sigma_k; d/dB' = (that) X.
-    const Eigen::VectorXd invS = (-ls).array().exp().matrix();
-    Z = (R.array() * Z.array()).colwise() * invS.array();
-    X_->transposedTimes(Z, gBt);
+    if (!priors_.fixedSigma) grad.segment(sigmaOffset(), K) = zz - resp;
     Eigen::Map<Eigen::MatrixXd>(grad.data(), p(), K) = gBt.transpose();
 
     double lp = ll + coefficientLogPrior(q, grad);
@@ -135,17 +148,26 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
 }
 
 void NormalMixture::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const {
-    Eigen::MatrixXd lp, Z;
-    componentLogDensities(q, logWeights(q), logSigmas(q), lp, Z);
-    const Eigen::RowVectorXd m = lp.colwise().maxCoeff();
-    out = (m.array() + (lp.rowwise() - m).array().exp().colwise().sum().log()).transpose().matrix();
+    const Eigen::VectorXd ls = logSigmas(q);
+    const Eigen::MatrixXd Bt = coefficients(q).transpose();
+    const Eigen::ArrayXd invS = (-ls).array().exp();
+    const Eigen::ArrayXd c = (logWeights(q) - ls).array() - detail::kLogSqrt2Pi;
+    Eigen::ArrayXXd Z, lp;
+    Eigen::Array<double, 1, Eigen::Dynamic> m;
+    for (Eigen::Index first = 0; first < y_.size(); first += kBlock) {
+        const Eigen::Index count = std::min(kBlock, y_.size() - first);
+        componentLogDensities(Bt, invS, c, first, count, Z, lp);
+        m = lp.colwise().maxCoeff();
+        lp.rowwise() -= m;
+        lp = lp.exp();
+        out.segment(first, count) = (m + lp.colwise().sum().log()).transpose().matrix();
+    }
 }
 
 void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
                             Eigen::Ref<Eigen::VectorXd> out) const {
     const Eigen::Index K = components();
-    Eigen::MatrixXd means;  // K x n
-    X_->timesTransposed(Eigen::MatrixXd(coefficients(q).transpose()), means);
+    const Eigen::MatrixXd Bt = coefficients(q).transpose();
     const Eigen::VectorXd sigma = logSigmas(q).array().exp().matrix();
     Eigen::VectorXd cum(K);
     const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
@@ -153,12 +175,18 @@ void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
     for (Eigen::Index k = 0; k < K; ++k) cum(k) = (acc += pi(k));
     boost::random::uniform_01<double> unif;
     boost::random::normal_distribution<double> z(0.0, 1.0);
-    for (Eigen::Index i = 0; i < out.size(); ++i) {
-        // Component k ~ pi (the predictive of record i is the mixture itself).
-        const double u = unif(rng) * acc;
-        Eigen::Index k = 0;
-        while (k + 1 < K && cum(k) <= u) ++k;
-        out(i) = means(k, i) + sigma(k) * z(rng);
+    Eigen::MatrixXd means;  // K x block
+    for (Eigen::Index first = 0; first < out.size(); first += kBlock) {
+        const Eigen::Index count = std::min(kBlock, out.size() - first);
+        means.resize(K, count);
+        X_->timesTransposed(Bt, first, count, means.data());
+        for (Eigen::Index r = 0; r < count; ++r) {
+            // Component k ~ pi (the predictive of record i is the mixture itself).
+            const double u = unif(rng) * acc;
+            Eigen::Index k = 0;
+            while (k + 1 < K && cum(k) <= u) ++k;
+            out(first + r) = means(k, r) + sigma(k) * z(rng);
+        }
     }
 }
 
