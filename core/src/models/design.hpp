@@ -40,6 +40,12 @@ class Design {
             out.noalias() = X_.transpose() * G;
     }
 
+    // The sparse copy in compressed row form (isSparse() only): the nonzeros of row i are
+    // entries rowStart()[i] .. rowStart()[i + 1] - 1 of columnIndex() and value().
+    const int* rowStart() const { return S_.outerIndexPtr(); }
+    const int* columnIndex() const { return S_.innerIndexPtr(); }
+    const double* value() const { return S_.valuePtr(); }
+
     // Transposed layout for many right-hand sides (the mixture's K components), one block of
     // records at a time so the K x count scratch stays in cache: each record's K values
     // contiguous. Records first .. first + count - 1.
