@@ -11,6 +11,7 @@
 //     --centred                       centred coefficients (before the non-centred default)
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
+//   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
 #include <sys/resource.h>
 
