@@ -13,12 +13,16 @@
 //     --centred                       tau sampled and every coefficient centred
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
+//   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
 #include <sys/resource.h>
 
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -27,6 +31,7 @@
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/models/normal_mixture.hpp"
 #include "ppsynth/study/fit.hpp"
 
 using namespace ppsynth;
@@ -166,30 +171,79 @@ int runCase(const Case& c, int argc, char** argv) {
 }
 
 // Per-gradient cost of the K = 20 mixture at the example's n and with the records
-// replicated 16 times (n ~ 100,000): linear cost means a ratio near 16.
+// replicated 16 times (n ~ 100,000): linear cost means a ratio near 16. Wall and thread
+// CPU time (the CPU figure is the steadier one on a shared machine); at the example's n
+// also with the dense design (the sparse copy switched off) for comparison.
+double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 int gradientScaling() {
     const Case& c = cases().back();
     const Inputs in = prepare(c);
-    for (int rep : {1, 16}) {
-        Inputs big;
-        big.X = in.X.replicate(rep, 1);
-        big.y = in.y.replicate(rep, 1);
-        big.names = in.names;
-        const auto m = build(c, big, Form::Integrated);
+    for (int variant = 0; variant < 3; ++variant) {
+        const int rep = variant == 2 ? 16 : 1;
+        const bool sparse = variant != 1;
+        const Eigen::MatrixXd X = in.X.replicate(rep, 1);
+        const Eigen::VectorXd y = in.y.replicate(rep, 1);
+        const models::NormalMixture m(X, y, c.K, in.names, {}, sparse);
         Rng rng = makeRng(1, 0, Purpose::Test);
-        const Eigen::VectorXd q = m->initialPoint(rng);
-        const Eigen::VectorXd a = Eigen::VectorXd::Constant(big.y.size(), 0.8);
+        const Eigen::VectorXd q = m.initialPoint(rng);
+        const Eigen::VectorXd a = Eigen::VectorXd::Constant(y.size(), 0.8);
         Eigen::VectorXd g(q.size());
-        volatile double sink = m->logPosterior(q, a, g);
-        double best = 1e300;
+        volatile double sink = m.logPosterior(q, a, g);
+        double best = 1e300, bestCpu = 1e300;
         for (int batch = 0; batch < 5; ++batch) {
             const auto t0 = std::chrono::steady_clock::now();
+            const double c0 = threadCpuSeconds();
             const int reps = rep == 1 ? 40 : 4;
-            for (int r = 0; r < reps; ++r) sink = sink + m->logPosterior(q, a, g);
+            for (int r = 0; r < reps; ++r) sink = sink + m.logPosterior(q, a, g);
             best = std::min(best, secondsSince(t0) / reps);
+            bestCpu = std::min(bestCpu, (threadCpuSeconds() - c0) / reps);
         }
-        std::printf("mixture K=20 gradient: n=%td p=%td  %.2f ms (best of 5 batches)\n",
-                    big.y.size(), big.X.cols(), 1e3 * best);
+        std::printf(
+            "mixture K=%d gradient: n=%td p=%td %s X  %.2f ms wall, %.2f ms CPU (best of "
+            "5 batches)\n",
+            c.K, y.size(), X.cols(), sparse ? "sparse" : "dense ", 1e3 * best, 1e3 * bestCpu);
+    }
+    return 0;
+}
+
+// Values for before/after comparisons of the mixture likelihood code: logPosterior and its
+// gradient, recordLogLik, predict (fixed seed) and meanPrediction at a few random points,
+// for the sparse and the dense design, K = 20, 3, 25 and 40, free and fixed sigma.
+int mixtureDump() {
+    const Case& c = cases().back();
+    const Inputs in = prepare(c);
+    std::printf("%.17g\n", 0.0);
+    for (int variant = 0; variant < 10; ++variant) {
+        models::Priors pr;
+        if (variant == 4 || variant == 5) pr.fixedSigma = 0.7;
+        const int K = variant < 2 ? 20 : variant < 6 ? 3 : variant < 8 ? 25 : 40;
+        const bool sparse = variant % 2 == 0;
+        const models::NormalMixture m(in.X, in.y, K, in.names, pr, sparse);
+        for (int point = 0; point < 4; ++point) {
+            Rng rng = makeRng(7, static_cast<std::uint64_t>(point), Purpose::Test);
+            Eigen::VectorXd q = m.initialPoint(rng);
+            boost::random::normal_distribution<double> nd(0.0, 0.3 * point);
+            for (Eigen::Index j = 0; j < q.size(); ++j) q(j) += nd(rng);
+            boost::random::uniform_01<double> u;
+            Eigen::VectorXd a(in.y.size());
+            for (Eigen::Index i = 0; i < a.size(); ++i) a(i) = point == 0 ? 1.0 : u(rng);
+            Eigen::VectorXd g(q.size());
+            std::printf("v%d p%d lp %.17g\n", variant, point, m.logPosterior(q, a, g));
+            for (Eigen::Index j = 0; j < g.size(); ++j) std::printf("g %.17g\n", g(j));
+            Eigen::VectorXd ll(in.y.size()), pred(in.y.size());
+            m.recordLogLik(q, ll);
+            for (Eigen::Index i = 0; i < ll.size(); i += 97) std::printf("ll %.17g\n", ll(i));
+            std::printf("llsum %.17g\n", ll.sum());
+            Rng prng = makeRng(9, static_cast<std::uint64_t>(point), Purpose::Test);
+            m.predict(q, prng, pred);
+            for (Eigen::Index i = 0; i < pred.size(); i += 97) std::printf("pr %.17g\n", pred(i));
+            std::printf("mean %.17g\n", m.meanPrediction(q));
+        }
     }
     return 0;
 }
@@ -226,6 +280,7 @@ int main(int argc, char** argv) {
     }
     const std::string what = argv[1];
     if (what == "gradient-scaling") return gradientScaling();
+    if (what == "mixture-dump") return mixtureDump();
     if (what == "dump" && argc > 2) return dump(argv[2]);
     for (const auto& c : cases())
         if (c.name == what) return runCase(c, argc, argv);

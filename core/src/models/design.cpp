@@ -18,46 +18,42 @@ Design::Design(Eigen::MatrixXd X, bool allowSparse) : X_(std::move(X)) {
     }
 }
 
-// Sparse paths: one pass over the nonzeros of X (rows contiguous), each an axpy on K
+// Sparse paths: one pass over the nonzeros of the rows (contiguous), each an axpy on K
 // contiguous doubles; Eigen's dense x sparse products were 2-3 times slower here.
-void Design::timesTransposed(const Eigen::MatrixXd& Bt, Eigen::MatrixXd& out) const {
+void Design::timesTransposed(const Eigen::MatrixXd& Bt, Eigen::Index first, Eigen::Index count,
+                             double* out) const {
+    const Eigen::Index K = Bt.rows();
+    Eigen::Map<Eigen::MatrixXd> o(out, K, count);
     if (!sparse_) {
-        out.noalias() = Bt * X_.transpose();
+        o.noalias() = Bt * X_.middleRows(first, count).transpose();
         return;
     }
-    const Eigen::Index K = Bt.rows();
-    out.resize(K, X_.rows());
     const int* outer = S_.outerIndexPtr();
     const int* inner = S_.innerIndexPtr();
     const double* val = S_.valuePtr();
-    for (Eigen::Index i = 0; i < X_.rows(); ++i) {
-        double* o = out.col(i).data();
-        std::fill(o, o + K, 0.0);
-        for (int e = outer[i]; e < outer[i + 1]; ++e) {
-            const double v = val[e];
-            const double* b = Bt.col(inner[e]).data();
-            for (Eigen::Index k = 0; k < K; ++k) o[k] += v * b[k];
-        }
+    for (Eigen::Index r = 0; r < count; ++r) {
+        auto col = o.col(r);
+        col.setZero();
+        const Eigen::Index i = first + r;
+        for (int e = outer[i]; e < outer[i + 1]; ++e) col += val[e] * Bt.col(inner[e]);
     }
 }
 
-void Design::transposedTimes(const Eigen::MatrixXd& Gt, Eigen::MatrixXd& out) const {
+void Design::addTransposedTimes(const double* Gt, Eigen::Index first, Eigen::Index count,
+                                Eigen::MatrixXd& acc) const {
+    const Eigen::Index K = acc.rows();
+    const Eigen::Map<const Eigen::MatrixXd> g(Gt, K, count);
     if (!sparse_) {
-        out.noalias() = Gt * X_;
+        acc.noalias() += g * X_.middleRows(first, count);
         return;
     }
-    const Eigen::Index K = Gt.rows();
-    out.setZero(K, X_.cols());
     const int* outer = S_.outerIndexPtr();
     const int* inner = S_.innerIndexPtr();
     const double* val = S_.valuePtr();
-    for (Eigen::Index i = 0; i < X_.rows(); ++i) {
-        const double* g = Gt.col(i).data();
-        for (int e = outer[i]; e < outer[i + 1]; ++e) {
-            const double v = val[e];
-            double* o = out.col(inner[e]).data();
-            for (Eigen::Index k = 0; k < K; ++k) o[k] += v * g[k];
-        }
+    for (Eigen::Index r = 0; r < count; ++r) {
+        const auto gi = g.col(r);
+        const Eigen::Index i = first + r;
+        for (int e = outer[i]; e < outer[i + 1]; ++e) acc.col(inner[e]) += val[e] * gi;
     }
 }
 

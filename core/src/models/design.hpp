@@ -40,11 +40,21 @@ class Design {
             out.noalias() = X_.transpose() * G;
     }
 
-    // Transposed layout for many right-hand sides (the mixture's K components): each
-    // record's K values contiguous. out = Bt X' (out: k x rows), Bt is k x cols.
-    void timesTransposed(const Eigen::MatrixXd& Bt, Eigen::MatrixXd& out) const;
-    // out = Gt X (out: k x cols), Gt is k x rows.
-    void transposedTimes(const Eigen::MatrixXd& Gt, Eigen::MatrixXd& out) const;
+    // The sparse copy in compressed row form (isSparse() only): the nonzeros of row i are
+    // entries rowStart()[i] .. rowStart()[i + 1] - 1 of columnIndex() and value().
+    const int* rowStart() const { return S_.outerIndexPtr(); }
+    const int* columnIndex() const { return S_.innerIndexPtr(); }
+    const double* value() const { return S_.valuePtr(); }
+
+    // Transposed layout for many right-hand sides (the mixture's K components), one block of
+    // records at a time so the K x count scratch stays in cache: each record's K values
+    // contiguous. Records first .. first + count - 1.
+    // out = Bt X[rows]' (k x count, column-major), Bt is k x cols.
+    void timesTransposed(const Eigen::MatrixXd& Bt, Eigen::Index first, Eigen::Index count,
+                         double* out) const;
+    // acc += Gt X[rows] (acc: k x cols), Gt is k x count, column-major.
+    void addTransposedTimes(const double* Gt, Eigen::Index first, Eigen::Index count,
+                            Eigen::MatrixXd& acc) const;
 
   private:
     Eigen::MatrixXd X_;

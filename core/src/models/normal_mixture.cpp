@@ -1,10 +1,13 @@
 #include "ppsynth/models/normal_mixture.hpp"
 
+#include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cassert>
+#include <limits>
 
 #include "models/design.hpp"
+#include "models/mixture_kernel.hpp"
 #include "models/prior_terms.hpp"
 
 namespace ppsynth::models {
@@ -58,17 +61,81 @@ Eigen::VectorXd NormalMixture::constrain(const Eigen::VectorXd& q) const {
     return out;
 }
 
-// Layout: K x n (each record's K component values contiguous), which makes the products
-// with a dummy-coded X and the per-record log-sum-exp cheap.
-void NormalMixture::componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
-                                          const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
-                                          Eigen::MatrixXd& Z) const {
-    X_->timesTransposed(Eigen::MatrixXd(coefficients(q).transpose()), Z);  // means x_i' beta_k
-    const Eigen::VectorXd invS = (-ls).array().exp().matrix();
-    const Eigen::VectorXd c =
-        (logPi - ls).array() - detail::kLogSqrt2Pi;  // log pi_k - log sigma_k - 0.5 log 2 pi
-    Z = ((-Z).rowwise() + y_.transpose()).array().colwise() * invS.array();
-    lp = (-0.5 * Z.array().square()).matrix().colwise() + c;
+// Records go in blocks of this many where a K x block scratch is used (dense designs,
+// recordLogLik, predict): it stays in cache, and nothing is K x n.
+constexpr Eigen::Index kBlock = 256;
+
+// The likelihood part of logPosterior: as detail::mixtureKernel (same inputs, padded to KP
+// components; padded ones add nothing: exp(-inf - m) is 0 or, in Eigen's exp, ~1e-308), for
+// any CPU and for dense designs. One record at a time, its component values in fixed-size
+// arrays; a sparse X is multiplied row by row, a dense one by GEMMs on blocks of records.
+template <int KP>
+double likelihoodTerms(const detail::MixtureKernelInput& in, const detail::Design& X,
+                       Eigen::ArrayXd& rs, Eigen::ArrayXd& zs, Eigen::MatrixXd& G) {
+    using Vec = Eigen::Array<double, KP, 1>;
+    const Eigen::Index Kp = in.Kp;
+    const Eigen::Index p = X.cols();
+    const Eigen::Map<const Eigen::MatrixXd> B(in.B, Kp, p);
+    const Vec is = Eigen::Map<const Vec>(in.invS, Kp), c = Eigen::Map<const Vec>(in.c, Kp);
+    Vec sumR = Vec::Zero(Kp), sumRZZ = Vec::Zero(Kp), z(Kp), r(Kp);
+    double ll = 0.0;
+    // Record i: mu holds its means on entry and d/dmean = R Z / sigma on return.
+    auto record = [&](Eigen::Index i, auto& mu) {
+        z = (in.y[i] - mu) * is;
+        r = c - 0.5 * z.square();
+        // l_i = m + log sum_k exp(lp_ki - m).
+        const double m = r.maxCoeff();
+        r = (r - m).exp();
+        const double s = r.sum();
+        // alpha_i = 0 drops the record even where its density is 0 (see detail::weighted).
+        const double a = in.alpha[i];
+        if (a != 0.0) ll += a * (m + std::log(s));
+        r *= a == 0.0 ? 0.0 : a * (1.0 / s);
+        sumR += r;
+        sumRZZ += r * z.square();
+        mu = r * z * is;
+    };
+    const auto column = [Kp](auto* M, int j) { return Eigen::Map<Vec>(M + j * Kp, Kp); };
+    const Eigen::Index n = X.rows();
+    if (X.isSparse()) {
+        const int* start = X.rowStart();
+        const int* col = X.columnIndex();
+        const double* value = X.value();
+        Vec mu(Kp);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            mu.setZero();
+            for (int e = start[i]; e < start[i + 1]; ++e)
+                mu += value[e] * Eigen::Map<const Vec>(in.B + col[e] * Kp, Kp);
+            record(i, mu);
+            for (int e = start[i]; e < start[i + 1]; ++e) column(G.data(), col[e]) += value[e] * mu;
+        }
+    } else {
+        Eigen::MatrixXd buf(Kp, kBlock);
+        const Eigen::MatrixXd Bm = B;
+        for (Eigen::Index first = 0; first < n; first += kBlock) {
+            const Eigen::Index count = std::min(kBlock, n - first);
+            X.timesTransposed(Bm, first, count, buf.data());
+            for (Eigen::Index j = 0; j < count; ++j) {
+                Eigen::Map<Vec> mu(buf.col(j).data(), Kp);
+                record(first + j, mu);
+            }
+            X.addTransposedTimes(buf.data(), first, count, G);
+        }
+    }
+    rs += sumR;
+    zs += sumRZZ;
+    return ll;
+}
+
+void NormalMixture::componentLogDensities(const Eigen::MatrixXd& Bt, const Eigen::ArrayXd& invS,
+                                          const Eigen::ArrayXd& c, Eigen::Index first,
+                                          Eigen::Index count, Eigen::ArrayXXd& Z,
+                                          Eigen::ArrayXXd& lp) const {
+    Z.resize(Bt.rows(), count);
+    lp.resize(Bt.rows(), count);
+    X_->timesTransposed(Bt, first, count, Z.data());  // means x_i' beta_k
+    Z = ((-Z).rowwise() + y_.segment(first, count).transpose().array()).colwise() * invS;
+    lp = (-0.5 * Z.square()).colwise() + c;
 }
 
 double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
@@ -77,32 +144,34 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
     const Eigen::Index K = components();
     const Eigen::VectorXd logPi = logWeights(q);
     const Eigen::VectorXd ls = logSigmas(q);
-    thread_local Eigen::MatrixXd R, Z, gBt;
-    thread_local Eigen::RowVectorXd m, s, w;
-    componentLogDensities(q, logPi, ls, R, Z);
+    const Eigen::MatrixXd Bt = coefficients(q).transpose();
+    const Eigen::ArrayXd invS = (-ls).array().exp();
+    const Eigen::ArrayXd lc = (logPi - ls).array() - detail::kLogSqrt2Pi;
 
-    // Per-record log-sum-exp: l_i = m_i + log sum_k exp(lp_ki - m_i).
-    m = R.colwise().maxCoeff();
-    R.rowwise() -= m;
-    R = R.array().exp().matrix();  // separate step: the broadcast form falls back to scalar exp
-    s = R.colwise().sum();
-    const double ll =
-        detail::weighted(alpha, m.transpose().array() + s.transpose().array().log()).sum();
-    // Weighted responsibilities alpha_i r_ki = alpha_i exp(lp_ki - l_i).
-    w = detail::weighted(alpha, s.transpose().array().inverse()).matrix().transpose();
-    R = R.array().rowwise() * w.array();
+    // Components padded: to the AVX2 width for the kernel, else to a fixed 20 (the default
+    // K) so the per-record arrays have a compile-time size.
+    const bool kernel =
+        detail::mixtureKernelAvailable() && X_->isSparse() && K <= detail::kMixtureKernelMaxK;
+    const Eigen::Index Kp = kernel ? (K + 3) / 4 * 4 : std::max<Eigen::Index>(K, 20);
+    Eigen::MatrixXd B = Eigen::MatrixXd::Zero(Kp, p());
+    B.topRows(K) = Bt;
+    Eigen::ArrayXd is = Eigen::ArrayXd::Zero(Kp);
+    is.head(K) = invS;
+    Eigen::ArrayXd cp = Eigen::ArrayXd::Constant(Kp, -std::numeric_limits<double>::infinity());
+    cp.head(K) = lc;
+    const detail::MixtureKernelInput in{X_.get(),  y_.data(), alpha.data(), B.data(), is.data(),
+                                        cp.data(), Kp};
+    Eigen::ArrayXd rs = Eigen::ArrayXd::Zero(Kp), zs = Eigen::ArrayXd::Zero(Kp);
+    Eigen::MatrixXd gBt = Eigen::MatrixXd::Zero(Kp, p());
+    const double ll = kernel     ? detail::mixtureKernel(in, rs.data(), zs.data(), gBt.data())
+                      : Kp == 20 ? likelihoodTerms<20>(in, *X_, rs, zs, gBt)
+                                 : likelihoodTerms<Eigen::Dynamic>(in, *X_, rs, zs, gBt);
+    const Eigen::ArrayXd resp = rs.head(K);
 
     grad.setZero(q.size());
     // d/dlog sigma_k = sum_i R_ki (Z_ki^2 - 1); d/dlog pi_k = sum_i R_ki.
-    const Eigen::VectorXd resp = R.rowwise().sum();
-    if (!priors_.fixedSigma)
-        grad.segment(sigmaOffset(), K) =
-            (R.array() * Z.array().square()).rowwise().sum() - resp.array();
-    // d/dmean_ki = R_ki Z_ki / sigma_k; d/dB' = (that) X.
-    const Eigen::VectorXd invS = (-ls).array().exp().matrix();
-    Z = (R.array() * Z.array()).colwise() * invS.array();
-    X_->transposedTimes(Z, gBt);
-    Eigen::Map<Eigen::MatrixXd>(grad.data(), p(), K) = gBt.transpose();
+    if (!priors_.fixedSigma) grad.segment(sigmaOffset(), K) = zs.head(K) - resp;
+    Eigen::Map<Eigen::MatrixXd>(grad.data(), p(), K) = gBt.topRows(K).transpose();
 
     double lp = ll + coefficientLogPrior(q, grad);
 
@@ -136,17 +205,26 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
 }
 
 void NormalMixture::recordLogLik(const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> out) const {
-    Eigen::MatrixXd lp, Z;
-    componentLogDensities(q, logWeights(q), logSigmas(q), lp, Z);
-    const Eigen::RowVectorXd m = lp.colwise().maxCoeff();
-    out = (m.array() + (lp.rowwise() - m).array().exp().colwise().sum().log()).transpose().matrix();
+    const Eigen::VectorXd ls = logSigmas(q);
+    const Eigen::MatrixXd Bt = coefficients(q).transpose();
+    const Eigen::ArrayXd invS = (-ls).array().exp();
+    const Eigen::ArrayXd c = (logWeights(q) - ls).array() - detail::kLogSqrt2Pi;
+    Eigen::ArrayXXd Z, lp;
+    Eigen::Array<double, 1, Eigen::Dynamic> m;
+    for (Eigen::Index first = 0; first < y_.size(); first += kBlock) {
+        const Eigen::Index count = std::min(kBlock, y_.size() - first);
+        componentLogDensities(Bt, invS, c, first, count, Z, lp);
+        m = lp.colwise().maxCoeff();
+        lp.rowwise() -= m;
+        lp = lp.exp();
+        out.segment(first, count) = (m + lp.colwise().sum().log()).transpose().matrix();
+    }
 }
 
 void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
                             Eigen::Ref<Eigen::VectorXd> out) const {
     const Eigen::Index K = components();
-    Eigen::MatrixXd means;  // K x n
-    X_->timesTransposed(Eigen::MatrixXd(coefficients(q).transpose()), means);
+    const Eigen::MatrixXd Bt = coefficients(q).transpose();
     const Eigen::VectorXd sigma = logSigmas(q).array().exp().matrix();
     Eigen::VectorXd cum(K);
     const Eigen::VectorXd pi = logWeights(q).array().exp().matrix();
@@ -154,12 +232,18 @@ void NormalMixture::predict(const Eigen::VectorXd& q, Rng& rng,
     for (Eigen::Index k = 0; k < K; ++k) cum(k) = (acc += pi(k));
     boost::random::uniform_01<double> unif;
     boost::random::normal_distribution<double> z(0.0, 1.0);
-    for (Eigen::Index i = 0; i < out.size(); ++i) {
-        // Component k ~ pi (the predictive of record i is the mixture itself).
-        const double u = unif(rng) * acc;
-        Eigen::Index k = 0;
-        while (k + 1 < K && cum(k) <= u) ++k;
-        out(i) = means(k, i) + sigma(k) * z(rng);
+    Eigen::MatrixXd means;  // K x block
+    for (Eigen::Index first = 0; first < out.size(); first += kBlock) {
+        const Eigen::Index count = std::min(kBlock, out.size() - first);
+        means.resize(K, count);
+        X_->timesTransposed(Bt, first, count, means.data());
+        for (Eigen::Index r = 0; r < count; ++r) {
+            // Component k ~ pi (the predictive of record i is the mixture itself).
+            const double u = unif(rng) * acc;
+            Eigen::Index k = 0;
+            while (k + 1 < K && cum(k) <= u) ++k;
+            out(first + r) = means(k, r) + sigma(k) * z(rng);
+        }
     }
 }
 

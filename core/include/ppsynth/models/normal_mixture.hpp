@@ -44,11 +44,13 @@ class NormalMixture final : public RegressionModel {
     Eigen::Index simplexOffset() const { return sigmaOffset() + sigmaCount(); }
     Eigen::Index gammaOffset() const { return simplexOffset() + components() - 1; }
     Eigen::VectorXd logSigmas(const Eigen::VectorXd& q) const;
-    // lp(k,i) = log pi_k + log Normal(y_i | x_i' beta_k, sigma_k); Z(k,i) = standardized
-    // residuals. Both K x n.
-    void componentLogDensities(const Eigen::VectorXd& q, const Eigen::VectorXd& logPi,
-                               const Eigen::VectorXd& ls, Eigen::MatrixXd& lp,
-                               Eigen::MatrixXd& Z) const;
+    // For records first .. first + count - 1, K x count each (a record's K values
+    // contiguous): Z(k,i) = (y_i - x_i' beta_k) / sigma_k and
+    // lp(k,i) = log pi_k + log Normal(y_i | x_i' beta_k, sigma_k) = c_k - Z(k,i)^2 / 2, given
+    // Bt = beta' (K x p), invS_k = 1 / sigma_k, c_k = log pi_k - log sigma_k - log sqrt(2 pi).
+    void componentLogDensities(const Eigen::MatrixXd& Bt, const Eigen::ArrayXd& invS,
+                               const Eigen::ArrayXd& c, Eigen::Index first, Eigen::Index count,
+                               Eigen::ArrayXXd& Z, Eigen::ArrayXXd& lp) const;
 };
 
 }  // namespace ppsynth::models
