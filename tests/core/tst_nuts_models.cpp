@@ -48,9 +48,16 @@ Moments moments(const Model& m, const std::vector<Eigen::MatrixXd>& chainDraws) 
             c.row(s) = m.constrain(d.row(s).transpose()).head(P).transpose();
         constrained.push_back(c);
     }
+    const auto names = m.parameterNames();
     for (Eigen::Index j = 0; j < P; ++j) {
         mcmc::ChainDraws cd;
-        for (const auto& c : constrained) cd.push_back(c.col(j));
+        // Scales (tau, sigma, phi) on the log scale: tau's half-t tail has no fourth moment,
+        // so the SE of its sd from the Normal formula sd / sqrt(2 ESS) would be meaningless.
+        const auto& name = names[static_cast<std::size_t>(j)];
+        const bool scale = name.starts_with("tau[") || name == "sigma" || name == "phi";
+        for (const auto& c : constrained)
+            cd.push_back(scale ? Eigen::VectorXd(c.col(j).array().log())
+                               : Eigen::VectorXd(c.col(j)));
         const auto s = mcmc::summarize(cd);
         out.mean(j) = s.mean;
         out.sd(j) = s.sd;

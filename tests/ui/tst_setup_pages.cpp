@@ -114,8 +114,11 @@ class TstSetupPages : public QObject {
         c.mcmc.draws = 333;
         c.mcmc.seed = 99;
         c.mcmc.threads = 2;
+        QCOMPARE(page.tauBox()->currentData().toString(), QString("integrated"));  // default
+        c.model.tau = "sampled";
         page.load(c);
         QVERIFY(page.componentsBox()->isEnabled());
+        QCOMPARE(page.tauBox()->currentData().toString(), QString("sampled"));
         study::RunConfig out = baseConfig();
         page.apply(out);
         QCOMPARE(out.model.family, std::string("normal-mixture"));
@@ -127,6 +130,7 @@ class TstSetupPages : public QObject {
         QCOMPARE(out.mcmc.warmup, 222);
         QCOMPARE(out.mcmc.draws, 333);
         QCOMPARE(out.mcmc.seed, std::uint64_t(99));
+        QCOMPARE(out.model.tau, std::string("sampled"));
         page.resetPriors();
         page.apply(out);
         QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);

@@ -208,14 +208,26 @@ QWidget* ModelPage::buildMcmcGroup() {
     form->addRow(tr("Draws"), draws_);
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Threads"), threads_);
+    tau_ = new QComboBox;
+    tau_->addItem(tr("integrated out (recommended)"), "integrated");
+    tau_->addItem(tr("sampled with the coefficients"), "sampled");
+    tau_->setToolTip(
+        tr("How the sampler treats each coefficient's scale tau_j. The posterior is the same "
+           "either way. Integrated out, the sampler avoids the funnel between a small "
+           "coefficient and its tau (which makes NUTS diverge on dummy-coded predictors); "
+           "tau is then drawn exactly given the coefficients. \"Sampled\" is the Stan-style "
+           "parameterization, for comparisons."));
+    form->addRow(tr("Coefficient scales"), tau_);
     for (auto* s : {chains_, warmup_, draws_, seed_, threads_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);
+    connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     return box;
 }
 
 void ModelPage::updateRelevance() {
     const std::string fam = family_->currentData().toString().toStdString();
     K_->setEnabled(fam == "normal-mixture");
+    tau_->setEnabled(fam != "poisson-means");
     for (const auto& p : kPriors) {
         const bool used = p.families.count(fam) > 0;
         priors_.at(p.name)->setEnabled(used);
@@ -250,6 +262,7 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.mcmc.draws = draws_->value();
     config.mcmc.seed = static_cast<std::uint64_t>(seed_->value());
     config.mcmc.threads = threads_->value();
+    config.model.tau = tau_->currentData().toString().toStdString();
 }
 
 void ModelPage::load(const study::RunConfig& config) {
@@ -268,6 +281,8 @@ void ModelPage::load(const study::RunConfig& config) {
     draws_->setValue(config.mcmc.draws);
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.mcmc.seed, 2147483647)));
     threads_->setValue(config.mcmc.threads);
+    const int tau = tau_->findData(QString::fromStdString(config.model.tau));
+    tau_->setCurrentIndex(tau >= 0 ? tau : 0);
     updateRelevance();
 }
 

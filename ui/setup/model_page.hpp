@@ -21,7 +21,8 @@ class ModelPage : public QWidget {
   public:
     explicit ModelPage(QWidget* parent = nullptr);
 
-    // Writes family, K, priors, transform, missing policy and MCMC settings into `config`.
+    // Writes family, K, priors, transform, missing policy, MCMC settings and the tau
+    // handling into `config`.
     void apply(study::RunConfig& config) const;
     // Shows `config`'s model and MCMC settings (priors it does not name keep the defaults).
     void load(const study::RunConfig& config);
@@ -37,6 +38,7 @@ class ModelPage : public QWidget {
     QSpinBox* drawsBox() const { return draws_; }
     QSpinBox* seedBox() const { return seed_; }
     QSpinBox* threadsBox() const { return threads_; }
+    QComboBox* tauBox() const { return tau_; }
 
   signals:
     void changed();
@@ -59,6 +61,7 @@ class ModelPage : public QWidget {
     QSpinBox* draws_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QSpinBox* threads_ = nullptr;
+    QComboBox* tau_ = nullptr;
 };
 
 }  // namespace ppsynth::ui

@@ -8,6 +8,7 @@
 #include "models/count_draws.hpp"
 #include "models/design.hpp"
 #include "models/prior_terms.hpp"
+#include "models/record_groups.hpp"
 
 namespace ppsynth::models {
 
@@ -27,7 +28,19 @@ NegBinRegression::NegBinRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
     }
     which_.resize(static_cast<std::size_t>(y_.size()));
     for (Eigen::Index i = 0; i < y_.size(); ++i) which_[static_cast<std::size_t>(i)] = index[y_(i)];
+    groups_ = std::make_unique<const detail::RecordGroups>(X_->dense(), y_, allowSparse);
+    if (groups_->active()) {
+        const Eigen::VectorXd& yg = groups_->response();
+        evalLfact_ = detail::logFactorials(yg);
+        for (Eigen::Index g = 0; g < yg.size(); ++g) evalWhich_.push_back(index[yg(g)]);
+    } else {
+        groups_.reset();
+        evalLfact_ = lfact_;
+        evalWhich_ = which_;
+    }
 }
+
+NegBinRegression::~NegBinRegression() = default;
 
 std::vector<std::string> NegBinRegression::parameterNames() const {
     auto names = coefficientNames();
@@ -50,26 +63,29 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     const double lphi = -v;
     // Far out on a trajectory phi can under- or overflow; detail::digamma then gives +-inf
     // or NaN instead of throwing and guardedLogDensity below rejects the point.
-    thread_local Eigen::VectorXd eta, logMuPhi, r, wDistinct;
-    X_->times(coefficients(q), eta);
+    thread_local Eigen::VectorXd eta, logMuPhi, r, wDistinct, summed;
+    const detail::Design& X = groups_ ? groups_->design() : *X_;
+    const Eigen::VectorXd& y = groups_ ? groups_->response() : y_;
+    if (groups_) groups_->sum(alpha, summed);
+    const Eigen::VectorXd& w = groups_ ? summed : alpha;
+    X.times(coefficients(q), eta);
     // log(mu + phi) without overflow: max + log1p(exp(-|eta - log phi|)).
     logMuPhi = (eta.array().max(lphi) + (-(eta.array() - lphi).abs()).exp().log1p()).matrix();
     // Per record, without the lgamma terms:
     //   phi log phi + y eta - (y + phi) log(mu + phi) - lgamma(y + 1)
-    const auto yphi = y_.array() + phi;
-    double ll = detail::weighted(alpha, phi * lphi + y_.array() * eta.array() -
-                                            yphi * logMuPhi.array() - lfact_.array())
+    const auto yphi = y.array() + phi;
+    double ll = detail::weighted(w, phi * lphi + y.array() * eta.array() - yphi * logMuPhi.array() -
+                                        evalLfact_.array())
                     .sum();
     // dl/deta = y - (y + phi) mu / (mu + phi)
-    r = detail::weighted(alpha, y_.array() - yphi * (eta - logMuPhi).array().exp()).matrix();
+    r = detail::weighted(w, y.array() - yphi * (eta - logMuPhi).array().exp()).matrix();
     // dl/dphi (per record, without digammas) = log phi + 1 - log(mu + phi) - (y+phi)/(mu+phi)
     double dPhi =
-        detail::weighted(alpha, lphi + 1.0 - logMuPhi.array() - yphi * (-logMuPhi.array()).exp())
-            .sum();
+        detail::weighted(w, lphi + 1.0 - logMuPhi.array() - yphi * (-logMuPhi.array()).exp()).sum();
     // lgamma(y + phi) - lgamma(phi) and its digammas, once per distinct y.
     wDistinct.setZero(distinct_.size());
-    for (Eigen::Index i = 0; i < y_.size(); ++i) {
-        wDistinct(which_[static_cast<std::size_t>(i)]) += alpha(i);
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+        wDistinct(evalWhich_[static_cast<std::size_t>(i)]) += w(i);
     }
     const double lgPhi = std::lgamma(phi);
     const double dgPhi = detail::digamma(phi);
@@ -81,7 +97,7 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
 
     grad.setZero(q.size());
     Eigen::VectorXd gBeta;
-    X_->transposeTimes(r, gBeta);
+    X.transposeTimes(r, gBeta);
     grad.head(p()) = gBeta;
     const detail::ValueGrad prior = detail::logHalfTOnLog(v, 1.0, priors_.invPhiScale);
     grad(extraOffset()) = -phi * dPhi + prior.grad;

@@ -5,6 +5,7 @@
 #include "models/count_draws.hpp"
 #include "models/design.hpp"
 #include "models/prior_terms.hpp"
+#include "models/record_groups.hpp"
 
 namespace ppsynth::models {
 
@@ -14,7 +15,14 @@ PoissonRegression::PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors), 1,
                       allowSparse) {
     lfact_ = detail::logFactorials(y_);
+    groups_ = std::make_unique<const detail::RecordGroups>(X_->dense(), y_, allowSparse);
+    if (groups_->active())
+        evalLfact_ = detail::logFactorials(groups_->response());
+    else
+        groups_.reset();
 }
+
+PoissonRegression::~PoissonRegression() = default;
 
 Eigen::VectorXd PoissonRegression::constrain(const Eigen::VectorXd& q) const {
     Eigen::VectorXd out(reportedExtraOffset());
@@ -25,16 +33,21 @@ Eigen::VectorXd PoissonRegression::constrain(const Eigen::VectorXd& q) const {
 double PoissonRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::VectorXd& alpha,
                                        Eigen::VectorXd& grad) const {
     assert(alpha.size() == y_.size());
-    thread_local Eigen::VectorXd eta, mu, r;
-    X_->times(coefficients(q), eta);
+    thread_local Eigen::VectorXd eta, mu, r, summed;
+    const detail::Design& X = groups_ ? groups_->design() : *X_;
+    const Eigen::VectorXd& y = groups_ ? groups_->response() : y_;
+    const Eigen::VectorXd& lfact = groups_ ? evalLfact_ : lfact_;
+    if (groups_) groups_->sum(alpha, summed);
+    const Eigen::VectorXd& w = groups_ ? summed : alpha;
+    X.times(coefficients(q), eta);
     mu = eta.array().exp().matrix();
     // l_i = y_i eta_i - mu_i - lgamma(y_i + 1); dl_i/deta_i = y_i - mu_i.
     const double ll =
-        detail::weighted(alpha, y_.array() * eta.array() - mu.array() - lfact_.array()).sum();
-    r = detail::weighted(alpha, y_ - mu).matrix();
+        detail::weighted(w, y.array() * eta.array() - mu.array() - lfact.array()).sum();
+    r = detail::weighted(w, y - mu).matrix();
     grad.setZero(q.size());
     Eigen::VectorXd gBeta;
-    X_->transposeTimes(r, gBeta);
+    X.transposeTimes(r, gBeta);
     grad.head(p()) = gBeta;
     const double lp = ll + coefficientLogPrior(q, grad);
     return detail::guardedLogDensity(lp, grad);

@@ -9,12 +9,17 @@
 
 namespace ppsynth::models {
 
+namespace detail {
+class RecordGroups;
+}
+
 class NegBinRegression final : public RegressionModel {
   public:
     // y: non-negative integers (checked by makeModel).
     NegBinRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                      std::vector<std::string> columnNames = {}, Priors priors = {},
                      bool allowSparse = true);
+    ~NegBinRegression() override;
 
     std::string family() const override { return "negbin"; }
     std::size_t dimension() const override { return static_cast<std::size_t>(extraOffset() + 1); }
@@ -32,6 +37,10 @@ class NegBinRegression final : public RegressionModel {
     Eigen::VectorXd lfact_;            // lgamma(y_i + 1)
     Eigen::VectorXd distinct_;         // distinct values of y
     std::vector<Eigen::Index> which_;  // y_i = distinct_(which_[i])
+    // logPosterior's records: the distinct (x_i, y_i) pairs when there are few of them.
+    std::unique_ptr<const detail::RecordGroups> groups_;
+    Eigen::VectorXd evalLfact_;
+    std::vector<Eigen::Index> evalWhich_;
 };
 
 }  // namespace ppsynth::models

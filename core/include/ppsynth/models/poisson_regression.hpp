@@ -6,12 +6,17 @@
 
 namespace ppsynth::models {
 
+namespace detail {
+class RecordGroups;
+}
+
 class PoissonRegression final : public RegressionModel {
   public:
     // y: non-negative integers (checked by makeModel).
     PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                       std::vector<std::string> columnNames = {}, Priors priors = {},
                       bool allowSparse = true);
+    ~PoissonRegression() override;
 
     std::string family() const override { return "poisson"; }
     std::size_t dimension() const override { return static_cast<std::size_t>(extraOffset()); }
@@ -27,6 +32,9 @@ class PoissonRegression final : public RegressionModel {
 
   private:
     Eigen::VectorXd lfact_;  // lgamma(y_i + 1)
+    // logPosterior's records: the distinct (x_i, y_i) pairs when there are few of them.
+    std::unique_ptr<const detail::RecordGroups> groups_;
+    Eigen::VectorXd evalLfact_;
 };
 
 }  // namespace ppsynth::models
