@@ -7,6 +7,7 @@
 #   build/ci/tests/bench/bench_engine dump /tmp/ppsynth-bench
 #   Rscript scripts/bench_rstan.R /tmp/ppsynth-bench build/ci/tests/bench/bench_engine poisson negbin
 #
+# BENCH_ENGINE_ARGS (e.g. "--tau-sampled") is passed on to bench_engine.
 # ESS/s = minimum bulk ESS over the parameters (the mixture: over lp__) / wall seconds of
 # sampling (warm-up included, compilation excluded), as bench_engine measures its own.
 suppressMessages(library(rstan))
@@ -43,7 +44,7 @@ for (cs in cases) {
   stanRate <- ess / t
   cat(sprintf("stan    %-15s %.1f s  min bulk ESS %.0f  ESS/s %.1f  divergences %d\n",
               cs, t, ess, stanRate, div))
-  out <- system2(engine, cs, stdout = TRUE)
+  out <- system2(engine, c(cs, strsplit(Sys.getenv("BENCH_ENGINE_ARGS"), " ")[[1]]), stdout = TRUE)
   cat(out, sep = "\n")
   ours <- as.numeric(sub(".*ESS/s ([0-9.]+).*", "\\1", out[length(out)]))
   cat(sprintf("ratio   %-15s ppsynth / Stan ESS/s = %.1f\n", cs, ours / stanRate))
