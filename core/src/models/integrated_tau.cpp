@@ -55,12 +55,11 @@ struct Tangent {
 
 IntegratedTau::IntegratedTau(double df, double scale, int components)
     : df_(df), scale_(scale), K_(components) {
-    logConst_ = -K_ * kLogSqrt2Pi + std::log(2.0) + std::lgamma(0.5 * (df + 1.0)) -
-                std::lgamma(0.5 * df) - 0.5 * std::log(df * std::numbers::pi) - std::log(scale);
+    logConst_ = -K_ * kLogSqrt2Pi + logHalfTConst(df, scale);
     const double halfK = 0.5 * K_;
     const double logSurface =
         std::log(2.0) + halfK * std::log(std::numbers::pi) - std::lgamma(halfK);
-    const double logChiConst = (halfK - 1.0) * std::log(2.0) + std::lgamma(halfK);
+    logChiConst_ = (halfK - 1.0) * std::log(2.0) + std::lgamma(halfK);
     const double xHigh = std::log(std::sqrt(static_cast<double>(K_)) + 12.0);
     // log T grows like K log rho: its curvature, and so the interpolation error, with K.
     const double fine = kXStepHigh / std::sqrt(std::sqrt(static_cast<double>(K_)));
@@ -76,7 +75,7 @@ IntegratedTau::IntegratedTau(double df, double scale, int components)
         const double lr = solveRadius(rho, guess);
         logT_[i] = lr;
         // dlogT/dlog rho = rho f_chi(rho) / (T f_R(T)), f_R(r) = S_K r^(K-1) p(beta at r).
-        const double logChiDensity = (K_ - 1) * x - 0.5 * rho * rho - logChiConst;
+        const double logChiDensity = (K_ - 1) * x - 0.5 * rho * rho - logChiConst_;
         const double logRadialDensity =
             logSurface + (K_ - 1) * lr + integrate(std::exp(2.0 * lr)).value;
         slope_[i] = std::exp(x + logChiDensity - lr - logRadialDensity);
@@ -90,8 +89,6 @@ IntegratedTau::IntegratedTau(double df, double scale, int components)
 // integrated over c = log chi, where the integrand decays at both ends (unlike the same
 // integral over tau, whose integrand steps from 1 to 0 at tau = r).
 double IntegratedTau::logRadialCdf(double r, bool upper) const {
-    const double halfK = 0.5 * K_;
-    const double logChiConst = (halfK - 1.0) * std::log(2.0) + std::lgamma(halfK);
     // Below lo the integrand is P(tau <= r / chi) f_chi(chi) chi ~ chi^K, under 1e-16 of H.
     const double lo = std::min(std::log(r / scale_), 0.0) - 38.0 / K_ - 2.0;
     const double hi = std::log(std::sqrt(static_cast<double>(K_)) + 14.0);
@@ -109,7 +106,7 @@ double IntegratedTau::logRadialCdf(double r, bool upper) const {
             p = upper ? boost::math::ibeta(0.5 * df_, 0.5, df_ / (df_ + z2))
                       : boost::math::ibeta(0.5, 0.5 * df_, z2 / (df_ + z2));
         if (p <= 0.0) continue;
-        terms.push_back(std::log(p) + K_ * c - 0.5 * chi * chi - logChiConst);  // f_chi(chi) chi
+        terms.push_back(std::log(p) + K_ * c - 0.5 * chi * chi - logChiConst_);  // f_chi(chi) chi
     }
     return logSumExp(terms) + std::log(step);
 }
@@ -218,15 +215,16 @@ ValueGrad IntegratedTau::integrate(double r2) const {
     const double v = std::log(r2);
     const double lo = 0.5 * v - 5.0;
     const double hi = std::max(0.5 * v, std::log(scale_)) + 45.0 / (K_ + df_) + 5.0;
-    const auto count = static_cast<int>(std::ceil((hi - lo) / kUStep)) + 1;
-    double peak = kNegInf;
-    for (int i = 0; i < count; ++i) peak = std::max(peak, logKernel(lo + kUStep * i, v));
+    const auto count = static_cast<std::size_t>(std::ceil((hi - lo) / kUStep)) + 1;
+    std::vector<double> logK(count);
+    for (std::size_t i = 0; i < count; ++i)
+        logK[i] = logKernel(lo + kUStep * static_cast<double>(i), v);
+    const double peak = *std::max_element(logK.begin(), logK.end());
     double mass = 0.0, moment = 0.0;
-    for (int i = 0; i < count; ++i) {
-        const double u = lo + kUStep * i;
-        const double w = std::exp(logKernel(u, v) - peak);
+    for (std::size_t i = 0; i < count; ++i) {
+        const double w = std::exp(logK[i] - peak);
         mass += w;
-        moment += w * std::exp(-2.0 * u);  // E[1 / tau^2]
+        moment += w * std::exp(-2.0 * (lo + kUStep * static_cast<double>(i)));  // E[1 / tau^2]
     }
     // d log p / d r2 = -E[1 / tau^2] / 2 under p(tau | beta).
     return {peak + std::log(mass * kUStep), -0.5 * moment / mass};

@@ -61,7 +61,8 @@ class IntegratedTau {
     double df_;
     double scale_;
     int K_;
-    double logConst_;  // -K log sqrt(2 pi) + log of the half-t normalizing constant
+    double logConst_;     // -K log sqrt(2 pi) + log of the half-t normalizing constant
+    double logChiConst_;  // log(2^(K/2 - 1) Gamma(K/2)), the chi(K) density's normalizer
     std::vector<double> x_, logT_, slope_;  // nodes log rho; log T and dlogT/dlog rho there
 };
 

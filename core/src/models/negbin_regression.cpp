@@ -28,13 +28,12 @@ NegBinRegression::NegBinRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
     }
     which_.resize(static_cast<std::size_t>(y_.size()));
     for (Eigen::Index i = 0; i < y_.size(); ++i) which_[static_cast<std::size_t>(i)] = index[y_(i)];
-    groups_ = std::make_unique<const detail::RecordGroups>(X_->dense(), y_, allowSparse);
-    if (groups_->active()) {
+    groups_ = detail::RecordGroups::make(X_->dense(), y_, allowSparse);
+    if (groups_) {
         const Eigen::VectorXd& yg = groups_->response();
         evalLfact_ = detail::logFactorials(yg);
         for (Eigen::Index g = 0; g < yg.size(); ++g) evalWhich_.push_back(index[yg(g)]);
     } else {
-        groups_.reset();
         evalLfact_ = lfact_;
         evalWhich_ = which_;
     }

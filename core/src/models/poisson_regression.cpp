@@ -15,11 +15,8 @@ PoissonRegression::PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors), 1,
                       allowSparse) {
     lfact_ = detail::logFactorials(y_);
-    groups_ = std::make_unique<const detail::RecordGroups>(X_->dense(), y_, allowSparse);
-    if (groups_->active())
-        evalLfact_ = detail::logFactorials(groups_->response());
-    else
-        groups_.reset();
+    groups_ = detail::RecordGroups::make(X_->dense(), y_, allowSparse);
+    if (groups_) evalLfact_ = detail::logFactorials(groups_->response());
 }
 
 PoissonRegression::~PoissonRegression() = default;

@@ -21,14 +21,18 @@ struct ValueGrad {
     double grad = 0.0;
 };
 
+// log of the half-Student-t(df, 0, scale) density's normalizing constant.
+inline double logHalfTConst(double df, double scale) {
+    return std::log(2.0) + std::lgamma(0.5 * (df + 1.0)) - std::lgamma(0.5 * df) -
+           0.5 * std::log(df * std::numbers::pi) - std::log(scale);
+}
+
 // tau = exp(u), tau ~ half-Student-t(df, 0, scale): log p(tau) + u and d/du.
 inline ValueGrad logHalfTOnLog(double u, double df, double scale) {
     const double t = std::exp(u) / scale;
     const double t2 = t * t;
-    const double logConst = std::log(2.0) + std::lgamma(0.5 * (df + 1.0)) - std::lgamma(0.5 * df) -
-                            0.5 * std::log(df * std::numbers::pi) - std::log(scale);
     ValueGrad r;
-    r.value = logConst - 0.5 * (df + 1.0) * std::log1p(t2 / df) + u;
+    r.value = logHalfTConst(df, scale) - 0.5 * (df + 1.0) * std::log1p(t2 / df) + u;
     r.grad = 1.0 - (df + 1.0) * t2 / (df + t2);
     return r;
 }

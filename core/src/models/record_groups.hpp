@@ -16,9 +16,28 @@ namespace ppsynth::models::detail {
 
 class RecordGroups {
   public:
-    // Groups the rows of [X y]; used only when there are at most 70% as many groups as
-    // records (below that the weight sums would cost more than they save).
-    RecordGroups(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, bool allowSparse) {
+    // The groups of the rows of [X y], or null when there are more than 70% as many groups
+    // as records (then the weight sums would cost more than they save).
+    static std::unique_ptr<const RecordGroups> make(const Eigen::MatrixXd& X,
+                                                    const Eigen::VectorXd& y, bool allowSparse) {
+        std::unique_ptr<RecordGroups> out(new RecordGroups);
+        out->build(X, y, allowSparse);
+        if (!out->X_) return nullptr;
+        return out;
+    }
+
+    const Design& design() const { return *X_; }
+    const Eigen::VectorXd& response() const { return y_; }
+    // Summed weight per group.
+    void sum(const Eigen::VectorXd& alpha, Eigen::VectorXd& out) const {
+        out.setZero(y_.size());
+        for (Eigen::Index i = 0; i < alpha.size(); ++i)
+            out(of_[static_cast<std::size_t>(i)]) += alpha(i);
+    }
+
+  private:
+    RecordGroups() = default;
+    void build(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, bool allowSparse) {
         std::map<std::vector<double>, Eigen::Index> index;
         of_.resize(static_cast<std::size_t>(y.size()));
         std::vector<Eigen::Index> first;
@@ -41,17 +60,6 @@ class RecordGroups {
         X_ = std::make_unique<const Design>(std::move(Xg), allowSparse);
     }
 
-    bool active() const { return X_ != nullptr; }
-    const Design& design() const { return *X_; }
-    const Eigen::VectorXd& response() const { return y_; }
-    // Summed weight per group.
-    void sum(const Eigen::VectorXd& alpha, Eigen::VectorXd& out) const {
-        out.setZero(y_.size());
-        for (Eigen::Index i = 0; i < alpha.size(); ++i)
-            out(of_[static_cast<std::size_t>(i)]) += alpha(i);
-    }
-
-  private:
     std::vector<Eigen::Index> of_;  // group of record i
     std::unique_ptr<const Design> X_;
     Eigen::VectorXd y_;
