@@ -8,10 +8,12 @@
 //   bench_engine                      every case, one child process each
 //   bench_engine CASE [options]       one case: poisson, negbin, visits-poisson,
 //                                     visits-negbin, income-normal, income-mixture
-//     --tau-sampled                   tau in the sampler (non-centred rare columns), not
-//                                     integrated out (the default)
+//     --tau-integrated                tau integrated out (the default for K = 1)
+//     --tau-sampled                   tau in the sampler, non-centred rare columns (the
+//                                     default for the mixture)
 //     --centred                       tau sampled and every coefficient centred
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
+//     --draws-out FILE                unconstrained draws and each chain's adapted metric
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
@@ -86,17 +88,22 @@ Inputs prepare(const Case& c) {
     return {in->X, in->y, in->columnNames()};
 }
 
-enum class Form { Integrated, Sampled, Centred };
+enum class Form { Auto, Integrated, Sampled, Centred };
 
 const char* formName(Form f) {
-    return f == Form::Integrated ? "tau-int" : f == Form::Sampled ? "tau-smp" : "centred";
+    return f == Form::Auto         ? "tau-auto"
+           : f == Form::Integrated ? "tau-int"
+           : f == Form::Sampled    ? "tau-smp"
+                                   : "centred";
 }
 
 std::unique_ptr<models::Model> build(const Case& c, const Inputs& in, Form form) {
     models::ModelSpec spec;
     spec.family = c.family;
     spec.components = c.K;
-    spec.priors.integrateTau = form == Form::Integrated;
+    spec.priors.tau = form == Form::Auto         ? models::TauForm::Automatic
+                      : form == Form::Integrated ? models::TauForm::Integrated
+                                                 : models::TauForm::Sampled;
     spec.priors.centeredCoefficients = form == Form::Centred;
     auto m = models::makeModel(spec, in.X, in.y, in.names);
     if (!m) {
@@ -112,8 +119,26 @@ double peakMegabytes() {
     return static_cast<double>(u.ru_maxrss) / 1024.0;  // kB on Linux
 }
 
+// Unconstrained draws, one row per draw, after a line per chain with its adapted step size
+// and inverse metric: for looking at where a sampler struggles.
+void writeDraws(const std::string& path, const models::Model& model, const study::Fit& fit) {
+    std::ofstream out(path);
+    for (const auto& w : fit.warmStarts) {
+        out << "#step " << w.stepSize << " metric";
+        for (Eigen::Index j = 0; j < w.invMetric.size(); ++j) out << ' ' << w.invMetric(j);
+        out << '\n';
+    }
+    (void)model;
+    for (Eigen::Index s = 0; s < fit.draws.rows(); ++s) {
+        for (Eigen::Index j = 0; j < fit.draws.cols(); ++j)
+            out << (j ? "," : "") << fit.draws(s, j);
+        out << '\n';
+    }
+}
+
 int runCase(const Case& c, int argc, char** argv) {
-    Form form = Form::Integrated;
+    Form form = Form::Auto;
+    std::string drawsOut;
     mcmc::SamplerOptions so;
     so.chains = 4;
     so.warmup = 1000;
@@ -125,6 +150,8 @@ int runCase(const Case& c, int argc, char** argv) {
         auto next = [&] { return a + 1 < argc ? std::atoi(argv[++a]) : 0; };
         if (k == "--centred")
             form = Form::Centred;
+        else if (k == "--tau-integrated")
+            form = Form::Integrated;
         else if (k == "--tau-sampled")
             form = Form::Sampled;
         else if (k == "--warmup")
@@ -137,6 +164,8 @@ int runCase(const Case& c, int argc, char** argv) {
             so.threads = next();
         else if (k == "--seed")
             so.seed = static_cast<std::uint64_t>(next());
+        else if (k == "--draws-out" && a + 1 < argc)
+            drawsOut = argv[++a];
     }
     const Inputs in = prepare(c);
     const auto model = build(c, in, form);
@@ -148,6 +177,7 @@ int runCase(const Case& c, int argc, char** argv) {
         std::fprintf(stderr, "%s: %s\n", c.name.c_str(), fit.message().c_str());
         return 1;
     }
+    if (!drawsOut.empty()) writeDraws(drawsOut, *model, *fit);
     const auto& d = fit->diagnostics;
     std::string worst;
     double minEss = 1e300;

@@ -158,7 +158,8 @@ class TstModels : public QObject {
         QTest::newRow("poisson tau sampled") << "poisson sampled" << 1 << true;
         QTest::newRow("negbin tau sampled") << "negbin sampled" << 1 << false;
         QTest::newRow("normal tau sampled") << "normal sampled" << 1 << true;
-        QTest::newRow("mixture K=20 tau sampled") << "normal-mixture sampled" << 20 << true;
+        QTest::newRow("mixture K=20 tau integrated") << "normal-mixture integrated" << 20 << true;
+        QTest::newRow("mixture K=3 tau integrated") << "normal-mixture integrated" << 3 << false;
         QTest::newRow("poisson centred") << "poisson centred" << 1 << true;
         QTest::newRow("negbin centred") << "negbin centred" << 1 << false;
         QTest::newRow("normal centred") << "normal centred" << 1 << false;
@@ -177,12 +178,16 @@ class TstModels : public QObject {
         }
         if (fam.ends_with(" centred")) {
             fam = fam.substr(0, fam.size() - 8);
-            pr.integrateTau = false;
+            pr.tau = TauForm::Sampled;
             pr.centeredCoefficients = true;
         }
         if (fam.ends_with(" sampled")) {
             fam = fam.substr(0, fam.size() - 8);
-            pr.integrateTau = false;
+            pr.tau = TauForm::Sampled;
+        }
+        if (fam.ends_with(" integrated")) {
+            fam = fam.substr(0, fam.size() - 11);
+            pr.tau = TauForm::Integrated;
         }
         const Data d = makeData(fam, 40, dummies ? 8 : 4, 11, dummies);
         const auto m = build(fam, d, K, pr);
@@ -290,7 +295,7 @@ class TstModels : public QObject {
         const std::string fam = family.toStdString();
         const Data d = makeData(fam, 40, 4, 51);
         Priors centred, sampled;
-        centred.integrateTau = sampled.integrateTau = false;
+        centred.tau = sampled.tau = TauForm::Sampled;
         centred.centeredCoefficients = true;
         const auto mn = build(fam, d, K, sampled);
         const auto mc = build(fam, d, K, centred);
@@ -333,10 +338,11 @@ class TstModels : public QObject {
         QFETCH(int, K);
         const std::string fam = family.toStdString();
         const Data d = makeData(fam, 30, 2, 61);
-        Priors centred;
-        centred.integrateTau = false;
+        Priors centred, whitened;
+        centred.tau = TauForm::Sampled;
         centred.centeredCoefficients = true;
-        const auto mi = build(fam, d, K);
+        whitened.tau = TauForm::Integrated;
+        const auto mi = build(fam, d, K, whitened);
         const auto mc = build(fam, d, K, centred);
         QCOMPARE(mc->dimension(), mi->dimension() + 2);
         const Eigen::VectorXd a = randomWeights(30, 62);

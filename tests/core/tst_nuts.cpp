@@ -62,6 +62,7 @@ class TstNuts : public QObject {
     Q_OBJECT
   private slots:
     void standardNormal100() {
+        constexpr double kMaxZ = 4.42;
         StdNormal target(100);
         SamplerOptions o;
         o.seed = 20240611;
@@ -77,9 +78,11 @@ class TstNuts : public QObject {
         for (Eigen::Index j = 0; j < all.cols(); ++j) {
             const double ess = diag.quantities[static_cast<std::size_t>(j)].summary.essBulk;
             const double mean = all.col(j).mean();
-            // sd is 1: the mean's Monte Carlo sd is 1/sqrt(ESS).
+            // sd is 1: the mean's Monte Carlo sd is 1/sqrt(ESS). 100 dimensions, two z
+            // each: |z| < 4.42 keeps the family-wise false alarm rate at 0.2% (|z| < 4
+            // alone was 1.3%; seeds 1-6 give a largest |z| of 2.4-3.6).
             const double zMean = std::abs(mean) * std::sqrt(ess);
-            QVERIFY2(zMean < 4,
+            QVERIFY2(zMean < kMaxZ,
                      qPrintable(QString("dim %1 mean %2 ess %3").arg(j).arg(mean).arg(ess)));
             // Var(x^2) = 2 for a standard normal; ESS of x^2 from its own draws.
             const double essSq = summarize(transformed(*r, [j](const Eigen::RowVectorXd& q) {
@@ -87,7 +90,7 @@ class TstNuts : public QObject {
                                  })).essBulk;
             const double var = (all.col(j).array() - mean).square().mean();
             const double zVar = std::abs(var - 1) / std::sqrt(2 / essSq);
-            QVERIFY2(zVar < 4.5,
+            QVERIFY2(zVar < kMaxZ,
                      qPrintable(QString("dim %1 var %2 ess %3").arg(j).arg(var).arg(essSq)));
             worstMean = std::max(worstMean, zMean);
             worstVar = std::max(worstVar, zVar);
@@ -405,16 +408,52 @@ class TstNuts : public QObject {
         }
         QCOMPARE(ends, windowEnds);
         if (!windowEnds.isEmpty()) {
-            // The last window's regularized variance: (n/(n+5)) s^2 + 1e-3 (5/(n+5)).
+            // The last window's regularized variance: (n/(n+5)) s^2 + 1e-3 s^2 (5/(n+5))
+            // (one parameter: the geometric mean of the variances is s^2 itself).
             const int n = windowEnds.size() == 1
                               ? windowEnds.back() + 1 - a.initBuffer()
                               : windowEnds.back() - windowEnds[windowEnds.size() - 2];
             Eigen::VectorXd w(n);
             for (int i = 0; i < n; ++i) w[i] = (windowEnds.back() - n + 1 + i) % 3;
             const double s2 = (w.array() - w.mean()).square().sum() / (n - 1);
-            const double expected = n / (n + 5.0) * s2 + 1e-3 * 5.0 / (n + 5.0);
+            const double expected = n / (n + 5.0) * s2 + 1e-3 * s2 * 5.0 / (n + 5.0);
             QVERIFY(std::abs(inv[0] - expected) < 1e-12);
         }
+    }
+
+    // The shrinkage is scale-free: a parameter with variance 2e-6 next to one with variance
+    // 1.3 keeps its metric within 5% of its sample variance (Stan's absolute 1e-3 target
+    // makes it 17 times too wide with this 150-draw window); a window in which nothing
+    // moved falls back to Stan's absolute target.
+    void metricShrinkageIsScaleFree() {
+        detail::WindowedVarianceAdaptation a;
+        (void)a.configure(200, 20, 30, 150);
+        Eigen::VectorXd inv = Eigen::VectorXd::Ones(2);
+        double sum[2] = {0, 0}, sumSq[2] = {0, 0};
+        int n = 0;
+        for (int it = 0; it < 200; ++it) {
+            Eigen::VectorXd q(2);
+            q << 1e-3 * ((it * 7) % 5), static_cast<double>((it * 3) % 4);
+            const bool inWindow = it >= 20 && it < 170;
+            if (inWindow) {
+                ++n;
+                for (int j = 0; j < 2; ++j) {
+                    sum[j] += q[j];
+                    sumSq[j] += q[j] * q[j];
+                }
+            }
+            (void)a.learn(q, inv);
+        }
+        QCOMPARE(n, 150);
+        for (int j = 0; j < 2; ++j) {
+            const double var = (sumSq[j] - sum[j] * sum[j] / n) / (n - 1);
+            QVERIFY2(
+                std::abs(inv[j] / var - 1.0) < 0.05,
+                qPrintable(
+                    QString("parameter %1: metric %2, variance %3").arg(j).arg(inv[j]).arg(var)));
+        }
+        QVERIFY(detail::WindowedVarianceAdaptation::shrinkScale(Eigen::ArrayXd::Zero(3)) == 1.0);
+        QCOMPARE(detail::WindowedVarianceAdaptation::shrinkScale(Eigen::Array2d(1e-6, 1.0)), 1e-3);
     }
 
     void dualAveragingConverges() {

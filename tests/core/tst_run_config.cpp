@@ -21,7 +21,7 @@ class TstRunConfig : public QObject {
         QCOMPARE(c->data.transform, std::string("log-shift"));
         QCOMPARE(c->model.family, std::string("normal-mixture"));
         QCOMPARE(c->model.K, 20);
-        QCOMPARE(c->model.tau, std::string("integrated"));  // the default
+        QCOMPARE(c->model.tau, std::string("auto"));  // the default
         QCOMPARE(c->mcmc.seed, std::uint64_t{7});
         QCOMPARE(c->synthesis.m, 20);
         QCOMPARE(c->risk.L, 20);
@@ -127,7 +127,8 @@ class TstRunConfig : public QObject {
             << "model: 'family' must be poisson-means, poisson, negbin, normal or normal-mixture";
         QTest::newRow("bad tau handling")
             << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"tau": "fixed"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
-            << "model: 'tau' must be \"integrated\" (tau_j integrated out of the sampler) or "
+            << "model: 'tau' must be \"auto\" (integrated for one component, sampled for the "
+               "mixture), \"integrated\" (tau_j integrated out of the sampler) or "
                "\"sampled\"";
         QTest::newRow("fractional chains")
             << R"({"data": {"path": "x.csv", "target": "y"}, "mcmc": {"chains": 2.5}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"

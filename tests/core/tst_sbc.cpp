@@ -107,7 +107,7 @@ struct Result {
 };
 
 Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>>& quantities,
-              std::uint64_t seed, bool integrateTau) {
+              std::uint64_t seed, TauForm tau) {
     Result res;
     for (const auto& q : quantities) res.names.push_back(q.first);
     res.ranks.assign(quantities.size(), std::vector<int>(kReplicates));
@@ -120,14 +120,14 @@ Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>
         spec.family = s.family;
         spec.components = s.K;
         spec.priors = s.priors;
-        spec.priors.integrateTau = false;
+        spec.priors.tau = TauForm::Sampled;
         spec.priors.centeredCoefficients = true;
         auto gen = makeModel(spec, X, Eigen::VectorXd::Zero(s.n));
         if (!gen) qFatal("%s", gen.message().c_str());
         const Eigen::VectorXd theta = priorDraw(s, 2, rng);
         Eigen::VectorXd y(s.n);
         (*gen)->predict(theta, rng, y);
-        spec.priors.integrateTau = integrateTau;
+        spec.priors.tau = tau;
         spec.priors.centeredCoefficients = false;
         auto fitModel = makeModel(spec, X, y);
         if (!fitModel) qFatal("replicate %d: %s", r, fitModel.message().c_str());
@@ -199,9 +199,9 @@ void checkRanks(const std::string& label, const Result& res) {
 void checkUniform(const std::string& label, const Setup& s,
                   const std::vector<std::pair<std::string, Quantity>>& quantities,
                   std::uint64_t seed) {
-    checkRanks(label + " (tau integrated)", runSbc(s, quantities, seed, true));
+    checkRanks(label + " (tau integrated)", runSbc(s, quantities, seed, TauForm::Integrated));
     if (s.family != "poisson-means")
-        checkRanks(label + " (tau sampled)", runSbc(s, quantities, seed + 100, false));
+        checkRanks(label + " (tau sampled)", runSbc(s, quantities, seed + 100, TauForm::Sampled));
 }
 
 Quantity param(Eigen::Index j) {

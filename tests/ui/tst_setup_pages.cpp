@@ -114,7 +114,7 @@ class TstSetupPages : public QObject {
         c.mcmc.draws = 333;
         c.mcmc.seed = 99;
         c.mcmc.threads = 2;
-        QCOMPARE(page.tauBox()->currentData().toString(), QString("integrated"));  // default
+        QCOMPARE(page.tauBox()->currentData().toString(), QString("auto"));  // default
         c.model.tau = "sampled";
         page.load(c);
         QVERIFY(page.componentsBox()->isEnabled());

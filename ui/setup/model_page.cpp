@@ -209,14 +209,16 @@ QWidget* ModelPage::buildMcmcGroup() {
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Threads"), threads_);
     tau_ = new QComboBox;
-    tau_->addItem(tr("integrated out (recommended)"), "integrated");
+    tau_->addItem(tr("automatic (recommended)"), "auto");
+    tau_->addItem(tr("integrated out"), "integrated");
     tau_->addItem(tr("sampled with the coefficients"), "sampled");
     tau_->setToolTip(
         tr("How the sampler treats each coefficient's scale tau_j. The posterior is the same "
-           "either way. Integrated out, the sampler avoids the funnel between a small "
+           "every way. Integrated out, the sampler avoids the funnel between a small "
            "coefficient and its tau (which makes NUTS diverge on dummy-coded predictors); "
-           "tau is then drawn exactly given the coefficients. \"Sampled\" is the Stan-style "
-           "parameterization, for comparisons."));
+           "tau is then drawn exactly given the coefficients. For the mixture, where tau_j "
+           "is shared by all components, sampling tau is far faster. \"Automatic\" "
+           "integrates for one component and samples for the mixture."));
     form->addRow(tr("Coefficient scales"), tau_);
     for (auto* s : {chains_, warmup_, draws_, seed_, threads_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);

@@ -66,6 +66,19 @@ void WindowedVarianceAdaptation::nextWindow() {
     if (nextWindowEnd_ + 2 * windowSize_ >= warmup_ - termBuffer_) nextWindowEnd_ = lastEnd;
 }
 
+// exp(mean log var) over the positive variances; 1 when none is (a chain that never moved
+// keeps Stan's absolute target).
+double WindowedVarianceAdaptation::shrinkScale(const Eigen::ArrayXd& var) {
+    double sumLog = 0.0;
+    int count = 0;
+    for (const double v : var)
+        if (v > 0.0 && std::isfinite(v)) {
+            sumLog += std::log(v);
+            ++count;
+        }
+    return count > 0 ? std::exp(sumLog / count) : 1.0;
+}
+
 bool WindowedVarianceAdaptation::learn(const Eigen::VectorXd& q, Eigen::VectorXd& invMetric) {
     if (!enabled_) return false;
     if (inWindow()) {
@@ -83,8 +96,15 @@ bool WindowedVarianceAdaptation::learn(const Eigen::VectorXd& q, Eigen::VectorXd
         nextWindow();
         if (n_ >= 2) {
             const double n = static_cast<double>(n_);
-            // Shrink the sample variance towards 1e-3 with weight 5 / (n + 5).
-            invMetric = (n / (n + 5.0)) * (m2_ / (n - 1.0)).array() + 1e-3 * (5.0 / (n + 5.0));
+            // Shrink the sample variance with weight 5 / (n + 5) towards 1e-3 times the
+            // geometric mean of the window's variances. Stan shrinks towards 1e-3 itself,
+            // which is not scale-free: a parameter whose posterior variance is ~1e-6 (a
+            // whitened coefficient informed by many records) gets a metric several times
+            // too wide, and NUTS's U-turn then cuts every trajectory at that parameter's
+            // short period (NB intercept-only: phi's ESS fell to a third).
+            const Eigen::ArrayXd var = m2_.array() / (n - 1.0);
+            invMetric =
+                (n / (n + 5.0)) * var + kShrinkTarget * shrinkScale(var) * (5.0 / (n + 5.0));
         }
         n_ = 0;
         ++counter_;

@@ -52,6 +52,11 @@ class WindowedVarianceAdaptation {
     int termBuffer() const { return termBuffer_; }
     int baseWindow() const { return baseWindow_; }
 
+    // The regularization: variance -> (n/(n+5)) variance + (5/(n+5)) kShrinkTarget scale,
+    // scale = shrinkScale(the window's variances).
+    static constexpr double kShrinkTarget = 1e-3;
+    static double shrinkScale(const Eigen::ArrayXd& var);
+
   private:
     bool inWindow() const;
     bool endOfWindow() const;

@@ -18,7 +18,9 @@ RegressionModel::RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y,
       p_(X.cols()),
       K_(components) {
     nonCentred_.assign(static_cast<std::size_t>(p_), false);
-    if (!priors_.fixedTau && priors_.integrateTau)
+    const bool integrate = priors_.tau == TauForm::Integrated ||
+                           (priors_.tau == TauForm::Automatic && components == 1);
+    if (!priors_.fixedTau && integrate)
         integrated_ = detail::integratedTau(priors_.tauDf, priors_.tauScale, static_cast<int>(K_));
     if (tauSampled() && !priors_.centeredCoefficients)
         for (Eigen::Index j = 1; j < p_; ++j)

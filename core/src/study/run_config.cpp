@@ -150,9 +150,11 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("K", c.model.K);
         m.get("priors", c.model.priors);
         m.get("tau", c.model.tau);
-        if (error.empty() && c.model.tau != "integrated" && c.model.tau != "sampled")
+        if (error.empty() && c.model.tau != "auto" && c.model.tau != "integrated" &&
+            c.model.tau != "sampled")
             m.fail(
-                "'tau' must be \"integrated\" (tau_j integrated out of the sampler) or "
+                "'tau' must be \"auto\" (integrated for one component, sampled for the "
+                "mixture), \"integrated\" (tau_j integrated out of the sampler) or "
                 "\"sampled\"");
         if (error.empty() && !isModelFamily(c.model.family))
             m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");

@@ -9,6 +9,9 @@
 
 namespace ppsynth::models {
 
+// How the sampler handles the coefficient scales tau_j (the posterior is the same).
+enum class TauForm { Automatic, Integrated, Sampled };
+
 struct Priors {
     // beta_j ~ Normal(0, tau_j), tau_j ~ half-Student-t(tauDf, 0, tauScale), independent
     // over columns j (mixture: tau_j shared by the K components).
@@ -18,14 +21,19 @@ struct Priors {
     std::optional<double> fixedTau;
     // Not priors but how the sampler handles the coefficient block; the posterior is the
     // same every way, and reported draws always hold beta and tau.
-    // integrateTau (default): tau_j is integrated out and NUTS moves a whitened row w_j ~
-    // Normal(0, I) with beta_j = T(||w_j||) w_j / ||w_j||, T the radius map that gives beta_j
-    // its marginal prior exactly (a table accurate to 1e-8); each reported tau_j is an exact
-    // draw from p(tau_j | beta_j). With tau in the sampler every (beta_j, tau_j) pair is a
-    // funnel, which made NUTS diverge in 8-11% of the draws on dummy-coded designs; beta
-    // itself under the marginal prior has a log-spike at 0 that saturates NUTS's trees.
-    bool integrateTau = true;
-    // Only with integrateTau = false: by default a column with few nonzero entries (a rare
+    // Integrated: tau_j is integrated out and NUTS moves a whitened row w_j ~ Normal(0, I)
+    // with beta_j = T(||w_j||) w_j / ||w_j||, T the radius map that gives beta_j its marginal
+    // prior exactly (a table accurate to 1e-8); each reported tau_j is an exact draw from
+    // p(tau_j | beta_j). With tau in the sampler every (beta_j, tau_j) pair is a funnel, which
+    // made NUTS diverge in 8-11% of the draws on dummy-coded regressions; beta itself under
+    // the marginal prior has a log-spike at 0 that saturates NUTS's trees.
+    // Sampled: tau_j is a parameter (see centeredCoefficients). The mixture needs it: there
+    // row j holds all K components, and one well-determined coefficient pins w_j to a curved
+    // ridge through the other components' coordinates (T depends on ||w_j||), which no
+    // diagonal metric follows; K = 20 on income_survey saturated every tree.
+    // Automatic (default): integrated for one component, sampled for the mixture.
+    TauForm tau = TauForm::Automatic;
+    // Only with tau sampled: by default a column with few nonzero entries (a rare
     // dummy level: fewer than RegressionModel::kNonCentredBelow records) is non-centred,
     // z_kj ~ Normal(0, 1) with beta_kj = tau_j z_kj, and every other column, the intercept
     // included, is centred. true: every column centred. Ignored with fixedTau.

@@ -3,7 +3,7 @@
 // and the coefficient block beta ~ Normal(0, tau_j), tau_j ~ half-t, in the common layout
 //   q = [ vec(Q) (p x K, column k = coefficients of component k; K = 1 for plain
 //         regressions), log tau (p; only when tau is sampled), family extras ].
-// By default tau is integrated out (Priors::integrateTau): row j of Q is w_j ~ Normal(0, I)
+// With tau integrated out (Priors::tau; the default for K = 1) row j of Q is w_j ~ Normal(0, I)
 // and beta_j = T(||w_j||) w_j / ||w_j|| has the marginal prior (detail::IntegratedTau). With tau
 // sampled, row j of Q is beta_j itself (centred) or z_j with beta_j = tau_j z_j (non-centred, for
 // columns with few nonzero entries). Every form targets the same posterior; coefficients(q) gives
@@ -84,7 +84,7 @@ class RegressionModel : public Model {
     Priors priors_;
 
   private:
-    bool tauSampled() const { return !priors_.fixedTau && !priors_.integrateTau; }
+    bool tauSampled() const { return !priors_.fixedTau && !integrated_; }
 
     Eigen::Index p_ = 0;
     Eigen::Index K_ = 1;

@@ -49,8 +49,8 @@ struct RunConfig {
         int K = 20;
         std::map<std::string, double> priors;  // hyperparameter overrides by name
         // How NUTS handles the coefficient scales tau_j (same posterior either way):
-        // "integrated" (default; see models::Priors::integrateTau) or "sampled".
-        std::string tau = "integrated";
+        // "auto" (default), "integrated" or "sampled": models::Priors::tau.
+        std::string tau = "auto";
     } model;
     struct Mcmc {
         int chains = 4, warmup = 1000, draws = 1000, threads = 2, maxTreeDepth = 10;
