@@ -23,10 +23,13 @@ Expected<study::RunResult> run(const std::string& json, data::ExampleId example)
     return study::runStudy(*config, data::makeExample(example));
 }
 
-double median(const Eigen::VectorXd& v) {
-    std::vector<double> s(v.data(), v.data() + v.size());
+double quantile(std::vector<double> s, double p) {
     std::sort(s.begin(), s.end());
-    return quantileSorted(s, 0.5);
+    return quantileSorted(s, p);
+}
+
+double median(const Eigen::VectorXd& v) {
+    return quantile(std::vector<double>(v.data(), v.data() + v.size()), 0.5);
 }
 
 // Median over records of Delta_{alpha,x_i} / Delta_{alpha,x}: how close the records' bounds
@@ -132,7 +135,8 @@ class TstPaperFindings : public QObject {
     // not smaller than Marginal's (CLI, seed 7: 0.1225 vs 0.1212). The case checks that
     // reason on the Synthesizer's datasets. Not reproduced, so not asserted: the paper's
     // downward shift from the Synthesizer (here its mean IR, 0.150, is the lowest of the
-    // three). Tolerance: Pairwise's IQR below Marginal's by at least 0.01 (paper: 0.0149).
+    // three). Tolerance: Pairwise's IQR below Marginal's by at least 0.01 (paper: 0.0149);
+    // its 99th percentile of IR below Marginal's.
     void pairwiseCompressesIrOnIncomeSurvey() {
         auto r = run(R"({
           "data": {"path": "income_survey.csv", "target": "income",
@@ -164,7 +168,12 @@ class TstPaperFindings : public QObject {
                 s->whackAMole.size(), s->weights.median, s->weights.min);
         QVERIFY(pw.irSummary.iqr < mg.irSummary.iqr - 0.01);
         QVERIFY(std::abs(pw.irSummary.mean - mg.irSummary.mean) < 0.02);
-        QVERIFY(pw.irSummary.max < mg.irSummary.max);
+        // The tail: the top 1% of records (the single largest IR is one record of 6208 and
+        // moves with any change of the chains).
+        const double pw99 = quantile(pw.ir, 0.99), mg99 = quantile(mg.ir, 0.99);
+        qInfo("IR 99th percentile: Pairwise %.4f, Marginal %.4f", pw99, mg99);
+        QVERIFY(pw99 < mg99);
+        QVERIFY(pw.irSummary.aboveThreshold <= mg.irSummary.aboveThreshold);
         QVERIFY(pw.whackAMole.size() < mg.whackAMole.size());
         // Figure 10's level: most pairwise weights well below 1.
         QVERIFY(pw.weights.median < 0.5);
