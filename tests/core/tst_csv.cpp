@@ -238,8 +238,11 @@ class TstCsv : public QObject {
             QCOMPARE(report.notes.front(),
                      std::string("'t.csv': the delimiter is ';' (semicolon)"));
             QCOMPARE(t->rowCount(), static_cast<std::size_t>(rows));
-            QCOMPARE(t->column(1).texts()[static_cast<std::size_t>(rows - 2)],
-                     std::string(30, 'a') + "\n" + std::string(30, 'b'));
+            // Built with append, not a + b + c: with the precompiled test header GCC 12
+            // -O2 reports a bogus -Warray-bounds inside std::string's operator+.
+            std::string quoted(30, 'a');
+            quoted.append("\n").append(30, 'b');
+            QCOMPARE(t->column(1).texts()[static_cast<std::size_t>(rows - 2)], quoted);
             QCOMPARE(t->column(1).texts().back(), std::string("end"));
         }
     }
