@@ -121,14 +121,13 @@ double peakMegabytes() {
 
 // Unconstrained draws, one row per draw, after a line per chain with its adapted step size
 // and inverse metric: for looking at where a sampler struggles.
-void writeDraws(const std::string& path, const models::Model& model, const study::Fit& fit) {
+void writeDraws(const std::string& path, const study::Fit& fit) {
     std::ofstream out(path);
     for (const auto& w : fit.warmStarts) {
         out << "#step " << w.stepSize << " metric";
         for (Eigen::Index j = 0; j < w.invMetric.size(); ++j) out << ' ' << w.invMetric(j);
         out << '\n';
     }
-    (void)model;
     for (Eigen::Index s = 0; s < fit.draws.rows(); ++s) {
         for (Eigen::Index j = 0; j < fit.draws.cols(); ++j)
             out << (j ? "," : "") << fit.draws(s, j);
@@ -177,7 +176,7 @@ int runCase(const Case& c, int argc, char** argv) {
         std::fprintf(stderr, "%s: %s\n", c.name.c_str(), fit.message().c_str());
         return 1;
     }
-    if (!drawsOut.empty()) writeDraws(drawsOut, *model, *fit);
+    if (!drawsOut.empty()) writeDraws(drawsOut, *fit);
     const auto& d = fit->diagnostics;
     std::string worst;
     double minEss = 1e300;

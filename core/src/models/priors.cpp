@@ -35,4 +35,11 @@ Status Priors::validate() const {
     return Status::ok();
 }
 
+std::optional<TauForm> tauFormFromString(const std::string& name) {
+    if (name == "auto") return TauForm::Automatic;
+    if (name == "integrated") return TauForm::Integrated;
+    if (name == "sampled") return TauForm::Sampled;
+    return std::nullopt;
+}
+
 }  // namespace ppsynth::models

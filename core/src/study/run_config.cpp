@@ -150,8 +150,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("K", c.model.K);
         m.get("priors", c.model.priors);
         m.get("tau", c.model.tau);
-        if (error.empty() && c.model.tau != "auto" && c.model.tau != "integrated" &&
-            c.model.tau != "sampled")
+        if (error.empty() && !models::tauFormFromString(c.model.tau))
             m.fail(
                 "'tau' must be \"auto\" (integrated for one component, sampled for the "
                 "mixture), \"integrated\" (tau_j integrated out of the sampler) or "

@@ -188,9 +188,9 @@ class Runner {
         spec.family = config_.model.family;
         spec.components = config_.model.K;
         spec.priors = *priors;
-        spec.priors.tau = config_.model.tau == "integrated" ? models::TauForm::Integrated
-                          : config_.model.tau == "sampled"  ? models::TauForm::Sampled
-                                                            : models::TauForm::Automatic;
+        // Validated by parseRunConfig.
+        spec.priors.tau =
+            models::tauFormFromString(config_.model.tau).value_or(models::TauForm::Automatic);
         auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
                                        result_.inputs.columnNames());
         if (!model) return model.status();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "ppsynth/common/expected.hpp"
 
@@ -59,5 +60,8 @@ struct Priors {
     // Every hyperparameter must be finite and positive; the message names the field.
     Status validate() const;
 };
+
+// "auto", "integrated" or "sampled" (the configuration's model.tau); nullopt otherwise.
+std::optional<TauForm> tauFormFromString(const std::string& name);
 
 }  // namespace ppsynth::models
