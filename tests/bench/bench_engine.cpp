@@ -17,8 +17,14 @@
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
+//   bench_engine curvature CASE FILE [CHAIN [DRAW]]   where NUTS's step size is limited: the
+//                                     Hessian (finite differences of the gradient) at a draw
+//                                     of FILE (--draws-out), in that chain's metric, its
+//                                     largest eigenvalues and what their directions load on
 #include <sys/resource.h>
 
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <chrono>
@@ -26,6 +32,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -277,6 +284,76 @@ int mixtureDump() {
     return 0;
 }
 
+// Leapfrog is stable for step sizes below 2 / sqrt(lambda_max) of the Hessian in the metric's
+// scale, and NUTS's adapted step sits near 1 / sqrt(lambda_max): the top eigenvectors name
+// the directions that set it.
+int curvature(const Case& c, const std::string& path, int chain, int draw) {
+    std::ifstream file(path);
+    std::vector<Eigen::VectorXd> metrics, draws;
+    for (std::string line; std::getline(file, line);) {
+        std::vector<double> v;
+        const bool meta = line.rfind("#step", 0) == 0;
+        std::string body = meta ? line.substr(line.find("metric") + 6) : line;
+        for (char& ch : body)
+            if (ch == ',') ch = ' ';
+        std::istringstream is(body);
+        for (double x; is >> x;) v.push_back(x);
+        (meta ? metrics : draws).push_back(Eigen::Map<Eigen::VectorXd>(v.data(), std::ssize(v)));
+    }
+    if (metrics.empty() || draws.size() % metrics.size() != 0 || chain >= std::ssize(metrics)) {
+        std::fprintf(stderr, "%s: not a --draws-out file of this case\n", path.c_str());
+        return 1;
+    }
+    const int perChain = static_cast<int>(draws.size() / metrics.size());
+    const Eigen::VectorXd q0 =
+        draws[static_cast<std::size_t>(chain * perChain + std::min(draw, perChain - 1))];
+    const Eigen::VectorXd sd = metrics[static_cast<std::size_t>(chain)].array().sqrt().matrix();
+    const Inputs in = prepare(c);
+    const auto m = build(c, in, Form::Auto);
+    const Eigen::Index d = q0.size();
+    if (static_cast<Eigen::Index>(m->dimension()) != d) {
+        std::fprintf(stderr, "dimension %td in the file, %zu in the model\n", d, m->dimension());
+        return 1;
+    }
+    const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(in.y.size());
+    Eigen::MatrixXd H(d, d);
+    Eigen::VectorXd gp(d), gm(d);
+    for (Eigen::Index j = 0; j < d; ++j) {
+        const double h = 1e-5 * sd(j);
+        Eigen::VectorXd q = q0;
+        q(j) += h;
+        m->logPosterior(q, alpha, gp);
+        q(j) -= 2 * h;
+        m->logPosterior(q, alpha, gm);
+        H.col(j) = -(gp - gm) / (2 * h) * sd(j);  // columns scaled by the metric's sd
+    }
+    H = sd.asDiagonal() * H;
+    H = 0.5 * (H + H.transpose()).eval();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(H);
+    // Reported names match the free coordinates except the mixture's: K - 1 sticks name
+    // pi[1..K-1] and the last coordinate is log gamma.
+    auto names = m->parameterNames();
+    names.resize(static_cast<std::size_t>(d), "?");
+    if (c.family == "normal-mixture") names.back() = "log gamma";
+    std::printf("chain %d draw %d: %td coordinates\n", chain, draw, d);
+    for (Eigen::Index e = d - 1; e >= d - 8; --e) {
+        const Eigen::VectorXd v = es.eigenvectors().col(e);
+        std::printf("lambda %.4g (1/sqrt %.4g):", es.eigenvalues()(e),
+                    1.0 / std::sqrt(std::max(es.eigenvalues()(e), 1e-300)));
+        std::vector<Eigen::Index> idx(static_cast<std::size_t>(d));
+        for (Eigen::Index j = 0; j < d; ++j) idx[static_cast<std::size_t>(j)] = j;
+        std::partial_sort(idx.begin(), idx.begin() + 6, idx.end(),
+                          [&](auto a, auto b) { return std::abs(v(a)) > std::abs(v(b)); });
+        for (int t = 0; t < 6; ++t)
+            std::printf(" %s %.2f",
+                        names[static_cast<std::size_t>(idx[static_cast<std::size_t>(t)])].c_str(),
+                        v(idx[static_cast<std::size_t>(t)]));
+        std::printf("\n");
+    }
+    std::printf("smallest lambda %.4g\n", es.eigenvalues()(0));
+    return 0;
+}
+
 int dump(const std::string& dir) {
     for (const auto& c : cases()) {
         const Inputs in = prepare(c);
@@ -311,6 +388,11 @@ int main(int argc, char** argv) {
     if (what == "gradient-scaling") return gradientScaling();
     if (what == "mixture-dump") return mixtureDump();
     if (what == "dump" && argc > 2) return dump(argv[2]);
+    if (what == "curvature" && argc > 3)
+        for (const auto& c : cases())
+            if (c.name == argv[2])
+                return curvature(c, argv[3], argc > 4 ? std::atoi(argv[4]) : 0,
+                                 argc > 5 ? std::atoi(argv[5]) : 1 << 30);
     for (const auto& c : cases())
         if (c.name == what) return runCase(c, argc, argv);
     std::fprintf(stderr, "unknown case '%s'\n", what.c_str());

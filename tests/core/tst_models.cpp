@@ -628,6 +628,51 @@ class TstModels : public QObject {
         QVERIFY(l.allFinite());
     }
 
+    // The weights' coordinates must carry exactly Dirichlet(gamma / K) with the Jacobian of
+    // their map to (pi_1..pi_{K-1}), found here by finite differences, not from the sticks'
+    // Beta algebra: with every alpha_i = 0 the change in the log density between two points
+    // that differ in the weights and gamma is the change in
+    // log Dirichlet(pi | gamma / K) + log |d pi / du| + log Gamma(gamma | 1, 1) + log gamma.
+    void mixtureWeightsHaveDirichletPrior() {
+        const int K = 5;
+        const Data d = makeData("normal-mixture", 30, 2, 24);
+        const auto m = build("normal-mixture", d, K);
+        const auto* mix = dynamic_cast<const NormalMixture*>(m.get());
+        QVERIFY(mix);
+        const Eigen::Index off = static_cast<Eigen::Index>(m->dimension()) - K;  // K-1 + gamma
+        const Eigen::VectorXd zero = Eigen::VectorXd::Zero(30);
+        auto reference = [&](const Eigen::VectorXd& q) {
+            const double gamma = std::exp(q(off + K - 1)), c = gamma / K;
+            const Eigen::VectorXd logPi = mix->logWeights(q);
+            Eigen::MatrixXd J(K - 1, K - 1);
+            const double h = 1e-6;
+            for (int j = 0; j < K - 1; ++j) {
+                Eigen::VectorXd up = q, dn = q;
+                up(off + j) += h;
+                dn(off + j) -= h;
+                J.col(j) = (mix->logWeights(up).array().exp() - mix->logWeights(dn).array().exp())
+                               .head(K - 1)
+                               .matrix() /
+                           (2 * h);
+            }
+            return std::lgamma(gamma) - K * std::lgamma(c) + (c - 1.0) * logPi.sum() +
+                   std::log(std::abs(J.determinant())) +
+                   std::log(boost::math::pdf(boost::math::gamma_distribution<>(1.0, 1.0), gamma)) +
+                   std::log(gamma);
+        };
+        const Eigen::VectorXd q1 = randomPoint(*m, 25, 0.8);
+        for (std::uint64_t seed : {26, 27, 28}) {
+            Eigen::VectorXd q2 = q1;
+            const Eigen::VectorXd r = randomPoint(*m, seed, 0.8);
+            q2.tail(K) = r.tail(K);
+            const double got = lp(*m, q2, zero) - lp(*m, q1, zero);
+            const double want = reference(q2) - reference(q1);
+            QVERIFY2(
+                close(got, want, 1e-6, 1e-6),
+                qPrintable(QString("lp change %1, Dirichlet reference %2").arg(got).arg(want)));
+        }
+    }
+
     // Predictive draws: with an intercept-only design every record shares one distribution,
     // so the n draws are iid: mean and variance within 5 Monte Carlo standard errors
     // (SE of the variance from the sample fourth central moment).
