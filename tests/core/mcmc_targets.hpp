@@ -4,6 +4,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -22,6 +23,32 @@ class StdNormal : public mcmc::LogDensity {
 
   private:
     std::size_t d_;
+};
+
+// Equal mixture of Normal(-m, 1) and Normal(m, 1) in one dimension: NUTS alone never
+// crosses between the modes for m = 8. With flips on, exactMove proposes q -> -q with
+// probability 1/2; the density is symmetric, so the Metropolis ratio is 1 and it is exact.
+class TwoModes : public mcmc::LogDensity {
+  public:
+    TwoModes(double m, bool flips) : m_(m), flips_(flips) {}
+    std::size_t dimension() const override { return 1; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        const double a = -0.5 * (q(0) - m_) * (q(0) - m_), b = -0.5 * (q(0) + m_) * (q(0) + m_);
+        const double top = std::max(a, b);
+        const double wa = std::exp(a - top), wb = std::exp(b - top);
+        grad.resize(1);
+        grad(0) = (wa * (m_ - q(0)) + wb * (-m_ - q(0))) / (wa + wb);
+        return top + std::log(wa + wb);
+    }
+    bool exactMove(Eigen::VectorXd& q, Rng& rng) const override {
+        if (!flips_ || rng() % 2 == 0) return false;
+        q = -q;
+        return true;
+    }
+
+  private:
+    double m_;
+    bool flips_;
 };
 
 // Normal(mu, Sigma) with Sigma = S R S: scales S, equicorrelation R with coefficient rho.

@@ -19,6 +19,7 @@ using ppsynth::testing::Funnel;
 using ppsynth::testing::Gaussian;
 using ppsynth::testing::SlowNormal;
 using ppsynth::testing::StdNormal;
+using ppsynth::testing::TwoModes;
 
 namespace {
 
@@ -212,6 +213,37 @@ class TstNuts : public QObject {
         auto other = sampleNuts(target, o);
         QVERIFY(other.hasValue());
         QVERIFY(other->chains[0].draws != one->chains[0].draws);
+    }
+
+    // A target's exactMove runs after every transition: with flips each chain spends half
+    // its draws in each mode (flips are iid, so 1000 draws give a standard error of 0.016
+    // on a chain's share; the bound 0.1 is 6 of them); without, every chain stays in the
+    // mode it started in. Same draws for any thread count with the move in place.
+    void exactMoveMixesModes() {
+        SamplerOptions o;
+        o.seed = 5;
+        o.warmup = 200;
+        o.draws = 1000;
+        auto share = [](const ChainResult& c) {
+            return (c.draws.col(0).array() > 0).cast<double>().mean();
+        };
+        auto stuck = sampleNuts(TwoModes(8.0, false), o);
+        QVERIFY(stuck.hasValue());
+        for (const auto& c : stuck->chains) QVERIFY(share(c) == 0.0 || share(c) == 1.0);
+        const TwoModes target(8.0, true);
+        o.threads = 1;
+        auto one = sampleNuts(target, o);
+        o.threads = 2;
+        auto two = sampleNuts(target, o);
+        QVERIFY(one.hasValue() && two.hasValue());
+        for (std::size_t c = 0; c < one->chains.size(); ++c) {
+            QVERIFY(one->chains[c].draws == two->chains[c].draws);
+            const double s = share(one->chains[c]);
+            QVERIFY2(std::abs(s - 0.5) < 0.1,
+                     qPrintable(QString("chain %1 share %2").arg(c).arg(s)));
+        }
+        const Eigen::MatrixXd all = pooled(*one);
+        QVERIFY(std::abs(all.col(0).cwiseAbs().mean() - 8.0) < 0.1);
     }
 
     void cancelFlagStopsPromptly() {

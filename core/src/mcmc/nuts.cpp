@@ -107,6 +107,17 @@ bool keepGoing(const ChainContext& ctx, const char* stage, int chain, int done, 
     return !(ctx.stop.load() || (ctx.options.cancel != nullptr && ctx.options.cancel->load()));
 }
 
+// The target's own exact move after a transition: a composition of kernels that each leave
+// the target invariant still does.
+Status exactMove(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
+                 Eigen::VectorXd& scratch, int chain) {
+    scratch = kernel.q();
+    if (!ctx.target.exactMove(scratch, rng) || kernel.setState(scratch)) return Status::ok();
+    return Error{chainPrefix(chain) +
+                 "the model's exact move left the support (a bug in the model; please report "
+                 "it with the configuration)"};
+}
+
 Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     const SamplerOptions& o = ctx.options;
     const auto d = static_cast<Eigen::Index>(ctx.target.dimension());
@@ -132,9 +143,11 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     detail::WindowedVarianceAdaptation metricAdapt;
     if (o.adaptMetric)
         (void)metricAdapt.configure(o.warmup, o.initBuffer, o.termBuffer, o.baseWindow);
+    Eigen::VectorXd moved(d);
     for (int it = 0; it < o.warmup; ++it) {
         const detail::TransitionInfo info = kernel.transition();
         if (info.cancelled) return Error{kCancelled};
+        if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
         if (info.divergent) ++out.warmupDivergences;
         kernel.setStepSize(stepAdapt.learn(info.acceptStat));
         if (metricAdapt.enabled() && metricAdapt.learn(kernel.q(), kernel.invMetric())) {
@@ -154,6 +167,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     for (int it = 0; it < o.draws; ++it) {
         const detail::TransitionInfo info = kernel.transition();
         if (info.cancelled) return Error{kCancelled};
+        if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
         out.draws.row(it) = kernel.q().transpose();
         DrawStats& st = out.stats[static_cast<std::size_t>(it)];
         st.stepSize = kernel.stepSize();

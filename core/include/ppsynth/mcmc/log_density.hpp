@@ -6,6 +6,8 @@
 #include <Eigen/Core>
 #include <cstddef>
 
+#include "ppsynth/common/rng.hpp"
+
 namespace ppsynth::mcmc {
 
 class LogDensity {
@@ -16,6 +18,16 @@ class LogDensity {
     // to dimension()). Returns -infinity or NaN outside the support; samplers treat that as
     // a divergence, never as an error.
     virtual double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const = 0;
+    // An optional second Markov kernel the sampler applies after every transition (warm-up
+    // and sampling), e.g. a Metropolis move from a conditional prior that NUTS's fixed
+    // metric serves badly. It must leave this density invariant and keep q inside its
+    // support; returns true when it changed q. The default does nothing and draws nothing
+    // from rng, so targets without one sample exactly as before.
+    virtual bool exactMove(Eigen::VectorXd& q, Rng& rng) const {
+        (void)q;
+        (void)rng;
+        return false;
+    }
 };
 
 }  // namespace ppsynth::mcmc
