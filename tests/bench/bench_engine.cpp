@@ -14,6 +14,7 @@
 //     --centred                       tau sampled and every coefficient centred
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
 //     --draws-out FILE                unconstrained draws and each chain's adapted metric
+//     --progress                      every 100 iterations of each chain on stderr
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
@@ -172,6 +173,14 @@ int runCase(const Case& c, int argc, char** argv) {
             so.seed = static_cast<std::uint64_t>(next());
         else if (k == "--draws-out" && a + 1 < argc)
             drawsOut = argv[++a];
+        else if (k == "--progress")
+            so.progress = [start = std::chrono::steady_clock::now()](const Progress& p) {
+                // Every 100 iterations per chain, on stderr (long mixture runs).
+                if (static_cast<long>(p.done) % 100 == 0)
+                    std::fprintf(stderr, "  chain %d %s %.0f/%.0f at %.0f s\n", p.worker + 1,
+                                 p.stage.c_str(), p.done, p.total, secondsSince(start));
+                return Continue::Yes;
+            };
     }
     const Inputs in = prepare(c);
     const auto model = build(c, in, form);
@@ -195,14 +204,22 @@ int runCase(const Case& c, int argc, char** argv) {
             minEss = q.summary.essBulk;
             worst = q.name;
         }
+    std::string steps;
+    for (const auto& w : fit->warmStarts) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%s%.3g", steps.empty() ? "" : "/", w.stepSize);
+        steps += buf;
+    }
     std::printf(
         "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.1f  "
-        "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld  "
-        "peak %.0f MB\n",
+        "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld "
+        "(%.0f per iteration)  step sizes %s  peak %.0f MB\n",
         c.name.c_str(), formName(form), model->recordCount(), in.X.cols(), model->dimension(),
         fit->seconds, minEss, worst.c_str(), minEss / fit->seconds, d.maxRhat, d.divergences,
         100.0 * d.divergences / std::max(d.draws, 1), d.treeDepthSaturated,
-        static_cast<long long>(fit->gradientEvaluations), peakMegabytes());
+        static_cast<long long>(fit->gradientEvaluations),
+        static_cast<double>(fit->gradientEvaluations) / (so.chains * (so.warmup + so.draws)),
+        steps.c_str(), peakMegabytes());
     return 0;
 }
 

@@ -51,6 +51,22 @@ class TwoModes : public mcmc::LogDensity {
     bool flips_;
 };
 
+// Two independent normals with sds 0.1 and 10 whose poolMetric replaces the window's
+// variances by their geometric mean: the adapted metric must then be the same for both.
+class PooledPair : public mcmc::LogDensity {
+  public:
+    std::size_t dimension() const override { return 2; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        grad.resize(2);
+        grad << -q(0) / 0.01, -q(1) / 100.0;
+        return -0.5 * (q(0) * q(0) / 0.01 + q(1) * q(1) / 100.0);
+    }
+    void poolMetric(const Eigen::VectorXd& mean, Eigen::VectorXd& var) const override {
+        (void)mean;
+        var.setConstant(std::sqrt(var(0) * var(1)));
+    }
+};
+
 // Normal(mu, Sigma) with Sigma = S R S: scales S, equicorrelation R with coefficient rho.
 class Gaussian : public mcmc::LogDensity {
   public:

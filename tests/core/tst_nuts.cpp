@@ -17,6 +17,7 @@ using namespace ppsynth;
 using namespace ppsynth::mcmc;
 using ppsynth::testing::Funnel;
 using ppsynth::testing::Gaussian;
+using ppsynth::testing::PooledPair;
 using ppsynth::testing::SlowNormal;
 using ppsynth::testing::StdNormal;
 using ppsynth::testing::TwoModes;
@@ -244,6 +245,23 @@ class TstNuts : public QObject {
         }
         const Eigen::MatrixXd all = pooled(*one);
         QVERIFY(std::abs(all.col(0).cwiseAbs().mean() - 8.0) < 0.1);
+    }
+
+    // The windowed adaptation hands each window's variances to the target's poolMetric
+    // before regularizing them: both coordinates end with the same metric (about the
+    // geometric mean of 0.01 and 100, i.e. 1), where they would otherwise differ 1e4-fold.
+    void adaptationAppliesTargetPooling() {
+        SamplerOptions o;
+        o.chains = 2;
+        o.warmup = 300;
+        o.draws = 200;
+        auto r = sampleNuts(PooledPair(), o);
+        QVERIFY(r.hasValue());
+        for (const auto& c : r->chains) {
+            QCOMPARE(c.invMetric(0), c.invMetric(1));
+            QVERIFY2(c.invMetric(0) > 0.3 && c.invMetric(0) < 3.0,
+                     qPrintable(QString::number(c.invMetric(0))));
+        }
     }
 
     void cancelFlagStopsPromptly() {

@@ -79,7 +79,8 @@ double WindowedVarianceAdaptation::shrinkScale(const Eigen::ArrayXd& var) {
     return count > 0 ? std::exp(sumLog / count) : 1.0;
 }
 
-bool WindowedVarianceAdaptation::learn(const Eigen::VectorXd& q, Eigen::VectorXd& invMetric) {
+bool WindowedVarianceAdaptation::learn(const Eigen::VectorXd& q, Eigen::VectorXd& invMetric,
+                                       const LogDensity* target) {
     if (!enabled_) return false;
     if (inWindow()) {
         if (n_ == 0) {
@@ -102,7 +103,13 @@ bool WindowedVarianceAdaptation::learn(const Eigen::VectorXd& q, Eigen::VectorXd
             // whitened coefficient informed by many records) gets a metric several times
             // too wide, and NUTS's U-turn then cuts every trajectory at that parameter's
             // short period (NB intercept-only: phi's ESS fell to a third).
-            const Eigen::ArrayXd var = m2_.array() / (n - 1.0);
+            Eigen::VectorXd pooled = m2_ / (n - 1.0);
+            if (target != nullptr) {
+                target->poolMetric(mean_, pooled);
+                // A pooled estimate that is not a variance would break NUTS; keep the raw one.
+                if (!pooled.allFinite() || pooled.minCoeff() < 0.0) pooled = m2_ / (n - 1.0);
+            }
+            const Eigen::ArrayXd var = pooled.array();
             invMetric =
                 (n / (n + 5.0)) * var + kShrinkTarget * shrinkScale(var) * (5.0 / (n + 5.0));
         }

@@ -6,6 +6,8 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "ppsynth/mcmc/log_density.hpp"
+
 namespace ppsynth::mcmc::detail {
 
 class StepSizeAdaptation {
@@ -44,8 +46,10 @@ class WindowedVarianceAdaptation {
     bool enabled() const { return enabled_; }
     // Feeds the state after one warm-up iteration; when a window closes, writes the
     // regularized variance into invMetric and returns true (the caller then re-initializes
-    // the step size).
-    bool learn(const Eigen::VectorXd& q, Eigen::VectorXd& invMetric);
+    // the step size). A target, when given, may pool the window's variances first
+    // (LogDensity::poolMetric).
+    bool learn(const Eigen::VectorXd& q, Eigen::VectorXd& invMetric,
+               const LogDensity* target = nullptr);
 
     // Schedule introspection for tests: iteration indices at which windows end.
     int initBuffer() const { return initBuffer_; }

@@ -150,7 +150,8 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
         if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
         if (info.divergent) ++out.warmupDivergences;
         kernel.setStepSize(stepAdapt.learn(info.acceptStat));
-        if (metricAdapt.enabled() && metricAdapt.learn(kernel.q(), kernel.invMetric())) {
+        if (metricAdapt.enabled() &&
+            metricAdapt.learn(kernel.q(), kernel.invMetric(), &ctx.target)) {
             // New metric: search a step size afresh and restart dual averaging around it.
             if (Status s = stepSizeStatus(kernel.initStepSize(), chain); !s) return s;
             stepAdapt.setMu(std::log(10 * kernel.stepSize()));

@@ -162,4 +162,17 @@ void RegressionModel::initialCoefficients(const Eigen::VectorXd& intercepts, Rng
     }
 }
 
+bool RegressionModel::drawCoefficientColumn(Eigen::Index k, Rng& rng, Eigen::VectorXd& q) const {
+    if (integrated_) return false;
+    boost::random::normal_distribution<double> z(0.0, 1.0);
+    const Eigen::Index nb = p_ * K_;
+    for (Eigen::Index j = 0; j < p_; ++j) {
+        const double scale = priors_.fixedTau ? *priors_.fixedTau
+                             : nonCentred(j)  ? 1.0
+                                              : std::exp(q(nb + j));
+        q(k * p_ + j) = scale * z(rng);
+    }
+    return true;
+}
+
 }  // namespace ppsynth::models

@@ -28,6 +28,16 @@ class LogDensity {
         (void)rng;
         return false;
     }
+    // Called when a warm-up window closes, with the window's mean and its sample variances
+    // (one per coordinate) before they are regularized into the diagonal metric. A target
+    // whose coordinates come in exchangeable groups (a mixture's components, which trade
+    // labels and switch between occupied and empty) may pool them so the metric suits the
+    // typical member rather than whichever state each happened to be in. Any positive metric
+    // leaves NUTS exact; the default keeps the estimates.
+    virtual void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const {
+        (void)windowMean;
+        (void)variance;
+    }
 };
 
 }  // namespace ppsynth::mcmc

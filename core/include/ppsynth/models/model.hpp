@@ -42,6 +42,22 @@ class Model {
     // meaningful where per-component parameters switch labels).
     // E[y_i | x_i, theta(q)] averaged over the records, on the transformed scale.
     virtual double meanPrediction(const Eigen::VectorXd& q) const = 0;
+    // Optional exact Metropolis moves run after every NUTS transition (see
+    // mcmc::LogDensity::exactMove), for the weighted posterior with weights alpha. Must leave
+    // that posterior invariant; the default draws nothing.
+    virtual bool exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const {
+        (void)alpha;
+        (void)q;
+        (void)rng;
+        return false;
+    }
+    // Optional: pools the warm-up window's variance estimates over coordinates the model
+    // knows to be exchangeable (see mcmc::LogDensity::poolMetric). The default keeps them.
+    virtual void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const {
+        (void)windowMean;
+        (void)variance;
+    }
+
     // sum_i log p(y_i | x_i, theta(q)), unweighted, with every normalizing constant.
     double totalLogLik(const Eigen::VectorXd& q) const {
         Eigen::VectorXd l(static_cast<Eigen::Index>(recordCount()));
@@ -58,6 +74,12 @@ class WeightedPosterior final : public mcmc::LogDensity {
     std::size_t dimension() const override { return model_.dimension(); }
     double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
         return model_.logPosterior(q, alpha_, grad);
+    }
+    bool exactMove(Eigen::VectorXd& q, Rng& rng) const override {
+        return model_.exactMove(alpha_, q, rng);
+    }
+    void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const override {
+        model_.poolMetric(windowMean, variance);
     }
     const Eigen::VectorXd& weights() const { return alpha_; }
 

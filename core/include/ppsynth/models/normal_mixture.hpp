@@ -34,6 +34,18 @@ class NormalMixture final : public RegressionModel {
                  Eigen::Ref<Eigen::VectorXd> out) const override;
     Eigen::VectorXd initialPoint(Rng& rng) const override;
     double meanPrediction(const Eigen::VectorXd& q) const override;
+    // With tau sampled or fixed: for each component k in turn, (1) redraw (beta_k, sigma_k)
+    // from their prior given tau, (2) redraw pi_k's share pi_k / (1 - pi_k) from its
+    // Dirichlet conditional (keeping the other weights' proportions), each accepted with
+    // the weighted likelihood ratio. An empty component is thus refreshed every iteration,
+    // which NUTS, its metric tuned to occupied components, cannot do. No-op with tau
+    // integrated out (the rows couple the components' priors). normal_mixture_moves.cpp.
+    bool exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const override;
+    // Replaces each exchangeable group's window variances (coefficient j over the K
+    // components, sigma_k, the weights' coordinates) by their geometric mean weighted by the
+    // components' weights at the window mean: NUTS's metric then suits occupied components,
+    // not the prior width an empty component had during the window.
+    void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const override;
 
     // log pi (K entries) at q, computed stably from the free coordinates.
     Eigen::VectorXd logWeights(const Eigen::VectorXd& q) const;

@@ -77,6 +77,11 @@ class RegressionModel : public Model {
     // others 0; log tau so that tau_0 covers the intercept. Jittered by N(0, 0.1) on every
     // unconstrained coordinate.
     void initialCoefficients(const Eigen::VectorXd& intercepts, Rng& rng, Eigen::VectorXd& q) const;
+    bool tauIntegrated() const { return integrated_ != nullptr; }
+    // Redraws q's coefficient column k (component k) from its prior given tau: centred rows
+    // beta_kj ~ Normal(0, tau_j), non-centred rows z_kj ~ Normal(0, 1). False (q untouched)
+    // when tau is integrated out: there a row's prior couples the K components.
+    bool drawCoefficientColumn(Eigen::Index k, Rng& rng, Eigen::VectorXd& q) const;
 
     std::unique_ptr<const detail::Design> X_;
     Eigen::VectorXd y_;

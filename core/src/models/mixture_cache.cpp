@@ -1,0 +1,85 @@
+#include "models/mixture_cache.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace ppsynth::models::detail {
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// log sum_{j != skip} exp(v(j)) over j < count; skip = -1 keeps every entry.
+template <typename Value>
+double logSumExpExcept(Value v, Eigen::Index count, Eigen::Index skip) {
+    double m = kNegInf;
+    for (Eigen::Index j = 0; j < count; ++j)
+        if (j != skip) m = std::max(m, v(j));
+    if (m == kNegInf) return kNegInf;
+    double s = 0.0;
+    for (Eigen::Index j = 0; j < count; ++j)
+        if (j != skip) s += std::exp(v(j) - m);
+    return m + std::log(s);
+}
+
+double logAddExp(double a, double b) {
+    const double m = std::max(a, b);
+    if (m == kNegInf) return kNegInf;
+    return m + std::log1p(std::exp(-std::abs(a - b)));
+}
+
+}  // namespace
+
+MixtureCache::MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi)
+    : D_(std::move(D)), logPi_(std::move(logPi)) {
+    assert(D_.cols() == logPi_.size());
+    L_.resize(D_.rows());
+    for (Eigen::Index i = 0; i < D_.rows(); ++i) L_(i) = rowLogSumExp(i, -1);
+}
+
+void MixtureCache::rest(Eigen::Index k, Eigen::ArrayXd& out) const {
+    const Eigen::ArrayXd share = (D_.col(k) + logPi_(k) - L_).exp();
+    out = L_ + (-share).log1p();
+    for (Eigen::Index i = 0; i < out.size(); ++i)
+        if (!(share(i) <= 0.5)) out(i) = rowLogSumExp(i, k);  // also for NaN (L_i = -inf)
+}
+
+double MixtureCache::rowLogSumExp(Eigen::Index i, Eigen::Index skip) const {
+    return logSumExpExcept([&](Eigen::Index j) { return D_(i, j) + logPi_(j); }, D_.cols(), skip);
+}
+
+double MixtureCache::logRestWeight(Eigen::Index k) const {
+    return logSumExpExcept([&](Eigen::Index j) { return logPi_(j); }, logPi_.size(), k);
+}
+
+void MixtureCache::candidate(const Eigen::ArrayXd& rest, double shift, const Eigen::ArrayXd& Dk,
+                             double logPiK, Eigen::ArrayXd& out) {
+    out.resize(rest.size());
+    for (Eigen::Index i = 0; i < rest.size(); ++i)
+        out(i) = logAddExp(rest(i) + shift, logPiK + Dk(i));
+}
+
+void MixtureCache::setComponent(Eigen::Index k, const Eigen::ArrayXd& Dk, const Eigen::ArrayXd& L) {
+    D_.col(k) = Dk;
+    L_ = L;
+}
+
+void MixtureCache::setWeight(Eigen::Index k, double logPiK, double shift, const Eigen::ArrayXd& L) {
+    logPi_ += shift;
+    logPi_(k) = logPiK;
+    L_ = L;
+}
+
+double weightedLogRatio(const Eigen::VectorXd& alpha, const Eigen::ArrayXd& next,
+                        const Eigen::ArrayXd& current) {
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < next.size(); ++i) {
+        const double a = alpha(i);
+        if (a == 0.0) continue;
+        if (!(next(i) > kNegInf)) return kNegInf;  // -inf or NaN
+        sum += a * (next(i) - current(i));
+    }
+    return sum;
+}
+
+}  // namespace ppsynth::models::detail
