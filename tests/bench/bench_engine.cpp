@@ -15,7 +15,8 @@
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
 //     --draws-out FILE                unconstrained draws and each chain's adapted metric
 //     --progress                      every 100 iterations of each chain on stderr
-//   bench_engine gradient-scaling     ms per mixture (K = 20) gradient at n and 16 n
+//   bench_engine gradient-scaling     ms per mixture (K = 20) gradient and exact-move sweep
+//                                     at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
 //   bench_engine curvature CASE FILE [CHAIN [DRAW]]   where NUTS's step size is limited: the
@@ -260,6 +261,18 @@ int gradientScaling() {
             "mixture K=%d gradient: n=%td p=%td %s X  %.2f ms wall, %.2f ms CPU (best of "
             "5 batches)\n",
             c.K, y.size(), X.cols(), sparse ? "sparse" : "dense ", 1e3 * best, 1e3 * bestCpu);
+        if (!sparse) continue;
+        // One sweep of the exact moves (2 K Metropolis proposals) after each transition.
+        Eigen::VectorXd qm = q;
+        double bestMove = 1e300;
+        for (int batch = 0; batch < 5; ++batch) {
+            const double c0 = threadCpuSeconds();
+            const int reps = rep == 1 ? 10 : 2;
+            for (int r = 0; r < reps; ++r) (void)m.exactMove(a, qm, rng);
+            bestMove = std::min(bestMove, (threadCpuSeconds() - c0) / reps);
+        }
+        std::printf("mixture K=%d exact-move sweep: n=%td  %.2f ms CPU (best of 5 batches)\n", c.K,
+                    y.size(), 1e3 * bestMove);
     }
     return 0;
 }

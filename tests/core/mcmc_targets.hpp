@@ -1,10 +1,12 @@
 // Analytic targets for sampler tests: Gaussians with known moments, Neal's funnel, and a
-// deliberately slow target for cancellation.
+// deliberately slow target for cancellation, and targets exercising the optional hooks
+// (exactMove, holdFixed, poolMetric).
 #pragma once
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <algorithm>
+#include <boost/random/normal_distribution.hpp>
 #include <chrono>
 #include <cmath>
 
@@ -65,6 +67,32 @@ class PooledPair : public mcmc::LogDensity {
         (void)mean;
         var.setConstant(std::sqrt(var(0) * var(1)));
     }
+};
+
+// Standard bivariate normal with correlation 0.8 whose coordinate 1 NUTS holds fixed;
+// with gibbs on, exactMove draws it from its exact conditional Normal(0.8 q0, 0.6).
+class HeldBivariate : public mcmc::LogDensity {
+  public:
+    explicit HeldBivariate(bool gibbs) : gibbs_(gibbs) {}
+    std::size_t dimension() const override { return 2; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        const double r = 0.8, det = 1 - r * r;
+        grad.resize(2);
+        grad << -(q(0) - r * q(1)) / det, -(q(1) - r * q(0)) / det;
+        return -0.5 * (q(0) * q(0) - 2 * r * q(0) * q(1) + q(1) * q(1)) / det;
+    }
+    void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const override {
+        (void)q;
+        movable(1) = 0.0;
+    }
+    bool exactMove(Eigen::VectorXd& q, Rng& rng) const override {
+        if (!gibbs_) return false;
+        q(1) = 0.8 * q(0) + 0.6 * boost::random::normal_distribution<double>()(rng);
+        return true;
+    }
+
+  private:
+    bool gibbs_;
 };
 
 // Normal(mu, Sigma) with Sigma = S R S: scales S, equicorrelation R with coefficient rho.

@@ -61,6 +61,8 @@ NutsKernel::NutsKernel(const LogDensity& target, Rng& rng, const std::atomic<boo
       maxEnergyError_(maxEnergyError) {
     const auto d = static_cast<Eigen::Index>(target.dimension());
     invMetric_.setOnes(d);
+    used_.setOnes(d);
+    movable_.setOnes(d);
     for (PhasePoint* z : {&state_, &fwd_, &bck_, &scratch_}) resize(*z, d);
     resize(sample_, d);
     resize(propose_, d);
@@ -91,7 +93,7 @@ bool NutsKernel::stopRequested() const {
 
 void NutsKernel::leapfrog(PhasePoint& z, double eps) {
     z.p.noalias() += (0.5 * eps) * z.g;
-    z.q.array() += eps * invMetric_.array() * z.p.array();
+    z.q.array() += eps * used_.array() * z.p.array();
     z.lp = target_.evaluate(z.q, z.g);
     ++gradEvals_;
     z.p.noalias() += (0.5 * eps) * z.g;
@@ -100,17 +102,25 @@ void NutsKernel::leapfrog(PhasePoint& z, double eps) {
 void NutsKernel::sampleMomentum(PhasePoint& z) {
     boost::random::normal_distribution<double> normal;
     for (Eigen::Index i = 0; i < normals_.size(); ++i) normals_[i] = normal(rng_);
-    // p ~ Normal(0, M) with M = diag(1 / invMetric).
-    z.p.array() = normals_.array() / invMetric_.array().sqrt();
+    // p ~ Normal(0, M) with M = diag(1 / invMetric); held coordinates get none (their
+    // velocity invMetric p is 0 whatever p becomes, so they add nothing to H or the U-turn).
+    z.p.array() = (movable_.array() > 0.0).select(normals_.array() / used_.array().sqrt(), 0.0);
 }
 
 double NutsKernel::kinetic(const Eigen::VectorXd& p, Eigen::VectorXd& pSharp) const {
-    pSharp.array() = invMetric_.array() * p.array();
+    pSharp.array() = used_.array() * p.array();
     return 0.5 * p.dot(pSharp);
+}
+
+void NutsKernel::holdCoordinates() {
+    movable_.setOnes();
+    target_.holdFixed(state_.q, movable_);
+    used_ = invMetric_.cwiseProduct(movable_);
 }
 
 NutsKernel::StepSizeSearch NutsKernel::initStepSize() {
     if (stepSize_ == 0 || stepSize_ > 1e7 || std::isnan(stepSize_)) return StepSizeSearch::Ok;
+    holdCoordinates();
     // Acceptance log-probability of one leapfrog step from a fresh momentum.
     auto oneStepDeltaH = [this]() {
         scratch_.q = state_.q;
@@ -138,6 +148,7 @@ NutsKernel::StepSizeSearch NutsKernel::initStepSize() {
 
 TransitionInfo NutsKernel::transition() {
     boost::random::uniform_01<double> uniform;
+    holdCoordinates();
     sampleMomentum(state_);
     const double H0 = -state_.lp + kinetic(state_.p, pSharpFwdFwd_);
 

@@ -76,6 +76,9 @@ class NutsKernel {
     void leapfrog(PhasePoint& z, double eps);
     void sampleMomentum(PhasePoint& z);
     double kinetic(const Eigen::VectorXd& p, Eigen::VectorXd& pSharp) const;
+    // Asks the target which coordinates to hold this transition (LogDensity::holdFixed) and
+    // sets used_ = invMetric_ with zeros there.
+    void holdCoordinates();
     bool buildTree(int depth, PhasePoint& z, Proposal& propose, Eigen::VectorXd& pSharpBeg,
                    Eigen::VectorXd& pSharpEnd, Eigen::VectorXd& rho, Eigen::VectorXd& pBeg,
                    Eigen::VectorXd& pEnd, double H0, double sign, double& logSumWeight);
@@ -88,6 +91,8 @@ class NutsKernel {
     double maxEnergyError_;
     double stepSize_ = 1;
     Eigen::VectorXd invMetric_;
+    Eigen::VectorXd movable_;  // 1, or 0 where the target holds a coordinate this transition
+    Eigen::VectorXd used_;     // invMetric_ * movable_: the metric the transition moves with
     std::int64_t gradEvals_ = 0;
 
     PhasePoint state_;

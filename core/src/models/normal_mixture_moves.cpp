@@ -4,10 +4,12 @@
 // ~0.03), and no fixed diagonal metric serves both (bench_engine curvature measured
 // Hessian eigenvalues up to 2.6e6 in the adapted metric). The metric is tuned to occupied
 // components and the empty ones are redrawn exactly here.
+#include <algorithm>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/student_t_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
+#include <utility>
 
 #include "models/design.hpp"
 #include "models/mixture_cache.hpp"
@@ -58,7 +60,68 @@ double weightedGeometricMean(const Eigen::ArrayXd& v, const Eigen::ArrayXd& w) {
     return total > 0.0 ? std::exp(sum / total) : 0.0;
 }
 
+// log density of s = log(pi_k / (1 - pi_k)) when pi_k / (1 - pi_k) ~ BetaPrime(a, b):
+// a s - (a + b) log(1 + e^s) - log B(a, b).
+double logBetaPrimeOnLog(double s, double a, double b) {
+    return a * s + (a + b) * logSigmoid(-s) -
+           (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+}
+
+// sum_i alpha_i r_ik, r_ik = pi_k p_k(y_i) / p(y_i): component k's weighted record count.
+double weightedCount(const Eigen::VectorXd& alpha, const Eigen::ArrayXd& Dk, double logPiK,
+                     const Eigen::ArrayXd& L) {
+    const Eigen::ArrayXd r = (Dk + logPiK - L).exp();
+    return (alpha.array() == 0.0).select(0.0, alpha.array() * r).sum();
+}
+
 }  // namespace
+
+// Given the labels, pi_k / (1 - pi_k) would be BetaPrime(c + N_k, (K - 1) c + N - N_k) with
+// N_k the (weighted) count in component k; with N_k the expected count under the current
+// responsibilities that is a proposal close to the conditional, corrected exactly by
+// Metropolis-Hastings (N_k' recomputed at the proposal for the reverse density).
+bool NormalMixture::shareFromResponsibilities(const Eigen::VectorXd& alpha, Eigen::Index k,
+                                              double c, const Eigen::ArrayXd& rest,
+                                              detail::MixtureCache& cache, Rng& rng) const {
+    const double Kd = static_cast<double>(components());
+    const double N = (alpha.array() == 0.0).select(0.0, alpha.array()).sum();
+    const auto Dk = cache.densities().col(k);
+    const double logRest = cache.logRestWeight(k);
+    const double s0 = cache.logWeights()(k) - logRest;
+    auto shape = [&](double count) {
+        const double nk = std::clamp(count, 0.0, N);
+        return std::pair{c + nk, (Kd - 1.0) * c + N - nk};
+    };
+    const auto [a0, b0] = shape(weightedCount(alpha, Dk, cache.logWeights()(k), cache.logLik()));
+    const double s1 = logGammaDraw(a0, rng) - logGammaDraw(b0, rng);
+    if (!std::isfinite(s1)) return false;
+    const double logPiK = logSigmoid(s1);
+    const double shift = logSigmoid(-s1) - logRest;
+    Eigen::ArrayXd L;
+    detail::MixtureCache::candidate(rest, shift, Dk, logPiK, L);
+    const auto [a1, b1] = shape(weightedCount(alpha, Dk, logPiK, L));
+    // Target: prior of s (BetaPrime(c, (K - 1) c) on log) times the likelihood.
+    const double logRatio = detail::weightedLogRatio(alpha, L, cache.logLik()) +
+                            logBetaPrimeOnLog(s1, c, (Kd - 1.0) * c) -
+                            logBetaPrimeOnLog(s0, c, (Kd - 1.0) * c) +
+                            logBetaPrimeOnLog(s0, a1, b1) - logBetaPrimeOnLog(s1, a0, b0);
+    if (!accept(logRatio, rng)) return false;
+    cache.setWeight(k, logPiK, shift, L);
+    return true;
+}
+
+void NormalMixture::holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const {
+    const Eigen::Index K = components();
+    if (tauIntegrated() || K < 2) return;
+    movable.segment(simplexOffset(), K - 1).setZero();
+    const Eigen::VectorXd logPi = logWeights(q);
+    const double limit = std::log(kHeldBelowRecords / static_cast<double>(y_.size()));
+    for (Eigen::Index k = 0; k < K; ++k) {
+        if (logPi(k) >= limit) continue;
+        movable.segment(k * p(), p()).setZero();
+        if (!priors_.fixedSigma) movable(sigmaOffset() + k) = 0.0;
+    }
+}
 
 // Both moves propose from the conditional prior of what they change (given tau, gamma and
 // the other components), so prior and proposal cancel and the Metropolis ratio is the
@@ -109,18 +172,21 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
         }
         next.segment(k * p, p) = q.segment(k * p, p);
 
-        // (2) Component k's share of the weights from its Dirichlet conditional.
+        // (2) Component k's share of the weights, from its Dirichlet conditional (prior)
+        // and from the conditional given the weighted responsibilities (data).
         if (K < 2) continue;
-        const double s =
-            logGammaDraw(c, rng) - logGammaDraw((static_cast<double>(K) - 1.0) * c, rng);
-        if (!std::isfinite(s)) continue;
-        const double logPiK = logSigmoid(s);
-        const double shift = logSigmoid(-s) - cache.logRestWeight(k);
-        detail::MixtureCache::candidate(rest, shift, cache.densities().col(k), logPiK, L);
-        if (accept(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
-            cache.setWeight(k, logPiK, shift, L);
-            moved = true;
+        const double Kd = static_cast<double>(K);
+        const double s = logGammaDraw(c, rng) - logGammaDraw((Kd - 1.0) * c, rng);
+        if (std::isfinite(s)) {
+            const double logPiK = logSigmoid(s);
+            const double shift = logSigmoid(-s) - cache.logRestWeight(k);
+            detail::MixtureCache::candidate(rest, shift, cache.densities().col(k), logPiK, L);
+            if (accept(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
+                cache.setWeight(k, logPiK, shift, L);
+                moved = true;
+            }
         }
+        moved |= shareFromResponsibilities(alpha, k, c, rest, cache, rng);
     }
     // Back to the additive log-ratio coordinates (a_j = log pi_j - log pi_K).
     const Eigen::ArrayXd& logPi = cache.logWeights();

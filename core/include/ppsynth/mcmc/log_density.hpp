@@ -28,6 +28,14 @@ class LogDensity {
         (void)rng;
         return false;
     }
+    // Coordinates NUTS must not move in the transition starting at q: set movable(j) = 0
+    // (it arrives all ones). NUTS then samples the conditional of the others given them, which
+    // is exact only if the choice depends on nothing but the coordinates held (they do not
+    // change during the transition); exactMove must move them. The default holds none.
+    virtual void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const {
+        (void)q;
+        (void)movable;
+    }
     // Called when a warm-up window closes, with the window's mean and its sample variances
     // (one per coordinate) before they are regularized into the diagonal metric. A target
     // whose coordinates come in exchangeable groups (a mixture's components, which trade

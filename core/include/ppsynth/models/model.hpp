@@ -51,6 +51,12 @@ class Model {
         (void)rng;
         return false;
     }
+    // Optional: coordinates NUTS holds fixed in a transition (see
+    // mcmc::LogDensity::holdFixed); only with an exactMove that moves them.
+    virtual void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const {
+        (void)q;
+        (void)movable;
+    }
     // Optional: pools the warm-up window's variance estimates over coordinates the model
     // knows to be exchangeable (see mcmc::LogDensity::poolMetric). The default keeps them.
     virtual void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const {
@@ -80,6 +86,9 @@ class WeightedPosterior final : public mcmc::LogDensity {
     }
     void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const override {
         model_.poolMetric(windowMean, variance);
+    }
+    void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const override {
+        model_.holdFixed(q, movable);
     }
     const Eigen::VectorXd& weights() const { return alpha_; }
 

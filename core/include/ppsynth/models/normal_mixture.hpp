@@ -15,6 +15,10 @@
 
 namespace ppsynth::models {
 
+namespace detail {
+class MixtureCache;
+}
+
 class NormalMixture final : public RegressionModel {
   public:
     static constexpr int kDefaultComponents = 20;
@@ -37,10 +41,17 @@ class NormalMixture final : public RegressionModel {
     // With tau sampled or fixed: for each component k in turn, (1) redraw (beta_k, sigma_k)
     // from their prior given tau, (2) redraw pi_k's share pi_k / (1 - pi_k) from its
     // Dirichlet conditional (keeping the other weights' proportions), each accepted with
-    // the weighted likelihood ratio. An empty component is thus refreshed every iteration,
-    // which NUTS, its metric tuned to occupied components, cannot do. No-op with tau
-    // integrated out (the rows couple the components' priors). normal_mixture_moves.cpp.
+    // the weighted likelihood ratio, (3) redraw that share from a proposal built on the
+    // weighted responsibilities, with its Metropolis-Hastings correction. An empty component is
+    // thus refreshed every iteration, which NUTS, its metric tuned to occupied components, cannot
+    // do. No-op with tau integrated out (the rows couple the components' priors).
+    // normal_mixture_moves.cpp.
     bool exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const override;
+    // With the moves on, NUTS holds the weights' coordinates (moved only by the moves, so
+    // holding a component may depend on them) and every coordinate of a component whose
+    // expected record count n pi_k is below kHeldBelowRecords (moved by (1) alone).
+    static constexpr double kHeldBelowRecords = 0.5;
+    void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const override;
     // Replaces each exchangeable group's window variances (coefficient j over the K
     // components, sigma_k, the weights' coordinates) by their geometric mean weighted by the
     // components' weights at the window mean: NUTS's metric then suits occupied components,
@@ -51,6 +62,9 @@ class NormalMixture final : public RegressionModel {
     Eigen::VectorXd logWeights(const Eigen::VectorXd& q) const;
 
   private:
+    bool shareFromResponsibilities(const Eigen::VectorXd& alpha, Eigen::Index k, double c,
+                                   const Eigen::ArrayXd& rest, detail::MixtureCache& cache,
+                                   Rng& rng) const;
     Eigen::Index sigmaOffset() const { return extraOffset(); }
     Eigen::Index sigmaCount() const { return priors_.fixedSigma ? 0 : components(); }
     Eigen::Index simplexOffset() const { return sigmaOffset() + sigmaCount(); }
