@@ -15,6 +15,7 @@
 //     --warmup N --draws N --chains N --threads N --seed N   override the settings
 //     --draws-out FILE                unconstrained draws and each chain's adapted metric
 //     --progress                      every 100 iterations of each chain on stderr
+//     --replicate R                   the records repeated R times (cost against n)
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient and exact-move sweep
 //                                     at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
@@ -147,6 +148,7 @@ void writeDraws(const std::string& path, const study::Fit& fit) {
 int runCase(const Case& c, int argc, char** argv) {
     Form form = Form::Auto;
     std::string drawsOut;
+    int replicate = 1;
     mcmc::SamplerOptions so;
     so.chains = 4;
     so.warmup = 1000;
@@ -174,6 +176,8 @@ int runCase(const Case& c, int argc, char** argv) {
             so.seed = static_cast<std::uint64_t>(next());
         else if (k == "--draws-out" && a + 1 < argc)
             drawsOut = argv[++a];
+        else if (k == "--replicate")
+            replicate = std::max(1, next());
         else if (k == "--progress")
             so.progress = [start = std::chrono::steady_clock::now()](const Progress& p) {
                 // Every 100 iterations per chain, on stderr (long mixture runs).
@@ -183,7 +187,11 @@ int runCase(const Case& c, int argc, char** argv) {
                 return Continue::Yes;
             };
     }
-    const Inputs in = prepare(c);
+    Inputs in = prepare(c);
+    if (replicate > 1) {  // the records repeated, for cost against n
+        in.X = in.X.replicate(replicate, 1).eval();
+        in.y = in.y.replicate(replicate, 1).eval();
+    }
     const auto model = build(c, in, form);
     study::FitOptions fo;
     fo.sampler = so;
@@ -214,12 +222,14 @@ int runCase(const Case& c, int argc, char** argv) {
     std::printf(
         "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.1f  "
         "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld "
-        "(%.0f per iteration)  step sizes %s  peak %.0f MB\n",
+        "(%.0f per iteration, %.2f ms each)  step sizes %s  peak %.0f MB\n",
         c.name.c_str(), formName(form), model->recordCount(), in.X.cols(), model->dimension(),
         fit->seconds, minEss, worst.c_str(), minEss / fit->seconds, d.maxRhat, d.divergences,
         100.0 * d.divergences / std::max(d.draws, 1), d.treeDepthSaturated,
         static_cast<long long>(fit->gradientEvaluations),
         static_cast<double>(fit->gradientEvaluations) / (so.chains * (so.warmup + so.draws)),
+        1e3 * fit->seconds * std::min(so.threads, so.chains) /
+            static_cast<double>(fit->gradientEvaluations),
         steps.c_str(), peakMegabytes());
     return 0;
 }
