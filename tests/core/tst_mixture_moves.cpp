@@ -246,6 +246,73 @@ class TestMixtureMoves : public QObject {
         QVERIFY(std::abs(e3.mean - wantUpper) < 4.0 * e3.se + 0.002);
     }
 
+    // The weight moves against the exact conditional of pi_1 given the components: with
+    // tau = 1e6 every prior redraw of a component lands far from the data and is rejected,
+    // so (beta_1, beta_2) = (-0.5, 0.5) stay and only the weights move. Heavily overlapping
+    // components and 200 records make the responsibility-based proposal do most of the
+    // work and depend on pi, so its Metropolis-Hastings correction matters.
+    void weightMovesMatchConditional() {
+        const int n = 200;
+        const double gamma = 2.0;  // c = 1: uniform prior on pi_1
+        Eigen::MatrixXd X = Eigen::MatrixXd::Ones(n, 1);
+        Eigen::VectorXd y(n), alpha(n);
+        Rng drng = makeRng(11, 0, Purpose::Test);
+        boost::random::normal_distribution<double> z(0.0, 1.0);
+        boost::random::uniform_01<double> u;
+        for (int i = 0; i < n; ++i) {
+            y(i) = (u(drng) < 0.3 ? -0.5 : 0.5) + z(drng);
+            alpha(i) = 0.2 + 0.8 * u(drng);
+        }
+        Priors priors;
+        priors.fixedSigma = 1.0;
+        priors.fixedTau = 1e6;
+        const auto m = mixture(X, y, 2, priors);
+
+        const int grid = 4000;
+        double Z = 0.0, sum = 0.0;
+        for (int g = 0; g < grid; ++g) {
+            const double pi = (g + 0.5) / grid;
+            double ll = 0.0;
+            for (int i = 0; i < n; ++i) {
+                const double d1 = std::exp(-0.5 * (y(i) + 0.5) * (y(i) + 0.5));
+                const double d2 = std::exp(-0.5 * (y(i) - 0.5) * (y(i) - 0.5));
+                ll += alpha(i) * std::log(pi * d1 + (1 - pi) * d2);
+            }
+            const double w = std::exp(ll + 50.0);  // prior uniform; shifted against underflow
+            Z += w;
+            sum += w * pi;
+        }
+        const double want = sum / Z;
+        {  // The same expectation from the model's own log density over a_1 = logit pi_1.
+            double Z2 = 0.0, sum2 = 0.0;
+            Eigen::VectorXd qq(4), gg(4);
+            for (int g = 0; g < grid; ++g) {
+                const double a = -8.0 + 16.0 * (g + 0.5) / grid;
+                qq << -0.5, 0.5, a, std::log(gamma);
+                const double w = std::exp(m->logPosterior(qq, alpha, gg) + 100.0);
+                Z2 += w;
+                sum2 += w / (1.0 + std::exp(-a));
+            }
+            QVERIFY2(std::abs(sum2 / Z2 - want) < 1e-4,
+                     qPrintable(QString("model %1, grid %2").arg(sum2 / Z2).arg(want)));
+        }
+        Rng rng = makeRng(12, 0, Purpose::Test);
+        Eigen::VectorXd q(4);
+        q << -0.5, 0.5, 0.0, std::log(gamma);
+        std::vector<double> pi1;
+        // Fails (10 standard errors) when the other components' part of the likelihood is not
+        // updated after an accepted weight move, as it once was.
+        for (int it = 0; it < 40000; ++it) {
+            (void)m->exactMove(alpha, q, rng);
+            pi1.push_back(1.0 / (1.0 + std::exp(-q(2))));
+        }
+        QCOMPARE(q(0), -0.5);
+        QCOMPARE(q(1), 0.5);
+        const McEstimate e = batchMeans(pi1);
+        qInfo("E pi_1 %.4f (se %.4f) vs conditional %.4f", e.mean, e.se, want);
+        QVERIFY(std::abs(e.mean - want) < 4.0 * e.se);
+    }
+
     // With tau integrated out the rows couple the components' priors: no move, q unchanged.
     void noMoveWithTauIntegrated() {
         Eigen::MatrixXd X = Eigen::MatrixXd::Ones(10, 1);

@@ -183,6 +183,7 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
             detail::MixtureCache::candidate(rest, shift, cache.densities().col(k), logPiK, L);
             if (accept(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
                 cache.setWeight(k, logPiK, shift, L);
+                rest += shift;  // the other components' part moved with their weights
                 moved = true;
             }
         }
