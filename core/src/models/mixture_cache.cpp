@@ -44,6 +44,11 @@ void MixtureCache::rest(Eigen::Index k, Eigen::ArrayXd& out) const {
         if (!(share(i) <= 0.5)) out(i) = rowLogSumExp(i, k);  // also for NaN (L_i = -inf)
 }
 
+void MixtureCache::focus(Eigen::Index k) {
+    focus_ = k;
+    rest(k, rest_);
+}
+
 double MixtureCache::rowLogSumExp(Eigen::Index i, Eigen::Index skip) const {
     return logSumExpExcept([&](Eigen::Index j) { return D_(i, j) + logPi_(j); }, D_.cols(), skip);
 }
@@ -68,6 +73,7 @@ void MixtureCache::setWeight(Eigen::Index k, double logPiK, double shift, const 
     logPi_ += shift;
     logPi_(k) = logPiK;
     L_ = L;
+    if (k == focus_) rest_ += shift;  // the other components' part moved with their weights
 }
 
 double weightedLogRatio(const Eigen::VectorXd& alpha, const Eigen::ArrayXd& next,

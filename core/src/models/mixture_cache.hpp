@@ -22,6 +22,10 @@ class MixtureCache {
 
     // rest_i = log sum_{j != k} exp(logPi_j + D(i, j)) (-inf when K = 1).
     void rest(Eigen::Index k, Eigen::ArrayXd& out) const;
+    // Makes k the component the next changes concern and keeps its rest current through
+    // them (setWeight shifts it with the other weights), so no caller holds a stale copy.
+    void focus(Eigen::Index k);
+    const Eigen::ArrayXd& focusedRest() const { return rest_; }
     // log(1 - pi_k) = log sum_{j != k} pi_j, computed from the other weights.
     double logRestWeight(Eigen::Index k) const;
 
@@ -41,6 +45,8 @@ class MixtureCache {
     Eigen::ArrayXXd D_;
     Eigen::ArrayXd logPi_;
     Eigen::ArrayXd L_;
+    Eigen::Index focus_ = -1;
+    Eigen::ArrayXd rest_;  // rest(focus_)
 };
 
 // sum_i alpha_i (next_i - current_i) over records with alpha_i != 0: the log Metropolis ratio

@@ -70,8 +70,7 @@ double logBetaPrimeOnLog(double s, double a, double b) {
 // sum_i alpha_i r_ik, r_ik = pi_k p_k(y_i) / p(y_i): component k's weighted record count.
 double weightedCount(const Eigen::VectorXd& alpha, const Eigen::ArrayXd& Dk, double logPiK,
                      const Eigen::ArrayXd& L) {
-    const Eigen::ArrayXd r = (Dk + logPiK - L).exp();
-    return (alpha.array() == 0.0).select(0.0, alpha.array() * r).sum();
+    return detail::weighted(alpha, (Dk + logPiK - L).exp()).sum();
 }
 
 }  // namespace
@@ -80,11 +79,10 @@ double weightedCount(const Eigen::VectorXd& alpha, const Eigen::ArrayXd& Dk, dou
 // N_k the (weighted) count in component k; with N_k the expected count under the current
 // responsibilities that is a proposal close to the conditional, corrected exactly by
 // Metropolis-Hastings (N_k' recomputed at the proposal for the reverse density).
-bool NormalMixture::shareFromResponsibilities(const Eigen::VectorXd& alpha, Eigen::Index k,
-                                              double c, const Eigen::ArrayXd& rest,
-                                              detail::MixtureCache& cache, Rng& rng) const {
+bool NormalMixture::shareFromResponsibilities(const Eigen::VectorXd& alpha, double N,
+                                              Eigen::Index k, double c, detail::MixtureCache& cache,
+                                              Rng& rng) const {
     const double Kd = static_cast<double>(components());
-    const double N = (alpha.array() == 0.0).select(0.0, alpha.array()).sum();
     const auto Dk = cache.densities().col(k);
     const double logRest = cache.logRestWeight(k);
     const double s0 = cache.logWeights()(k) - logRest;
@@ -98,7 +96,7 @@ bool NormalMixture::shareFromResponsibilities(const Eigen::VectorXd& alpha, Eige
     const double logPiK = logSigmoid(s1);
     const double shift = logSigmoid(-s1) - logRest;
     Eigen::ArrayXd L;
-    detail::MixtureCache::candidate(rest, shift, Dk, logPiK, L);
+    detail::MixtureCache::candidate(cache.focusedRest(), shift, Dk, logPiK, L);
     const auto [a1, b1] = shape(weightedCount(alpha, Dk, logPiK, L));
     // Target: prior of s (BetaPrime(c, (K - 1) c) on log) times the likelihood.
     const double logRatio = detail::weightedLogRatio(alpha, L, cache.logLik()) +
@@ -144,13 +142,16 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
     for (Eigen::Index k = 0; k < K; ++k) D.col(k) = normalLogDensities(y_, means.col(k), ls(k));
     detail::MixtureCache cache(std::move(D), logWeights(q).array());
 
-    const double c = std::exp(q(gammaOffset())) / static_cast<double>(K);
+    const double Kd = static_cast<double>(K);
+    const double c = std::exp(q(gammaOffset())) / Kd;
+    const double N = alpha.sum();  // weighted record count
     const Eigen::Index p = this->p();
     bool moved = false;
-    Eigen::ArrayXd rest, L, Dk;
+    Eigen::ArrayXd L, Dk;
     Eigen::VectorXd meanK;
     for (Eigen::Index k = 0; k < K; ++k) {
-        cache.rest(k, rest);
+        cache.focus(k);
+        const Eigen::ArrayXd& rest = cache.focusedRest();
 
         // (1) Coefficients and sigma of component k from their prior.
         (void)drawCoefficientColumn(k, rng, next);
@@ -175,7 +176,6 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
         // (2) Component k's share of the weights, from its Dirichlet conditional (prior)
         // and from the conditional given the weighted responsibilities (data).
         if (K < 2) continue;
-        const double Kd = static_cast<double>(K);
         const double s = logGammaDraw(c, rng) - logGammaDraw((Kd - 1.0) * c, rng);
         if (std::isfinite(s)) {
             const double logPiK = logSigmoid(s);
@@ -183,11 +183,10 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
             detail::MixtureCache::candidate(rest, shift, cache.densities().col(k), logPiK, L);
             if (accept(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
                 cache.setWeight(k, logPiK, shift, L);
-                rest += shift;  // the other components' part moved with their weights
                 moved = true;
             }
         }
-        moved |= shareFromResponsibilities(alpha, k, c, rest, cache, rng);
+        moved |= shareFromResponsibilities(alpha, N, k, c, cache, rng);
     }
     // Back to the additive log-ratio coordinates (a_j = log pi_j - log pi_K).
     const Eigen::ArrayXd& logPi = cache.logWeights();

@@ -23,29 +23,20 @@ class LogDensity {
     // metric serves badly. It must leave this density invariant and keep q inside its
     // support; returns true when it changed q. The default does nothing and draws nothing
     // from rng, so targets without one sample exactly as before.
-    virtual bool exactMove(Eigen::VectorXd& q, Rng& rng) const {
-        (void)q;
-        (void)rng;
-        return false;
-    }
+    virtual bool exactMove(Eigen::VectorXd& /*q*/, Rng& /*rng*/) const { return false; }
     // Coordinates NUTS must not move in the transition starting at q: set movable(j) = 0
     // (it arrives all ones). NUTS then samples the conditional of the others given them, which
     // is exact only if the choice depends on nothing but the coordinates held (they do not
     // change during the transition); exactMove must move them. The default holds none.
-    virtual void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const {
-        (void)q;
-        (void)movable;
-    }
+    virtual void holdFixed(const Eigen::VectorXd& /*q*/, Eigen::VectorXd& /*movable*/) const {}
     // Called when a warm-up window closes, with the window's mean and its sample variances
     // (one per coordinate) before they are regularized into the diagonal metric. A target
     // whose coordinates come in exchangeable groups (a mixture's components, which trade
     // labels and switch between occupied and empty) may pool them so the metric suits the
     // typical member rather than whichever state each happened to be in. Any positive metric
     // leaves NUTS exact; the default keeps the estimates.
-    virtual void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const {
-        (void)windowMean;
-        (void)variance;
-    }
+    virtual void poolMetric(const Eigen::VectorXd& /*windowMean*/,
+                            Eigen::VectorXd& /*variance*/) const {}
 };
 
 }  // namespace ppsynth::mcmc

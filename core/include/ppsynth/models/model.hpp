@@ -45,24 +45,17 @@ class Model {
     // Optional exact Metropolis moves run after every NUTS transition (see
     // mcmc::LogDensity::exactMove), for the weighted posterior with weights alpha. Must leave
     // that posterior invariant; the default draws nothing.
-    virtual bool exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const {
-        (void)alpha;
-        (void)q;
-        (void)rng;
+    virtual bool exactMove(const Eigen::VectorXd& /*alpha*/, Eigen::VectorXd& /*q*/,
+                           Rng& /*rng*/) const {
         return false;
     }
     // Optional: coordinates NUTS holds fixed in a transition (see
     // mcmc::LogDensity::holdFixed); only with an exactMove that moves them.
-    virtual void holdFixed(const Eigen::VectorXd& q, Eigen::VectorXd& movable) const {
-        (void)q;
-        (void)movable;
-    }
+    virtual void holdFixed(const Eigen::VectorXd& /*q*/, Eigen::VectorXd& /*movable*/) const {}
     // Optional: pools the warm-up window's variance estimates over coordinates the model
     // knows to be exchangeable (see mcmc::LogDensity::poolMetric). The default keeps them.
-    virtual void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const {
-        (void)windowMean;
-        (void)variance;
-    }
+    virtual void poolMetric(const Eigen::VectorXd& /*windowMean*/,
+                            Eigen::VectorXd& /*variance*/) const {}
 
     // sum_i log p(y_i | x_i, theta(q)), unweighted, with every normalizing constant.
     double totalLogLik(const Eigen::VectorXd& q) const {

@@ -62,9 +62,9 @@ class NormalMixture final : public RegressionModel {
     Eigen::VectorXd logWeights(const Eigen::VectorXd& q) const;
 
   private:
-    bool shareFromResponsibilities(const Eigen::VectorXd& alpha, Eigen::Index k, double c,
-                                   const Eigen::ArrayXd& rest, detail::MixtureCache& cache,
-                                   Rng& rng) const;
+    // Move (3) for component k (the cache's focus); N = sum of alpha.
+    bool shareFromResponsibilities(const Eigen::VectorXd& alpha, double N, Eigen::Index k, double c,
+                                   detail::MixtureCache& cache, Rng& rng) const;
     Eigen::Index sigmaOffset() const { return extraOffset(); }
     Eigen::Index sigmaCount() const { return priors_.fixedSigma ? 0 : components(); }
     Eigen::Index simplexOffset() const { return sigmaOffset() + sigmaCount(); }
