@@ -16,6 +16,9 @@
 //     --draws-out FILE                unconstrained draws and each chain's adapted metric
 //     --progress                      every 100 iterations of each chain on stderr
 //     --replicate R                   the records repeated R times (cost against n)
+//     --sampler auto|nuts|gibbs       study::FitOptions::kernel (default auto)
+//     --thin N                        iterations per retained draw
+//     --alpha A                       every record weighted A (default 1: unweighted)
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient and exact-move sweep
 //                                     at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
@@ -149,6 +152,8 @@ int runCase(const Case& c, int argc, char** argv) {
     Form form = Form::Auto;
     std::string drawsOut;
     int replicate = 1;
+    std::string kernel = "auto";
+    double weight = 1.0;
     mcmc::SamplerOptions so;
     so.chains = 4;
     so.warmup = 1000;
@@ -178,6 +183,12 @@ int runCase(const Case& c, int argc, char** argv) {
             drawsOut = argv[++a];
         else if (k == "--replicate")
             replicate = std::max(1, next());
+        else if (k == "--sampler" && a + 1 < argc)
+            kernel = argv[++a];
+        else if (k == "--thin")
+            so.thin = std::max(1, next());
+        else if (k == "--alpha" && a + 1 < argc)
+            weight = std::atof(argv[++a]);
         else if (k == "--progress")
             so.progress = [start = std::chrono::steady_clock::now()](const Progress& p) {
                 // Every 100 iterations per chain, on stderr (long mixture runs).
@@ -195,7 +206,8 @@ int runCase(const Case& c, int argc, char** argv) {
     const auto model = build(c, in, form);
     study::FitOptions fo;
     fo.sampler = so;
-    const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(in.y.size());
+    fo.kernel = kernel;
+    const Eigen::VectorXd alpha = Eigen::VectorXd::Constant(in.y.size(), weight);
     auto fit = study::fitModel(*model, alpha, fo);
     if (!fit) {
         std::fprintf(stderr, "%s: %s\n", c.name.c_str(), fit.message().c_str());
@@ -213,6 +225,7 @@ int runCase(const Case& c, int argc, char** argv) {
             minEss = q.summary.essBulk;
             worst = q.name;
         }
+    const double iterations = so.chains * (so.warmup + static_cast<double>(so.draws) * so.thin);
     std::string steps;
     for (const auto& w : fit->warmStarts) {
         char buf[32];
@@ -222,15 +235,17 @@ int runCase(const Case& c, int argc, char** argv) {
     std::printf(
         "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.1f  "
         "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld "
-        "(%.0f per iteration, %.2f ms each)  step sizes %s  peak %.0f MB\n",
+        "(%.0f per iteration, %.2f ms each)  %.2f ms per iteration  step sizes %s  "
+        "peak %.0f MB\n",
         c.name.c_str(), formName(form), model->recordCount(), in.X.cols(), model->dimension(),
         fit->seconds, minEss, worst.c_str(), minEss / fit->seconds, d.maxRhat, d.divergences,
         100.0 * d.divergences / std::max(d.draws, 1), d.treeDepthSaturated,
         static_cast<long long>(fit->gradientEvaluations),
-        static_cast<double>(fit->gradientEvaluations) / (so.chains * (so.warmup + so.draws)),
+        static_cast<double>(fit->gradientEvaluations) / iterations,
         1e3 * fit->seconds * std::min(so.threads, so.chains) /
             static_cast<double>(fit->gradientEvaluations),
-        steps.c_str(), peakMegabytes());
+        1e3 * fit->seconds * std::min(so.threads, so.chains) / iterations, steps.c_str(),
+        peakMegabytes());
     return 0;
 }
 

@@ -95,6 +95,30 @@ class HeldBivariate : public mcmc::LogDensity {
     bool gibbs_;
 };
 
+// Standard bivariate normal with correlation rho and a Gibbs sweep (q0 given q1, then q1
+// given q0): q0's lag-1 autocorrelation per sweep is rho^2.
+class GibbsBivariate : public mcmc::LogDensity {
+  public:
+    explicit GibbsBivariate(double rho) : rho_(rho) {}
+    std::size_t dimension() const override { return 2; }
+    double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+        const double det = 1 - rho_ * rho_;
+        grad.resize(2);
+        grad << -(q(0) - rho_ * q(1)) / det, -(q(1) - rho_ * q(0)) / det;
+        return -0.5 * (q(0) * q(0) - 2 * rho_ * q(0) * q(1) + q(1) * q(1)) / det;
+    }
+    bool gibbsSweep(Eigen::VectorXd& q, Rng& rng) const override {
+        boost::random::normal_distribution<double> z;
+        const double sd = std::sqrt(1 - rho_ * rho_);
+        q(0) = rho_ * q(1) + sd * z(rng);
+        q(1) = rho_ * q(0) + sd * z(rng);
+        return true;
+    }
+
+  private:
+    double rho_;
+};
+
 // Normal(mu, Sigma) with Sigma = S R S: scales S, equicorrelation R with coefficient rho.
 class Gaussian : public mcmc::LogDensity {
   public:

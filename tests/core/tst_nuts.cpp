@@ -17,6 +17,7 @@ using namespace ppsynth;
 using namespace ppsynth::mcmc;
 using ppsynth::testing::Funnel;
 using ppsynth::testing::Gaussian;
+using ppsynth::testing::GibbsBivariate;
 using ppsynth::testing::HeldBivariate;
 using ppsynth::testing::PooledPair;
 using ppsynth::testing::SlowNormal;
@@ -294,6 +295,44 @@ class TstNuts : public QObject {
                                 .arg(cov(0, 0))
                                 .arg(cov(1, 1))
                                 .arg(cov(0, 1))));
+    }
+
+    // Kernel::Gibbs: the target's sweep is the whole transition (no trees) and thin keeps
+    // every thin-th state: q0's lag-1 autocorrelation is rho^(2 thin). A target without a
+    // sweep is an error.
+    void gibbsKernelRunsTheSweepAlone() {
+        const double rho = 0.9;
+        for (const int thin : {1, 5}) {
+            SamplerOptions o;
+            o.kernel = Kernel::Gibbs;
+            o.chains = 2;
+            o.warmup = 50;
+            o.draws = 20000;
+            o.thin = thin;
+            auto r = sampleNuts(GibbsBivariate(rho), o);
+            QVERIFY(r.hasValue());
+            for (const auto& c : r->chains) {
+                QCOMPARE(c.gradientEvaluations, std::int64_t{1 + 50 + 20000 * thin});
+                for (const auto& s : c.stats) QVERIFY(s.treeDepth == 0 && s.nLeapfrog == 0);
+            }
+            const Eigen::MatrixXd all = pooled(*r);
+            const Eigen::RowVectorXd mean = all.colwise().mean();
+            const Eigen::MatrixXd centred = all.rowwise() - mean;
+            const Eigen::MatrixXd cov = centred.transpose() * centred / (all.rows() - 1.0);
+            const Eigen::VectorXd x = r->chains[0].draws.col(0).array() - mean(0);
+            const double lag1 = x.head(x.size() - 1).dot(x.tail(x.size() - 1)) / x.squaredNorm();
+            const double want = std::pow(rho, 2 * thin);
+            std::printf("thin %d: means %.3f %.3f, cov %.3f %.3f %.3f, lag-1 %.3f (want %.3f)\n",
+                        thin, mean(0), mean(1), cov(0, 0), cov(1, 1), cov(0, 1), lag1, want);
+            QVERIFY(mean.cwiseAbs().maxCoeff() < 0.1);
+            QVERIFY(std::abs(cov(0, 0) - 1) < 0.1 && std::abs(cov(0, 1) - rho) < 0.1);
+            QVERIFY(std::abs(lag1 - want) < 0.03);
+        }
+        SamplerOptions o;
+        o.kernel = Kernel::Gibbs;
+        auto none = sampleNuts(StdNormal(2), o);
+        QVERIFY(!none.hasValue());
+        QVERIFY(none.message().find("no Gibbs sampler") != std::string::npos);
     }
 
     void cancelFlagStopsPromptly() {

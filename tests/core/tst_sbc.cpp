@@ -14,7 +14,8 @@
 // p(tau | beta)) and with tau sampled (non-centred rows), so the test also checks that
 // every form describes the same model.
 // Mixture (K = 2): component labels are not identified, so only label-invariant quantities
-// are ranked (tau, gamma, the mean prediction, the pi-weighted mean of sigma).
+// are ranked (tau, gamma, the mean prediction, the pi-weighted mean of sigma); it is also
+// fitted by its own sampler alone (mcmc::Kernel::Gibbs, the augmented Gibbs sweep).
 // Hyperparameters are tightened where the defaults' heavy tails would simulate absurd data
 // sets (counts beyond 1e9); SBC holds for any prior, as long as data and fit share it.
 #include <QTest>
@@ -107,7 +108,7 @@ struct Result {
 };
 
 Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>>& quantities,
-              std::uint64_t seed, TauForm tau) {
+              std::uint64_t seed, TauForm tau, mcmc::Kernel kernel = mcmc::Kernel::Nuts) {
     Result res;
     for (const auto& q : quantities) res.names.push_back(q.first);
     res.ranks.assign(quantities.size(), std::vector<int>(kReplicates));
@@ -134,6 +135,7 @@ Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>
         const Model& m = **fitModel;
 
         mcmc::SamplerOptions o;
+        o.kernel = kernel;
         o.chains = 1;
         o.threads = 1;
         o.warmup = kWarmup;
@@ -202,6 +204,9 @@ void checkUniform(const std::string& label, const Setup& s,
     checkRanks(label + " (tau integrated)", runSbc(s, quantities, seed, TauForm::Integrated));
     if (s.family != "poisson-means")
         checkRanks(label + " (tau sampled)", runSbc(s, quantities, seed + 100, TauForm::Sampled));
+    if (s.family == "normal-mixture")
+        checkRanks(label + " (Gibbs sweep)",
+                   runSbc(s, quantities, seed + 200, TauForm::Sampled, mcmc::Kernel::Gibbs));
 }
 
 Quantity param(Eigen::Index j) {

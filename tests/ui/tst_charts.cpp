@@ -18,6 +18,7 @@
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/kde.hpp"
+#include "test_output.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
@@ -40,11 +41,7 @@ std::vector<double> normals(std::size_t n, std::uint64_t stream, double mu, doub
 }
 
 QString outputDir() {
-    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
-    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
-    const QString dir = base + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    return dir;
+    return testing::outputDir(QStringLiteral("screenshots"));
 }
 
 // View-port pixel of a data point of `series` in a shown view.

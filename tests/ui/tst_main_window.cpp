@@ -32,6 +32,7 @@
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "test_output.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
@@ -57,6 +58,8 @@ using namespace ppsynth;
 using data::Column;
 using data::ColumnType;
 using data::Level;
+
+using ppsynth::testing::outputDir;
 
 namespace {
 
@@ -123,13 +126,6 @@ data::Table makeTable(std::size_t n) {
     add(Column::text("note", note));
     add(Column::numeric("weight", weight));
     return t;
-}
-
-QString outputDir(const QString& sub) {
-    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
-    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
-    QDir().mkpath(base + QLatin1Char('/') + sub);
-    return base + QLatin1Char('/') + sub;
 }
 
 // A run folder made as `ppsynth-cli run` makes one (the run fixture: a labelled SPSS file,

@@ -32,6 +32,7 @@
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "test_output.hpp"
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/charts/curve_chart.hpp"
@@ -52,6 +53,8 @@
 using namespace ppsynth;
 using namespace ppsynth::ui;
 using namespace ppsynth::ui::results;
+
+using ppsynth::testing::outputDir;
 
 namespace {
 
@@ -75,14 +78,6 @@ study::RunConfig quickConfig(double lwC = 0.7) {
                                        .toStdString());
     if (!c) qFatal("config: %s", c.message().c_str());
     return *c;
-}
-
-QString outputDir(const QString& sub) {
-    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
-    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
-    const QString dir = base + QLatin1Char('/') + sub;
-    QDir().mkpath(dir);
-    return dir;
 }
 
 template <typename T>

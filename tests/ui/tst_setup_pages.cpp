@@ -23,6 +23,7 @@
 
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/privacy/weights.hpp"
+#include "test_output.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/project_file.hpp"
 #include "ui/run/progress_board.hpp"
@@ -114,11 +115,17 @@ class TstSetupPages : public QObject {
         c.mcmc.draws = 333;
         c.mcmc.seed = 99;
         c.mcmc.threads = 2;
+        c.mcmc.sampler = "gibbs";
+        c.mcmc.thin = 12;
         QCOMPARE(page.tauBox()->currentData().toString(), QString("auto"));  // default
+        QCOMPARE(page.samplerBox()->currentData().toString(), QString("auto"));
         c.model.tau = "sampled";
         page.load(c);
         QVERIFY(page.componentsBox()->isEnabled());
         QCOMPARE(page.tauBox()->currentData().toString(), QString("sampled"));
+        page.resize(page.sizeHint().expandedTo(QSize(900, 700)));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_gibbs.png")));
         study::RunConfig out = baseConfig();
         page.apply(out);
         QCOMPARE(out.model.family, std::string("normal-mixture"));
@@ -131,6 +138,11 @@ class TstSetupPages : public QObject {
         QCOMPARE(out.mcmc.draws, 333);
         QCOMPARE(out.mcmc.seed, std::uint64_t(99));
         QCOMPARE(out.model.tau, std::string("sampled"));
+        QCOMPARE(out.mcmc.sampler, std::string("gibbs"));
+        QCOMPARE(out.mcmc.thin, 12);
+        // The Gibbs sampler needs tau sampled: integrating tau out falls back to automatic.
+        page.tauBox()->setCurrentIndex(page.tauBox()->findData("integrated"));
+        QCOMPARE(page.samplerBox()->currentData().toString(), QString("auto"));
         page.resetPriors();
         page.apply(out);
         QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);

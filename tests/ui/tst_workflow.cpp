@@ -41,6 +41,7 @@
 
 #include "ppsynth/data/roles.hpp"
 #include "ppsynth/privacy/weights.hpp"
+#include "test_output.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/charts/plot_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
@@ -63,14 +64,9 @@
 using namespace ppsynth;
 using ui::SynthesizersPage;
 
-namespace {
+using ppsynth::testing::outputDir;
 
-QString outputDir(const QString& sub) {
-    QString base = qEnvironmentVariable("PPSYNTH_TEST_OUTPUT");
-    if (base.isEmpty()) base = QDir::tempPath() + QStringLiteral("/ppsynth-test-output");
-    QDir().mkpath(base + QLatin1Char('/') + sub);
-    return base + QLatin1Char('/') + sub;
-}
+namespace {
 
 void screenshot(QWidget* w, const QString& name) {
     QCoreApplication::processEvents();

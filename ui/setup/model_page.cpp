@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QThread>
 #include <QVBoxLayout>
 #include <set>
@@ -220,9 +221,27 @@ QWidget* ModelPage::buildMcmcGroup() {
            "is shared by all components, sampling tau is far faster. \"Automatic\" "
            "integrates for one component and samples for the mixture."));
     form->addRow(tr("Coefficient scales"), tau_);
-    for (auto* s : {chains_, warmup_, draws_, seed_, threads_})
+    sampler_ = new QComboBox;
+    sampler_->addItem(tr("automatic (recommended)"), "auto");
+    sampler_->addItem(tr("NUTS"), "nuts");
+    sampler_->addItem(tr("Gibbs (mixture)"), "gibbs");
+    sampler_->setToolTip(
+        tr("Automatic uses NUTS, except for the mixture with sampled coefficient scales, "
+           "which has an exact Gibbs sampler of its own (labels drawn, then each component's "
+           "coefficients and scale, the weights, tau and gamma; a Metropolis-Hastings "
+           "correction keeps it exact under record weights). A Gibbs sweep costs about one "
+           "twentieth of a NUTS iteration, so its warm-up and draws count sweeps."));
+    thin_ = spin(1, 1000, 1,
+                 tr("Iterations per kept draw. For the mixture's Gibbs sampler, whose sweeps "
+                    "are cheap but strongly autocorrelated, 10 to 20 keeps memory and the "
+                    "per-draw work (bounds, synthesis) small while the chains run longer."));
+    form->addRow(tr("Sampler"), sampler_);
+    form->addRow(tr("Thin"), thin_);
+    for (auto* s : {chains_, warmup_, draws_, seed_, threads_, thin_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
+    connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::updateRelevance);
+    connect(sampler_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     return box;
 }
 
@@ -230,6 +249,12 @@ void ModelPage::updateRelevance() {
     const std::string fam = family_->currentData().toString().toStdString();
     K_->setEnabled(fam == "normal-mixture");
     tau_->setEnabled(fam != "poisson-means");
+    // The Gibbs sampler exists for the mixture with tau sampled (or automatic) only.
+    const bool gibbs = fam == "normal-mixture" && tau_->currentData().toString() != "integrated";
+    if (auto* model = qobject_cast<QStandardItemModel*>(sampler_->model())) {
+        model->item(2)->setEnabled(gibbs);
+        if (!gibbs && sampler_->currentIndex() == 2) sampler_->setCurrentIndex(0);
+    }
     for (const auto& p : kPriors) {
         const bool used = p.families.count(fam) > 0;
         priors_.at(p.name)->setEnabled(used);
@@ -265,6 +290,8 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.mcmc.seed = static_cast<std::uint64_t>(seed_->value());
     config.mcmc.threads = threads_->value();
     config.model.tau = tau_->currentData().toString().toStdString();
+    config.mcmc.sampler = sampler_->currentData().toString().toStdString();
+    config.mcmc.thin = thin_->value();
 }
 
 void ModelPage::load(const study::RunConfig& config) {
@@ -285,6 +312,9 @@ void ModelPage::load(const study::RunConfig& config) {
     threads_->setValue(config.mcmc.threads);
     const int tau = tau_->findData(QString::fromStdString(config.model.tau));
     tau_->setCurrentIndex(tau >= 0 ? tau : 0);
+    const int sampler = sampler_->findData(QString::fromStdString(config.mcmc.sampler));
+    sampler_->setCurrentIndex(sampler >= 0 ? sampler : 0);
+    thin_->setValue(config.mcmc.thin);
     updateRelevance();
 }
 

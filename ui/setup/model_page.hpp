@@ -39,6 +39,8 @@ class ModelPage : public QWidget {
     QSpinBox* seedBox() const { return seed_; }
     QSpinBox* threadsBox() const { return threads_; }
     QComboBox* tauBox() const { return tau_; }
+    QComboBox* samplerBox() const { return sampler_; }
+    QSpinBox* thinBox() const { return thin_; }
 
   signals:
     void changed();
@@ -62,6 +64,8 @@ class ModelPage : public QWidget {
     QSpinBox* seed_ = nullptr;
     QSpinBox* threads_ = nullptr;
     QComboBox* tau_ = nullptr;
+    QComboBox* sampler_ = nullptr;
+    QSpinBox* thin_ = nullptr;
 };
 
 }  // namespace ppsynth::ui

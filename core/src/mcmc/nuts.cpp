@@ -4,6 +4,7 @@
 #include <boost/random/uniform_real_distribution.hpp>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -27,6 +28,7 @@ Status validate(const LogDensity& target, const SamplerOptions& o) {
     if (d < 1) return Error{"the target has no parameters to sample"};
     if (o.chains < 1) return Error{"the number of chains must be at least 1"};
     if (o.warmup < 0 || o.draws < 0) return Error{"warm-up and draw counts must not be negative"};
+    if (o.thin < 1) return Error{"thin (iterations per retained draw) must be at least 1"};
     if (o.maxTreeDepth < 1 || o.maxTreeDepth > 30)
         return Error{"the maximum tree depth must be between 1 and 30, not " +
                      std::to_string(o.maxTreeDepth)};
@@ -118,6 +120,53 @@ Status exactMove(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
                  "it with the configuration)"};
 }
 
+// One Gibbs sweep of the target from the kernel's state.
+Status gibbsSweep(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
+                  Eigen::VectorXd& scratch, int chain) {
+    scratch = kernel.q();
+    if (!ctx.target.gibbsSweep(scratch, rng))
+        return Error{"the model has no Gibbs sampler; use NUTS (\"sampler\": \"nuts\")"};
+    if (kernel.setState(scratch)) return Status::ok();
+    return Error{chainPrefix(chain) +
+                 "the model's Gibbs sweep left the support (a bug in the model; please report "
+                 "it with the configuration)"};
+}
+
+// Kernel::Gibbs: the target's sweep is the whole transition. The NUTS kernel only keeps the
+// state and its log density (one evaluation per sweep).
+Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& kernel, Rng& rng,
+                     ChainResult& out) {
+    const SamplerOptions& o = ctx.options;
+    const auto d = static_cast<Eigen::Index>(ctx.target.dimension());
+    Eigen::VectorXd moved(d);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int it = 0; it < o.warmup; ++it) {
+        if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain); !s) return s;
+        if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error{kCancelled};
+    }
+    out.warmupSeconds = secondsSince(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    out.draws.resize(o.draws, d);
+    out.stats.resize(static_cast<std::size_t>(o.draws));
+    for (int it = 0; it < o.draws; ++it) {
+        for (int t = 0; t < o.thin; ++t)
+            if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain); !s) return s;
+        out.draws.row(it) = kernel.q().transpose();
+        DrawStats& st = out.stats[static_cast<std::size_t>(it)];
+        st.energy = std::numeric_limits<double>::quiet_NaN();
+        st.acceptStat = 1.0;
+        st.lp = kernel.lp();
+        if (o.onDraw) o.onDraw(chain, it, kernel.q());
+        if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws)) return Error{kCancelled};
+    }
+    out.samplingSeconds = secondsSince(t1);
+    out.stepSize = kernel.stepSize();
+    out.invMetric = kernel.invMetric();
+    out.lastQ = kernel.q();
+    out.gradientEvaluations = kernel.gradientEvaluations();
+    return Status::ok();
+}
+
 Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     const SamplerOptions& o = ctx.options;
     const auto d = static_cast<Eigen::Index>(ctx.target.dimension());
@@ -130,6 +179,10 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
 
     const auto t0 = std::chrono::steady_clock::now();
     if (Status s = findInitialPoint(kernel, ctx, chain); !s) return s;
+    if (o.kernel == Kernel::Gibbs) {
+        kernel.setStepSize(start != nullptr && start->stepSize > 0 ? start->stepSize : 1.0);
+        return runGibbsChain(ctx, chain, kernel, rng, out);
+    }
 
     const bool givenStepSize = start != nullptr && start->stepSize > 0;
     kernel.setStepSize(givenStepSize ? start->stepSize : 1.0);
@@ -166,15 +219,18 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     out.draws.resize(o.draws, d);
     out.stats.resize(static_cast<std::size_t>(o.draws));
     for (int it = 0; it < o.draws; ++it) {
-        const detail::TransitionInfo info = kernel.transition();
-        if (info.cancelled) return Error{kCancelled};
-        if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
-        out.draws.row(it) = kernel.q().transpose();
         DrawStats& st = out.stats[static_cast<std::size_t>(it)];
+        detail::TransitionInfo info;
+        for (int t = 0; t < o.thin; ++t) {  // thinned-out transitions count as the draw's
+            info = kernel.transition();
+            if (info.cancelled) return Error{kCancelled};
+            if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
+            st.nLeapfrog += info.nLeapfrog;
+            st.divergent = st.divergent || info.divergent;
+            st.treeDepth = std::max(st.treeDepth, info.depth);
+        }
+        out.draws.row(it) = kernel.q().transpose();
         st.stepSize = kernel.stepSize();
-        st.treeDepth = info.depth;
-        st.nLeapfrog = info.nLeapfrog;
-        st.divergent = info.divergent;
         st.energy = info.energy;
         st.acceptStat = info.acceptStat;
         st.lp = kernel.lp();

@@ -10,6 +10,7 @@
 #include <numbers>
 #include <tuple>
 
+#include "models/scale_draw.hpp"
 #include "ppsynth/common/rng.hpp"
 
 namespace ppsynth::models::detail {
@@ -48,9 +49,6 @@ struct Uniforms {
     }
 };
 
-struct Tangent {
-    double x, h, d;  // abscissa, log density, slope
-};
 }  // namespace
 
 IntegratedTau::IntegratedTau(double df, double scale, int components)
@@ -199,15 +197,6 @@ double IntegratedTau::logKernel(double u, double v) const {
     return logConst_ - (K_ - 1) * u - 0.5 * std::exp(v - 2.0 * u) -
            0.5 * (df_ + 1.0) * std::log1p(t2 / df_);
 }
-double IntegratedTau::logKernelSlope(double u, double v) const {
-    const double t2 = std::exp(2.0 * u) / (scale_ * scale_);
-    return -(K_ - 1) + std::exp(v - 2.0 * u) - (df_ + 1.0) * t2 / (df_ + t2);
-}
-double IntegratedTau::logKernelCurvature(double u, double v) const {
-    const double t2 = std::exp(2.0 * u) / (scale_ * scale_);
-    return -2.0 * std::exp(v - 2.0 * u) - 2.0 * (df_ + 1.0) * df_ * t2 / ((df_ + t2) * (df_ + t2));
-}
-
 // Trapezoid rule on u over the whole mass: below v/2 - 5 the factor exp(-r2 / (2 tau^2))
 // is below exp(-10^4); above max(v/2, log scale) the integrand decays like
 // e^(-(K + df) u).
@@ -230,93 +219,10 @@ ValueGrad IntegratedTau::integrate(double r2) const {
     return {peak + std::log(mass * kUStep), -0.5 * moment / mass};
 }
 
-// Adaptive rejection sampling (Gilks and Wild 1992) on u = log tau. The envelope is the
-// minimum of tangents to the concave log kernel: exact draws whatever the tangents, and
-// every rejected point becomes a tangent, so the acceptance rate climbs quickly.
+// p(tau | beta_j) is drawScale's density with m = K values of sum of squares r2.
 double IntegratedTau::drawTau(double r2, std::uint64_t seed) const {
-    const double v = std::log(std::max(r2, std::numeric_limits<double>::min()));
-    auto tangent = [&](double u) { return Tangent{u, logKernel(u, v), logKernelSlope(u, v)}; };
-
-    // Mode: the log kernel's slope falls strictly, from e^(v - 2u) > 0 far left to
-    // -(K - 1) - df - 1 + ... < 0 far right. Newton steps inside a shrinking bracket.
-    double lo = 0.5 * v - 20.0;
-    double hi = std::max(0.5 * v, std::log(scale_)) + 20.0;
-    double m = std::clamp(0.5 * (v - std::log(std::max(K_ - 1, 1))), lo, hi);
-    for (int it = 0; it < 200 && hi - lo > 1e-9; ++it) {
-        const double s = logKernelSlope(m, v);
-        if (s == 0.0) break;
-        (s > 0 ? lo : hi) = m;
-        const double newton = m - s / logKernelCurvature(m, v);
-        m = (newton > lo && newton < hi) ? newton : 0.5 * (lo + hi);
-    }
-    // Outer tangents where the log kernel has fallen by 4 from the mode, so their slopes
-    // reflect the real decay of each tail even where the top is flat (K = 1, small r2).
-    const double top = logKernel(m, v);
-    const double width = std::clamp(1.0 / std::sqrt(-logKernelCurvature(m, v)), 0.01, 4.0);
-    auto outer = [&](double dir) {
-        double step = width;
-        while (step < 400.0 && logKernel(m + dir * step, v) > top - 4.0) step *= 2.0;
-        return m + dir * step;
-    };
-    std::vector<Tangent> hull = {tangent(outer(-1.0)), tangent(m), tangent(outer(1.0))};
-
     Uniforms rng{mix64(seed)};
-    std::vector<double> z, logMass;
-    for (int attempt = 0; attempt < 10000; ++attempt) {
-        // Segment j runs from z[j - 1] to z[j] under tangent j (z[-1] = -inf, z[J-1] = inf).
-        const std::size_t J = hull.size();
-        z.assign(J, std::numeric_limits<double>::infinity());
-        for (std::size_t j = 0; j + 1 < J; ++j) {
-            const Tangent& a = hull[j];
-            const Tangent& b = hull[j + 1];
-            const double dd = a.d - b.d;
-            z[j] = dd > 1e-12 ? (b.h - a.h + a.d * a.x - b.d * b.x) / dd : 0.5 * (a.x + b.x);
-            z[j] = std::clamp(z[j], a.x, b.x);
-        }
-        logMass.assign(J, kNegInf);
-        double maxMass = kNegInf;
-        for (std::size_t j = 0; j < J; ++j) {
-            const Tangent& t = hull[j];
-            const double L = j == 0 ? kNegInf : z[j - 1];
-            const double R = z[j];
-            const double a = t.h + t.d * (L - t.x), b = t.h + t.d * (R - t.x);
-            if (std::abs(t.d) < 1e-10)
-                logMass[j] = t.h + std::log(R - L);
-            else if (t.d > 0)
-                logMass[j] = b + std::log1p(-std::exp(a - b)) - std::log(t.d);
-            else
-                logMass[j] = a + std::log1p(-std::exp(b - a)) - std::log(-t.d);
-            maxMass = std::max(maxMass, logMass[j]);
-        }
-        double total = 0.0;
-        for (double& lm : logMass) total += (lm = std::exp(lm - maxMass));
-        double pick = rng.next() * total;
-        std::size_t j = 0;
-        while (j + 1 < J && pick >= logMass[j]) pick -= logMass[j++];
-
-        const Tangent& t = hull[j];
-        const double L = j == 0 ? kNegInf : z[j - 1];
-        const double R = z[j];
-        const double U = rng.next();
-        double u = 0.0;
-        if (std::abs(t.d) < 1e-10) {
-            u = L + U * (R - L);
-        } else {
-            const double a = t.h + t.d * (L - t.x), b = t.h + t.d * (R - t.x);
-            const double e = t.d > 0 ? b + std::log(std::exp(a - b) + U * -std::expm1(a - b))
-                                     : a + std::log1p(U * std::expm1(b - a));
-            u = t.x + (e - t.h) / t.d;
-        }
-        const double envelope = t.h + t.d * (u - t.x);
-        const double f = logKernel(u, v);
-        if (std::log(rng.next()) <= f - envelope) return std::exp(u);
-        const Tangent add = tangent(u);
-        if (hull.size() < 64 && std::isfinite(add.h) && std::isfinite(add.d))
-            hull.insert(std::upper_bound(hull.begin(), hull.end(), u,
-                                         [](double x, const Tangent& s) { return x < s.x; }),
-                        add);
-    }
-    return std::exp(m);  // unreachable in practice: acceptance is near 1 after a few tangents
+    return drawScale(K_, r2, df_, scale_, [&rng] { return rng.next(); });
 }
 
 std::shared_ptr<const IntegratedTau> integratedTau(double df, double scale, int components) {

@@ -45,16 +45,13 @@ class IntegratedTau {
     ValueGrad integrate(double r2) const;
     // log P(||beta_j|| <= r) (upper = false) or log P(||beta_j|| > r), by quadrature.
     double logRadialCdf(double r, bool upper) const;
-    // One exact draw of tau from p(tau | beta_j), which is log-concave in log tau: adaptive
-    // rejection sampling from tangents, driven by a SplitMix64 stream from seed.
+    // One exact draw of tau from p(tau | beta_j) (detail::drawScale), driven by a SplitMix64
+    // stream from seed.
     double drawTau(double r2, std::uint64_t seed) const;
 
   private:
-    // The integrand on u = log tau given v = log r2 (normalizing constants included) and
-    // its first two derivatives in u.
+    // The integrand on u = log tau given v = log r2 (normalizing constants included).
     double logKernel(double u, double v) const;
-    double logKernelSlope(double u, double v) const;
-    double logKernelCurvature(double u, double v) const;
     // Solves H(r) = F_chi(K)(rho) for log r, starting near guess.
     double solveRadius(double rho, double guess) const;
 

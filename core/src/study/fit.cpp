@@ -111,6 +111,17 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     std::vector<Eigen::VectorXd> buffers(static_cast<std::size_t>(chains), Eigen::VectorXd(n));
     StreamedQuantities streamed(chains);
     mcmc::SamplerOptions so = options.sampler;
+    if (options.kernel == "nuts") {
+        so.kernel = mcmc::Kernel::Nuts;
+    } else {
+        so.kernel = model.preferredKernel();
+        if (options.kernel == "gibbs" && so.kernel != mcmc::Kernel::Gibbs)
+            return Error{
+                "the Gibbs sampler is available only for the normal mixture with tau "
+                "sampled (model \"tau\": \"sampled\" or \"auto\"); use \"sampler\": "
+                "\"nuts\" or \"auto\" for " +
+                model.family()};
+    }
     so.onDraw = [&](int chain, int, const Eigen::VectorXd& q) {
         const auto c = static_cast<std::size_t>(chain);
         model.recordLogLik(q, buffers[c]);

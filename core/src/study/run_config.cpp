@@ -169,11 +169,18 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("max_treedepth", c.mcmc.maxTreeDepth);
         m.get("adapt_delta", c.mcmc.adaptDelta);
         m.get("refit_warmup", c.mcmc.refitWarmup);
+        m.get("sampler", c.mcmc.sampler);
+        m.get("thin", c.mcmc.thin);
         if (error.empty() && (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 ||
-                              c.mcmc.threads < 1 || c.mcmc.refitWarmup < 0))
+                              c.mcmc.threads < 1 || c.mcmc.refitWarmup < 0 || c.mcmc.thin < 1))
             m.fail(
-                "'chains', 'draws' and 'threads' must be at least 1 and 'warmup' and "
+                "'chains', 'draws', 'threads' and 'thin' must be at least 1 and 'warmup' and "
                 "'refit_warmup' not negative");
+        if (error.empty() && c.mcmc.sampler != "auto" && c.mcmc.sampler != "nuts" &&
+            c.mcmc.sampler != "gibbs")
+            m.fail(
+                "'sampler' must be \"auto\" (the model's choice), \"nuts\" or \"gibbs\" "
+                "(the normal mixture's augmented Gibbs sweep)");
         if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
             m.fail("'adapt_delta' must be in (0, 1)");
     }
@@ -342,7 +349,9 @@ std::string toJson(const RunConfig& c) {
                  {"threads", c.mcmc.threads},
                  {"max_treedepth", c.mcmc.maxTreeDepth},
                  {"adapt_delta", c.mcmc.adaptDelta},
-                 {"refit_warmup", c.mcmc.refitWarmup}};
+                 {"refit_warmup", c.mcmc.refitWarmup},
+                 {"sampler", c.mcmc.sampler},
+                 {"thin", c.mcmc.thin}};
     j["synthesis"] = {{"m", c.synthesis.m}};
     j["risk"] = {{"radius", c.risk.radius},
                  {"radius_mode", c.risk.percentage ? "percentage" : "absolute"},

@@ -206,6 +206,7 @@ class Runner {
         so.chains = config_.mcmc.chains;
         so.warmup = config_.mcmc.warmup;
         so.draws = config_.mcmc.draws;
+        so.thin = config_.mcmc.thin;
         so.seed = config_.mcmc.seed;
         so.threads = config_.mcmc.threads;
         so.maxTreeDepth = config_.mcmc.maxTreeDepth;
@@ -232,6 +233,7 @@ class Runner {
         const auto t0 = std::chrono::steady_clock::now();
         FitOptions fo;
         fo.sampler = samplerOptions(stage);
+        fo.kernel = config_.mcmc.sampler;
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
         Measured m{std::move(*fit), {}, {}};

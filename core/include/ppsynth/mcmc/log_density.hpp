@@ -10,6 +10,12 @@
 
 namespace ppsynth::mcmc {
 
+// What one iteration of a chain is. Nuts: a NUTS transition followed by the target's
+// exactMove. Gibbs: the target's gibbsSweep alone; nothing is adapted, warm-up iterations
+// are burn-in, and each draw's tree statistics are empty (depth 0, no leapfrog steps,
+// energy NaN, so E-BFMI is not computed).
+enum class Kernel { Nuts, Gibbs };
+
 class LogDensity {
   public:
     virtual ~LogDensity() = default;
@@ -24,6 +30,10 @@ class LogDensity {
     // support; returns true when it changed q. The default does nothing and draws nothing
     // from rng, so targets without one sample exactly as before.
     virtual bool exactMove(Eigen::VectorXd& /*q*/, Rng& /*rng*/) const { return false; }
+    // An optional sampler of its own (Kernel::Gibbs): one sweep that leaves this density
+    // invariant and, repeated, reaches every part of it (every coordinate moves), e.g. a
+    // blocked Gibbs sampler. Returns false when the target has none (the default).
+    virtual bool gibbsSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/) const { return false; }
     // Coordinates NUTS must not move in the transition starting at q: set movable(j) = 0
     // (it arrives all ones). NUTS then samples the conditional of the others given them, which
     // is exact only if the choice depends on nothing but the coordinates held (they do not

@@ -34,9 +34,14 @@ struct ChainStart {
 using DrawHook = std::function<void(int chain, int iteration, const Eigen::VectorXd& q)>;
 
 struct SamplerOptions {
+    Kernel kernel = Kernel::Nuts;
     int chains = 4;
     int warmup = 1000;  // iterations per chain; may be short when warm-starting
     int draws = 1000;   // retained iterations per chain
+    // Iterations per retained draw (Stan's thin): draws x thin iterations follow the warm-up.
+    // For cheap, strongly autocorrelated kernels (Kernel::Moves) it keeps memory at
+    // draws x dimension while the chain runs longer.
+    int thin = 1;
     std::uint64_t seed = 1;
     int threads = 1;  // worker threads (capped at chains); 0 = hardware concurrency
     int maxTreeDepth = 10;

@@ -49,6 +49,14 @@ class Model {
                            Rng& /*rng*/) const {
         return false;
     }
+    // Optional: one sweep of a sampler of the model's own for the weighted posterior (see
+    // mcmc::LogDensity::gibbsSweep); false when it has none (the default).
+    virtual bool gibbsSweep(const Eigen::VectorXd& /*alpha*/, Eigen::VectorXd& /*q*/,
+                            Rng& /*rng*/) const {
+        return false;
+    }
+    // The kernel fitModel uses unless the configuration names one; Gibbs only with a sweep.
+    virtual mcmc::Kernel preferredKernel() const { return mcmc::Kernel::Nuts; }
     // Optional: coordinates NUTS holds fixed in a transition (see
     // mcmc::LogDensity::holdFixed); only with an exactMove that moves them.
     virtual void holdFixed(const Eigen::VectorXd& /*q*/, Eigen::VectorXd& /*movable*/) const {}
@@ -76,6 +84,9 @@ class WeightedPosterior final : public mcmc::LogDensity {
     }
     bool exactMove(Eigen::VectorXd& q, Rng& rng) const override {
         return model_.exactMove(alpha_, q, rng);
+    }
+    bool gibbsSweep(Eigen::VectorXd& q, Rng& rng) const override {
+        return model_.gibbsSweep(alpha_, q, rng);
     }
     void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const override {
         model_.poolMetric(windowMean, variance);

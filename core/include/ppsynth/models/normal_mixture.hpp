@@ -47,6 +47,15 @@ class NormalMixture final : public RegressionModel {
     // do. No-op with tau integrated out (the rows couple the components' priors).
     // normal_mixture_moves.cpp.
     bool exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const override;
+    // One sweep of the augmented (label) Gibbs sampler, exact for the weighted posterior by a
+    // Metropolis-Hastings correction that is 1 when alpha = 1 (normal_mixture_gibbs.cpp):
+    // labels from the responsibilities, then each occupied component's beta_k and sigma_k,
+    // tau with the empty components, the weights and gamma. False with tau integrated out.
+    bool gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const override;
+    // Gibbs with tau sampled or fixed (the default for K > 1), NUTS with tau integrated out.
+    mcmc::Kernel preferredKernel() const override {
+        return tauIntegrated() ? mcmc::Kernel::Nuts : mcmc::Kernel::Gibbs;
+    }
     // With the moves on, NUTS holds the weights' coordinates (moved only by the moves, so
     // holding a component may depend on them) and every coordinate of a component whose
     // expected record count n pi_k is below kHeldBelowRecords (moved by (1) alone).

@@ -18,6 +18,10 @@ namespace ppsynth::study {
 
 struct FitOptions {
     mcmc::SamplerOptions sampler;  // chains, warmup, draws, seed, threads, starts, progress, cancel
+    // Overrides sampler.kernel: "auto" takes the model's preferredKernel(), "nuts" NUTS (with
+    // the model's exact moves after each transition), "gibbs" the model's exact moves alone
+    // (an error for models without a sweep that samples every parameter).
+    std::string kernel = "auto";
 };
 
 struct Fit {

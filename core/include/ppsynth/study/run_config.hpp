@@ -61,6 +61,10 @@ struct RunConfig {
         // tst_nuts_models to sample the same target); at `warmup` or above the full
         // adaptation (metric included) is repeated.
         int refitWarmup = 150;
+        // "auto" (the model's choice: the Gibbs sweep for the mixture with tau sampled, NUTS
+        // otherwise), "nuts" or "gibbs" (study::FitOptions::sampler).
+        std::string sampler = "auto";
+        int thin = 1;  // iterations per retained draw
     } mcmc;
     struct Synthesis {
         int m = 20;

@@ -1,0 +1,227 @@
+// The normal mixture's augmented Gibbs sweep (NormalMixture::gibbsSweep) and the exact
+// scale draws it uses (detail::drawScale): each against a quadrature of its target.
+#include <QTest>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "models/scale_draw.hpp"
+#include "ppsynth/models/factory.hpp"
+#include "ppsynth/models/normal_mixture.hpp"
+
+using namespace ppsynth;
+using namespace ppsynth::models;
+
+namespace {
+
+const NormalMixture& asMixture(const std::unique_ptr<Model>& m) {
+    return dynamic_cast<const NormalMixture&>(*m);
+}
+
+std::unique_ptr<Model> mixture(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, int K,
+                               const Priors& priors) {
+    ModelSpec spec;
+    spec.family = "normal-mixture";
+    spec.components = K;
+    spec.priors = priors;
+    auto m = makeModel(spec, X, y);
+    if (!m) qFatal("makeModel failed: %s", m.message().c_str());
+    return std::move(m.value());
+}
+
+// Mean and Monte Carlo standard error (batch means over 50 batches) of a series.
+struct McEstimate {
+    double mean = 0.0;
+    double se = 0.0;
+};
+McEstimate batchMeans(const std::vector<double>& x) {
+    const std::size_t batches = 50, size = x.size() / batches;
+    std::vector<double> means(batches, 0.0);
+    for (std::size_t b = 0; b < batches; ++b) {
+        for (std::size_t i = 0; i < size; ++i) means[b] += x[b * size + i];
+        means[b] /= static_cast<double>(size);
+    }
+    McEstimate e;
+    for (const double m : means) e.mean += m / batches;
+    double ss = 0.0;
+    for (const double m : means) ss += (m - e.mean) * (m - e.mean);
+    e.se = std::sqrt(ss / (batches - 1.0) / batches);
+    return e;
+}
+
+// E[f(log s)] under drawScale's density, by the trapezoid rule on u = log s.
+double scaleExpectation(double m, double r2, double df, double scale,
+                        const std::function<double(double)>& f) {
+    double mass = 0.0, sum = 0.0;
+    for (double u = -25.0; u < 15.0; u += 1e-3) {
+        const double s2 = std::exp(2.0 * u);
+        const double w = std::exp(-(m - 1.0) * u - 0.5 * r2 / s2 -
+                                  0.5 * (df + 1.0) * std::log1p(s2 / (scale * scale * df)));
+        mass += w;
+        sum += w * f(u);
+    }
+    return sum / mass;
+}
+
+}  // namespace
+
+class TestMixtureGibbs : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // drawScale against its density: weighted (non-integer) counts, the prior (m = 0,
+    // r2 = 0: a half-t), and a sharp conditional (many values).
+    void scaleDrawsMatchTheirDensity() {
+        struct Case {
+            double m, r2, df, scale;
+        };
+        const Case cases[] = {{3.7, 2.5, 3.0, 1.0},
+                              {0.0, 0.0, 3.0, 2.0},
+                              {400.0, 90.0, 3.0, 1.0},
+                              {0.4, 1e-4, 3.0, 1.0}};
+        Rng rng = makeRng(21, 0, Purpose::Test);
+        boost::random::uniform_01<double> unif;
+        auto uniform = [&] {
+            double u = 0.0;
+            while (u <= 0.0) u = unif(rng);
+            return u;
+        };
+        for (const Case& c : cases) {
+            const int draws = 40000;
+            double sumLog = 0.0, sumLog2 = 0.0, below = 0.0;
+            const double median =
+                std::exp(scaleExpectation(c.m, c.r2, c.df, c.scale, [](double u) { return u; }));
+            for (int i = 0; i < draws; ++i) {
+                const double s = detail::drawScale(c.m, c.r2, c.df, c.scale, uniform);
+                sumLog += std::log(s);
+                sumLog2 += std::log(s) * std::log(s);
+                below += s < median ? 1.0 : 0.0;
+            }
+            const double mean = sumLog / draws;
+            const double sd = std::sqrt(sumLog2 / draws - mean * mean);
+            const double want = std::log(median);  // E log s
+            const double wantP = scaleExpectation(c.m, c.r2, c.df, c.scale,
+                                                  [&](double u) { return u < want ? 1.0 : 0.0; });
+            qInfo("m %.1f r2 %.4g: E log s %.4f vs %.4f (sd %.3f); P(log s < E) %.4f vs %.4f", c.m,
+                  c.r2, mean, want, sd, below / draws, wantP);
+            QVERIFY(std::abs(mean - want) < 4.0 * sd / std::sqrt(draws));
+            QVERIFY(std::abs(below / draws - wantP) < 4.0 * std::sqrt(0.25 / draws));
+        }
+        // The prior case against the half-t's own CDF: P(s < 2) = 2 F_t3(2 / 2) - 1.
+        double below = 0.0;
+        for (int i = 0; i < 40000; ++i)
+            below += detail::drawScale(0.0, 0.0, 3.0, 2.0, uniform) < 2.0;
+        const double want = 2.0 * boost::math::cdf(boost::math::students_t(3.0), 1.0) - 1.0;
+        qInfo("half-t(3, 0, 2): P(s < 2) %.4f vs %.4f", below / 40000, want);
+        QVERIFY(std::abs(below / 40000 - want) < 4.0 * std::sqrt(0.25 / 40000));
+    }
+
+    // The sweep alone on a K = 2 weighted posterior (4 of 12 records at alpha = 0.15), gamma
+    // free, against a quadrature over (beta_1, beta_2, pi_1) with gamma integrated out per
+    // pi_1. gamma ~ Gamma(20, 4) keeps the Dirichlet's density bounded, so a midpoint grid
+    // in pi_1 is accurate. A sweep that ignored alpha (plain blocked Gibbs) or dropped the
+    // Metropolis-Hastings correction would target the unweighted posterior.
+    void sweepMatchesQuadrature() {
+        const int n = 12;
+        const double sigma = 1.0, tau = 2.0;
+        Eigen::MatrixXd X = Eigen::MatrixXd::Ones(n, 1);
+        Eigen::VectorXd y(n), alpha(n);
+        const double values[n] = {-2.3, -1.6, -2.1, -1.2, 1.8, 2.4, 1.1, 2.9, 2.2, 1.5, 3.1, 2.0};
+        for (int i = 0; i < n; ++i) {
+            y(i) = values[i];
+            alpha(i) = values[i] < 0 ? 0.15 : 1.0;
+        }
+        Priors priors;
+        priors.fixedSigma = sigma;
+        priors.fixedTau = tau;
+        priors.gammaShape = 20.0;
+        priors.gammaRate = 4.0;
+        const auto model = mixture(X, y, 2, priors);
+        const NormalMixture& m = asMixture(model);
+        QCOMPARE(m.dimension(), std::size_t{4});  // beta_1, beta_2, a_1, log gamma
+
+        // h(pi) = integral over gamma of Gamma(gamma | 20, 4) Dir(pi | gamma / 2, gamma / 2),
+        // and the same with a factor gamma.
+        const int nb = 241, np = 120;
+        std::vector<double> h(np, 0.0), hGamma(np, 0.0);
+        for (int j = 0; j < np; ++j) {
+            const double pi = (j + 0.5) / np;
+            for (double g = 0.005; g < 30.0; g += 0.01) {
+                const double w = std::exp(19.0 * std::log(g) - 4.0 * g + std::lgamma(g) -
+                                          2.0 * std::lgamma(0.5 * g) +
+                                          (0.5 * g - 1.0) * std::log(pi * (1.0 - pi)));
+                h[static_cast<std::size_t>(j)] += w;
+                hGamma[static_cast<std::size_t>(j)] += w * g;
+            }
+        }
+        const double lo = -6.0, step = 12.0 / (nb - 1);
+        Eigen::MatrixXd dens(nb, n);
+        for (int b = 0; b < nb; ++b)
+            for (int i = 0; i < n; ++i) {
+                const double r = (y(i) - (lo + b * step)) / sigma;
+                dens(b, i) = std::exp(-0.5 * r * r) / (sigma * std::sqrt(2.0 * M_PI));
+            }
+        double Z = 0.0, sumMean = 0.0, sumMax = 0.0, sumUpper = 0.0, sumGamma = 0.0;
+        for (int b1 = 0; b1 < nb; ++b1)
+            for (int b2 = 0; b2 < nb; ++b2) {
+                const double x1 = lo + b1 * step, x2 = lo + b2 * step;
+                const double prior = std::exp(-0.5 * (x1 * x1 + x2 * x2) / (tau * tau));
+                for (int j = 0; j < np; ++j) {
+                    const double pi = (j + 0.5) / np;
+                    double ll = 0.0;
+                    for (int i = 0; i < n; ++i)
+                        ll += alpha(i) * std::log(pi * dens(b1, i) + (1 - pi) * dens(b2, i));
+                    const double w = prior * std::exp(ll);
+                    Z += w * h[static_cast<std::size_t>(j)];
+                    sumGamma += w * hGamma[static_cast<std::size_t>(j)];
+                    const double wh = w * h[static_cast<std::size_t>(j)];
+                    sumMean += wh * (pi * x1 + (1 - pi) * x2);
+                    sumMax += wh * std::max(x1, x2);
+                    sumUpper += wh * (x1 > x2 ? pi : 1 - pi);
+                }
+            }
+        const double want[4] = {sumMean / Z, sumMax / Z, sumUpper / Z, sumGamma / Z};
+
+        Rng rng = makeRng(8, 0, Purpose::Test);
+        Eigen::VectorXd q(4);
+        q << 0.0, 0.0, 0.0, std::log(5.0);
+        std::vector<double> series[4];
+        int moved = 0;
+        const int sweeps = 60000;
+        for (int it = 0; it < sweeps; ++it) {
+            moved += m.gibbsSweep(alpha, q, rng) ? 1 : 0;
+            const double pi1 = 1.0 / (1.0 + std::exp(-q(2)));
+            series[0].push_back(pi1 * q(0) + (1 - pi1) * q(1));
+            series[1].push_back(std::max(q(0), q(1)));
+            series[2].push_back(q(0) > q(1) ? pi1 : 1 - pi1);  // the upper component's weight
+            series[3].push_back(std::exp(q(3)));
+        }
+        QVERIFY(moved > sweeps / 2);
+        const char* names[4] = {"mean prediction", "max beta", "upper weight", "gamma"};
+        for (int s = 0; s < 4; ++s) {
+            const McEstimate e = batchMeans(series[s]);
+            qInfo("E %s %.4f (se %.4f) vs quadrature %.4f", names[s], e.mean, e.se, want[s]);
+            // 4 standard errors plus the grid's own error (well below 0.003 at this spacing).
+            QVERIFY(std::abs(e.mean - want[s]) < 4.0 * e.se + 0.003);
+        }
+    }
+
+    // With tau integrated out the rows couple the components' priors: no sweep.
+    void noSweepWithTauIntegrated() {
+        Eigen::MatrixXd X = Eigen::MatrixXd::Ones(10, 1);
+        Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(10, -1.0, 1.0);
+        Priors priors;
+        priors.tau = TauForm::Integrated;
+        const auto model = mixture(X, y, 3, priors);
+        Rng rng = makeRng(9, 0, Purpose::Test);
+        Eigen::VectorXd q = model->initialPoint(rng);
+        const Eigen::VectorXd before = q;
+        QVERIFY(!asMixture(model).gibbsSweep(Eigen::VectorXd::Ones(10), q, rng));
+        QCOMPARE(q, before);
+        QCOMPARE(model->preferredKernel(), mcmc::Kernel::Nuts);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMixtureGibbs)
+#include "tst_mixture_gibbs.moc"
