@@ -19,8 +19,8 @@
 //     --sampler auto|nuts|gibbs       study::FitOptions::kernel (default auto)
 //     --thin N                        iterations per retained draw
 //     --alpha A                       every record weighted A (default 1: unweighted)
-//   bench_engine gradient-scaling     ms per mixture (K = 20) gradient and exact-move sweep
-//                                     at n and 16 n
+//   bench_engine gradient-scaling     ms per mixture (K = 20) gradient, exact-move sweep and
+//                                     Gibbs sweep at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
 //   bench_engine curvature CASE FILE [CHAIN [DRAW]]   where NUTS's step size is limited: the
@@ -262,6 +262,7 @@ double threadCpuSeconds() {
 int gradientScaling() {
     const Case& c = cases().back();
     const Inputs in = prepare(c);
+    Eigen::VectorXd swept;
     for (int variant = 0; variant < 3; ++variant) {
         const int rep = variant == 2 ? 16 : 1;
         const bool sparse = variant != 1;
@@ -298,6 +299,27 @@ int gradientScaling() {
         }
         std::printf("mixture K=%d exact-move sweep: n=%td  %.2f ms CPU (best of 5 batches)\n", c.K,
                     y.size(), 1e3 * bestMove);
+        // One sweep of the mixture's own Gibbs sampler (Kernel::Gibbs). Its cost depends on
+        // how many components hold records (the initial point has all of them), so both sizes
+        // start from the state 200 sweeps reach at n: the replicated data have the same
+        // responsibilities there.
+        if (rep == 1) {
+            swept = q;
+            for (int r = 0; r < 200; ++r) (void)m.gibbsSweep(a, swept, rng);
+        }
+        Eigen::VectorXd qg = swept;
+        double bestSweep = 1e300;
+        for (int batch = 0; batch < 5; ++batch) {
+            const double c0 = threadCpuSeconds();
+            const int reps = rep == 1 ? 10 : 2;
+            for (int r = 0; r < reps; ++r) {
+                qg = swept;  // the same state each time
+                (void)m.gibbsSweep(a, qg, rng);
+            }
+            bestSweep = std::min(bestSweep, (threadCpuSeconds() - c0) / reps);
+        }
+        std::printf("mixture K=%d Gibbs sweep: n=%td  %.2f ms CPU (best of 5 batches)\n", c.K,
+                    y.size(), 1e3 * bestSweep);
     }
     return 0;
 }

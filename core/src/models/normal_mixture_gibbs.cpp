@@ -25,6 +25,7 @@
 
 #include "models/design.hpp"
 #include "models/mixture_cache.hpp"
+#include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
 #include "models/scale_draw.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
@@ -32,32 +33,13 @@
 namespace ppsynth::models {
 namespace {
 
+using detail::acceptLog;
+using detail::Labels;
+using detail::logGammaVariate;
+using detail::normalLogDensities;
+using detail::uniformOpen;
+
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-double uniformOpen(Rng& rng) {
-    boost::random::uniform_01<double> unif;
-    double u = 0.0;
-    while (u <= 0.0) u = unif(rng);
-    return u;
-}
-
-// log of a Gamma(shape, 1) draw, stable for small shapes (Gamma(shape + 1) U^(1 / shape)).
-double logGammaVariate(double shape, Rng& rng) {
-    if (shape >= 1.0) return std::log(boost::random::gamma_distribution<double>(shape)(rng));
-    return std::log(boost::random::gamma_distribution<double>(shape + 1.0)(rng)) +
-           std::log(uniformOpen(rng)) / shape;
-}
-
-Eigen::ArrayXd normalLogDensities(const Eigen::VectorXd& y, const Eigen::VectorXd& mean,
-                                  double logSigma) {
-    const double inv = std::exp(-logSigma);
-    return -detail::kLogSqrt2Pi - logSigma - 0.5 * ((y - mean).array() * inv).square();
-}
-
-bool accept(double logRatio, Rng& rng) {
-    if (!(logRatio > kNegInf)) return false;
-    return logRatio >= 0.0 || std::log(uniformOpen(rng)) < logRatio;
-}
 
 // One slice-sampling update (stepping out, then shrinkage; Neal 2003) of a scalar with log
 // density f: leaves f's distribution invariant.
@@ -75,52 +57,6 @@ double sliceStep(double x, double width, const F& f, Rng& rng) {
     return x;
 }
 
-// The labels and what the blocks need from them.
-struct Labels {
-    std::vector<Eigen::Index> z;  // -1 for records with alpha_i = 0
-    std::vector<std::vector<Eigen::Index>> members;
-    Eigen::ArrayXd count;  // weighted: sum of alpha over the members
-
-    bool occupied(Eigen::Index k) const { return !members[static_cast<std::size_t>(k)].empty(); }
-};
-
-// z_i ~ Categorical(r_i.) for every record with alpha_i != 0.
-Labels drawLabels(const Eigen::VectorXd& alpha, const detail::MixtureCache& cache, Rng& rng) {
-    const Eigen::ArrayXXd& D = cache.densities();
-    const Eigen::ArrayXd& logPi = cache.logWeights();
-    const Eigen::ArrayXd& L = cache.logLik();
-    const Eigen::Index n = D.rows(), K = D.cols();
-    Labels out;
-    out.z.assign(static_cast<std::size_t>(n), -1);
-    out.members.resize(static_cast<std::size_t>(K));
-    out.count = Eigen::ArrayXd::Zero(K);
-    boost::random::uniform_01<double> unif;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        if (alpha(i) == 0.0) continue;
-        double u = unif(rng);
-        Eigen::Index k = 0;
-        for (; k + 1 < K; ++k) {
-            u -= std::exp(logPi(k) + D(i, k) - L(i));
-            if (u < 0.0) break;
-        }
-        out.z[static_cast<std::size_t>(i)] = k;
-        out.members[static_cast<std::size_t>(k)].push_back(i);
-        out.count(k) += alpha(i);
-    }
-    return out;
-}
-
-// log r_{i z_i} for every labelled record (0 for the others).
-void labelLogResponsibilities(const Labels& labels, const detail::MixtureCache& cache,
-                              Eigen::ArrayXd& out) {
-    const Eigen::Index n = cache.densities().rows();
-    out.setZero(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
-        if (k >= 0) out(i) = cache.logWeights()(k) + cache.densities()(i, k) - cache.logLik()(i);
-    }
-}
-
 // sum_i (1 - alpha_i) (next_i - current_i) over labelled records; -inf when a labelled
 // record's next value is not finite.
 double augmentedLogRatio(const Labels& labels, const Eigen::VectorXd& alpha,
@@ -132,34 +68,6 @@ double augmentedLogRatio(const Labels& labels, const Eigen::VectorXd& alpha,
         sum += (1.0 - alpha(i)) * (next(i) - current(i));
     }
     return sum;
-}
-
-// X_k' A X_k and X_k' A y over component k's members (A = diag(alpha)).
-void weightedCrossProducts(const detail::Design& X, const Eigen::VectorXd& y,
-                           const Eigen::VectorXd& alpha, const std::vector<Eigen::Index>& members,
-                           Eigen::MatrixXd& XtAX, Eigen::VectorXd& XtAy) {
-    const Eigen::Index p = X.cols();
-    XtAX.setZero(p, p);
-    XtAy.setZero(p);
-    if (X.isSparse()) {
-        const int* start = X.rowStart();
-        const int* col = X.columnIndex();
-        const double* value = X.value();
-        for (Eigen::Index i : members) {
-            const double a = alpha(i);
-            for (int e = start[i]; e < start[i + 1]; ++e) {
-                const double av = a * value[e];
-                XtAy(col[e]) += av * y(i);
-                for (int f = start[i]; f < start[i + 1]; ++f) XtAX(col[e], col[f]) += av * value[f];
-            }
-        }
-        return;
-    }
-    for (Eigen::Index i : members) {
-        const auto row = X.dense().row(i);
-        XtAX.noalias() += alpha(i) * row.transpose() * row;
-        XtAy += (alpha(i) * y(i)) * row.transpose();
-    }
 }
 
 }  // namespace
@@ -180,10 +88,17 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     for (Eigen::Index k = 0; k < K; ++k) D.col(k) = normalLogDensities(y_, means.col(k), ls(k));
     detail::MixtureCache cache(std::move(D), logWeights(q).array());
 
-    const Labels labels = drawLabels(alpha, cache, rng);
-    Eigen::ArrayXd lr, lrNext, L;
-    labelLogResponsibilities(labels, cache, lr);
+    Labels labels = detail::drawLabels(alpha, cache, rng);
+    double g = q(gammaOffset());
     bool moved = false;
+    // Split-merge proposals first: they change the labels and two components at once.
+    if (K > 1) {
+        detail::SplitMergeState state{B,     ls,    tau, std::exp(g) / static_cast<double>(K),
+                                      cache, labels};
+        for (int t = 0; t < kSplitMergeTries; ++t) moved |= splitMerge(alpha, state, rng);
+    }
+    Eigen::ArrayXd lr, lrNext, L;
+    detail::labelLogResponsibilities(labels, cache, lr);
     boost::random::normal_distribution<double> normal(0.0, 1.0);
     auto uniform = [&rng] { return uniformOpen(rng); };
 
@@ -197,40 +112,34 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             lrNext(i) =
                 cache.logWeights()(zi) + (zi == k ? Dk(i) : cache.densities()(i, zi)) - L(i);
         }
-        if (!accept(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) return false;
+        if (!acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) return false;
         cache.setComponent(k, Dk, L);
         lr.swap(lrNext);
         return true;
     };
 
     // (a, b) Occupied components: beta_k given sigma_k (normal), then sigma_k given beta_k.
-    Eigen::MatrixXd XtAX, prec;
-    Eigen::VectorXd XtAy, beta(p), meanK;
+    Eigen::VectorXd meanK;
     for (Eigen::Index k = 0; k < K; ++k) {
         if (!labels.occupied(k)) continue;
+        const auto& members = labels.members[static_cast<std::size_t>(k)];
         cache.focus(k);
-        weightedCrossProducts(*X_, y_, alpha, labels.members[static_cast<std::size_t>(k)], XtAX,
-                              XtAy);
-        const double invVar = std::exp(-2.0 * ls(k));
-        prec = XtAX * invVar;
-        prec.diagonal() += tau.array().square().inverse().matrix();
-        const Eigen::LLT<Eigen::MatrixXd> llt(prec);
-        if (llt.info() == Eigen::Success) {
-            for (Eigen::Index j = 0; j < p; ++j) beta(j) = normal(rng);
-            beta = llt.solve(XtAy * invVar) + llt.matrixU().solve(beta);
-            X_->times(beta, meanK);
+        const detail::ComponentStats stats = detail::componentStats(*X_, y_, alpha, members);
+        const detail::CoefficientConditional beta(stats, ls(k), tau);
+        if (beta.ok()) {
+            const Eigen::VectorXd draw = beta.draw(rng);
+            X_->times(draw, meanK);
             if (tryComponent(k, normalLogDensities(y_, meanK, ls(k)))) {
-                B.col(k) = beta;
+                B.col(k) = draw;
                 moved = true;
             }
         }
         if (priors_.fixedSigma) continue;
         X_->times(B.col(k), meanK);
         double ss = 0.0;
-        for (Eigen::Index i : labels.members[static_cast<std::size_t>(k)])
-            ss += alpha(i) * (y_(i) - meanK(i)) * (y_(i) - meanK(i));
+        for (Eigen::Index i : members) ss += alpha(i) * (y_(i) - meanK(i)) * (y_(i) - meanK(i));
         const double logSigma = std::log(
-            detail::drawScale(labels.count(k), ss, priors_.sigmaDf, priors_.sigmaScale, uniform));
+            detail::drawScale(stats.count, ss, priors_.sigmaDf, priors_.sigmaScale, uniform));
         if (std::isfinite(logSigma) && tryComponent(k, normalLogDensities(y_, meanK, logSigma))) {
             ls(k) = logSigma;
             moved = true;
@@ -267,8 +176,8 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             Dnext.col(k) = normalLogDensities(y_, meanK, lsNext(k));
         }
         detail::MixtureCache next(std::move(Dnext), cache.logWeights());
-        labelLogResponsibilities(labels, next, lrNext);
-        if (lsNext.allFinite() && accept(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
+        detail::labelLogResponsibilities(labels, next, lrNext);
+        if (lsNext.allFinite() && acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
             cache = std::move(next);
             lr.swap(lrNext);
             B = Bnext;
@@ -280,7 +189,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
 
     // (c) The weights given the labels: Dirichlet(c + N_k), N_k the weighted counts.
     const double Kd = static_cast<double>(K);
-    double g = q(gammaOffset());
     if (K > 1) {
         const double c = std::exp(g) / Kd;
         Eigen::ArrayXd logPi(K);
@@ -289,8 +197,8 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         logPi -= m + std::log((logPi - m).exp().sum());
         if (logPi.allFinite()) {
             detail::MixtureCache next(cache.densities(), logPi);
-            labelLogResponsibilities(labels, next, lrNext);
-            if (accept(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
+            detail::labelLogResponsibilities(labels, next, lrNext);
+            if (acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
                 cache = std::move(next);
                 lr.swap(lrNext);
                 moved = true;

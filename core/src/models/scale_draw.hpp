@@ -13,5 +13,9 @@ namespace ppsynth::models::detail {
 // uniform() must return values in (0, 1).
 double drawScale(double m, double r2, double df, double scale,
                  const std::function<double()>& uniform);
+// The normalized log density of u = log s under the same distribution (the trapezoid rule
+// over the kernel's mass gives the constant): what a Metropolis-Hastings ratio needs when
+// drawScale is a proposal.
+double scaleLogDensity(double m, double r2, double df, double scale, double u);
 
 }  // namespace ppsynth::models::detail

@@ -17,7 +17,8 @@ namespace ppsynth::models {
 
 namespace detail {
 class MixtureCache;
-}
+struct SplitMergeState;
+}  // namespace detail
 
 class NormalMixture final : public RegressionModel {
   public:
@@ -70,7 +71,12 @@ class NormalMixture final : public RegressionModel {
     // log pi (K entries) at q, computed stably from the free coordinates.
     Eigen::VectorXd logWeights(const Eigen::VectorXd& q) const;
 
+    // Split-merge proposals per Gibbs sweep (normal_mixture_split_merge.cpp).
+    static constexpr int kSplitMergeTries = 1;
+
   private:
+    // One split-merge proposal on the sweep's extended target; true when accepted.
+    bool splitMerge(const Eigen::VectorXd& alpha, detail::SplitMergeState& s, Rng& rng) const;
     // Move (3) for component k (the cache's focus); N = sum of alpha.
     bool shareFromResponsibilities(const Eigen::VectorXd& alpha, double N, Eigen::Index k, double c,
                                    detail::MixtureCache& cache, Rng& rng) const;

@@ -1,0 +1,165 @@
+#include "models/mixture_gibbs_parts.hpp"
+
+#include <Eigen/Cholesky>
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+#include <cmath>
+#include <limits>
+
+#include "models/design.hpp"
+#include "models/prior_terms.hpp"
+
+namespace ppsynth::models::detail {
+
+namespace {
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+}
+
+double uniformOpen(Rng& rng) {
+    boost::random::uniform_01<double> unif;
+    double u = 0.0;
+    while (u <= 0.0) u = unif(rng);
+    return u;
+}
+
+double logGammaVariate(double shape, Rng& rng) {
+    if (shape >= 1.0) return std::log(boost::random::gamma_distribution<double>(shape)(rng));
+    return std::log(boost::random::gamma_distribution<double>(shape + 1.0)(rng)) +
+           std::log(uniformOpen(rng)) / shape;
+}
+
+bool acceptLog(double logRatio, Rng& rng) {
+    if (!(logRatio > kNegInf)) return false;
+    return logRatio >= 0.0 || std::log(uniformOpen(rng)) < logRatio;
+}
+
+Eigen::ArrayXd normalLogDensities(const Eigen::VectorXd& y, const Eigen::VectorXd& mean,
+                                  double logSigma) {
+    const double inv = std::exp(-logSigma);
+    return -kLogSqrt2Pi - logSigma - 0.5 * ((y - mean).array() * inv).square();
+}
+
+double logBetaDensity(double logU, double log1mU, double a, double b) {
+    return (a - 1.0) * logU + (b - 1.0) * log1mU -
+           (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+}
+
+void Labels::index(const Eigen::VectorXd& alpha, Eigen::Index K) {
+    members.assign(static_cast<std::size_t>(K), {});
+    count = Eigen::ArrayXd::Zero(K);
+    for (std::size_t i = 0; i < z.size(); ++i) {
+        if (z[i] < 0) continue;
+        members[static_cast<std::size_t>(z[i])].push_back(static_cast<Eigen::Index>(i));
+        count(z[i]) += alpha(static_cast<Eigen::Index>(i));
+    }
+}
+
+// One uniform per record, then the components' responsibilities subtracted one column at a
+// time (contiguous in D).
+Labels drawLabels(const Eigen::VectorXd& alpha, const MixtureCache& cache, Rng& rng) {
+    const Eigen::ArrayXXd& D = cache.densities();
+    const Eigen::ArrayXd& logPi = cache.logWeights();
+    const Eigen::ArrayXd& L = cache.logLik();
+    const Eigen::Index n = D.rows(), K = D.cols();
+    boost::random::uniform_01<double> unif;
+    Eigen::ArrayXd u(n);
+    for (Eigen::Index i = 0; i < n; ++i) u(i) = alpha(i) == 0.0 ? -1.0 : unif(rng);
+    Labels out;
+    out.z.assign(static_cast<std::size_t>(n), -1);
+    for (Eigen::Index k = 0; k + 1 < K; ++k) {
+        u -= (logPi(k) + D.col(k) - L).exp();
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (u(i) < 0.0 && out.z[static_cast<std::size_t>(i)] < 0 && alpha(i) != 0.0)
+                out.z[static_cast<std::size_t>(i)] = k;
+    }
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (alpha(i) != 0.0 && out.z[static_cast<std::size_t>(i)] < 0)
+            out.z[static_cast<std::size_t>(i)] = K - 1;
+    out.index(alpha, K);
+    return out;
+}
+
+void labelLogResponsibilities(const Labels& labels, const MixtureCache& cache,
+                              Eigen::ArrayXd& out) {
+    const Eigen::Index n = cache.densities().rows();
+    out.setZero(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
+        if (k >= 0) out(i) = cache.logWeights()(k) + cache.densities()(i, k) - cache.logLik()(i);
+    }
+}
+
+ComponentStats componentStats(const Design& X, const Eigen::VectorXd& y,
+                              const Eigen::VectorXd& alpha,
+                              const std::vector<Eigen::Index>& members) {
+    const Eigen::Index p = X.cols();
+    ComponentStats s;
+    s.XtAX.setZero(p, p);
+    s.XtAy.setZero(p);
+    for (Eigen::Index i : members) s.count += alpha(i);
+    if (X.isSparse()) {
+        const int* start = X.rowStart();
+        const int* col = X.columnIndex();
+        const double* value = X.value();
+        for (Eigen::Index i : members) {
+            const double a = alpha(i);
+            for (int e = start[i]; e < start[i + 1]; ++e) {
+                const double av = a * value[e];
+                s.XtAy(col[e]) += av * y(i);
+                for (int f = start[i]; f < start[i + 1]; ++f)
+                    s.XtAX(col[e], col[f]) += av * value[f];
+            }
+        }
+        return s;
+    }
+    for (Eigen::Index i : members) {
+        const auto row = X.dense().row(i);
+        s.XtAX.noalias() += alpha(i) * row.transpose() * row;
+        s.XtAy += (alpha(i) * y(i)) * row.transpose();
+    }
+    return s;
+}
+
+double residualSquares(const Design& X, const Eigen::VectorXd& y, const Eigen::VectorXd& alpha,
+                       const std::vector<Eigen::Index>& members, const Eigen::VectorXd& beta) {
+    double ss = 0.0;
+    for (Eigen::Index i : members) {
+        double mean = 0.0;
+        if (X.isSparse()) {
+            for (int e = X.rowStart()[i]; e < X.rowStart()[i + 1]; ++e)
+                mean += X.value()[e] * beta(X.columnIndex()[e]);
+        } else {
+            mean = X.dense().row(i).dot(beta);
+        }
+        ss += alpha(i) * (y(i) - mean) * (y(i) - mean);
+    }
+    return ss;
+}
+
+CoefficientConditional::CoefficientConditional(const ComponentStats& s, double logSigma,
+                                               const Eigen::VectorXd& tau) {
+    const double invVar = std::exp(-2.0 * logSigma);
+    Eigen::MatrixXd prec = s.XtAX * invVar;
+    prec.diagonal() += tau.array().square().inverse().matrix();
+    const Eigen::LLT<Eigen::MatrixXd> llt(prec);
+    ok_ = llt.info() == Eigen::Success;
+    if (!ok_) return;
+    U_ = llt.matrixU();
+    mean_ = llt.solve(s.XtAy * invVar);
+    logDetHalf_ = U_.diagonal().array().log().sum();
+}
+
+Eigen::VectorXd CoefficientConditional::draw(Rng& rng) const {
+    boost::random::normal_distribution<double> normal(0.0, 1.0);
+    Eigen::VectorXd e(mean_.size());
+    for (Eigen::Index j = 0; j < e.size(); ++j) e(j) = normal(rng);
+    return mean_ + U_.triangularView<Eigen::Upper>().solve(e);
+}
+
+double CoefficientConditional::logDensity(const Eigen::VectorXd& beta) const {
+    const Eigen::VectorXd r = U_.triangularView<Eigen::Upper>() * (beta - mean_);
+    return logDetHalf_ - static_cast<double>(beta.size()) * kLogSqrt2Pi - 0.5 * r.squaredNorm();
+}
+
+}  // namespace ppsynth::models::detail
