@@ -100,13 +100,17 @@ Status stepSizeStatus(detail::NutsKernel::StepSizeSearch r, int chain) {
                  "no usable step size was found; the posterior may be improper"};
 }
 
+bool stopRequested(const ChainContext& ctx) {
+    return ctx.stop.load() || (ctx.options.cancel != nullptr && ctx.options.cancel->load());
+}
+
 // Reports progress; on Stop raises the shared stop flag.
 bool keepGoing(const ChainContext& ctx, const char* stage, int chain, int done, int total) {
     if (ctx.options.progress &&
         ctx.options.progress(Progress{stage, chain, static_cast<double>(done),
                                       static_cast<double>(total)}) == Continue::Stop)
         ctx.stop.store(true);
-    return !(ctx.stop.load() || (ctx.options.cancel != nullptr && ctx.options.cancel->load()));
+    return !stopRequested(ctx);
 }
 
 // The target's own exact move after a transition: a composition of kernels that each leave
@@ -149,8 +153,10 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
     out.draws.resize(o.draws, d);
     out.stats.resize(static_cast<std::size_t>(o.draws));
     for (int it = 0; it < o.draws; ++it) {
-        for (int t = 0; t < o.thin; ++t)
+        for (int t = 0; t < o.thin; ++t) {  // a cancel is noticed between sweeps
+            if (stopRequested(ctx)) return Error{kCancelled};
             if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain); !s) return s;
+        }
         out.draws.row(it) = kernel.q().transpose();
         DrawStats& st = out.stats[static_cast<std::size_t>(it)];
         st.energy = std::numeric_limits<double>::quiet_NaN();
