@@ -6,48 +6,21 @@
 #include <functional>
 #include <vector>
 
+#include "mixture_test_support.hpp"
 #include "models/scale_draw.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::models;
+using ppsynth::testing::batchMeans;
+using ppsynth::testing::McEstimate;
+using ppsynth::testing::mixture;
 
 namespace {
 
 const NormalMixture& asMixture(const std::unique_ptr<Model>& m) {
     return dynamic_cast<const NormalMixture&>(*m);
-}
-
-std::unique_ptr<Model> mixture(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, int K,
-                               const Priors& priors) {
-    ModelSpec spec;
-    spec.family = "normal-mixture";
-    spec.components = K;
-    spec.priors = priors;
-    auto m = makeModel(spec, X, y);
-    if (!m) qFatal("makeModel failed: %s", m.message().c_str());
-    return std::move(m.value());
-}
-
-// Mean and Monte Carlo standard error (batch means over 50 batches) of a series.
-struct McEstimate {
-    double mean = 0.0;
-    double se = 0.0;
-};
-McEstimate batchMeans(const std::vector<double>& x) {
-    const std::size_t batches = 50, size = x.size() / batches;
-    std::vector<double> means(batches, 0.0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        for (std::size_t i = 0; i < size; ++i) means[b] += x[b * size + i];
-        means[b] /= static_cast<double>(size);
-    }
-    McEstimate e;
-    for (const double m : means) e.mean += m / batches;
-    double ss = 0.0;
-    for (const double m : means) ss += (m - e.mean) * (m - e.mean);
-    e.se = std::sqrt(ss / (batches - 1.0) / batches);
-    return e;
 }
 
 // E[f(log s)] under drawScale's density, by the trapezoid rule on u = log s.
@@ -227,21 +200,6 @@ class TestMixtureGibbs : public QObject {
         const std::vector<double> y = {-0.3, 0.4, 0.1, -0.8, 0.6, 0.2, -0.1, 0.9, 2.8, -2.5};
         const std::vector<double> alpha = {1, 1, 1, 1, 1, 1, 1, 1, 0.3, 0.6};
         checkAgainstQuadrature(y, alpha, 1e4, 5e3, 9, 200000);
-    }
-
-    // With tau integrated out the rows couple the components' priors: no sweep.
-    void noSweepWithTauIntegrated() {
-        Eigen::MatrixXd X = Eigen::MatrixXd::Ones(10, 1);
-        Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(10, -1.0, 1.0);
-        Priors priors;
-        priors.tau = TauForm::Integrated;
-        const auto model = mixture(X, y, 3, priors);
-        Rng rng = makeRng(9, 0, Purpose::Test);
-        Eigen::VectorXd q = model->initialPoint(rng);
-        const Eigen::VectorXd before = q;
-        QVERIFY(!asMixture(model).gibbsSweep(Eigen::VectorXd::Ones(10), q, rng));
-        QCOMPARE(q, before);
-        QCOMPARE(model->preferredKernel(), mcmc::Kernel::Nuts);
     }
 };
 

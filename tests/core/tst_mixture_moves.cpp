@@ -10,12 +10,16 @@
 #include <cmath>
 #include <limits>
 
+#include "mixture_test_support.hpp"
 #include "models/mixture_cache.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::models;
+using ppsynth::testing::batchMeans;
+using ppsynth::testing::McEstimate;
+using ppsynth::testing::mixture;
 
 namespace {
 
@@ -25,37 +29,6 @@ double logSumExp(const Eigen::ArrayXd& v) {
     const double m = v.maxCoeff();
     if (m == kNegInf) return kNegInf;
     return m + std::log((v - m).exp().sum());
-}
-
-std::unique_ptr<Model> mixture(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, int K,
-                               const Priors& priors) {
-    ModelSpec spec;
-    spec.family = "normal-mixture";
-    spec.components = K;
-    spec.priors = priors;
-    auto m = makeModel(spec, X, y);
-    if (!m) qFatal("makeModel failed: %s", m.message().c_str());
-    return std::move(m.value());
-}
-
-// Mean and Monte Carlo standard error (batch means over 50 batches) of a series.
-struct McEstimate {
-    double mean = 0.0;
-    double se = 0.0;
-};
-McEstimate batchMeans(const std::vector<double>& x) {
-    const std::size_t batches = 50, size = x.size() / batches;
-    std::vector<double> means(batches, 0.0);
-    for (std::size_t b = 0; b < batches; ++b) {
-        for (std::size_t i = 0; i < size; ++i) means[b] += x[b * size + i];
-        means[b] /= static_cast<double>(size);
-    }
-    McEstimate e;
-    for (const double m : means) e.mean += m / batches;
-    double ss = 0.0;
-    for (const double m : means) ss += (m - e.mean) * (m - e.mean);
-    e.se = std::sqrt(ss / (batches - 1.0) / batches);
-    return e;
 }
 
 }  // namespace
@@ -325,6 +298,11 @@ class TestMixtureMoves : public QObject {
         const Eigen::VectorXd before = q;
         QVERIFY(!m->exactMove(Eigen::VectorXd::Ones(10), q, rng));
         QCOMPARE(q, before);
+        // Nor a Gibbs sweep (normal_mixture_gibbs.cpp): the model asks for NUTS there.
+        QVERIFY(!m->gibbsSweep(Eigen::VectorXd::Ones(10), q, rng));
+        QCOMPARE(q, before);
+        QCOMPARE(m->preferredKernel(), mcmc::Kernel::Nuts);
+        QCOMPARE(mixture(X, y, 3, Priors{})->preferredKernel(), mcmc::Kernel::Gibbs);
     }
 
     // NUTS holds the weights' coordinates and a component expected to hold under half a

@@ -124,6 +124,16 @@ Status exactMove(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
                  "it with the configuration)"};
 }
 
+// What a finished chain hands on: sampling time and the state a warm start needs.
+void finishChain(detail::NutsKernel& kernel, std::chrono::steady_clock::time_point t1,
+                 ChainResult& out) {
+    out.samplingSeconds = secondsSince(t1);
+    out.stepSize = kernel.stepSize();
+    out.invMetric = kernel.invMetric();
+    out.lastQ = kernel.q();
+    out.gradientEvaluations = kernel.gradientEvaluations();
+}
+
 // One Gibbs sweep of the target from the kernel's state.
 Status gibbsSweep(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
                   Eigen::VectorXd& scratch, int chain) {
@@ -165,11 +175,7 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
         if (o.onDraw) o.onDraw(chain, it, kernel.q());
         if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws)) return Error{kCancelled};
     }
-    out.samplingSeconds = secondsSince(t1);
-    out.stepSize = kernel.stepSize();
-    out.invMetric = kernel.invMetric();
-    out.lastQ = kernel.q();
-    out.gradientEvaluations = kernel.gradientEvaluations();
+    finishChain(kernel, t1, out);
     return Status::ok();
 }
 
@@ -243,11 +249,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
         if (o.onDraw) o.onDraw(chain, it, kernel.q());
         if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws)) return Error{kCancelled};
     }
-    out.samplingSeconds = secondsSince(t1);
-    out.stepSize = kernel.stepSize();
-    out.invMetric = kernel.invMetric();
-    out.lastQ = kernel.q();
-    out.gradientEvaluations = kernel.gradientEvaluations();
+    finishChain(kernel, t1, out);
     return Status::ok();
 }
 
