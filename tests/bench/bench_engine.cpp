@@ -19,6 +19,7 @@
 //     --sampler auto|nuts|gibbs       study::FitOptions::kernel (default auto)
 //     --thin N                        iterations per retained draw
 //     --alpha A                       every record weighted A (default 1: unweighted)
+//     --cancel-after S                cancel after S seconds; print the latency
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient, exact-move sweep and
 //                                     Gibbs sweep at n and 16 n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
@@ -31,6 +32,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <atomic>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <chrono>
@@ -40,6 +42,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ppsynth/common/stopwatch.hpp"
@@ -154,6 +157,7 @@ int runCase(const Case& c, int argc, char** argv) {
     int replicate = 1;
     std::string kernel = "auto";
     double weight = 1.0;
+    double cancelAfter = 0.0;
     mcmc::SamplerOptions so;
     so.chains = 4;
     so.warmup = 1000;
@@ -189,6 +193,8 @@ int runCase(const Case& c, int argc, char** argv) {
             so.thin = std::max(1, next());
         else if (k == "--alpha" && a + 1 < argc)
             weight = std::atof(argv[++a]);
+        else if (k == "--cancel-after" && a + 1 < argc)
+            cancelAfter = std::atof(argv[++a]);
         else if (k == "--progress")
             so.progress = [start = std::chrono::steady_clock::now()](const Progress& p) {
                 // Every 100 iterations per chain, on stderr (long mixture runs).
@@ -208,7 +214,29 @@ int runCase(const Case& c, int argc, char** argv) {
     fo.sampler = so;
     fo.kernel = kernel;
     const Eigen::VectorXd alpha = Eigen::VectorXd::Constant(in.y.size(), weight);
+    // --cancel-after S: raise the cancel flag after S seconds and report how long the fit
+    // took to return (issue 3: within 100 ms).
+    std::atomic<bool> cancel{false};
+    std::chrono::steady_clock::time_point cancelledAt;
+    std::thread canceller;
+    if (cancelAfter > 0) {
+        fo.sampler.cancel = &cancel;
+        canceller = std::thread([&] {
+            std::this_thread::sleep_for(std::chrono::duration<double>(cancelAfter));
+            cancelledAt = std::chrono::steady_clock::now();
+            cancel.store(true);
+        });
+    }
     auto fit = study::fitModel(*model, alpha, fo);
+    if (canceller.joinable()) {
+        const auto returned = std::chrono::steady_clock::now();
+        canceller.join();
+        const double latency = std::chrono::duration<double>(returned - cancelledAt).count();
+        std::printf("%s n=%zu: cancel flag -> return %.1f ms (%s)\n", c.name.c_str(),
+                    model->recordCount(), 1e3 * latency,
+                    fit ? "finished first" : fit.message().c_str());
+        return 0;
+    }
     if (!fit) {
         std::fprintf(stderr, "%s: %s\n", c.name.c_str(), fit.message().c_str());
         return 1;
@@ -305,7 +333,7 @@ int gradientScaling() {
         // responsibilities there.
         if (rep == 1) {
             swept = q;
-            for (int r = 0; r < 200; ++r) (void)m.gibbsSweep(a, swept, rng);
+            for (int r = 0; r < 200; ++r) (void)m.gibbsSweep(a, swept, rng, {});
         }
         Eigen::VectorXd qg = swept;
         double bestSweep = 1e300;
@@ -314,7 +342,7 @@ int gradientScaling() {
             const int reps = rep == 1 ? 10 : 2;
             for (int r = 0; r < reps; ++r) {
                 qg = swept;  // the same state each time
-                (void)m.gibbsSweep(a, qg, rng);
+                (void)m.gibbsSweep(a, qg, rng, {});
             }
             bestSweep = std::min(bestSweep, (threadCpuSeconds() - c0) / reps);
         }

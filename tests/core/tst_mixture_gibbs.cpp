@@ -107,16 +107,14 @@ void checkAgainstQuadrature(const std::vector<double>& values, const std::vector
     Eigen::VectorXd q(4);
     q << 0.0, 0.0, 0.0, std::log(gMean);
     std::vector<double> series[4];
-    int moved = 0;
     for (int it = 0; it < sweeps; ++it) {
-        moved += m.gibbsSweep(alpha, q, rng) ? 1 : 0;
+        QVERIFY(m.gibbsSweep(alpha, q, rng, {}));
         const double pi1 = 1.0 / (1.0 + std::exp(-q(2)));
         series[0].push_back(pi1 * q(0) + (1 - pi1) * q(1));
         series[1].push_back(std::max(q(0), q(1)));
         series[2].push_back(q(0) > q(1) ? pi1 : 1 - pi1);  // the upper component's weight
         series[3].push_back(std::exp(q(3)));
     }
-    QVERIFY(moved > sweeps / 2);
     const char* names[4] = {"mean prediction", "max beta", "upper weight", "gamma"};
     for (int s = 0; s < 4; ++s) {
         const McEstimate e = batchMeans(series[s]);
@@ -200,6 +198,30 @@ class TestMixtureGibbs : public QObject {
         const std::vector<double> y = {-0.3, 0.4, 0.1, -0.8, 0.6, 0.2, -0.1, 0.9, 2.8, -2.5};
         const std::vector<double> alpha = {1, 1, 1, 1, 1, 1, 1, 1, 0.3, 0.6};
         checkAgainstQuadrature(y, alpha, 1e4, 5e3, 9, 200000);
+    }
+
+    // The sweep polls its stop check between blocks (a cancel must not wait for a whole
+    // sweep at large n) and, stopped, still leaves a valid state.
+    void sweepPollsStopBetweenBlocks() {
+        const int n = 40;
+        Eigen::MatrixXd X = Eigen::MatrixXd::Ones(n, 1);
+        Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -2.0, 2.0);
+        const auto model = mixture(X, y, 4, Priors{});
+        const NormalMixture& m = asMixture(model);
+        Rng rng = makeRng(12, 0, Purpose::Test);
+        Eigen::VectorXd q = model->initialPoint(rng);
+        const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(n);
+        int polls = 0;
+        QVERIFY(m.gibbsSweep(alpha, q, rng, [&polls] { return ++polls < 0; }));
+        QVERIFY2(polls >= 3, qPrintable(QString::number(polls)));  // components, tau, weights
+        polls = 0;
+        const Eigen::VectorXd before = q;
+        QVERIFY(m.gibbsSweep(alpha, q, rng, [&polls] { return ++polls > 0; }));
+        QCOMPARE(polls, 1);  // stopped at the first check: no block ran after it
+        Eigen::VectorXd grad(q.size());
+        QVERIFY(std::isfinite(model->logPosterior(q, alpha, grad)));
+        // tau and the weights (blocks after the first check) are untouched.
+        QCOMPARE(q.tail(q.size() - 4).head(1), before.tail(q.size() - 4).head(1));
     }
 };
 

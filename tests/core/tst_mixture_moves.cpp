@@ -299,7 +299,7 @@ class TestMixtureMoves : public QObject {
         QVERIFY(!m->exactMove(Eigen::VectorXd::Ones(10), q, rng));
         QCOMPARE(q, before);
         // Nor a Gibbs sweep (normal_mixture_gibbs.cpp): the model asks for NUTS there.
-        QVERIFY(!m->gibbsSweep(Eigen::VectorXd::Ones(10), q, rng));
+        QVERIFY(!m->gibbsSweep(Eigen::VectorXd::Ones(10), q, rng, {}));
         QCOMPARE(q, before);
         QCOMPARE(m->preferredKernel(), mcmc::Kernel::Nuts);
         QCOMPARE(mixture(X, y, 3, Priors{})->preferredKernel(), mcmc::Kernel::Gibbs);

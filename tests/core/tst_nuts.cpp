@@ -340,9 +340,9 @@ class TstNuts : public QObject {
     void gibbsKernelCancelsBetweenSweeps() {
         struct SlowGibbs : GibbsBivariate {
             SlowGibbs() : GibbsBivariate(0.5) {}
-            bool gibbsSweep(Eigen::VectorXd& q, Rng& rng) const override {
+            bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const StopCheck& stop) const override {
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
-                return GibbsBivariate::gibbsSweep(q, rng);
+                return GibbsBivariate::gibbsSweep(q, rng, stop);
             }
         };
         std::atomic<bool> cancel{false};

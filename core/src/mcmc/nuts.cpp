@@ -138,7 +138,7 @@ void finishChain(detail::NutsKernel& kernel, std::chrono::steady_clock::time_poi
 Status gibbsSweep(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
                   Eigen::VectorXd& scratch, int chain) {
     scratch = kernel.q();
-    if (!ctx.target.gibbsSweep(scratch, rng))
+    if (!ctx.target.gibbsSweep(scratch, rng, [&ctx] { return stopRequested(ctx); }))
         return Error{"the model has no Gibbs sampler; use NUTS (\"sampler\": \"nuts\")"};
     if (kernel.setState(scratch)) return Status::ok();
     return Error{chainPrefix(chain) +

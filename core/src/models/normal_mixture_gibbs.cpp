@@ -72,8 +72,13 @@ double augmentedLogRatio(const Labels& labels, const Eigen::VectorXd& alpha,
 
 }  // namespace
 
-bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const {
+bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng,
+                               const mcmc::StopCheck& stop) const {
     if (tauIntegrated()) return false;
+    // Every block below is a complete Metropolis-Hastings step, so stopping between two
+    // leaves a valid state; the write-back at the end runs either way.
+    bool halted = false;
+    auto stopped = [&] { return halted = halted || (stop && stop()); };
     const Eigen::Index K = components(), p = this->p(), n = y_.size();
     const Eigen::Index nb = p * K;
     Eigen::MatrixXd B = coefficients(q);
@@ -90,12 +95,11 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
 
     Labels labels = detail::drawLabels(alpha, cache, rng);
     double g = q(gammaOffset());
-    bool moved = false;
     // Split-merge proposals first: they change the labels and two components at once.
     if (K > 1) {
         detail::SplitMergeState state{B,     ls,    tau, std::exp(g) / static_cast<double>(K),
                                       cache, labels};
-        for (int t = 0; t < kSplitMergeTries; ++t) moved |= splitMerge(alpha, state, rng);
+        for (int t = 0; t < kSplitMergeTries; ++t) (void)splitMerge(alpha, state, rng);
     }
     Eigen::ArrayXd lr, lrNext, L;
     detail::labelLogResponsibilities(labels, cache, lr);
@@ -120,7 +124,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
 
     // (a, b) Occupied components: beta_k given sigma_k (normal), then sigma_k given beta_k.
     Eigen::VectorXd meanK;
-    for (Eigen::Index k = 0; k < K; ++k) {
+    for (Eigen::Index k = 0; k < K && !stopped(); ++k) {
         if (!labels.occupied(k)) continue;
         const auto& members = labels.members[static_cast<std::size_t>(k)];
         cache.focus(k);
@@ -131,7 +135,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             X_->times(draw, meanK);
             if (tryComponent(k, normalLogDensities(y_, meanK, ls(k)))) {
                 B.col(k) = draw;
-                moved = true;
             }
         }
         if (priors_.fixedSigma) continue;
@@ -142,13 +145,12 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             detail::drawScale(stats.count, ss, priors_.sigmaDf, priors_.sigmaScale, uniform));
         if (std::isfinite(logSigma) && tryComponent(k, normalLogDensities(y_, meanK, logSigma))) {
             ls(k) = logSigma;
-            moved = true;
         }
     }
 
     // (d) tau given the occupied components' coefficients, with the empty components (all
     // of whose coordinates the complete-data density leaves to the prior) redrawn given it.
-    {
+    if (!stopped()) {
         Eigen::VectorXd tauNext = tau;
         const double occupied =
             static_cast<double>(std::count_if(labels.members.begin(), labels.members.end(),
@@ -183,13 +185,12 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             B = Bnext;
             ls = lsNext;
             tau = tauNext;
-            moved = true;
         }
     }
 
     // (c) The weights given the labels: Dirichlet(c + N_k), N_k the weighted counts.
     const double Kd = static_cast<double>(K);
-    if (K > 1) {
+    if (K > 1 && !stopped()) {
         const double c = std::exp(g) / Kd;
         Eigen::ArrayXd logPi(K);
         for (Eigen::Index k = 0; k < K; ++k) logPi(k) = logGammaVariate(c + labels.count(k), rng);
@@ -201,7 +202,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             if (acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
                 cache = std::move(next);
                 lr.swap(lrNext);
-                moved = true;
             }
         }
 
@@ -214,7 +214,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
                    std::lgamma(gamma) - Kd * std::lgamma(gamma / Kd) + gamma / Kd * sumLogPi;
         };
         const double next = sliceStep(g, 1.0, logDensity, rng);
-        moved |= next != g;
         g = next;
     }
 
@@ -227,7 +226,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     const Eigen::ArrayXd& logPi = cache.logWeights();
     for (Eigen::Index j = 0; j + 1 < K; ++j) q(simplexOffset() + j) = logPi(j) - logPi(K - 1);
     q(gammaOffset()) = g;
-    return moved;
+    return true;  // the model has a sweep, whether or not this one moved anything
 }
 
 }  // namespace ppsynth::models

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <cstddef>
+#include <functional>
 
 #include "ppsynth/common/rng.hpp"
 
@@ -15,6 +16,9 @@ namespace ppsynth::mcmc {
 // are burn-in, and each draw's tree statistics are empty (depth 0, no leapfrog steps,
 // energy NaN, so E-BFMI is not computed).
 enum class Kernel { Nuts, Gibbs };
+
+// Asked between the blocks of a long computation; true means stop (cancelled).
+using StopCheck = std::function<bool()>;
 
 class LogDensity {
   public:
@@ -32,8 +36,12 @@ class LogDensity {
     virtual bool exactMove(Eigen::VectorXd& /*q*/, Rng& /*rng*/) const { return false; }
     // An optional sampler of its own (Kernel::Gibbs): one sweep that leaves this density
     // invariant and, repeated, reaches every part of it (every coordinate moves), e.g. a
-    // blocked Gibbs sampler. Returns false when the target has none (the default).
-    virtual bool gibbsSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/) const { return false; }
+    // blocked Gibbs sampler. A long sweep polls stop (may be empty) between its blocks and
+    // returns early, q still a valid state, when it says so. Returns false when the target
+    // has no sweep (the default).
+    virtual bool gibbsSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/, const StopCheck& /*stop*/) const {
+        return false;
+    }
     // Coordinates NUTS must not move in the transition starting at q: set movable(j) = 0
     // (it arrives all ones). NUTS then samples the conditional of the others given them, which
     // is exact only if the choice depends on nothing but the coordinates held (they do not

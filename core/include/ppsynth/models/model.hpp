@@ -51,8 +51,8 @@ class Model {
     }
     // Optional: one sweep of a sampler of the model's own for the weighted posterior (see
     // mcmc::LogDensity::gibbsSweep); false when it has none (the default).
-    virtual bool gibbsSweep(const Eigen::VectorXd& /*alpha*/, Eigen::VectorXd& /*q*/,
-                            Rng& /*rng*/) const {
+    virtual bool gibbsSweep(const Eigen::VectorXd& /*alpha*/, Eigen::VectorXd& /*q*/, Rng& /*rng*/,
+                            const mcmc::StopCheck& /*stop*/) const {
         return false;
     }
     // The kernel fitModel uses unless the configuration names one; Gibbs only with a sweep.
@@ -85,8 +85,8 @@ class WeightedPosterior final : public mcmc::LogDensity {
     bool exactMove(Eigen::VectorXd& q, Rng& rng) const override {
         return model_.exactMove(alpha_, q, rng);
     }
-    bool gibbsSweep(Eigen::VectorXd& q, Rng& rng) const override {
-        return model_.gibbsSweep(alpha_, q, rng);
+    bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const mcmc::StopCheck& stop) const override {
+        return model_.gibbsSweep(alpha_, q, rng, stop);
     }
     void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const override {
         model_.poolMetric(windowMean, variance);

@@ -52,7 +52,9 @@ class NormalMixture final : public RegressionModel {
     // Metropolis-Hastings correction that is 1 when alpha = 1 (normal_mixture_gibbs.cpp):
     // labels from the responsibilities, then each occupied component's beta_k and sigma_k,
     // tau with the empty components, the weights and gamma. False with tau integrated out.
-    bool gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng) const override;
+    // Polls stop after the labels and every block (at n = 99,328 a sweep takes ~0.3 s).
+    bool gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng,
+                    const mcmc::StopCheck& stop) const override;
     // Gibbs with tau sampled or fixed (the default for K > 1), NUTS with tau integrated out.
     mcmc::Kernel preferredKernel() const override {
         return tauIntegrated() ? mcmc::Kernel::Nuts : mcmc::Kernel::Gibbs;
