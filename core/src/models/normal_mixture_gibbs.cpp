@@ -41,14 +41,17 @@ using detail::uniformOpen;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// One slice-sampling update (stepping out, then shrinkage; Neal 2003) of a scalar with log
-// density f: leaves f's distribution invariant.
+// One slice-sampling update (stepping out with at most 64 steps split at random between the
+// two sides, then shrinkage; Neal 2003, fig. 3 and 5) of a scalar with log density f: leaves
+// f's distribution invariant.
 template <typename F>
 double sliceStep(double x, double width, const F& f, Rng& rng) {
+    constexpr int kSteps = 64;
     const double level = f(x) + std::log(uniformOpen(rng));
     double lo = x - width * uniformOpen(rng), hi = lo + width;
-    for (int i = 0; i < 32 && f(lo) > level; ++i) lo -= width;
-    for (int i = 0; i < 32 && f(hi) > level; ++i) hi += width;
+    int left = static_cast<int>(kSteps * uniformOpen(rng)), right = kSteps - 1 - left;
+    for (; left > 0 && f(lo) > level; --left) lo -= width;
+    for (; right > 0 && f(hi) > level; --right) hi += width;
     for (int i = 0; i < 200; ++i) {
         const double next = lo + (hi - lo) * uniformOpen(rng);
         if (f(next) > level) return next;
