@@ -212,7 +212,7 @@ int runCase(const Case& c, int argc, char** argv) {
     const auto model = build(c, in, form);
     study::FitOptions fo;
     fo.sampler = so;
-    fo.kernel = kernel;
+    fo.kernel = study::kernelNamed(kernel);
     const Eigen::VectorXd alpha = Eigen::VectorXd::Constant(in.y.size(), weight);
     // --cancel-after S: raise the cancel flag after S seconds and report how long the fit
     // took to return (issue 3: within 100 ms).

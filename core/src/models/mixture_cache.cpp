@@ -38,13 +38,13 @@ void columnLogSumExp(const Eigen::ArrayXXd& D, const Eigen::ArrayXd& logPi, Eige
     out = (m == kNegInf).select(kNegInf, m + s.log());
 }
 
+}  // namespace
+
 double logAddExp(double a, double b) {
     const double m = std::max(a, b);
     if (m == kNegInf) return kNegInf;
     return m + std::log1p(std::exp(-std::abs(a - b)));
 }
-
-}  // namespace
 
 MixtureCache::MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi)
     : D_(std::move(D)), logPi_(std::move(logPi)) {

@@ -49,6 +49,9 @@ class MixtureCache {
     Eigen::ArrayXd rest_;  // rest(focus_)
 };
 
+// log(exp(a) + exp(b)) without overflow; -inf when both are -inf.
+double logAddExp(double a, double b);
+
 // sum_i alpha_i (next_i - current_i) over records with alpha_i != 0: the log Metropolis ratio
 // of a proposal from the conditional prior. -inf when any weighted record's next value is
 // -inf or NaN (the proposal leaves the support).

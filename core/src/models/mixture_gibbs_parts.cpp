@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
+#include <boost/random/student_t_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 #include <limits>
@@ -27,6 +28,17 @@ double logGammaVariate(double shape, Rng& rng) {
     if (shape >= 1.0) return std::log(boost::random::gamma_distribution<double>(shape)(rng));
     return std::log(boost::random::gamma_distribution<double>(shape + 1.0)(rng)) +
            std::log(uniformOpen(rng)) / shape;
+}
+
+double logHalfTVariate(double df, double scale, Rng& rng) {
+    return std::log(scale * std::abs(boost::random::student_t_distribution<double>(df)(rng)));
+}
+
+Eigen::VectorXd priorCoefficients(const Eigen::VectorXd& tau, Rng& rng) {
+    boost::random::normal_distribution<double> normal(0.0, 1.0);
+    Eigen::VectorXd beta(tau.size());
+    for (Eigen::Index j = 0; j < tau.size(); ++j) beta(j) = tau(j) * normal(rng);
+    return beta;
 }
 
 bool acceptLog(double logRatio, Rng& rng) {

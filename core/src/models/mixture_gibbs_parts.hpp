@@ -19,6 +19,10 @@ double uniformOpen(Rng& rng);  // in (0, 1)
 double logGammaVariate(double shape, Rng& rng);
 // Accept with probability min(1, exp(logRatio)); never for -inf or NaN.
 bool acceptLog(double logRatio, Rng& rng);
+// log s for s ~ half-Student-t(df, 0, scale): a component's sigma from its prior.
+double logHalfTVariate(double df, double scale, Rng& rng);
+// beta ~ Normal(0, diag tau^2): a component's coefficients from their prior.
+Eigen::VectorXd priorCoefficients(const Eigen::VectorXd& tau, Rng& rng);
 // log Normal(y_i | mean_i, exp(logSigma)) for every record.
 Eigen::ArrayXd normalLogDensities(const Eigen::VectorXd& y, const Eigen::VectorXd& mean,
                                   double logSigma);

@@ -15,10 +15,6 @@
 // get no label.
 #include <Eigen/Cholesky>
 #include <algorithm>
-#include <boost/random/gamma_distribution.hpp>
-#include <boost/random/normal_distribution.hpp>
-#include <boost/random/student_t_distribution.hpp>
-#include <boost/random/uniform_01.hpp>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -106,7 +102,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     }
     Eigen::ArrayXd lr, lrNext, L;
     detail::labelLogResponsibilities(labels, cache, lr);
-    boost::random::normal_distribution<double> normal(0.0, 1.0);
     auto uniform = [&rng] { return uniformOpen(rng); };
 
     // Proposal for component k (its log densities Dk): accept on the extended target.
@@ -133,15 +128,15 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         cache.focus(k);
         const detail::ComponentStats stats = detail::componentStats(*X_, y_, alpha, members);
         const detail::CoefficientConditional beta(stats, ls(k), tau);
+        bool moved = false;  // meanK then holds X beta_k already
         if (beta.ok()) {
             const Eigen::VectorXd draw = beta.draw(rng);
             X_->times(draw, meanK);
-            if (tryComponent(k, normalLogDensities(y_, meanK, ls(k)))) {
-                B.col(k) = draw;
-            }
+            moved = tryComponent(k, normalLogDensities(y_, meanK, ls(k)));
+            if (moved) B.col(k) = draw;
         }
         if (priors_.fixedSigma) continue;
-        X_->times(B.col(k), meanK);
+        if (!moved) X_->times(B.col(k), meanK);
         double ss = 0.0;
         for (Eigen::Index i : members) ss += alpha(i) * (y_(i) - meanK(i)) * (y_(i) - meanK(i));
         const double logSigma = std::log(
@@ -171,12 +166,9 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         Eigen::ArrayXXd Dnext = cache.densities();
         for (Eigen::Index k = 0; k < K; ++k) {
             if (labels.occupied(k)) continue;
-            for (Eigen::Index j = 0; j < p; ++j) Bnext(j, k) = tauNext(j) * normal(rng);
-            if (!priors_.fixedSigma) {
-                const double t =
-                    boost::random::student_t_distribution<double>(priors_.sigmaDf)(rng);
-                lsNext(k) = std::log(priors_.sigmaScale * std::abs(t));
-            }
+            Bnext.col(k) = detail::priorCoefficients(tauNext, rng);
+            if (!priors_.fixedSigma)
+                lsNext(k) = detail::logHalfTVariate(priors_.sigmaDf, priors_.sigmaScale, rng);
             X_->times(Bnext.col(k), meanK);
             Dnext.col(k) = normalLogDensities(y_, meanK, lsNext(k));
         }
@@ -216,8 +208,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             return detail::logGammaOnLog(x, priors_.gammaShape, priors_.gammaRate).value +
                    std::lgamma(gamma) - Kd * std::lgamma(gamma / Kd) + gamma / Kd * sumLogPi;
         };
-        const double next = sliceStep(g, 1.0, logDensity, rng);
-        g = next;
+        g = sliceStep(g, 1.0, logDensity, rng);
     }
 
     // Back to q: beta (z = beta / tau on non-centred rows), log tau, log sigma, a, log gamma.

@@ -5,48 +5,21 @@
 // Hessian eigenvalues up to 2.6e6 in the adapted metric). The metric is tuned to occupied
 // components and the empty ones are redrawn exactly here.
 #include <algorithm>
-#include <boost/random/gamma_distribution.hpp>
-#include <boost/random/student_t_distribution.hpp>
-#include <boost/random/uniform_01.hpp>
 #include <cmath>
 #include <utility>
 
 #include "models/design.hpp"
 #include "models/mixture_cache.hpp"
+#include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
 
 namespace ppsynth::models {
 namespace {
 
-// log of a Gamma(shape, 1) draw. For shape < 1 (gamma / K is ~0.05) the draw itself
-// underflows to 0 often, so it is taken as Gamma(shape + 1) U^(1 / shape) in logs.
-double logGammaDraw(double shape, Rng& rng) {
-    if (shape >= 1.0) return std::log(boost::random::gamma_distribution<double>(shape)(rng));
-    boost::random::uniform_01<double> unif;
-    double u = 0.0;
-    while (u <= 0.0) u = unif(rng);
-    return std::log(boost::random::gamma_distribution<double>(shape + 1.0)(rng)) +
-           std::log(u) / shape;
-}
-
 // log(1 / (1 + exp(-s))) without overflow.
 double logSigmoid(double s) {
     return s >= 0.0 ? -std::log1p(std::exp(-s)) : s - std::log1p(std::exp(s));
-}
-
-// log Normal(y_i | mean_i, exp(logSigma)) for every record.
-Eigen::ArrayXd normalLogDensities(const Eigen::VectorXd& y, const Eigen::VectorXd& mean,
-                                  double logSigma) {
-    const double inv = std::exp(-logSigma);
-    return -detail::kLogSqrt2Pi - logSigma - 0.5 * ((y - mean).array() * inv).square();
-}
-
-// Accept with probability min(1, exp(logRatio)).
-bool accept(double logRatio, Rng& rng) {
-    if (!(logRatio > -std::numeric_limits<double>::infinity())) return false;
-    if (logRatio >= 0.0) return true;
-    return std::log(boost::random::uniform_01<double>()(rng)) < logRatio;
 }
 
 // exp(sum_k w_k log v_k / sum_k w_k) over the positive, finite v_k; 0 when there are none.
@@ -91,7 +64,7 @@ bool NormalMixture::shareFromResponsibilities(const Eigen::VectorXd& alpha, doub
         return std::pair{c + nk, (Kd - 1.0) * c + N - nk};
     };
     const auto [a0, b0] = shape(weightedCount(alpha, Dk, cache.logWeights()(k), cache.logLik()));
-    const double s1 = logGammaDraw(a0, rng) - logGammaDraw(b0, rng);
+    const double s1 = detail::logGammaVariate(a0, rng) - detail::logGammaVariate(b0, rng);
     if (!std::isfinite(s1)) return false;
     const double logPiK = logSigmoid(s1);
     const double shift = logSigmoid(-s1) - logRest;
@@ -103,7 +76,7 @@ bool NormalMixture::shareFromResponsibilities(const Eigen::VectorXd& alpha, doub
                             logBetaPrimeOnLog(s1, c, (Kd - 1.0) * c) -
                             logBetaPrimeOnLog(s0, c, (Kd - 1.0) * c) +
                             logBetaPrimeOnLog(s0, a1, b1) - logBetaPrimeOnLog(s1, a0, b0);
-    if (!accept(logRatio, rng)) return false;
+    if (!detail::acceptLog(logRatio, rng)) return false;
     cache.setWeight(k, logPiK, shift, L);
     return true;
 }
@@ -139,7 +112,8 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
     Eigen::MatrixXd means;
     X_->times(B, means);
     Eigen::ArrayXXd D(y_.size(), K);
-    for (Eigen::Index k = 0; k < K; ++k) D.col(k) = normalLogDensities(y_, means.col(k), ls(k));
+    for (Eigen::Index k = 0; k < K; ++k)
+        D.col(k) = detail::normalLogDensities(y_, means.col(k), ls(k));
     detail::MixtureCache cache(std::move(D), logWeights(q).array());
 
     const double Kd = static_cast<double>(K);
@@ -156,15 +130,13 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
         // (1) Coefficients and sigma of component k from their prior.
         (void)drawCoefficientColumn(k, rng, next);
         double logSigma = ls(k);
-        if (!priors_.fixedSigma) {
-            const double t = boost::random::student_t_distribution<double>(priors_.sigmaDf)(rng);
-            logSigma = std::log(priors_.sigmaScale * std::abs(t));
-        }
+        if (!priors_.fixedSigma)
+            logSigma = detail::logHalfTVariate(priors_.sigmaDf, priors_.sigmaScale, rng);
         if (std::isfinite(logSigma)) {
             X_->times(coefficients(next).col(k), meanK);
-            Dk = normalLogDensities(y_, meanK, logSigma);
+            Dk = detail::normalLogDensities(y_, meanK, logSigma);
             detail::MixtureCache::candidate(rest, 0.0, Dk, cache.logWeights()(k), L);
-            if (accept(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
+            if (detail::acceptLog(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
                 cache.setComponent(k, Dk, L);
                 q.segment(k * p, p) = next.segment(k * p, p);
                 if (!priors_.fixedSigma) q(sigmaOffset() + k) = logSigma;
@@ -176,12 +148,13 @@ bool NormalMixture::exactMove(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, 
         // (2) Component k's share of the weights, from its Dirichlet conditional (prior)
         // and from the conditional given the weighted responsibilities (data).
         if (K < 2) continue;
-        const double s = logGammaDraw(c, rng) - logGammaDraw((Kd - 1.0) * c, rng);
+        const double s =
+            detail::logGammaVariate(c, rng) - detail::logGammaVariate((Kd - 1.0) * c, rng);
         if (std::isfinite(s)) {
             const double logPiK = logSigmoid(s);
             const double shift = logSigmoid(-s) - cache.logRestWeight(k);
             detail::MixtureCache::candidate(rest, shift, cache.densities().col(k), logPiK, L);
-            if (accept(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
+            if (detail::acceptLog(detail::weightedLogRatio(alpha, L, cache.logLik()), rng)) {
                 cache.setWeight(k, logPiK, shift, L);
                 moved = true;
             }

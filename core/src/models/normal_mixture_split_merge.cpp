@@ -21,8 +21,6 @@
 // income_survey (K = 20) a few merges of small components and no split of the dominant one,
 // for about a third more time per sweep.
 #include <algorithm>
-#include <boost/random/normal_distribution.hpp>
-#include <boost/random/student_t_distribution.hpp>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -39,10 +37,17 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-double logAddExp(double a, double b) {
-    const double m = std::max(a, b);
-    if (m == kNegInf) return kNegInf;
-    return m + std::log1p(std::exp(-std::abs(a - b)));
+using detail::logAddExp;
+
+// Splits a share exp(logW) of the weights as Beta(shapeK, shapeJ) between k and j (in logs,
+// from two Gamma draws, so tiny shares stay finite).
+void splitWeight(double logW, double shapeK, double shapeJ, double& logPiK, double& logPiJ,
+                 Rng& rng) {
+    const double gk = detail::logGammaVariate(shapeK, rng);
+    const double gj = detail::logGammaVariate(shapeJ, rng);
+    const double total = logAddExp(gk, gj);
+    logPiK = logW + gk - total;
+    logPiJ = logW + gj - total;
 }
 
 // One side of the sequential allocation: a normal regression with sigma fixed and
@@ -238,9 +243,10 @@ bool NormalMixture::splitMerge(const Eigen::VectorXd& alpha, detail::SplitMergeS
     Eigen::VectorXd beta;
     double logForward = 0.0, logReverse = 0.0;
 
-    // Scores or draws the split state (Y) from the merged one (X): allocation, both sides'
-    // parameters, the Beta share, and the choice of k among X's empty components.
-    auto splitProposal = [&](bool draw, const Eigen::MatrixXd& By, Eigen::VectorXd& lsY,
+    // Scores or draws the split state (Y: By, lsY, logPiY, zY; written when drawing) from the
+    // merged one (X): allocation, both sides' parameters, the Beta share, and the choice of k
+    // among X's empty components.
+    auto splitProposal = [&](bool draw, Eigen::MatrixXd& By, Eigen::VectorXd& lsY,
                              Eigen::ArrayXd& logPiY, std::vector<Eigen::Index>& zY,
                              double logSigmaRef) {
         std::vector<char> toK;
@@ -264,72 +270,47 @@ bool NormalMixture::splitMerge(const Eigen::VectorXd& alpha, detail::SplitMergeS
             beta = By.col(col);
             lq += componentProposal(*X_, y_, alpha, *members, logSigmaRef, s.tau, priors_, draw,
                                     beta, lsY(col), rng);
-            if (draw) B.col(col) = beta;
+            if (draw) By.col(col) = beta;
         }
-        if (draw) {
-            const double g1 = detail::logGammaVariate(s.c + countK, rng);
-            const double g2 = detail::logGammaVariate(s.c + countJ, rng);
-            const double g = logAddExp(g1, g2);
-            logPiY(k) = logW + g1 - g;
-            logPiY(j) = logW + g2 - g;
-        }
+        if (draw) splitWeight(logW, s.c + countK, s.c + countJ, logPiY(k), logPiY(j), rng);
         return lq + detail::logBetaDensity(logPiY(k) - logW, logPiY(j) - logW, s.c + countK,
                                            s.c + countJ);
     };
-    // Scores or draws the merged state (X) from the split one: j's parameters given all of S
-    // (beta given the reference sigma), k's from the prior, k's share from Beta(c, c + N).
-    auto mergeProposal = [&](bool draw, Eigen::VectorXd& lsX, Eigen::ArrayXd& logPiX,
-                             double logSigmaRef) {
+    // Scores or draws the merged state (X: Bx, lsX, logPiX) from the split one: j's
+    // parameters given all of S (beta given the reference sigma), k's from the prior, k's
+    // share from Beta(c, c + N).
+    auto mergeProposal = [&](bool draw, Eigen::MatrixXd& Bx, Eigen::VectorXd& lsX,
+                             Eigen::ArrayXd& logPiX, double logSigmaRef) {
         double count = 0.0;
         for (Eigen::Index i : S) count += alpha(i);
-        beta = B.col(j);
+        beta = Bx.col(j);
         double lq = componentProposal(*X_, y_, alpha, S, logSigmaRef, s.tau, priors_, draw, beta,
                                       lsX(j), rng);
         if (draw) {
-            B.col(j) = beta;
-            boost::random::normal_distribution<double> normal(0.0, 1.0);
-            for (Eigen::Index r = 0; r < p(); ++r) B(r, k) = s.tau(r) * normal(rng);
+            Bx.col(j) = beta;
+            Bx.col(k) = detail::priorCoefficients(s.tau, rng);
             if (!priors_.fixedSigma)
-                lsX(k) = std::log(
-                    priors_.sigmaScale *
-                    std::abs(boost::random::student_t_distribution<double>(priors_.sigmaDf)(rng)));
-            const double g1 = detail::logGammaVariate(s.c, rng);
-            const double g2 = detail::logGammaVariate(s.c + count, rng);
-            const double g = logAddExp(g1, g2);
-            logPiX(k) = logW + g1 - g;
-            logPiX(j) = logW + g2 - g;
+                lsX(k) = detail::logHalfTVariate(priors_.sigmaDf, priors_.sigmaScale, rng);
+            splitWeight(logW, s.c, s.c + count, logPiX(k), logPiX(j), rng);
         }
-        lq += componentLogPrior(B.col(k), lsX(k), s.tau, priors_);
+        lq += componentLogPrior(Bx.col(k), lsX(k), s.tau, priors_);
         return lq + detail::logBetaDensity(logPiX(k) - logW, logPiX(j) - logW, s.c, s.c + count);
     };
 
+    // The current state, scored by the reverse move (B, ls, logPi and z become the proposal).
+    Eigen::MatrixXd Bnow = s.B;
+    Eigen::VectorXd lsNow = s.logSigma;
+    Eigen::ArrayXd logPiNow = logPi;
+    std::vector<Eigen::Index> zNow = s.labels.z;
     if (split) {
-        // X is the current state; its reverse uses Y's sigma_j as the merge's reference.
-        const Eigen::MatrixXd Bx = s.B;
-        const Eigen::VectorXd lsX = s.logSigma;
-        const Eigen::ArrayXd logPiX = logPi;
-        logForward = splitProposal(true, Bx, ls, logPi, z, lsX(j));
-        // Reverse: merge from Y back to X (scored at X's values).
-        Eigen::MatrixXd By = B;
-        B = Bx;
-        Eigen::VectorXd lsScore = lsX;
-        Eigen::ArrayXd logPiScore = logPiX;
-        logReverse = mergeProposal(false, lsScore, logPiScore, ls(j));
-        B = By;
+        // X is the current state; its reverse merge uses Y's sigma_j as the reference.
+        logForward = splitProposal(true, B, ls, logPi, z, lsNow(j));
+        logReverse = mergeProposal(false, Bnow, lsNow, logPiNow, ls(j));
     } else {
         // Y is the current state; the merge is drawn, its reverse split scored.
-        const Eigen::MatrixXd By = s.B;
-        const Eigen::VectorXd lsY = s.logSigma;
-        const Eigen::ArrayXd logPiY = logPi;
-        const std::vector<Eigen::Index> zY = z;
-        logForward = mergeProposal(true, ls, logPi, lsY(j));
+        logForward = mergeProposal(true, B, ls, logPi, lsNow(j));
         for (Eigen::Index i : S) z[static_cast<std::size_t>(i)] = j;
-        Eigen::MatrixXd Bx = B;
-        Eigen::VectorXd lsScore = lsY;
-        Eigen::ArrayXd logPiScore = logPiY;
-        std::vector<Eigen::Index> zScore = zY;
-        logReverse = splitProposal(false, By, lsScore, logPiScore, zScore, ls(j));
-        B = Bx;
+        logReverse = splitProposal(false, Bnow, lsNow, logPiNow, zNow, ls(j));
     }
     if (!std::isfinite(logForward) || !std::isfinite(logReverse) || !ls.allFinite()) return false;
 

@@ -94,6 +94,12 @@ std::vector<std::pair<std::string, mcmc::ChainDraws>> constrainedDraws(
 
 }  // namespace
 
+std::optional<mcmc::Kernel> kernelNamed(const std::string& name) {
+    if (name == "nuts") return mcmc::Kernel::Nuts;
+    if (name == "gibbs") return mcmc::Kernel::Gibbs;
+    return std::nullopt;
+}
+
 Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
                        const FitOptions& options) {
     if (static_cast<std::size_t>(alpha.size()) != model.recordCount())
@@ -111,17 +117,13 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     std::vector<Eigen::VectorXd> buffers(static_cast<std::size_t>(chains), Eigen::VectorXd(n));
     StreamedQuantities streamed(chains);
     mcmc::SamplerOptions so = options.sampler;
-    if (options.kernel == "nuts") {
-        so.kernel = mcmc::Kernel::Nuts;
-    } else {
-        so.kernel = model.preferredKernel();
-        if (options.kernel == "gibbs" && so.kernel != mcmc::Kernel::Gibbs)
-            return Error{
-                "the Gibbs sampler is available only for the normal mixture with tau "
-                "sampled (model \"tau\": \"sampled\" or \"auto\"); use \"sampler\": "
-                "\"nuts\" or \"auto\" for " +
-                model.family()};
-    }
+    so.kernel = options.kernel.value_or(model.preferredKernel());
+    if (so.kernel == mcmc::Kernel::Gibbs && model.preferredKernel() != mcmc::Kernel::Gibbs)
+        return Error{
+            "the Gibbs sampler is available only for the normal mixture with tau "
+            "sampled (model \"tau\": \"sampled\" or \"auto\"); use \"sampler\": "
+            "\"nuts\" or \"auto\" for " +
+            model.family()};
     so.onDraw = [&](int chain, int, const Eigen::VectorXd& q) {
         const auto c = static_cast<std::size_t>(chain);
         model.recordLogLik(q, buffers[c]);

@@ -233,7 +233,7 @@ class Runner {
         const auto t0 = std::chrono::steady_clock::now();
         FitOptions fo;
         fo.sampler = samplerOptions(stage);
-        fo.kernel = config_.mcmc.sampler;
+        fo.kernel = kernelNamed(config_.mcmc.sampler);
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
         Measured m{std::move(*fit), {}, {}};

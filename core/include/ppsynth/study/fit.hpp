@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 #include <atomic>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
@@ -18,10 +20,10 @@ namespace ppsynth::study {
 
 struct FitOptions {
     mcmc::SamplerOptions sampler;  // chains, warmup, draws, seed, threads, starts, progress, cancel
-    // Overrides sampler.kernel: "auto" takes the model's preferredKernel(), "nuts" NUTS (with
-    // the model's exact moves after each transition), "gibbs" the model's exact moves alone
-    // (an error for models without a sweep that samples every parameter).
-    std::string kernel = "auto";
+    // Overrides sampler.kernel: empty takes the model's preferredKernel(); Nuts is NUTS (with
+    // the model's exact moves after each transition); Gibbs the model's own sweep (an error
+    // for models without one).
+    std::optional<mcmc::Kernel> kernel;
 };
 
 struct Fit {
@@ -39,6 +41,10 @@ struct ParameterSummary {
     std::string name;
     double mean = 0, sd = 0, q05 = 0, median = 0, q95 = 0;
 };
+
+// FitOptions::kernel for a configuration's "sampler": "nuts", "gibbs", or empty for "auto"
+// (and anything else, which the configuration parser has already refused).
+std::optional<mcmc::Kernel> kernelNamed(const std::string& name);
 
 Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
                        const FitOptions& options);

@@ -62,7 +62,7 @@ struct RunConfig {
         // adaptation (metric included) is repeated.
         int refitWarmup = 150;
         // "auto" (the model's choice: the Gibbs sweep for the mixture with tau sampled, NUTS
-        // otherwise), "nuts" or "gibbs" (study::FitOptions::sampler).
+        // otherwise), "nuts" or "gibbs" (study::kernelNamed).
         std::string sampler = "auto";
         int thin = 1;  // iterations per retained draw
     } mcmc;
