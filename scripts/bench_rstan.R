@@ -7,9 +7,13 @@
 #   build/ci/tests/bench/bench_engine dump /tmp/ppsynth-bench
 #   Rscript scripts/bench_rstan.R /tmp/ppsynth-bench build/ci/tests/bench/bench_engine poisson negbin
 #
-# BENCH_ENGINE_ARGS (e.g. "--tau-sampled") is passed on to bench_engine.
-# ESS/s = minimum bulk ESS over the parameters (the mixture: over lp__) / wall seconds of
-# sampling (warm-up included, compilation excluded), as bench_engine measures its own.
+# BENCH_ENGINE_ARGS (e.g. "--tau-sampled") is passed on to bench_engine. STAN_CHAINS,
+# STAN_WARMUP and STAN_DRAWS (default 4, 1000, 1000) set both sides' run length: the K = 20
+# mixture needs hours in Stan at the defaults, so its side by side runs shorter.
+# ESS/s = minimum bulk ESS over the parameters (the mixture: over lp__ and the label-invariant
+# quantities bench_engine uses, the total log-likelihood and the mean prediction) / wall
+# seconds of sampling (warm-up included, compilation excluded), as bench_engine measures its
+# own. Also printed: Stan's seconds per iteration and leapfrog steps (gradients) per iteration.
 suppressMessages(library(rstan))
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 3) stop("usage: bench_rstan.R DATA_DIR BENCH_ENGINE CASE...")
@@ -27,6 +31,14 @@ rstan_options(auto_write = FALSE)  # no compiled .rds next to the .stan sources
 if (!dir.exists(system.file("include", package = "BH")) && dir.exists("/usr/include/boost"))
   rstan_options(boost_lib = "/usr/include")
 
+setting <- function(name, default) {
+  v <- Sys.getenv(name)
+  if (nzchar(v)) as.integer(v) else default
+}
+chains <- setting("STAN_CHAINS", 4L)
+warmup <- setting("STAN_WARMUP", 1000L)
+draws <- setting("STAN_DRAWS", 1000L)
+
 for (cs in cases) {
   d <- read.csv(file.path(dataDir, paste0(cs, ".csv")))
   X <- as.matrix(d[, -1, drop = FALSE])
@@ -35,17 +47,26 @@ for (cs in cases) {
   data <- list(n = nrow(X), p = ncol(X), X = X, y = if (kind %in% c("poisson", "negbin")) as.integer(y) else y)
   if (kind == "mixture") data$K <- 20L
   sm <- stan_model(file.path(stanDir, paste0(kind, ".stan")))
-  t <- system.time(fit <- sampling(sm, data = data, chains = 4, cores = 2, iter = 2000,
-                                   warmup = 1000, seed = 20261123, refresh = 0))[["elapsed"]]
+  t <- system.time(fit <- sampling(sm, data = data, chains = chains, cores = 2,
+                                   iter = warmup + draws, warmup = warmup, seed = 20261123,
+                                   refresh = 0))[["elapsed"]]
   arr <- as.array(fit)
-  pars <- if (kind == "mixture") "lp__" else setdiff(dimnames(arr)[[3]], "lp__")
+  pars <- if (kind == "mixture") c("lp__", "loglik", "meanpred") else
+    setdiff(dimnames(arr)[[3]], "lp__")
   ess <- min(sapply(pars, function(v) ess_bulk(arr[, , v])))
+  rhat <- max(sapply(pars, function(v) Rhat(arr[, , v])))
   div <- sum(get_divergent_iterations(fit))
+  leapfrogs <- mean(sapply(get_sampler_params(fit, inc_warmup = TRUE),
+                           function(m) mean(m[, "n_leapfrog__"])))
   stanRate <- ess / t
-  cat(sprintf("stan    %-15s %.1f s  min bulk ESS %.0f  ESS/s %.1f  divergences %d\n",
-              cs, t, ess, stanRate, div))
-  out <- system2(engine, c(cs, strsplit(Sys.getenv("BENCH_ENGINE_ARGS"), " ")[[1]]), stdout = TRUE)
+  cat(sprintf(paste("stan    %-15s %.1f s  min bulk ESS %.0f  ESS/s %.3g  max R-hat %.3f",
+                    "divergences %d  %.2f s per iteration per chain  %.0f gradients per iteration\n"),
+              cs, t, ess, stanRate, rhat, div, t * min(chains, 2) / (chains * (warmup + draws)),
+              leapfrogs))
+  runArgs <- c("--chains", chains, "--warmup", warmup, "--draws", draws)
+  out <- system2(engine, c(cs, runArgs, strsplit(Sys.getenv("BENCH_ENGINE_ARGS"), " ")[[1]]),
+                 stdout = TRUE)
   cat(out, sep = "\n")
-  ours <- as.numeric(sub(".*ESS/s ([0-9.]+).*", "\\1", out[length(out)]))
-  cat(sprintf("ratio   %-15s ppsynth / Stan ESS/s = %.1f\n", cs, ours / stanRate))
+  ours <- as.numeric(sub(".*ESS/s ([0-9.eE+-]+).*", "\\1", out[length(out)]))
+  cat(sprintf("ratio   %-15s ppsynth / Stan ESS/s = %.3g\n", cs, ours / stanRate))
 }

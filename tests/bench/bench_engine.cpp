@@ -22,6 +22,7 @@
 //     --cancel-after S                cancel after S seconds; print the latency
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient, exact-move sweep and
 //                                     Gibbs sweep at n and 16 n
+//   bench_engine sweep-scaling        ms per Gibbs sweep (K = 20) at 1 to 32 times n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
 //   bench_engine curvature CASE FILE [CHAIN [DRAW]]   where NUTS's step size is limited: the
@@ -261,7 +262,7 @@ int runCase(const Case& c, int argc, char** argv) {
         steps += buf;
     }
     std::printf(
-        "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.1f  "
+        "%-15s %-8s n=%zu cols=%td dim=%zu  %.1f s  min bulk ESS %.0f (%s)  ESS/s %.3g  "
         "max R-hat %.3f  divergences %d (%.1f%%)  treedepth-saturated %d  gradients %lld "
         "(%.0f per iteration, %.2f ms each)  %.2f ms per iteration  step sizes %s  "
         "peak %.0f MB\n",
@@ -348,6 +349,46 @@ int gradientScaling() {
         }
         std::printf("mixture K=%d Gibbs sweep: n=%td  %.2f ms CPU (best of 5 batches)\n", c.K,
                     y.size(), 1e3 * bestSweep);
+    }
+    return 0;
+}
+
+// The Gibbs sweep's cost against n (issue 3: cost linear in n): CPU per sweep with the
+// records replicated 1 to 32 times, unweighted and with every alpha 0.8 (the
+// Metropolis-Hastings correction's extra passes), all from the state 200 unweighted sweeps
+// reach at n (the replicated data have the same responsibilities there).
+int sweepScaling() {
+    const Case& c = cases().back();
+    const Inputs in = prepare(c);
+    Eigen::VectorXd swept;
+    for (const int rep : {1, 2, 4, 8, 16, 32}) {
+        const Eigen::MatrixXd X = in.X.replicate(rep, 1);
+        const Eigen::VectorXd y = in.y.replicate(rep, 1);
+        const models::NormalMixture m(X, y, c.K, in.names, {});
+        Rng rng = makeRng(1, 0, Purpose::Test);
+        if (rep == 1) {
+            swept = m.initialPoint(rng);
+            const Eigen::VectorXd ones = Eigen::VectorXd::Ones(y.size());
+            for (int r = 0; r < 200; ++r) (void)m.gibbsSweep(ones, swept, rng, {});
+        }
+        std::printf("mixture K=%d Gibbs sweep: n=%7td", c.K, y.size());
+        for (const double weight : {1.0, 0.8}) {
+            const Eigen::VectorXd a = Eigen::VectorXd::Constant(y.size(), weight);
+            double best = 1e300;
+            for (int batch = 0; batch < 5; ++batch) {
+                const double c0 = threadCpuSeconds();
+                const int reps = std::max(1, 16 / rep);
+                for (int r = 0; r < reps; ++r) {
+                    Eigen::VectorXd qg = swept;  // the same state each time
+                    (void)m.gibbsSweep(a, qg, rng, {});
+                }
+                best = std::min(best, (threadCpuSeconds() - c0) / reps);
+            }
+            std::printf("  alpha %.1f: %8.2f ms CPU, %5.0f ns per record", weight, 1e3 * best,
+                        1e9 * best / static_cast<double>(y.size()));
+        }
+        std::printf("  (best of 5 batches)\n");
+        std::fflush(stdout);
     }
     return 0;
 }
@@ -491,6 +532,7 @@ int main(int argc, char** argv) {
     }
     const std::string what = argv[1];
     if (what == "gradient-scaling") return gradientScaling();
+    if (what == "sweep-scaling") return sweepScaling();
     if (what == "mixture-dump") return mixtureDump();
     if (what == "dump" && argc > 2) return dump(argv[2]);
     if (what == "curvature" && argc > 3)

@@ -107,7 +107,8 @@ class GibbsBivariate : public mcmc::LogDensity {
         grad << -(q(0) - rho_ * q(1)) / det, -(q(1) - rho_ * q(0)) / det;
         return -0.5 * (q(0) * q(0) - 2 * rho_ * q(0) * q(1) + q(1) * q(1)) / det;
     }
-    bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const mcmc::StopCheck&) const override {
+    bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const mcmc::StopCheck&,
+                    double /*anneal*/) const override {
         boost::random::normal_distribution<double> z;
         const double sd = std::sqrt(1 - rho_ * rho_);
         q(0) = rho_ * q(1) + sd * z(rng);

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "mixture_test_support.hpp"
+#include "models/mixture_cache.hpp"
+#include "models/mixture_gibbs_parts.hpp"
 #include "models/scale_draw.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
@@ -125,6 +127,58 @@ void checkAgainstQuadrature(const std::vector<double>& values, const std::vector
     }
 }
 
+// detail::marginalWeights alone on K = 2 fixed normal components (means mu1, mu2, sd 1)
+// against a quadrature of its target Dirichlet(pi | c) prod_i L_i^alpha_i over
+// t = logit(pi_1) (density (pi_1 pi_2)^c prod_i L_i^alpha_i there): E pi_1, E log pi_1 and
+// E log pi_2 (the tails, where tiny weights live) within 4 standard errors.
+void checkMarginalWeights(double mu1, double mu2, double c, std::uint64_t seed) {
+    const int n = 40;
+    Eigen::VectorXd y(n), alpha(n);
+    Eigen::ArrayXXd D(n, 2);
+    for (int i = 0; i < n; ++i) {
+        y(i) = -1.5 + 4.0 * i / (n - 1);
+        alpha(i) = i == 7 ? 0.0 : i % 2 == 0 ? 0.2 : 0.7;
+        for (int k = 0; k < 2; ++k) {
+            const double r = y(i) - (k == 0 ? mu1 : mu2);
+            D(i, k) = -0.5 * std::log(2.0 * M_PI) - 0.5 * r * r;
+        }
+    }
+    double mass = 0.0, want[3] = {0.0, 0.0, 0.0};
+    for (double t = -1500.0; t < 1500.0; t += 5e-3) {  // log pi_k ~ c log u: long tails
+        const double lp1 = t < 0.0 ? t - std::log1p(std::exp(t)) : -std::log1p(std::exp(-t));
+        const double lp2 = lp1 - t;
+        double lw = c * (lp1 + lp2);
+        for (int i = 0; i < n; ++i)
+            lw += alpha(i) * std::log(std::exp(lp1 + D(i, 0)) + std::exp(lp2 + D(i, 1)));
+        const double w = std::exp(lw);
+        mass += w;
+        want[0] += w * std::exp(lp1);
+        want[1] += w * lp1;
+        want[2] += w * lp2;
+    }
+    Rng rng = makeRng(seed, 0, Purpose::Test);
+    Eigen::ArrayXd logPi(2);
+    logPi << std::log(0.5), std::log(0.5);
+    detail::MixtureCache cache(D, logPi);
+    std::vector<double> series[3];
+    int accepted = 0;
+    const int steps = 300000;
+    for (int s = 0; s < steps; ++s) {
+        accepted += detail::marginalWeights(alpha, c, cache, rng) ? 1 : 0;
+        const Eigen::ArrayXd& l = cache.logWeights();
+        series[0].push_back(std::exp(l(0)));
+        series[1].push_back(l(0));
+        series[2].push_back(l(1));
+    }
+    const char* names[3] = {"pi_1", "log pi_1", "log pi_2"};
+    qInfo("mu %.1f / %.1f, c %.2f: %d of %d accepted", mu1, mu2, c, accepted, steps);
+    for (int q = 0; q < 3; ++q) {
+        const McEstimate e = batchMeans(series[q]);
+        qInfo("  E %s %.4f (se %.4f) vs quadrature %.4f", names[q], e.mean, e.se, want[q] / mass);
+        QVERIFY(std::abs(e.mean - want[q] / mass) < 4.0 * e.se);
+    }
+}
+
 }  // namespace
 
 class TestMixtureGibbs : public QObject {
@@ -197,7 +251,37 @@ class TestMixtureGibbs : public QObject {
     void splitMergeMatchesQuadrature() {
         const std::vector<double> y = {-0.3, 0.4, 0.1, -0.8, 0.6, 0.2, -0.1, 0.9, 2.8, -2.5};
         const std::vector<double> alpha = {1, 1, 1, 1, 1, 1, 1, 1, 0.3, 0.6};
-        checkAgainstQuadrature(y, alpha, 1e4, 5e3, 9, 200000);
+        checkAgainstQuadrature(y, alpha, 1e4, 5e3, 9, 600000);
+    }
+
+    // The weights' marginal move leaves its target invariant: overlapping components (the
+    // case it is for) and a component far from every record with a small Dirichlet
+    // parameter (its weight lives at exp(-10) and below).
+    void marginalWeightsMatchQuadrature() {
+        checkMarginalWeights(0.0, 1.0, 0.6, 31);
+        checkMarginalWeights(0.5, 9.0, 0.05, 32);
+    }
+
+    // An annealed sweep of the weighted posterior is the model's sweep with the weights
+    // partly applied, alpha + (1 - alpha)(1 - anneal); at anneal 1 it is the target's own.
+    void annealedSweepUsesPartialWeights() {
+        const int n = 30;
+        Eigen::MatrixXd X = Eigen::MatrixXd::Ones(n, 1);
+        Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -2.0, 3.0);
+        const auto model = mixture(X, y, 3, Priors{});
+        Eigen::VectorXd alpha = Eigen::VectorXd::LinSpaced(n, 0.0, 1.0);
+        const WeightedPosterior target(*model, alpha);
+        for (const double anneal : {0.25, 1.0}) {
+            Rng init = makeRng(5, 0, Purpose::Test);
+            const Eigen::VectorXd q0 = model->initialPoint(init);
+            Rng r1 = makeRng(6, 0, Purpose::Test), r2 = makeRng(6, 0, Purpose::Test);
+            Eigen::VectorXd viaTarget = q0, direct = q0;
+            QVERIFY(target.gibbsSweep(viaTarget, r1, {}, anneal));
+            const Eigen::VectorXd partial = (1.0 - (1.0 - alpha.array()) * anneal).matrix();
+            QVERIFY(asMixture(model).gibbsSweep(partial, direct, r2, {}));
+            QCOMPARE(viaTarget, direct);
+            QVERIFY(viaTarget != q0);
+        }
     }
 
     // The sweep polls its stop check between blocks (a cancel must not wait for a whole

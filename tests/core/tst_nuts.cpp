@@ -335,14 +335,39 @@ class TstNuts : public QObject {
         QVERIFY(none.message().find("no Gibbs sampler") != std::string::npos);
     }
 
+    // The Gibbs kernel anneals over the first half of the warm-up (anneal = (t + 1) / (W / 2),
+    // capped at 1) and passes 1 for the rest of it and every sampling sweep.
+    void gibbsWarmupAnneals() {
+        struct Recording : GibbsBivariate {
+            Recording() : GibbsBivariate(0.5) {}
+            mutable std::vector<double> seen;  // one chain: no concurrent calls
+            bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const StopCheck& stop,
+                            double anneal) const override {
+                seen.push_back(anneal);
+                return GibbsBivariate::gibbsSweep(q, rng, stop, anneal);
+            }
+        } target;
+        SamplerOptions o;
+        o.kernel = Kernel::Gibbs;
+        o.chains = 1;
+        o.warmup = 40;
+        o.draws = 10;
+        o.thin = 2;
+        QVERIFY(sampleNuts(target, o).hasValue());
+        QCOMPARE(target.seen.size(), std::size_t{40 + 20});
+        for (std::size_t t = 0; t < target.seen.size(); ++t)
+            QCOMPARE(target.seen[t], std::min(1.0, (static_cast<double>(t) + 1.0) / 20.0));
+    }
+
     // A cancel is noticed between Gibbs sweeps, not only between kept draws: with 2 ms
     // sweeps and thin 200 a draw takes 400 ms, but the chain stops within a few sweeps.
     void gibbsKernelCancelsBetweenSweeps() {
         struct SlowGibbs : GibbsBivariate {
             SlowGibbs() : GibbsBivariate(0.5) {}
-            bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const StopCheck& stop) const override {
+            bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const StopCheck& stop,
+                            double anneal) const override {
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
-                return GibbsBivariate::gibbsSweep(q, rng, stop);
+                return GibbsBivariate::gibbsSweep(q, rng, stop, anneal);
             }
         };
         std::atomic<bool> cancel{false};

@@ -136,9 +136,10 @@ void finishChain(detail::NutsKernel& kernel, std::chrono::steady_clock::time_poi
 
 // One Gibbs sweep of the target from the kernel's state.
 Status gibbsSweep(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
-                  Eigen::VectorXd& scratch, int chain) {
+                  Eigen::VectorXd& scratch, int chain, double anneal) {
     scratch = kernel.q();
-    if (!ctx.target.gibbsSweep(scratch, rng, [&ctx] { return stopRequested(ctx); }))
+    if (!ctx.target.gibbsSweep(
+            scratch, rng, [&ctx] { return stopRequested(ctx); }, anneal))
         return Error{"the model has no Gibbs sampler; use NUTS (\"sampler\": \"nuts\")"};
     if (kernel.setState(scratch)) return Status::ok();
     return Error{chainPrefix(chain) +
@@ -154,8 +155,10 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
     const auto d = static_cast<Eigen::Index>(ctx.target.dimension());
     Eigen::VectorXd moved(d);
     const auto t0 = std::chrono::steady_clock::now();
+    const double annealed = 0.5 * o.warmup;  // sweeps over which anneal rises to 1
     for (int it = 0; it < o.warmup; ++it) {
-        if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain); !s) return s;
+        const double anneal = std::min(1.0, (it + 1) / annealed);
+        if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, anneal); !s) return s;
         if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error{kCancelled};
     }
     out.warmupSeconds = secondsSince(t0);
@@ -165,7 +168,7 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
     for (int it = 0; it < o.draws; ++it) {
         for (int t = 0; t < o.thin; ++t) {  // a cancel is noticed between sweeps
             if (stopRequested(ctx)) return Error{kCancelled};
-            if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain); !s) return s;
+            if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, 1.0); !s) return s;
         }
         out.draws.row(it) = kernel.q().transpose();
         DrawStats& st = out.stats[static_cast<std::size_t>(it)];

@@ -57,6 +57,48 @@ double logBetaDensity(double logU, double log1mU, double a, double b) {
            (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
 }
 
+namespace {
+
+// log Dirichlet(pi | shape) from log pi.
+double logDirichlet(const Eigen::ArrayXd& logPi, const Eigen::ArrayXd& shape) {
+    double lp = std::lgamma(shape.sum());
+    for (Eigen::Index k = 0; k < shape.size(); ++k)
+        lp += (shape(k) - 1.0) * logPi(k) - std::lgamma(shape(k));
+    return lp;
+}
+
+// sum_i alpha_i r_ik for every component.
+Eigen::ArrayXd expectedCounts(const Eigen::VectorXd& alpha, const MixtureCache& cache) {
+    const Eigen::Index K = cache.logWeights().size();
+    Eigen::ArrayXd m(K);
+    for (Eigen::Index k = 0; k < K; ++k)
+        m(k) = (alpha.array() *
+                (cache.densities().col(k) + cache.logWeights()(k) - cache.logLik()).exp())
+                   .sum();
+    return m;
+}
+
+}  // namespace
+
+bool marginalWeights(const Eigen::VectorXd& alpha, double c, MixtureCache& cache, Rng& rng) {
+    const Eigen::Index K = cache.logWeights().size();
+    const Eigen::ArrayXd shape = c + expectedCounts(alpha, cache);
+    Eigen::ArrayXd logPi(K);
+    for (Eigen::Index k = 0; k < K; ++k) logPi(k) = logGammaVariate(shape(k), rng);
+    const double m = logPi.maxCoeff();
+    logPi -= m + std::log((logPi - m).exp().sum());
+    if (!logPi.allFinite()) return false;
+    MixtureCache next(cache.densities(), logPi);
+    const Eigen::ArrayXd& now = cache.logWeights();
+    const double logRatio = (c - 1.0) * (logPi.sum() - now.sum()) +
+                            weightedLogRatio(alpha, next.logLik(), cache.logLik()) +
+                            logDirichlet(now, c + expectedCounts(alpha, next)) -
+                            logDirichlet(logPi, shape);
+    if (!acceptLog(logRatio, rng)) return false;
+    cache = std::move(next);
+    return true;
+}
+
 void Labels::index(const Eigen::VectorXd& alpha, Eigen::Index K) {
     members.assign(static_cast<std::size_t>(K), {});
     count = Eigen::ArrayXd::Zero(K);
@@ -133,18 +175,23 @@ ComponentStats componentStats(const Design& X, const Eigen::VectorXd& y,
     return s;
 }
 
+namespace {
+// x_i' beta.
+double rowDot(const Design& X, Eigen::Index i, const Eigen::VectorXd& beta) {
+    if (!X.isSparse()) return X.dense().row(i).dot(beta);
+    double dot = 0.0;
+    for (int e = X.rowStart()[i]; e < X.rowStart()[i + 1]; ++e)
+        dot += X.value()[e] * beta(X.columnIndex()[e]);
+    return dot;
+}
+}  // namespace
+
 double residualSquares(const Design& X, const Eigen::VectorXd& y, const Eigen::VectorXd& alpha,
                        const std::vector<Eigen::Index>& members, const Eigen::VectorXd& beta) {
     double ss = 0.0;
     for (Eigen::Index i : members) {
-        double mean = 0.0;
-        if (X.isSparse()) {
-            for (int e = X.rowStart()[i]; e < X.rowStart()[i + 1]; ++e)
-                mean += X.value()[e] * beta(X.columnIndex()[e]);
-        } else {
-            mean = X.dense().row(i).dot(beta);
-        }
-        ss += alpha(i) * (y(i) - mean) * (y(i) - mean);
+        const double r = y(i) - rowDot(X, i, beta);
+        ss += alpha(i) * r * r;
     }
     return ss;
 }

@@ -209,6 +209,10 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
                    std::lgamma(gamma) - Kd * std::lgamma(gamma / Kd) + gamma / Kd * sumLogPi;
         };
         g = sliceStep(g, 1.0, logDensity, rng);
+
+        // (f) Fractional weights: the weights again, with the labels integrated out.
+        if (!stopped() && ((alpha.array() > 0.0) && (alpha.array() < 1.0)).any())
+            (void)detail::marginalWeights(alpha, std::exp(g) / Kd, cache, rng);
     }
 
     // Back to q: beta (z = beta / tau on non-centred rows), log tau, log sigma, a, log gamma.

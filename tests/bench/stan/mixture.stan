@@ -1,5 +1,6 @@
 // Mixture of K normal regressions (truncated Dirichlet process) with ppsynth's default
-// priors; the labels are integrated out with log_sum_exp per record.
+// priors; the labels are integrated out with log_sum_exp per record. The generated quantities
+// are ppsynth's label-invariant diagnostics (total log-likelihood, mean prediction).
 data {
   int<lower=0> n;
   int<lower=1> p;
@@ -25,5 +26,18 @@ model {
     vector[K] lp = log(pi);
     for (k in 1:K) lp[k] += normal_lpdf(y[i] | mu[i, k], sigma[k]);
     target += log_sum_exp(lp);
+  }
+}
+generated quantities {
+  real loglik = 0;
+  real meanpred = 0;
+  {
+    matrix[n, K] mu = X * B;
+    for (i in 1:n) {
+      vector[K] lp = log(pi);
+      for (k in 1:K) lp[k] += normal_lpdf(y[i] | mu[i, k], sigma[k]);
+      loglik += log_sum_exp(lp);
+    }
+    meanpred = mean(mu * pi);
   }
 }

@@ -12,8 +12,9 @@
 namespace ppsynth::mcmc {
 
 // What one iteration of a chain is. Nuts: a NUTS transition followed by the target's
-// exactMove. Gibbs: the target's gibbsSweep alone; nothing is adapted, warm-up iterations
-// are burn-in, and each draw's tree statistics are empty (depth 0, no leapfrog steps,
+// exactMove. Gibbs: the target's gibbsSweep alone; nothing is adapted, the first half of
+// the warm-up anneals (gibbsSweep's anneal rises linearly to 1), the rest is burn-in at the
+// target, and each draw's tree statistics are empty (depth 0, no leapfrog steps,
 // energy NaN, so E-BFMI is not computed).
 enum class Kernel { Nuts, Gibbs };
 
@@ -37,9 +38,12 @@ class LogDensity {
     // An optional sampler of its own (Kernel::Gibbs): one sweep that leaves this density
     // invariant and, repeated, reaches every part of it (every coordinate moves), e.g. a
     // blocked Gibbs sampler. A long sweep polls stop (may be empty) between its blocks and
-    // returns early, q still a valid state, when it says so. Returns false when the target
-    // has no sweep (the default).
-    virtual bool gibbsSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/, const StopCheck& /*stop*/) const {
+    // returns early, q still a valid state, when it says so. anneal in (0, 1] is 1 except in
+    // warm-up, where a sweep may target an easier relative of this density that reaches it
+    // at 1 (a weighted posterior: its weights only partly applied). Returns false when the
+    // target has no sweep (the default).
+    virtual bool gibbsSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/, const StopCheck& /*stop*/,
+                            double /*anneal*/) const {
         return false;
     }
     // Coordinates NUTS must not move in the transition starting at q: set movable(j) = 0
