@@ -288,6 +288,22 @@ double threadCpuSeconds() {
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// CPU seconds of one Gibbs sweep from `state` (the same state each time): the best of 5
+// batches of `reps` sweeps.
+double bestSweepSeconds(const models::NormalMixture& m, const Eigen::VectorXd& alpha,
+                        const Eigen::VectorXd& state, int reps, Rng& rng) {
+    double best = 1e300;
+    for (int batch = 0; batch < 5; ++batch) {
+        const double c0 = threadCpuSeconds();
+        for (int r = 0; r < reps; ++r) {
+            Eigen::VectorXd q = state;
+            (void)m.gibbsSweep(alpha, q, rng, {});
+        }
+        best = std::min(best, (threadCpuSeconds() - c0) / reps);
+    }
+    return best;
+}
+
 int gradientScaling() {
     const Case& c = cases().back();
     const Inputs in = prepare(c);
@@ -336,19 +352,8 @@ int gradientScaling() {
             swept = q;
             for (int r = 0; r < 200; ++r) (void)m.gibbsSweep(a, swept, rng, {});
         }
-        Eigen::VectorXd qg = swept;
-        double bestSweep = 1e300;
-        for (int batch = 0; batch < 5; ++batch) {
-            const double c0 = threadCpuSeconds();
-            const int reps = rep == 1 ? 10 : 2;
-            for (int r = 0; r < reps; ++r) {
-                qg = swept;  // the same state each time
-                (void)m.gibbsSweep(a, qg, rng, {});
-            }
-            bestSweep = std::min(bestSweep, (threadCpuSeconds() - c0) / reps);
-        }
         std::printf("mixture K=%d Gibbs sweep: n=%td  %.2f ms CPU (best of 5 batches)\n", c.K,
-                    y.size(), 1e3 * bestSweep);
+                    y.size(), 1e3 * bestSweepSeconds(m, a, swept, rep == 1 ? 10 : 2, rng));
     }
     return 0;
 }
@@ -374,16 +379,7 @@ int sweepScaling() {
         std::printf("mixture K=%d Gibbs sweep: n=%7td", c.K, y.size());
         for (const double weight : {1.0, 0.8}) {
             const Eigen::VectorXd a = Eigen::VectorXd::Constant(y.size(), weight);
-            double best = 1e300;
-            for (int batch = 0; batch < 5; ++batch) {
-                const double c0 = threadCpuSeconds();
-                const int reps = std::max(1, 16 / rep);
-                for (int r = 0; r < reps; ++r) {
-                    Eigen::VectorXd qg = swept;  // the same state each time
-                    (void)m.gibbsSweep(a, qg, rng, {});
-                }
-                best = std::min(best, (threadCpuSeconds() - c0) / reps);
-            }
+            const double best = bestSweepSeconds(m, a, swept, std::max(1, 16 / rep), rng);
             std::printf("  alpha %.1f: %8.2f ms CPU, %5.0f ns per record", weight, 1e3 * best,
                         1e9 * best / static_cast<double>(y.size()));
         }

@@ -30,6 +30,13 @@ double logGammaVariate(double shape, Rng& rng) {
            std::log(uniformOpen(rng)) / shape;
 }
 
+Eigen::ArrayXd logDirichletVariate(const Eigen::ArrayXd& shape, Rng& rng) {
+    Eigen::ArrayXd logPi(shape.size());
+    for (Eigen::Index k = 0; k < shape.size(); ++k) logPi(k) = logGammaVariate(shape(k), rng);
+    const double m = logPi.maxCoeff();
+    return logPi - (m + std::log((logPi - m).exp().sum()));
+}
+
 double logHalfTVariate(double df, double scale, Rng& rng) {
     return std::log(scale * std::abs(boost::random::student_t_distribution<double>(df)(rng)));
 }
@@ -81,12 +88,8 @@ Eigen::ArrayXd expectedCounts(const Eigen::VectorXd& alpha, const MixtureCache& 
 }  // namespace
 
 bool marginalWeights(const Eigen::VectorXd& alpha, double c, MixtureCache& cache, Rng& rng) {
-    const Eigen::Index K = cache.logWeights().size();
     const Eigen::ArrayXd shape = c + expectedCounts(alpha, cache);
-    Eigen::ArrayXd logPi(K);
-    for (Eigen::Index k = 0; k < K; ++k) logPi(k) = logGammaVariate(shape(k), rng);
-    const double m = logPi.maxCoeff();
-    logPi -= m + std::log((logPi - m).exp().sum());
+    const Eigen::ArrayXd logPi = logDirichletVariate(shape, rng);
     if (!logPi.allFinite()) return false;
     MixtureCache next(cache.densities(), logPi);
     const Eigen::ArrayXd& now = cache.logWeights();

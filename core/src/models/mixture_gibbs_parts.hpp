@@ -17,6 +17,9 @@ class Design;
 double uniformOpen(Rng& rng);  // in (0, 1)
 // log of a Gamma(shape, 1) draw, stable for small shapes (Gamma(shape + 1) U^(1 / shape)).
 double logGammaVariate(double shape, Rng& rng);
+// log pi for pi ~ Dirichlet(shape), from log-Gamma draws normalized in logs (tiny shapes give
+// weights far below the smallest double, which stay finite in logs).
+Eigen::ArrayXd logDirichletVariate(const Eigen::ArrayXd& shape, Rng& rng);
 // Accept with probability min(1, exp(logRatio)); never for -inf or NaN.
 bool acceptLog(double logRatio, Rng& rng);
 // log s for s ~ half-Student-t(df, 0, scale): a component's sigma from its prior.

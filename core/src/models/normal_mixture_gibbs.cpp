@@ -31,7 +31,6 @@ namespace {
 
 using detail::acceptLog;
 using detail::Labels;
-using detail::logGammaVariate;
 using detail::normalLogDensities;
 using detail::uniformOpen;
 
@@ -187,10 +186,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     const double Kd = static_cast<double>(K);
     if (K > 1 && !stopped()) {
         const double c = std::exp(g) / Kd;
-        Eigen::ArrayXd logPi(K);
-        for (Eigen::Index k = 0; k < K; ++k) logPi(k) = logGammaVariate(c + labels.count(k), rng);
-        const double m = logPi.maxCoeff();
-        logPi -= m + std::log((logPi - m).exp().sum());
+        const Eigen::ArrayXd logPi = detail::logDirichletVariate(c + labels.count, rng);
         if (logPi.allFinite()) {
             detail::MixtureCache next(cache.densities(), logPi);
             detail::labelLogResponsibilities(labels, next, lrNext);
