@@ -391,6 +391,28 @@ class TstResults : public QObject {
         QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("warning")));
     }
 
+    // The scalar search keeps the try closest to the target, which need not be the last:
+    // the epsilon table warns about the chosen try only.
+    void scalarMatchWarningJudgesTheChosenTry() {
+        study::RunResult copy = run();
+        auto& em = copy.synthesizers[3];
+        QCOMPARE(em.name, std::string("EM"));
+        const double target = copy.find("LW")->epsilon.perDataset;
+        em.scalarTries = {{0.30, 0.6 * target, 1.2 * target},
+                          {0.25, 0.5 * target, 1.001 * target},
+                          {0.26, 0.55 * target, 1.1 * target}};
+        em.scalarWeight = 0.25;
+        auto scalarWarnings = [](const TableData& t) {
+            return t.warnings.filter(QStringLiteral("scalar weight")).size();
+        };
+        QCOMPARE(scalarWarnings(epsilonTable(copy)), 0);
+        em.scalarWeight = 0.26;  // the chosen try 10% off: warned, with its own figure
+        const auto t = epsilonTable(copy);
+        QCOMPARE(scalarWarnings(t), 1);
+        QVERIFY(t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
+            QStringLiteral("within 10%")));
+    }
+
     void chartCardExportsAndShowsHoverValues() {
         ChartCard card(boundVsWeightScatter(run(), "LW"));
         QVERIFY(card.hasChart());

@@ -59,11 +59,15 @@ TableData epsilonTable(const RunResult& run) {
                               .arg(s.excludedDraws);
         }
         if (s.scheme == study::Scheme::Scalar && !s.scalarTries.empty()) {
-            const auto& last = s.scalarTries.back();
+            // The search keeps the try closest to the target, not necessarily the last.
+            const auto chosen =
+                std::find_if(s.scalarTries.begin(), s.scalarTries.end(),
+                             [&](const privacy::ScalarTry& x) { return x.a == s.scalarWeight; });
+            const auto& used = chosen != s.scalarTries.end() ? *chosen : s.scalarTries.back();
             const auto* cfg = run.config.find(s.name);
             if (cfg && !cfg->match.empty()) {
                 if (const auto* target = run.find(cfg->match)) {
-                    const double rel = std::abs(last.epsilon - target->epsilon.perDataset) /
+                    const double rel = std::abs(used.epsilon - target->epsilon.perDataset) /
                                        std::max(target->epsilon.perDataset, 1e-300);
                     if (rel > cfg->tolerance) {
                         t.warnings << QStringLiteral(
