@@ -24,7 +24,7 @@ stanDir <- file.path(dirname(sub("--file=", "", grep("--file=", commandArgs(), v
                      "..", "tests", "bench", "stan")
 modelOf <- c(poisson = "poisson", negbin = "negbin", "visits-poisson" = "poisson",
              "visits-negbin" = "negbin", "income-normal" = "normal",
-             "income-mixture" = "mixture")
+             "income-mixture" = "mixture", "income-mixture-tenth" = "mixture")
 rstan_options(auto_write = FALSE)  # no compiled .rds next to the .stan sources
 # Debian's r-cran-bh is an empty shell (the headers are the system Boost's), so rstan's
 # default boost_lib, BH's include folder, does not exist there.

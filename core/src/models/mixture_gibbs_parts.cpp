@@ -154,7 +154,10 @@ ComponentStats componentStats(const Design& X, const Eigen::VectorXd& y,
     ComponentStats s;
     s.XtAX.setZero(p, p);
     s.XtAy.setZero(p);
-    for (Eigen::Index i : members) s.count += alpha(i);
+    for (Eigen::Index i : members) {
+        s.count += alpha(i);
+        s.yAy += alpha(i) * y(i) * y(i);
+    }
     if (X.isSparse()) {
         const int* start = X.rowStart();
         const int* col = X.columnIndex();
@@ -197,6 +200,20 @@ double residualSquares(const Design& X, const Eigen::VectorXd& y, const Eigen::V
         ss += alpha(i) * r * r;
     }
     return ss;
+}
+
+double logScaleMarginal(const ComponentStats& s, const Eigen::VectorXd& tau, double df,
+                        double scale, double u) {
+    const double invVar = std::exp(-2.0 * u);
+    if (!std::isfinite(invVar) || invVar <= 0.0) return -std::numeric_limits<double>::infinity();
+    Eigen::MatrixXd prec = s.XtAX * invVar;
+    prec.diagonal() += tau.array().square().inverse().matrix();
+    const Eigen::LLT<Eigen::MatrixXd> llt(prec);
+    if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
+    const Eigen::VectorXd w = llt.matrixL().solve(s.XtAy * invVar);
+    const Eigen::MatrixXd& L = llt.matrixLLT();
+    return logHalfTOnLog(u, df, scale).value - s.count * u - 0.5 * s.yAy * invVar -
+           L.diagonal().array().log().sum() + 0.5 * w.squaredNorm();
 }
 
 CoefficientConditional::CoefficientConditional(const ComponentStats& s, double logSigma,

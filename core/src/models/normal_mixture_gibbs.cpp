@@ -13,6 +13,16 @@
 // which is 1 for the unweighted fit (plain blocked Gibbs) and close to 1 where the weights
 // are near 1 or the labels are clear. Records with alpha_i = 0 are not in the target and
 // get no label.
+//
+// Blocks given z: (a) each occupied component's (beta_k, sigma_k) jointly (sigma_k by slice
+// sampling its conditional with beta_k integrated out, then beta_k given it), (b) sigma_k
+// again given beta_k, (d) tau given the occupied components' beta (centred) with the empty
+// components redrawn from the prior, (d') tau given the standardized coefficients beta / tau
+// (non-centred), (c) the weights, (e) gamma, (f) for fractional weights the weights once more
+// with the labels integrated out. (a)'s joint draw and (d') came in 2026-11-26: on
+// income_survey (K = 20, one chain of 4000 sweeps) they cut the total log-likelihood's
+// integrated autocorrelation time from 266 to 134 sweeps, the slowest tau_j's from 249 to 136
+// and the dominant sigma's from 153 to 24, for about 20% more time per sweep.
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
@@ -32,28 +42,10 @@ namespace {
 using detail::acceptLog;
 using detail::Labels;
 using detail::normalLogDensities;
+using detail::sliceStep;
 using detail::uniformOpen;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-// One slice-sampling update (stepping out with at most 64 steps split at random between the
-// two sides, then shrinkage; Neal 2003, fig. 3 and 5) of a scalar with log density f: leaves
-// f's distribution invariant.
-template <typename F>
-double sliceStep(double x, double width, const F& f, Rng& rng) {
-    constexpr int kSteps = 64;
-    const double level = f(x) + std::log(uniformOpen(rng));
-    double lo = x - width * uniformOpen(rng), hi = lo + width;
-    int left = static_cast<int>(kSteps * uniformOpen(rng)), right = kSteps - 1 - left;
-    for (; left > 0 && f(lo) > level; --left) lo -= width;
-    for (; right > 0 && f(hi) > level; --right) hi += width;
-    for (int i = 0; i < 200; ++i) {
-        const double next = lo + (hi - lo) * uniformOpen(rng);
-        if (f(next) > level) return next;
-        (next < x ? lo : hi) = next;
-    }
-    return x;
-}
 
 // sum_i (1 - alpha_i) (next_i - current_i) over labelled records; -inf when a labelled
 // record's next value is not finite.
@@ -119,29 +111,43 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         return true;
     };
 
-    // (a, b) Occupied components: beta_k given sigma_k (normal), then sigma_k given beta_k.
+    // (a, b) Occupied components: (beta_k, sigma_k) jointly, then sigma_k given beta_k.
     Eigen::VectorXd meanK;
     for (Eigen::Index k = 0; k < K && !stopped(); ++k) {
         if (!labels.occupied(k)) continue;
         const auto& members = labels.members[static_cast<std::size_t>(k)];
         cache.focus(k);
         const detail::ComponentStats stats = detail::componentStats(*X_, y_, alpha, members);
-        const detail::CoefficientConditional beta(stats, ls(k), tau);
+        // sigma_k from its conditional with beta_k integrated out, then beta_k given it: one
+        // joint proposal (a small component's beta and sigma are strongly coupled).
+        double logSigma = ls(k);
+        if (!priors_.fixedSigma)
+            logSigma = sliceStep(
+                ls(k), 1.0,
+                [&](double u) {
+                    return detail::logScaleMarginal(stats, tau, priors_.sigmaDf, priors_.sigmaScale,
+                                                    u);
+                },
+                rng);
+        const detail::CoefficientConditional beta(stats, logSigma, tau);
         bool moved = false;  // meanK then holds X beta_k already
         if (beta.ok()) {
             const Eigen::VectorXd draw = beta.draw(rng);
             X_->times(draw, meanK);
-            moved = tryComponent(k, normalLogDensities(y_, meanK, ls(k)));
-            if (moved) B.col(k) = draw;
+            moved = tryComponent(k, normalLogDensities(y_, meanK, logSigma));
+            if (moved) {
+                B.col(k) = draw;
+                ls(k) = logSigma;
+            }
         }
         if (priors_.fixedSigma) continue;
         if (!moved) X_->times(B.col(k), meanK);
         double ss = 0.0;
         for (Eigen::Index i : members) ss += alpha(i) * (y_(i) - meanK(i)) * (y_(i) - meanK(i));
-        const double logSigma = std::log(
+        const double given = std::log(
             detail::drawScale(stats.count, ss, priors_.sigmaDf, priors_.sigmaScale, uniform));
-        if (std::isfinite(logSigma) && tryComponent(k, normalLogDensities(y_, meanK, logSigma))) {
-            ls(k) = logSigma;
+        if (std::isfinite(given) && tryComponent(k, normalLogDensities(y_, meanK, given))) {
+            ls(k) = given;
         }
     }
 
@@ -181,6 +187,11 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             tau = tauNext;
         }
     }
+
+    // (d') tau again, non-centred (interweaving with (d)).
+    if (!priors_.fixedTau && !stopped())
+        (void)detail::noncentredScales(*X_, y_, alpha, labels, ls, priors_.tauDf, priors_.tauScale,
+                                       B, tau, cache, lr, rng);
 
     // (c) The weights given the labels: Dirichlet(c + N_k), N_k the weighted counts.
     const double Kd = static_cast<double>(K);
