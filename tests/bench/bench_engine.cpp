@@ -83,6 +83,13 @@ const std::vector<Case>& cases() {
     return list;
 }
 
+const Case& caseNamed(const std::string& name) {
+    for (const Case& c : cases())
+        if (c.name == name) return c;
+    std::fprintf(stderr, "no case %s\n", name.c_str());
+    std::exit(1);
+}
+
 const std::vector<std::string> kIncomePredictors{"gender",      "age",     "education",  "region",
                                                  "urban",       "marital", "urban_type", "cbsa",
                                                  "family_size", "earners"};
@@ -322,7 +329,7 @@ double bestSweepSeconds(const models::NormalMixture& m, const Eigen::VectorXd& a
 }
 
 int gradientScaling() {
-    const Case& c = cases().back();
+    const Case& c = caseNamed("income-mixture");
     const Inputs in = prepare(c);
     Eigen::VectorXd swept;
     for (int variant = 0; variant < 3; ++variant) {
@@ -380,7 +387,7 @@ int gradientScaling() {
 // Metropolis-Hastings correction's extra passes), all from the state 200 unweighted sweeps
 // reach at n (the replicated data have the same responsibilities there).
 int sweepScaling() {
-    const Case& c = cases().back();
+    const Case& c = caseNamed("income-mixture");
     const Inputs in = prepare(c);
     Eigen::VectorXd swept;
     for (const int rep : {1, 2, 4, 8, 16, 32}) {
@@ -410,7 +417,7 @@ int sweepScaling() {
 // gradient, recordLogLik, predict (fixed seed) and meanPrediction at a few random points,
 // for the sparse and the dense design, K = 20, 3, 25 and 40, free and fixed sigma.
 int mixtureDump() {
-    const Case& c = cases().back();
+    const Case& c = caseNamed("income-mixture");
     const Inputs in = prepare(c);
     std::printf("%.17g\n", 0.0);
     for (int variant = 0; variant < 10; ++variant) {

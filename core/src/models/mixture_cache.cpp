@@ -33,8 +33,10 @@ void columnLogSumExp(const Eigen::ArrayXXd& D, const Eigen::ArrayXd& logPi, Eige
         if (j != skip) m = m.max(D.col(j) + logPi(j));
     Eigen::ArrayXd s = Eigen::ArrayXd::Zero(n);
     const Eigen::ArrayXd shift = (m == kNegInf).select(0.0, m);  // no -inf - -inf
-    for (Eigen::Index j = 0; j < D.cols(); ++j)
-        if (j != skip) s += (D.col(j) + logPi(j) - shift).exp();
+    for (Eigen::Index j = 0; j < D.cols(); ++j) {
+        if (j == skip || (D.col(j) + logPi(j) < m - kNegligibleLog).all()) continue;
+        s += (D.col(j) + logPi(j) - shift).exp();
+    }
     out = (m == kNegInf).select(kNegInf, m + s.log());
 }
 

@@ -125,6 +125,9 @@ Labels drawLabels(const Eigen::VectorXd& alpha, const MixtureCache& cache, Rng& 
     Labels out;
     out.z.assign(static_cast<std::size_t>(n), -1);
     for (Eigen::Index k = 0; k + 1 < K; ++k) {
+        // Responsibilities all below exp(-kNegligibleLog) (2e-22) would change a label with no
+        // more than that probability, far under their own rounding.
+        if ((logPi(k) + D.col(k) - L < -kNegligibleLog).all()) continue;
         u -= (logPi(k) + D.col(k) - L).exp();
         for (Eigen::Index i = 0; i < n; ++i)
             if (u(i) < 0.0 && out.z[static_cast<std::size_t>(i)] < 0 && alpha(i) != 0.0)

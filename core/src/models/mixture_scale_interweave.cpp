@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/design.hpp"
+#include "models/mixture_cache.hpp"
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
 
@@ -24,13 +25,22 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
                      Eigen::ArrayXd& lr, Rng& rng) {
     constexpr double kNegInf = -std::numeric_limits<double>::infinity();
     const Eigen::Index n = y.size(), p = B.rows(), K = B.cols();
-    Eigen::MatrixXd means;  // n x K linear predictors, kept current as tau moves
-    X.times(B, means);
+    // Unweighted (every alpha_i 0 or 1) every draw is accepted, so only the labelled
+    // component's linear predictor is needed along the way, and every density is recomputed
+    // once at the end; fractional weights need each column's new densities for its ratio.
+    const bool fractional = ((alpha.array() < 1.0) && (alpha.array() > 0.0)).any();
+    Eigen::MatrixXd means;   // n x K linear predictors (fractional only), kept current
+    Eigen::VectorXd own(n);  // each labelled record's own component's linear predictor
+    if (fractional) X.times(B, means);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
+        own(i) = k < 0 ? 0.0 : fractional ? means(i, k) : X.dense().row(i).dot(B.col(k));
+    }
     const Eigen::ArrayXd invVar = (-2.0 * logSigma.array()).exp();
     const Eigen::ArrayXd logNorm = -logSigma.array() - kLogSqrt2Pi;
-    const Eigen::ArrayXd& logPi = cache.logWeights();
-    const bool fractional = ((alpha.array() < 1.0) && (alpha.array() > 0.0)).any();
-    Eigen::ArrayXXd D = cache.densities();
+    const Eigen::ArrayXd logPi = cache.logWeights();
+    Eigen::ArrayXXd D;
+    if (fractional) D = cache.densities();
     std::vector<Eigen::Index> rows;
     Eigen::ArrayXXd Dnext;
     Eigen::ArrayXd lrNext;
@@ -48,7 +58,7 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
             if (k < 0) continue;
             const double s = alpha(i) * invVar(k) * x * u(k);
             a += s * x * u(k);
-            b += s * (y(i) - means(i, k));
+            b += s * (y(i) - own(i));
         }
         if (rows.empty()) continue;
         const double t0 = tau(j);
@@ -61,42 +71,56 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
         const double d = next - t0;
         if (!(next > 0.0) || !std::isfinite(next) || d == 0.0) continue;
 
-        // The affected records' densities under every component, and the ratio on the
-        // extended target where some weight is fractional.
-        const auto m = static_cast<Eigen::Index>(rows.size());
-        Dnext.resize(m, K);
-        double logRatio = 0.0;
-        if (fractional) lrNext.resize(m);
-        for (Eigen::Index r = 0; r < m; ++r) {
-            const Eigen::Index i = rows[static_cast<std::size_t>(r)];
-            const double x = X.dense()(i, j);
-            double top = kNegInf;
-            for (Eigen::Index k = 0; k < K; ++k) {
-                const double e = y(i) - means(i, k) - x * u(k) * d;
-                Dnext(r, k) = logNorm(k) - 0.5 * e * e * invVar(k);
-                top = std::max(top, logPi(k) + Dnext(r, k));
+        if (fractional) {
+            // The affected records' densities under every component and the ratio on the
+            // extended target.
+            const auto m = static_cast<Eigen::Index>(rows.size());
+            Dnext.resize(m, K);
+            lrNext.resize(m);
+            double logRatio = 0.0;
+            for (Eigen::Index r = 0; r < m; ++r) {
+                const Eigen::Index i = rows[static_cast<std::size_t>(r)];
+                const double x = X.dense()(i, j);
+                for (Eigen::Index k = 0; k < K; ++k) {
+                    const double e = y(i) - means(i, k) - x * u(k) * d;
+                    Dnext(r, k) = logNorm(k) - 0.5 * e * e * invVar(k);
+                }
+                const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
+                if (zi < 0 || alpha(i) >= 1.0) continue;
+                const double top = (logPi + Dnext.row(r).transpose()).maxCoeff();
+                double sum = 0.0;
+                for (Eigen::Index k = 0; k < K; ++k) {
+                    const double t = logPi(k) + Dnext(r, k) - top;
+                    if (t > -kNegligibleLog) sum += std::exp(t);  // mostly empty components
+                }
+                lrNext(r) = logPi(zi) + Dnext(r, zi) - (top + std::log(sum));
+                logRatio += (1.0 - alpha(i)) * (lrNext(r) - lr(i));
             }
-            const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
-            if (!fractional || zi < 0 || alpha(i) >= 1.0) continue;
-            double sum = 0.0;
-            for (Eigen::Index k = 0; k < K; ++k) sum += std::exp(logPi(k) + Dnext(r, k) - top);
-            lrNext(r) = logPi(zi) + Dnext(r, zi) - (top + std::log(sum));
-            logRatio += (1.0 - alpha(i)) * (lrNext(r) - lr(i));
+            if (!acceptLog(logRatio, rng)) continue;
+            for (Eigen::Index r = 0; r < m; ++r) {
+                const Eigen::Index i = rows[static_cast<std::size_t>(r)];
+                const double x = X.dense()(i, j);
+                for (Eigen::Index k = 0; k < K; ++k) means(i, k) += x * u(k) * d;
+                D.row(i) = Dnext.row(r);
+                const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
+                if (zi >= 0 && alpha(i) < 1.0) lr(i) = lrNext(r);
+            }
         }
-        if (fractional && !acceptLog(logRatio, rng)) continue;
-        for (Eigen::Index r = 0; r < m; ++r) {
-            const Eigen::Index i = rows[static_cast<std::size_t>(r)];
-            const double x = X.dense()(i, j);
-            for (Eigen::Index k = 0; k < K; ++k) means(i, k) += x * u(k) * d;
-            D.row(i) = Dnext.row(r);
-            const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
-            if (fractional && zi >= 0 && alpha(i) < 1.0) lr(i) = lrNext(r);
+        for (const Eigen::Index i : rows) {
+            const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
+            if (k >= 0) own(i) += X.dense()(i, j) * u(k) * d;
         }
         B.row(j) = (u * next).transpose();
         tau(j) = next;
         ++moved;
     }
     if (moved == 0) return 0;
+    if (!fractional) {
+        X.times(B, means);
+        D.resize(n, K);
+        for (Eigen::Index k = 0; k < K; ++k)
+            D.col(k) = logNorm(k) - 0.5 * invVar(k) * (y - means.col(k)).array().square();
+    }
     cache = MixtureCache(std::move(D), logPi);
     labelLogResponsibilities(labels, cache, lr);  // every record's, from the new cache
     return moved;
