@@ -42,6 +42,9 @@ Written makeRun(const std::string& sub) {
     auto run = study::runStudy(*config, input->table);
     if (!run) qFatal("%s", run.message().c_str());
     run->dataSha256 = input->sha256;
+    // Flags the fixture's fits do not raise, set so their round trip is checked too.
+    for (auto& s : run->synthesizers)
+        if (s.scheme == study::Scheme::Scalar) s.scalarNoiseLimited = true;
     study::OutputOptions oo;
     oo.keepDraws = true;
     if (auto s = study::writeRunOutput(*run, input->table, (base / "run").string(), oo); !s)
@@ -109,6 +112,8 @@ class TstRunLoader : public QObject {
             }
             QCOMPARE(y.singletons, x.singletons);
             QCOMPARE(y.scalarTries.size(), x.scalarTries.size());
+            QCOMPARE(y.scalarNoiseLimited, x.scalarNoiseLimited);
+            QCOMPARE(y.scalarNoiseLimited, x.scheme == study::Scheme::Scalar);
             QCOMPARE(y.reweightTries.size(), x.reweightTries.size());
             for (std::size_t t = 0; t < x.reweightTries.size(); ++t) {
                 QCOMPARE(y.reweightTries[t].k, x.reweightTries[t].k);

@@ -411,6 +411,11 @@ class TstResults : public QObject {
         QCOMPARE(scalarWarnings(t), 1);
         QVERIFY(t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("within 10%")));
+        QVERIFY(!t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
+            QStringLiteral("maximum over draws")));
+        em.scalarNoiseLimited = true;  // the search stopped at the refits' noise: said so
+        QVERIFY(epsilonTable(copy).warnings.filter(QStringLiteral("scalar weight"))[0].contains(
+            QStringLiteral("maximum over draws")));
     }
 
     void chartCardExportsAndShowsHoverValues() {

@@ -217,7 +217,15 @@ ReportSection epsilonSection(const study::RunResult& run) {
             tries.alignRight = {true, true, true};
             for (const auto& x : r.scalarTries)
                 tries.rows.push_back({num(x.a, 6), num(x.delta), num(x.epsilon)});
-            tries.note = QStringLiteral("The chosen a = %1.").arg(num(r.scalarWeight, 6));
+            tries.note = QStringLiteral("The chosen a = %1 (the try closest to the target).%2")
+                             .arg(num(r.scalarWeight, 6))
+                             .arg(r.scalarNoiseLimited
+                                      ? QStringLiteral(" The search stopped when the weights "
+                                                       "tried differed by less than the "
+                                                       "tolerance while their epsilons still "
+                                                       "scattered by more: Monte Carlo noise "
+                                                       "of the bound.")
+                                      : QString());
             s.blocks.push_back(ReportBlock::tableBlock(tries));
         }
         if (!r.reweightTries.empty()) {

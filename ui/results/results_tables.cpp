@@ -70,12 +70,20 @@ TableData epsilonTable(const RunResult& run) {
                     const double rel = std::abs(used.epsilon - target->epsilon.perDataset) /
                                        std::max(target->epsilon.perDataset, 1e-300);
                     if (rel > cfg->tolerance) {
-                        t.warnings << QStringLiteral(
-                                          "%1: the scalar weight matched ε of %2 only within "
-                                          "%3% after %4 refits (tolerance %5%).")
-                                          .arg(q(s.name), q(target->name), formatCell(100 * rel))
-                                          .arg(s.scalarTries.size())
-                                          .arg(formatCell(100 * cfg->tolerance));
+                        t.warnings
+                            << QStringLiteral(
+                                   "%1: the scalar weight matched ε of %2 only within "
+                                   "%3% after %4 refits (tolerance %5%).%6")
+                                   .arg(q(s.name), q(target->name), formatCell(100 * rel))
+                                   .arg(s.scalarTries.size())
+                                   .arg(formatCell(100 * cfg->tolerance))
+                                   .arg(s.scalarNoiseLimited
+                                            ? QStringLiteral(" Refits at nearly the same weight "
+                                                             "gave ε further apart than that (Δ is "
+                                                             "a maximum over draws), so the search "
+                                                             "kept the closest one; more draws "
+                                                             "steady it.")
+                                            : QString());
                     }
                 }
             }

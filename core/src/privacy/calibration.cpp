@@ -31,6 +31,10 @@ Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double delt
         } else {
             hi = a, epsHi = eps;
         }
+        if (lo > 0 && std::isfinite(epsHi) && hi - lo <= options.tolerance * lo) {
+            r.noiseLimited = true;
+            break;
+        }
         // Secant through the bracket ends when both are measured, else proportional scaling;
         // fall back to bisection when the step leaves the bracket.
         double next = std::isfinite(epsHi) && lo > 0

@@ -86,6 +86,7 @@ json synthesizerJson(const SynthesizerResult& r) {
     j["fits"] = r.fits;
     if (r.scheme == Scheme::Scalar) {
         j["scalar_weight"] = r.scalarWeight;
+        j["scalar_noise_limited"] = r.scalarNoiseLimited;
         json tries = json::array();
         for (const auto& t : r.scalarTries)
             tries.push_back({{"a", t.a}, {"delta", t.delta}, {"epsilon", t.epsilon}});

@@ -414,6 +414,7 @@ class Runner {
                 if (!solved) return solved.error();
                 r.scalarTries = solved->tries;
                 r.scalarWeight = solved->a;
+                r.scalarNoiseLimited = solved->noiseLimited;
                 r.fits = static_cast<int>(solved->tries.size());
                 r.alpha = withAssumption2(Eigen::VectorXd::Constant(n, solved->a));
                 own = std::move(fits.at(solved->a));

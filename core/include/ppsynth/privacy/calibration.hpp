@@ -23,6 +23,10 @@ struct ScalarWeightResult {
     double delta = 0;
     double epsilon = 0;
     bool converged = false;  // within tolerance of the target
+    // Stopped because the bracket on a narrowed below the tolerance while the refits'
+    // epsilons still missed it: their Monte Carlo noise (Delta is a maximum over draws) is
+    // larger than the tolerance, and more refits would only sample that noise.
+    bool noiseLimited = false;
     std::vector<ScalarTry> tries;
 };
 
@@ -32,7 +36,10 @@ struct ScalarWeightOptions {
 };
 
 // refit(a) fits with alpha_i = a for all i and returns Delta_{a,x}. Starts at
-// a = target / (2 Delta_x) and moves by secant steps kept inside a bisection bracket.
+// a = target / (2 Delta_x) and moves by secant steps kept inside a bisection bracket; stops
+// within tolerance, after maxRefits, or (noiseLimited) once the bracket's ends differ by less
+// than the tolerance: epsilon grows about in proportion to a, so every a inside is as close to
+// the target as the tolerance asks. Reports the try closest to the target.
 Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double deltaUnweighted,
                                                const std::function<Expected<double>(double)>& refit,
                                                const ScalarWeightOptions& options = {});

@@ -62,8 +62,9 @@ struct SynthesizerResult {
     int fits = 0;
     std::vector<privacy::ScalarTry> scalarTries;
     std::vector<privacy::ReweightTry> reweightTries;
-    double scalarWeight = 0;  // scalar scheme: a
-    double k = 0;             // reweight scheme
+    double scalarWeight = 0;          // scalar scheme: a
+    bool scalarNoiseLimited = false;  // the search stopped at the refits' noise
+    double k = 0;                     // reweight scheme
     // Released: m synthetic datasets of y on the original scale, record order.
     std::vector<std::vector<double>> synthetic;
     Eigen::MatrixXd draws;  // constrained parameter draws (columns: RunResult::parameterNames)
