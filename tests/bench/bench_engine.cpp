@@ -471,13 +471,15 @@ int curvature(const Case& c, const std::string& path, int chain, int draw) {
         return 1;
     }
     const int perChain = static_cast<int>(draws.size() / metrics.size());
-    const Eigen::VectorXd q0 =
-        draws[static_cast<std::size_t>(chain * perChain + std::min(draw, perChain - 1))];
     const Eigen::VectorXd sd = metrics[static_cast<std::size_t>(chain)].array().sqrt().matrix();
+    const Eigen::Index d = sd.size();
+    // A draw's row ends with its total log-likelihood and mean prediction (older files: not).
+    const Eigen::VectorXd q0 =
+        draws[static_cast<std::size_t>(chain * perChain + std::min(draw, perChain - 1))].head(
+            std::min(d, std::ssize(draws.front())));
     const Inputs in = prepare(c);
     const auto m = build(c, in, Form::Auto);
-    const Eigen::Index d = q0.size();
-    if (static_cast<Eigen::Index>(m->dimension()) != d) {
+    if (static_cast<Eigen::Index>(m->dimension()) != d || q0.size() != d) {
         std::fprintf(stderr, "dimension %td in the file, %zu in the model\n", d, m->dimension());
         return 1;
     }
