@@ -414,8 +414,14 @@ class TstResults : public QObject {
         QVERIFY(!t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("maximum over draws")));
         em.scalarNoiseLimited = true;  // the search stopped at the refits' noise: said so
-        QVERIFY(epsilonTable(copy).warnings.filter(QStringLiteral("scalar weight"))[0].contains(
+        const auto noisy = epsilonTable(copy);
+        QVERIFY(noisy.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("maximum over draws")));
+        TableCard card(noisy);
+        card.resize(1100, 420);
+        QVERIFY(!card.warningsLabel()->isHidden());
+        QVERIFY(card.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/epsilon_table_scalar_noise.png")));
     }
 
     void chartCardExportsAndShowsHoverValues() {
