@@ -205,13 +205,23 @@ double residualSquares(const Design& X, const Eigen::VectorXd& y, const Eigen::V
     return ss;
 }
 
+namespace {
+
+// Cholesky factor of beta's conditional precision X'AX / sigma^2 + diag(1 / tau^2).
+Eigen::LLT<Eigen::MatrixXd> coefficientPrecision(const ComponentStats& s, double invVar,
+                                                 const Eigen::VectorXd& tau) {
+    Eigen::MatrixXd prec = s.XtAX * invVar;
+    prec.diagonal() += tau.array().square().inverse().matrix();
+    return Eigen::LLT<Eigen::MatrixXd>(prec);
+}
+
+}  // namespace
+
 double logScaleMarginal(const ComponentStats& s, const Eigen::VectorXd& tau, double df,
                         double scale, double u) {
     const double invVar = std::exp(-2.0 * u);
     if (!std::isfinite(invVar) || invVar <= 0.0) return -std::numeric_limits<double>::infinity();
-    Eigen::MatrixXd prec = s.XtAX * invVar;
-    prec.diagonal() += tau.array().square().inverse().matrix();
-    const Eigen::LLT<Eigen::MatrixXd> llt(prec);
+    const Eigen::LLT<Eigen::MatrixXd> llt = coefficientPrecision(s, invVar, tau);
     if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
     const Eigen::VectorXd w = llt.matrixL().solve(s.XtAy * invVar);
     const Eigen::MatrixXd& L = llt.matrixLLT();
@@ -222,9 +232,7 @@ double logScaleMarginal(const ComponentStats& s, const Eigen::VectorXd& tau, dou
 CoefficientConditional::CoefficientConditional(const ComponentStats& s, double logSigma,
                                                const Eigen::VectorXd& tau) {
     const double invVar = std::exp(-2.0 * logSigma);
-    Eigen::MatrixXd prec = s.XtAX * invVar;
-    prec.diagonal() += tau.array().square().inverse().matrix();
-    const Eigen::LLT<Eigen::MatrixXd> llt(prec);
+    const Eigen::LLT<Eigen::MatrixXd> llt = coefficientPrecision(s, invVar, tau);
     ok_ = llt.info() == Eigen::Success;
     if (!ok_) return;
     U_ = llt.matrixU();

@@ -36,8 +36,8 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
         const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
         own(i) = k < 0 ? 0.0 : fractional ? means(i, k) : X.dense().row(i).dot(B.col(k));
     }
-    const Eigen::ArrayXd invVar = (-2.0 * logSigma.array()).exp();
-    const Eigen::ArrayXd logNorm = -logSigma.array() - kLogSqrt2Pi;
+    const Eigen::ArrayXd invSigma = (-logSigma.array()).exp();
+    const Eigen::ArrayXd invVar = invSigma.square();
     const Eigen::ArrayXd logPi = cache.logWeights();
     Eigen::ArrayXXd D;
     if (fractional) D = cache.densities();
@@ -82,8 +82,9 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
                 const Eigen::Index i = rows[static_cast<std::size_t>(r)];
                 const double x = X.dense()(i, j);
                 for (Eigen::Index k = 0; k < K; ++k) {
-                    const double e = y(i) - means(i, k) - x * u(k) * d;
-                    Dnext(r, k) = logNorm(k) - 0.5 * e * e * invVar(k);
+                    // As normalLogDensities, so every block's densities round alike.
+                    const double z = (y(i) - means(i, k) - x * u(k) * d) * invSigma(k);
+                    Dnext(r, k) = -kLogSqrt2Pi - logSigma(k) - 0.5 * z * z;
                 }
                 const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
                 if (zi < 0 || alpha(i) >= 1.0) continue;
@@ -119,7 +120,7 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
         X.times(B, means);
         D.resize(n, K);
         for (Eigen::Index k = 0; k < K; ++k)
-            D.col(k) = logNorm(k) - 0.5 * invVar(k) * (y - means.col(k)).array().square();
+            D.col(k) = normalLogDensities(y, means.col(k), logSigma(k));
     }
     cache = MixtureCache(std::move(D), logPi);
     labelLogResponsibilities(labels, cache, lr);  // every record's, from the new cache

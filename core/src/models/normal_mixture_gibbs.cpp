@@ -22,7 +22,7 @@
 // with the labels integrated out. (a)'s joint draw and (d') came in 2026-11-26: on
 // income_survey (K = 20, one chain of 4000 sweeps) they cut the total log-likelihood's
 // integrated autocorrelation time from 266 to 134 sweeps, the slowest tau_j's from 249 to 136
-// and the dominant sigma's from 153 to 24, for about 20% more time per sweep.
+// and the dominant sigma's from 153 to 24; a sweep costs 16.7 instead of 12.9 ms there.
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
