@@ -11,9 +11,14 @@
 # STAN_WARMUP and STAN_DRAWS (default 4, 1000, 1000) set both sides' run length: the K = 20
 # mixture needs hours in Stan at the defaults, so its side by side runs shorter.
 # ESS/s = minimum bulk ESS over the parameters (the mixture: over lp__ and the label-invariant
-# quantities bench_engine uses, the total log-likelihood and the mean prediction) / wall
-# seconds of sampling (warm-up included, compilation excluded), as bench_engine measures its
-# own. Also printed: Stan's seconds per iteration and leapfrog steps (gradients) per iteration.
+# quantities bench_engine uses, the total log-likelihood and the mean prediction) / seconds of
+# sampling, warm-up included, compilation excluded. ppsynth's seconds are bench_engine's wall
+# clock, run first while the machine is otherwise idle; Stan's are its chains' own CPU seconds
+# (get_elapsed_time, Stan's clock()) as 2 cores would spend them: the slower chain's for 2
+# chains, the sum / 2 for more. So Stan's figure stays honest when its hours-long runs share
+# the machine (e.g. started with nice); the wall seconds are printed beside it. Also printed:
+# Stan's seconds per iteration and leapfrog steps (gradients) per iteration. STAN_SAVE=DIR
+# also writes Stan's draws of those quantities to DIR/CASE-stan.csv (chain, iteration, ...).
 suppressMessages(library(rstan))
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 3) stop("usage: bench_rstan.R DATA_DIR BENCH_ENGINE CASE...")
@@ -46,27 +51,36 @@ for (cs in cases) {
   kind <- modelOf[[cs]]
   data <- list(n = nrow(X), p = ncol(X), X = X, y = if (kind %in% c("poisson", "negbin")) as.integer(y) else y)
   if (kind == "mixture") data$K <- 20L
-  sm <- stan_model(file.path(stanDir, paste0(kind, ".stan")))
-  t <- system.time(fit <- sampling(sm, data = data, chains = chains, cores = 2,
-                                   iter = warmup + draws, warmup = warmup, seed = 20261123,
-                                   refresh = 0))[["elapsed"]]
-  arr <- as.array(fit)
-  pars <- if (kind == "mixture") c("lp__", "loglik", "meanpred") else
-    setdiff(dimnames(arr)[[3]], "lp__")
-  ess <- min(sapply(pars, function(v) ess_bulk(arr[, , v])))
-  rhat <- max(sapply(pars, function(v) Rhat(arr[, , v])))
-  div <- sum(get_divergent_iterations(fit))
-  leapfrogs <- mean(sapply(get_sampler_params(fit, inc_warmup = TRUE),
-                           function(m) mean(m[, "n_leapfrog__"])))
-  stanRate <- ess / t
-  cat(sprintf(paste("stan    %-15s %.1f s  min bulk ESS %.0f  ESS/s %.3g  max R-hat %.3f",
-                    "divergences %d  %.2f s per iteration per chain  %.0f gradients per iteration\n"),
-              cs, t, ess, stanRate, rhat, div, t * min(chains, 2) / (chains * (warmup + draws)),
-              leapfrogs))
   runArgs <- c("--chains", chains, "--warmup", warmup, "--draws", draws)
   out <- system2(engine, c(cs, runArgs, strsplit(Sys.getenv("BENCH_ENGINE_ARGS"), " ")[[1]]),
                  stdout = TRUE)
   cat(out, sep = "\n")
   ours <- as.numeric(sub(".*ESS/s ([0-9.eE+-]+).*", "\\1", out[length(out)]))
+  sm <- stan_model(file.path(stanDir, paste0(kind, ".stan")))
+  t <- system.time(fit <- sampling(sm, data = data, chains = chains, cores = 2,
+                                   iter = warmup + draws, warmup = warmup, seed = 20261123,
+                                   refresh = 0))[["elapsed"]]
+  chainSeconds <- rowSums(get_elapsed_time(fit))
+  cpu <- if (chains <= 2) max(chainSeconds) else sum(chainSeconds) / 2
+  arr <- as.array(fit)
+  pars <- if (kind == "mixture") c("lp__", "loglik", "meanpred") else
+    setdiff(dimnames(arr)[[3]], "lp__")
+  saveDir <- Sys.getenv("STAN_SAVE")
+  if (nzchar(saveDir)) {
+    rows <- do.call(rbind, lapply(seq_len(dim(arr)[2]), function(ch)
+      data.frame(chain = ch, iteration = seq_len(dim(arr)[1]), arr[, ch, pars, drop = FALSE][, 1, ])))
+    write.csv(rows, file.path(saveDir, paste0(cs, "-stan.csv")), row.names = FALSE)
+  }
+  ess <- min(sapply(pars, function(v) ess_bulk(arr[, , v])))
+  rhat <- max(sapply(pars, function(v) Rhat(arr[, , v])))
+  div <- sum(get_divergent_iterations(fit))
+  leapfrogs <- mean(sapply(get_sampler_params(fit, inc_warmup = TRUE),
+                           function(m) mean(m[, "n_leapfrog__"])))
+  stanRate <- ess / cpu
+  cat(sprintf(paste("stan    %-15s %.1f s (chains' CPU; wall %.1f s)  min bulk ESS %.0f  ESS/s %.3g",
+                    "max R-hat %.3f  divergences %d  %.2f s per iteration per chain",
+                    "%.0f gradients per iteration\n"),
+              cs, cpu, t, ess, stanRate, rhat, div, max(chainSeconds) / (warmup + draws),
+              leapfrogs))
   cat(sprintf("ratio   %-15s ppsynth / Stan ESS/s = %.3g\n", cs, ours / stanRate))
 }

@@ -23,6 +23,7 @@
 //     --thin N                        iterations per retained draw
 //     --alpha A                       every record weighted A (default 1: unweighted)
 //     --cancel-after S                cancel after S seconds; print the latency
+//     --components K                  the mixture's K (default 20)
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient, exact-move sweep and
 //                                     Gibbs sweep at n and 16 n
 //   bench_engine sweep-scaling        ms per Gibbs sweep (K = 20) at 1 to 32 times n
@@ -183,6 +184,7 @@ int runCase(const Case& c, int argc, char** argv) {
     std::string kernel = "auto";
     double weight = 1.0;
     double cancelAfter = 0.0;
+    Case sized = c;
     mcmc::SamplerOptions so;
     so.chains = 4;
     so.warmup = 1000;
@@ -220,6 +222,8 @@ int runCase(const Case& c, int argc, char** argv) {
             weight = std::atof(argv[++a]);
         else if (k == "--cancel-after" && a + 1 < argc)
             cancelAfter = std::atof(argv[++a]);
+        else if (k == "--components")
+            sized.K = std::max(1, next());
         else if (k == "--progress")
             so.progress = [start = std::chrono::steady_clock::now()](const Progress& p) {
                 // Every 100 iterations per chain, on stderr (long mixture runs).
@@ -234,7 +238,7 @@ int runCase(const Case& c, int argc, char** argv) {
         in.X = in.X.replicate(replicate, 1).eval();
         in.y = in.y.replicate(replicate, 1).eval();
     }
-    const auto model = build(c, in, form);
+    const auto model = build(sized, in, form);
     study::FitOptions fo;
     fo.sampler = so;
     fo.kernel = study::kernelNamed(kernel);
