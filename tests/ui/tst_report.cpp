@@ -139,6 +139,30 @@ class TstReport : public QObject {
             QVERIFY2(all.contains(heading), heading);
     }
 
+    // The scalar (EM) search's tries: the chosen a, and why the search stopped when it
+    // stopped at the refits' Monte Carlo noise rather than within the tolerance.
+    void scalarTriesSayWhyTheSearchStopped() {
+        study::RunResult run = run_;
+        auto& s = run.synthesizers.front();
+        s.scalarTries = {{0.5, 6.0, 12.0}, {0.25, 5.2, 10.4}, {0.24, 5.6, 11.2}};
+        s.scalarWeight = 0.25;
+        const auto noteOf = [&](bool noiseLimited) {
+            s.scalarNoiseLimited = noiseLimited;
+            for (const auto& b : ui::report::epsilonSection(run).blocks)
+                if (b.table.caption == QString::fromStdString(s.name + ": scalar weights tried"))
+                    return b.table;
+            return ui::report::ReportTable{};
+        };
+        const auto limited = noteOf(true);
+        QCOMPARE(limited.rows.size(), std::size_t{3});
+        QCOMPARE(limited.rows[1][2], ui::report::num(10.4));
+        QVERIFY2(limited.note.contains("chosen a = 0.25 ("), qPrintable(limited.note));
+        QVERIFY2(limited.note.contains("Monte Carlo noise"), qPrintable(limited.note));
+        const auto converged = noteOf(false);
+        QVERIFY2(converged.note.contains("chosen a = 0.25 ("), qPrintable(converged.note));
+        QVERIFY2(!converged.note.contains("noise"), qPrintable(converged.note));
+    }
+
     void refusals() {
         auto bad = ui::report::writeReport(q(small_ / "run"), q(base_ / "report.docx"));
         QVERIFY(!bad.hasValue());
