@@ -1,4 +1,6 @@
 #include <QTest>
+#include <cmath>
+#include <limits>
 
 #include "ppsynth/privacy/lipschitz.hpp"
 #include "ppsynth/privacy/weights.hpp"
@@ -36,6 +38,13 @@ class TstPrivacyWeights : public QObject {
         QFETCH(double, g);
         QFETCH(VectorXd, expected);
         QVERIFY(near(lipschitzWeights(vec({2, 4, 6, 10}), c, g), expected));
+    }
+    // An unbounded f_i (non-finite log-likelihood) gets weight 0 and leaves the others'
+    // normalization as it was without it.
+    void unboundedRecordGetsZeroWeight() {
+        const double inf = std::numeric_limits<double>::infinity();
+        QVERIFY(
+            near(lipschitzWeights(vec({2, inf, 4, 6, 10}), 1.0, 0.0), vec({1, 0, 0.75, 0.5, 0})));
     }
     void equalBoundsGiveFullWeight() {
         QVERIFY(near(lipschitzWeights(vec({3, 3, 3}), 0.6, 0), vec({0.6, 0.6, 0.6})));
@@ -79,14 +88,25 @@ class TstPrivacyWeights : public QObject {
         acc.addDraw(vec({-3, -4, -1}));
         QVERIFY(near(acc.recordMax(), vec({3, 5, 0})));
         QCOMPARE(acc.drawMax(), (std::vector<double>{5, 3}));
+        // A weighted record with a non-finite log-likelihood makes that draw's bound (and the
+        // record's) unbounded: it must not pass for a small Delta. alpha = 0 stays out.
+        const double inf = std::numeric_limits<double>::infinity();
         LipschitzAccumulator other(vec({1, 0.5, 0}));
-        other.addDraw(vec({-7, std::numeric_limits<double>::infinity(), -1}));
+        other.addDraw(vec({-7, -inf, -1}));
+        other.addDraw(vec({-1, -2, -inf}));
         acc.merge(other);
-        QCOMPARE(acc.drawMax(), (std::vector<double>{5, 3, 7}));
-        QCOMPARE(acc.nonFinite(), (std::vector<std::uint8_t>{0, 1, 0}));
+        QCOMPARE(acc.drawMax(), (std::vector<double>{5, 3, inf, 1}));
+        QVERIFY(near(acc.recordMax().cwiseMin(1e300), vec({7, 1e300, 0})));
+        QCOMPARE(acc.nonFinite(), (std::vector<std::uint8_t>{0, 1, 1}));
+        QCOMPARE(lipschitzBound(acc).delta, inf);
+        // The robust quantile leaves the unbounded draw out of synthesis.
+        const auto robust = lipschitzBound(acc, 0.5);
+        QVERIFY(std::isfinite(robust.delta));
+        QCOMPARE(robust.delta, 4.0);  // type 7 on (1, 3, 5, inf) at .5
+        QCOMPARE(robust.keptDraws, (std::vector<std::size_t>{1, 3}));
         VectorXd alpha = vec({1, 1, 1});
         zeroNonFinite(alpha, acc.nonFinite());
-        QVERIFY(near(alpha, vec({1, 0, 1})));
+        QVERIFY(near(alpha, vec({1, 0, 0})));
     }
     void boundAndRobustQuantile() {
         LipschitzAccumulator acc(vec({1}));

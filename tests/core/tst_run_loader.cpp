@@ -4,6 +4,7 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_loader.hpp"
@@ -43,8 +44,20 @@ Written makeRun(const std::string& sub) {
     if (!run) qFatal("%s", run.message().c_str());
     run->dataSha256 = input->sha256;
     // Flags the fixture's fits do not raise, set so their round trip is checked too.
-    for (auto& s : run->synthesizers)
-        if (s.scheme == study::Scheme::Scalar) s.scalarNoiseLimited = true;
+    // An unbounded Delta (a weighted record's non-finite log-likelihood) must read back as
+    // unbounded, not as unknown.
+    const double inf = std::numeric_limits<double>::infinity();
+    for (auto& s : run->synthesizers) {
+        if (s.scheme == study::Scheme::Scalar) {
+            s.scalarNoiseLimited = true;
+            s.scalarTries.front().delta = s.scalarTries.front().epsilon = inf;
+        }
+        if (s.scheme == study::Scheme::Unweighted) {
+            s.deltaX = s.deltaAlphaX = s.epsilon.perDataset = s.epsilon.total = inf;
+            s.global.epsilonLow = s.global.epsilonHigh = inf;
+            s.recordDelta[0] = inf;
+        }
+    }
     study::OutputOptions oo;
     oo.keepDraws = true;
     if (auto s = study::writeRunOutput(*run, input->table, (base / "run").string(), oo); !s)
@@ -112,6 +125,11 @@ class TstRunLoader : public QObject {
             }
             QCOMPARE(y.singletons, x.singletons);
             QCOMPARE(y.scalarTries.size(), x.scalarTries.size());
+            for (std::size_t t = 0; t < x.scalarTries.size(); ++t) {
+                QCOMPARE(y.scalarTries[t].delta, x.scalarTries[t].delta);
+                QCOMPARE(y.scalarTries[t].epsilon, x.scalarTries[t].epsilon);
+            }
+            QCOMPARE(y.global.epsilonLow, x.global.epsilonLow);
             QCOMPARE(y.scalarNoiseLimited, x.scalarNoiseLimited);
             QCOMPARE(y.scalarNoiseLimited, x.scheme == study::Scheme::Scalar);
             QCOMPARE(y.reweightTries.size(), x.reweightTries.size());

@@ -10,6 +10,7 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "../core/run_fixture.hpp"
 #include "../core/test_files.hpp"
@@ -144,7 +145,10 @@ class TstReport : public QObject {
     void scalarTriesSayWhyTheSearchStopped() {
         study::RunResult run = run_;
         auto& s = run.synthesizers.front();
-        s.scalarTries = {{0.5, 6.0, 12.0}, {0.25, 5.2, 10.4}, {0.24, 5.6, 11.2}};
+        // The first refit unbounded (a weighted record's non-finite log-likelihood): shown
+        // as such, not as a blank.
+        const double inf = std::numeric_limits<double>::infinity();
+        s.scalarTries = {{0.5, inf, inf}, {0.25, 5.2, 10.4}, {0.24, 5.6, 11.2}};
         s.scalarWeight = 0.25;
         const auto noteOf = [&](bool noiseLimited) {
             s.scalarNoiseLimited = noiseLimited;
@@ -156,6 +160,7 @@ class TstReport : public QObject {
         const auto limited = noteOf(true);
         QCOMPARE(limited.rows.size(), std::size_t{3});
         QCOMPARE(limited.rows[1][2], ui::report::num(10.4));
+        QCOMPARE(limited.rows[0][2], QStringLiteral("∞"));
         QVERIFY2(limited.note.contains("chosen a = 0.25 ("), qPrintable(limited.note));
         QVERIFY2(limited.note.contains("Monte Carlo noise"), qPrintable(limited.note));
         const auto converged = noteOf(false);

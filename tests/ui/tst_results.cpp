@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
+#include <limits>
 #include <memory>
 #include <set>
 
@@ -313,6 +314,13 @@ class TstResults : public QObject {
                  formatCell(lw->epsilon.perDataset));
         QCOMPARE(eps.rows[1][eps.headers.indexOf(QStringLiteral("ε for m datasets"))],
                  formatCell(3 * lw->epsilon.perDataset));
+        // An unbounded epsilon (a weighted record's non-finite log-likelihood) reads as such.
+        auto unbounded = run();
+        unbounded.synthesizers[1].epsilon.perDataset = std::numeric_limits<double>::infinity();
+        unbounded.synthesizers[1].epsilon.total = std::numeric_limits<double>::infinity();
+        QCOMPARE(
+            epsilonTable(unbounded).rows[1][eps.headers.indexOf(QStringLiteral("ε per dataset"))],
+            QStringLiteral("∞"));
 
         auto top = topRiskTable(run(), "CW");
         QVERIFY2(top.hasValue(), top.hasValue() ? "" : top.message().c_str());

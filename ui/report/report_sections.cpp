@@ -68,7 +68,9 @@ QString settingsOf(const study::SynthesizerConfig& sc) {
 }  // namespace
 
 QString num(double v, int digits) {
-    if (!std::isfinite(v)) return QStringLiteral("-");
+    // An unbounded Delta or epsilon is shown as such, never as a blank.
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
+    if (std::isnan(v)) return QStringLiteral("-");
     const double a = std::abs(v);
     // Incomes and counts read as numbers ("75028"), not "7.503e+04"; whole digits are never
     // cut, and exponents stay for the very small and the very large.

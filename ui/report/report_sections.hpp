@@ -23,7 +23,7 @@ ReportSection riskSection(const study::RunResult& run, std::size_t topK = 10);
 ReportSection diagnosticsSection(const study::RunResult& run);
 
 // A number for the report: `digits` significant digits without an exponent between 0.001
-// and 1e9 (whole digits are never cut), "-" when not finite.
+// and 1e9 (whole digits are never cut), "∞" when unbounded, "-" when NaN.
 QString num(double v, int digits = 4);
 
 }  // namespace ppsynth::ui::report

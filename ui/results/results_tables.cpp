@@ -28,6 +28,7 @@ constexpr double kEssPerChain = 100;
 
 QString formatCell(double v) {
     if (std::isnan(v)) return QStringLiteral("–");
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
     return QString::number(v, 'g', 4);
 }
 

@@ -17,11 +17,8 @@ void LipschitzAccumulator::addDraw(const Eigen::Ref<const Eigen::VectorXd>& logl
     double drawMax = 0;
     for (Eigen::Index i = 0; i < loglik.size(); ++i) {
         const double l = loglik[i];
-        if (!std::isfinite(l)) {
-            nonFinite_[static_cast<std::size_t>(i)] = 1;
-            continue;
-        }
-        const double v = alpha_[i] * std::abs(l);
+        if (!std::isfinite(l)) nonFinite_[static_cast<std::size_t>(i)] = 1;
+        const double v = weightedAbsLogLik(alpha_[i], l);
         recordMax_[i] = std::max(recordMax_[i], v);
         drawMax = std::max(drawMax, v);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ppsynth/common/quantile.hpp"
 
@@ -12,10 +13,14 @@ double clamp01(double v) {
 }
 
 Eigen::VectorXd lipschitzWeights(const Eigen::VectorXd& f, double c, double g) {
-    Eigen::VectorXd alpha(f.size());
-    if (f.size() == 0) return alpha;
-    const double lo = f.minCoeff(), hi = f.maxCoeff();
+    Eigen::VectorXd alpha = Eigen::VectorXd::Zero(f.size());
+    // An unbounded f_i (a non-finite log-likelihood) gets alpha_i = 0 (Assumption 2) and
+    // stays out of the normalization, which would otherwise flatten every other weight.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const double v : f)
+        if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     for (Eigen::Index i = 0; i < f.size(); ++i) {
+        if (!std::isfinite(f[i])) continue;
         const double ft = hi > lo ? (f[i] - lo) / (hi - lo) : 0.0;
         alpha[i] = clamp01(c * (1.0 - ft) + g);
     }

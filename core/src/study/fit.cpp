@@ -210,7 +210,7 @@ Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::M
         for (std::size_t k = part; k < kept.size(); k += parts) {
             model.recordLogLik(draws.row(static_cast<Eigen::Index>(kept[k])).transpose(), l);
             for (Eigen::Index i = 0; i < n; ++i)
-                if (std::isfinite(l[i])) mx[i] = std::max(mx[i], alpha[i] * std::abs(l[i]));
+                mx[i] = std::max(mx[i], privacy::weightedAbsLogLik(alpha[i], l[i]));
         }
         return true;
     });

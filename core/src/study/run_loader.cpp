@@ -23,9 +23,21 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // run.json writes non-finite numbers as null.
+// A number, null (unknown: NaN) or "inf" / "-inf" (an unbounded bound, see run_output).
+double number(const json& v) {
+    if (v.is_null()) return kNaN;
+    if (v.is_string()) {
+        const auto& s = v.get_ref<const std::string&>();
+        if (s == "inf" || s == "-inf")
+            return s == "inf" ? std::numeric_limits<double>::infinity()
+                              : -std::numeric_limits<double>::infinity();
+    }
+    return v.get<double>();
+}
+
 double number(const json& j, const char* key) {
     const auto it = j.find(key);
-    return it == j.end() || it->is_null() ? kNaN : it->get<double>();
+    return it == j.end() ? kNaN : number(*it);
 }
 
 template <typename T>
@@ -74,8 +86,8 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     const auto& g = j.at("global_epsilon");
     r.global.safetyLow = g.at("safety_factor").at(0).get<double>();
     r.global.safetyHigh = g.at("safety_factor").at(1).get<double>();
-    r.global.epsilonLow = g.at("epsilon").at(0).get<double>();
-    r.global.epsilonHigh = g.at("epsilon").at(1).get<double>();
+    r.global.epsilonLow = number(g.at("epsilon").at(0));
+    r.global.epsilonHigh = number(g.at("epsilon").at(1));
     r.singletons = integer<std::size_t>(j, "pairwise_singletons");
     r.diagnostics = diagnosticsFrom(j.at("diagnostics"));
     r.seconds = number(j, "seconds");
@@ -102,13 +114,13 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     r.k = number(j, "k");
     if (r.scheme == Scheme::Scalar)
         for (const auto& t : j.value("refits", json::array()))
-            r.scalarTries.push_back({t.at("a").get<double>(), t.at("delta").get<double>(),
-                                     t.at("epsilon").get<double>()});
+            r.scalarTries.push_back(
+                {t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon"))});
     if (r.scheme == Scheme::Reweight)
         for (const auto& t : j.value("refits", json::array())) {
             privacy::ReweightTry rt;
             rt.k = t.at("k").get<double>();
-            rt.delta = t.at("delta").get<double>();
+            rt.delta = number(t.at("delta"));
             rt.keeps = t.at("keeps_bound").get<bool>();
             r.reweightTries.push_back(rt);
         }
@@ -128,11 +140,12 @@ Expected<json> readJson(const fs::path& path) {
     return j;
 }
 
-// A numeric CSV written by the run (records or draws): "NaN" is a value there, not text.
+// A numeric CSV written by the run (records or draws): "NaN" is a value there, not text, and
+// so is "inf" (an unbounded record bound); both read as missing, see unbounded().
 Expected<data::Table> readNumericCsv(const fs::path& path) {
     data::ReadOptions ro;
     ro.csv.delimiter = ',';
-    ro.csv.missingTokens = {"NaN"};
+    ro.csv.missingTokens = {"NaN", "inf"};
     auto t = data::readTable(path.string(), ro);
     if (!t) return t.error();
     for (const auto& c : t->columns())
@@ -148,6 +161,14 @@ Expected<Eigen::VectorXd> vectorColumn(const data::Table& t, const char* name,
     if (!c) return Error{"'" + path.string() + "' has no column '" + name + "'"};
     return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(c->values().data(),
                                                              static_cast<Eigen::Index>(c->size())));
+}
+
+// The records' bounds (f, lipschitz) are never NaN (privacy::weightedAbsLogLik), so a
+// missing one was written as "inf": a weighted record with a non-finite log-likelihood.
+Eigen::VectorXd unbounded(Eigen::VectorXd v) {
+    for (double& x : v)
+        if (std::isnan(x)) x = std::numeric_limits<double>::infinity();
+    return v;
 }
 
 std::vector<double> asStd(const Eigen::VectorXd& v) {
@@ -296,13 +317,13 @@ class Loader {
                              "); the data changed since the run"};
         }
         r.alpha = std::move(*alpha);
-        r.recordDelta = std::move(*lip);
+        r.recordDelta = unbounded(std::move(*lip));
         r.ir = asStd(*ir);
         if (t->find("pairwise_weight")) {
             auto pw = vectorColumn(*t, "pairwise_weight", path);
             r.pairwiseWeight = asStd(*pw);
         }
-        if (first) run.f = std::move(*f);
+        if (first) run.f = unbounded(std::move(*f));
         return {};
     }
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -23,6 +24,13 @@ namespace {
 
 json finiteOrNull(double v) {
     return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+// A bound or epsilon may be unbounded (a weighted record's non-finite log-likelihood); JSON
+// has no infinity, and null would read back as "unknown", so it is written as "inf".
+json bound(double v) {
+    if (std::isinf(v)) return v > 0 ? json("inf") : json("-inf");
+    return finiteOrNull(v);
 }
 
 json diagnosticsJson(const mcmc::RunDiagnostics& d) {
@@ -53,15 +61,15 @@ json diagnosticsJson(const mcmc::RunDiagnostics& d) {
 json synthesizerJson(const SynthesizerResult& r) {
     json j;
     j["scheme"] = std::string(toString(r.scheme));
-    j["delta_x"] = r.deltaX;
-    j["delta_alpha_x"] = r.deltaAlphaX;
-    j["epsilon"] = r.epsilon.perDataset;
-    j["epsilon_total"] = r.epsilon.total;
+    j["delta_x"] = bound(r.deltaX);
+    j["delta_alpha_x"] = bound(r.deltaAlphaX);
+    j["epsilon"] = bound(r.epsilon.perDataset);
+    j["epsilon_total"] = bound(r.epsilon.total);
     j["m"] = r.epsilon.m;
     j["delta_method"] = r.deltaMethod;
     j["draws_excluded_by_bound"] = r.excludedDraws;
     j["global_epsilon"] = {{"safety_factor", {r.global.safetyLow, r.global.safetyHigh}},
-                           {"epsilon", {r.global.epsilonLow, r.global.epsilonHigh}}};
+                           {"epsilon", {bound(r.global.epsilonLow), bound(r.global.epsilonHigh)}}};
     const auto& w = r.weights;
     j["weights"] = {{"min", w.min}, {"q1", w.q1},   {"median", w.median}, {"mean", w.mean},
                     {"q3", w.q3},   {"max", w.max}, {"zeros", w.zeros}};
@@ -89,14 +97,14 @@ json synthesizerJson(const SynthesizerResult& r) {
         j["scalar_noise_limited"] = r.scalarNoiseLimited;
         json tries = json::array();
         for (const auto& t : r.scalarTries)
-            tries.push_back({{"a", t.a}, {"delta", t.delta}, {"epsilon", t.epsilon}});
+            tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});
         j["refits"] = tries;
     }
     if (r.scheme == Scheme::Reweight) {
         j["k"] = r.k;
         json tries = json::array();
         for (const auto& t : r.reweightTries)
-            tries.push_back({{"k", t.k}, {"delta", t.delta}, {"keeps_bound", t.keeps}});
+            tries.push_back({{"k", t.k}, {"delta", bound(t.delta)}, {"keeps_bound", t.keeps}});
         j["refits"] = tries;
     }
     json params = json::array();

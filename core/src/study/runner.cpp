@@ -333,6 +333,16 @@ class Runner {
         return out;
     }
 
+    // The scalar search's starting scale: Delta_x over the records Assumption 2 keeps (an
+    // unbounded record's weight is 0 in every refit, so it must not push a towards 0).
+    double finiteDeltaX() const {
+        if (std::isfinite(deltaX_)) return deltaX_;
+        double d = 0.0;
+        for (const double v : result_.f)
+            if (std::isfinite(v)) d = std::max(d, v);
+        return d;
+    }
+
     Eigen::VectorXd withAssumption2(Eigen::VectorXd alpha) const {
         privacy::zeroNonFinite(alpha, unweighted_.fit.lipschitz.nonFinite());
         return alpha;
@@ -410,7 +420,7 @@ class Runner {
                 };
                 privacy::ScalarWeightOptions so;
                 so.tolerance = sc.tolerance;
-                auto solved = privacy::solveScalarWeight(target, deltaX_, refit, so);
+                auto solved = privacy::solveScalarWeight(target, finiteDeltaX(), refit, so);
                 if (!solved) return solved.error();
                 r.scalarTries = solved->tries;
                 r.scalarWeight = solved->a;

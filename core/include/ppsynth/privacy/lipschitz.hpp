@@ -3,11 +3,21 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace ppsynth::privacy {
+
+// alpha_i |l_{s,i}|: 0 for a record left out (alpha_i = 0, whatever its density), and
+// unbounded for a weighted record whose log-likelihood is not finite, so such a draw can never
+// pass for a small Delta (Assumption 2 zeroes those records' weights in later fits instead).
+inline double weightedAbsLogLik(double alpha, double l) {
+    if (alpha == 0.0) return 0.0;
+    return std::isfinite(l) ? alpha * std::abs(l) : std::numeric_limits<double>::infinity();
+}
 
 // One accumulator per chain (not thread-safe); merge them in chain order afterwards.
 class LipschitzAccumulator {
@@ -22,11 +32,13 @@ class LipschitzAccumulator {
     void merge(const LipschitzAccumulator& other);
 
     std::size_t drawCount() const { return drawMax_.size(); }
-    // max_s alpha_i |l_{s,i}| per record (f_i when alpha = 1); finite records only.
+    // max_s alpha_i |l_{s,i}| per record (f_i when alpha = 1); +inf for a weighted record
+    // with a non-finite l_{s,i} in some draw.
     const Eigen::VectorXd& recordMax() const { return recordMax_; }
-    // max_i alpha_i |l_{s,i}| per draw, over records with finite log-likelihoods.
+    // max_i alpha_i |l_{s,i}| per draw; +inf where a weighted record's l_{s,i} is not finite.
     const std::vector<double>& drawMax() const { return drawMax_; }
-    // 1 where some draw gave a non-finite l_{s,i}: such records get alpha_i = 0.
+    // 1 where some draw gave a non-finite l_{s,i}: such records get alpha_i = 0 in weighted
+    // fits (Assumption 2).
     const std::vector<std::uint8_t>& nonFinite() const { return nonFinite_; }
 
   private:
