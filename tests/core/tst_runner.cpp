@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "ppsynth/data/examples.hpp"
+#include "ppsynth/release/from_run.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
 
@@ -76,6 +77,32 @@ class TstRunner : public QObject {
         auto b = study::runStudy(poissonConfig(), table);
         QCOMPARE(a->find("LW")->synthetic, b->find("LW")->synthetic);
         QCOMPARE(a->find("EM")->deltaAlphaX, b->find("EM")->deltaAlphaX);
+    }
+    // The manifest's synthesis seed is the one the datasets came from: renaming the
+    // unweighted synthesizer changes neither (its datasets are the run's shared unweighted
+    // synthesis), renaming a weighted one changes both.
+    void manifestSeedFollowsTheDatasets() {
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        auto renamed = poissonConfig();
+        renamed.synthesizers[0].name = "U";
+        renamed.synthesizers[1].name = "LW2";
+        for (auto& s : renamed.synthesizers)
+            if (s.match == "LW")
+                s.match = "LW2";
+            else if (s.base == "LW")
+                s.base = "LW2";
+        auto a = study::runStudy(poissonConfig(), table);
+        auto b = study::runStudy(renamed, table);
+        QVERIFY2(b.hasValue(), b.hasValue() ? "" : b.message().c_str());
+        const auto seed = [](const study::RunResult& run, const char* name) {
+            auto mf = release::manifestFromRun(run, name);
+            if (!mf) qFatal("%s", mf.message().c_str());
+            return mf->seeds.synthesis;
+        };
+        QCOMPARE(b->find("U")->synthetic, a->find("Unweighted")->synthetic);
+        QCOMPARE(seed(*b, "U"), seed(*a, "Unweighted"));
+        QVERIFY(b->find("LW2")->synthetic != a->find("LW")->synthetic);
+        QVERIFY(seed(*b, "LW2") != seed(*a, "LW"));
     }
     void outputFolderHoldsNothingRecordLevelInRunJson() {
         const auto table = data::makeExample(data::ExampleId::Poisson);

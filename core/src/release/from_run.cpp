@@ -97,7 +97,8 @@ Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::strin
     mf.sampling.chains = config.mcmc.chains;
     mf.sampling.drawsPerChain = config.mcmc.draws;
     mf.seeds.mcmc = config.mcmc.seed;
-    mf.seeds.synthesis = study::synthesisSeed(config.mcmc.seed, r->name);
+    mf.seeds.synthesis =
+        study::synthesisSeed(config.mcmc.seed, study::seedName(r->scheme, r->name));
     mf.privacy.epsilonPerDataset = r->epsilon.perDataset;
     mf.privacy.deltaEstimate = r->deltaMethod;
     mf.notes.push_back("The target '" + config.data.target +

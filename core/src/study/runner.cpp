@@ -101,6 +101,10 @@ std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name) {
     return nameSeed(seed, name) ^ 0x5eed;
 }
 
+std::string seedName(Scheme scheme, const std::string& name) {
+    return scheme == Scheme::Unweighted ? std::string("Unweighted") : name;
+}
+
 namespace {
 
 class Runner {
@@ -258,7 +262,7 @@ class Runner {
         deltaX_ = unweighted_.bound.delta;
         unweightedParameters_ = summarizeParameters(*model_, unweighted_.fit.draws);
         auto t0 = std::chrono::steady_clock::now();
-        auto synth = synthesizeFrom(unweighted_, "Unweighted");
+        auto synth = synthesizeFrom(unweighted_, seedName(Scheme::Unweighted, {}));
         if (!synth) return synth.status();
         unweightedSynthetic_ = std::move(*synth);
         unweightedStages_.synthesis = secondsSince(t0);

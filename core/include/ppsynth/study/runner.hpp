@@ -137,5 +137,9 @@ std::map<std::string, double> priorValues(const models::Priors& priors,
 // synthesizers does not change this one's datasets.
 std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name);
 std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name);
+// The name those seeds take for a synthesizer: its own, except for the unweighted scheme,
+// whose datasets are the run's one unweighted synthesis (also the risk reference of the
+// other schemes), seeded as "Unweighted" whatever the synthesizer is called.
+std::string seedName(Scheme scheme, const std::string& name);
 
 }  // namespace ppsynth::study
