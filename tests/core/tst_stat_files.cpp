@@ -494,6 +494,138 @@ class TstStatFiles : public QObject {
         QCOMPARE(t->column(1).value(2), 1.0);
     }
 
+    // Value labels on user-missing codes only (visits: 98 "don't know", 99 "refused") or on
+    // one value of many (age 0 = "under 1") annotate a quantity: the column stays a count,
+    // whether the SPSS measure level says scale or is unset. A nominal measure level makes
+    // the column categorical even with few labels.
+    void labelsOnQuantitiesKeepThemNumbers_data() {
+        QTest::addColumn<int>("measure");
+        QTest::addColumn<QString>("ageNote");
+        QTest::newRow("scale") << static_cast<int>(READSTAT_MEASURE_SCALE)
+                               << "its SPSS measure level is scale";
+        QTest::newRow("unset") << static_cast<int>(READSTAT_MEASURE_UNKNOWN)
+                               << "they name only 1 of its 40 distinct values";
+    }
+    void labelsOnQuantitiesKeepThemNumbers() {
+        QFETCH(int, measure);
+        QFETCH(QString, ageNote);
+        const std::string path = outPath("labelled_quantities.sav");
+        writeWithReadStat(
+            path, Kind::Sav, 40,
+            [&](readstat_writer_t* w) {
+                const auto m = static_cast<readstat_measure_t>(measure);
+                readstat_label_set_t* dk = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "dk");
+                readstat_label_double_value(dk, 98, "don't know");
+                readstat_label_double_value(dk, 99, "refused");
+                readstat_label_set_t* infant =
+                    readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "infant");
+                readstat_label_double_value(infant, 0, "under 1");
+                readstat_label_set_t* north =
+                    readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "north");
+                readstat_label_double_value(north, 1, "north");
+                std::vector<readstat_variable_t*> v;
+                v.push_back(readstat_add_variable(w, "visits", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[0], dk);
+                check(readstat_variable_add_missing_double_range(v[0], 98, 99));
+                readstat_variable_set_measure(v[0], m);
+                v.push_back(readstat_add_variable(w, "age", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[1], infant);
+                readstat_variable_set_measure(v[1], m);
+                v.push_back(readstat_add_variable(w, "region", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[2], north);
+                readstat_variable_set_measure(v[2], READSTAT_MEASURE_NOMINAL);
+                return v;
+            },
+            [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 40; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_double_value(w, v[0], r == 5 ? 99 : r % 7));
+                    check(readstat_insert_double_value(w, v[1], r));
+                    check(readstat_insert_double_value(w, v[2], 1 + r % 3));
+                    check(readstat_end_row(w));
+                }
+            });
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& visits = t->column(0);
+        QCOMPARE_TYPE(visits.type(), ColumnType::Count);
+        QCOMPARE(visits.missingCount(), std::size_t{1});
+        QVERIFY(visits.isMissing(5));
+        QCOMPARE(visits.value(6), 6.0);
+        const Column& age = t->column(1);
+        QCOMPARE_TYPE(age.type(), ColumnType::Count);
+        QCOMPARE(age.value(39), 39.0);
+        const Column& region = t->column(2);
+        QCOMPARE_TYPE(region.type(), ColumnType::Categorical);
+        QCOMPARE(region.levels(), (std::vector<Level>{{"1", "north"}, {"2", "2"}, {"3", "3"}}));
+        // Only age's labels were left aside, and the note says why and what to do.
+        QCOMPARE(report.notes.size(), std::size_t{1});
+        const QString note = QString::fromStdString(report.notes[0]);
+        qInfo("%s", qPrintable(note));
+        QVERIFY2(note.startsWith("column 'age' has value labels") && note.contains(ageNote) &&
+                     note.contains("type override to categorical"),
+                 qPrintable(note));
+
+        // Overriding age to categorical makes its levels from the labels.
+        ReadOptions categorical;
+        categorical.typeOverrides = {{"age", ColumnType::Categorical}};
+        auto overridden = readTable(path, categorical);
+        QVERIFY2(overridden.hasValue(), overridden.hasValue() ? "" : overridden.message().c_str());
+        const Column& ageLevels = overridden->column(1);
+        QCOMPARE_TYPE(ageLevels.type(), ColumnType::Categorical);
+        QCOMPARE(ageLevels.levels().size(), std::size_t{40});
+        QCOMPARE(ageLevels.levels()[0], (Level{"0", "under 1"}));
+        QCOMPARE(ageLevels.levels()[1], (Level{"1", "1"}));
+    }
+
+    // A label set larger than the level limit, of which the data use a few codes (250
+    // countries, 5 present), gives a categorical column of the codes present, named by
+    // their labels. ppsynth's own files keep unused levels (roundTripIsExactForStatOrigin).
+    void unusedLabelsAreNoLevels() {
+        const std::string path = outPath("country.dta");
+        writeWithReadStat(
+            path, Kind::Dta, 30,
+            [](readstat_writer_t* w) {
+                readstat_label_set_t* ls = readstat_add_label_set(w, READSTAT_TYPE_INT32, "ctry");
+                for (int k = 1; k <= 250; ++k)
+                    readstat_label_int32_value(ls, k, ("country " + std::to_string(k)).c_str());
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "country", READSTAT_TYPE_INT32, 0)};
+                readstat_variable_set_label_set(v[0], ls);
+                return v;
+            },
+            [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 30; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_int32_value(w, v[0], 1 + 2 * (r % 5)));
+                    check(readstat_end_row(w));
+                }
+            });
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& country = t->column(0);
+        QCOMPARE_TYPE(country.type(), ColumnType::Categorical);
+        QCOMPARE(country.levels(), (std::vector<Level>{{"1", "country 1"},
+                                                       {"3", "country 3"},
+                                                       {"5", "country 5"},
+                                                       {"7", "country 7"},
+                                                       {"9", "country 9"}}));
+        QCOMPARE(country.code(7), 2);
+        QVERIFY(report.notes.empty());
+        // The level limit counts the codes present: 5 do not fit in 4.
+        ReadOptions four;
+        four.maxLevels = 4;
+        ReadReport limited;
+        auto t4 = readTable(path, four, &limited);
+        QVERIFY(t4.hasValue());
+        QCOMPARE_TYPE(t4->column(0).type(), ColumnType::Count);
+        QCOMPARE(limited.notes.size(), std::size_t{1});
+        QVERIFY2(QString::fromStdString(limited.notes[0]).contains("but 5 distinct values"),
+                 limited.notes[0].c_str());
+    }
+
     // SAS files made with ReadStat's XPORT and sas7bdat writers: numbers, SAS special
     // missing (.A), system missing, strings.
     void sasFiles_data() {
