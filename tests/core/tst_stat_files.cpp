@@ -626,6 +626,84 @@ class TstStatFiles : public QObject {
                  limited.notes[0].c_str());
     }
 
+    // Date and time formats: the numbers are counts from an origin only the format names, so
+    // the column gets a note saying what they count, and is a plain number (not a count).
+    void dateFormatsAreNoted_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("expected");  // empty: no note
+        QTest::newRow("sas DATE9") << static_cast<int>(Kind::Sas7bdat) << "d.sas7bdat"
+                                   << "DATE9" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("sas MMDDYY10") << static_cast<int>(Kind::Sas7bdat) << "d.sas7bdat"
+                                      << "MMDDYY10" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("sas DATETIME20")
+            << static_cast<int>(Kind::Sas7bdat) << "dt.sas7bdat"
+            << "DATETIME20" << 1.9e9 << "seconds since 1 January 1960 00:00";
+        QTest::newRow("xpt YYMMDD10") << static_cast<int>(Kind::Xport) << "d.xpt"
+                                      << "YYMMDD10" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("sas BEST12") << static_cast<int>(Kind::Sas7bdat) << "n.sas7bdat"
+                                    << "BEST12" << 22000.0 << "";
+        QTest::newRow("spss DATE11") << static_cast<int>(Kind::Sav) << "d.sav"
+                                     << "DATE11" << 13e9 << "seconds since 14 October 1582";
+        QTest::newRow("spss ADATE10") << static_cast<int>(Kind::Sav) << "a.sav"
+                                      << "ADATE10" << 13e9 << "seconds since 14 October 1582";
+        QTest::newRow("spss DATETIME20") << static_cast<int>(Kind::Sav) << "dt.sav"
+                                         << "DATETIME20" << 13e9 << "seconds since 14 October 1582";
+        QTest::newRow("spss F8.0") << static_cast<int>(Kind::Sav) << "n.sav"
+                                   << "F8.0" << 13e9 << "";
+        QTest::newRow("stata %td") << static_cast<int>(Kind::Dta) << "d.dta"
+                                   << "%td" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("stata %tcDDmonCCYY")
+            << static_cast<int>(Kind::Dta) << "c.dta"
+            << "%tcDDmonCCYY" << 1.9e12 << "milliseconds since 1 January 1960";
+        QTest::newRow("stata %tm") << static_cast<int>(Kind::Dta) << "m.dta"
+                                   << "%tm" << 700.0 << "months since January 1960";
+        QTest::newRow("stata %9.0g") << static_cast<int>(Kind::Dta) << "n.dta"
+                                     << "%9.0g" << 22000.0 << "";
+    }
+    void dateFormatsAreNoted() {
+        QFETCH(int, kind);
+        QFETCH(QString, name);
+        QFETCH(QString, format);
+        QFETCH(double, value);
+        QFETCH(QString, expected);
+        const std::string path = outPath("date_" + name.toStdString());
+        const std::string fmt = format.toStdString();
+        writeWithReadStat(
+            path, static_cast<Kind>(kind), 3,
+            [&](readstat_writer_t* w) {
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "WHEN", READSTAT_TYPE_DOUBLE, 8)};
+                readstat_variable_set_format(v[0], fmt.c_str());
+                return v;
+            },
+            [&](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 3; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_double_value(w, v[0], value * (1 + r)));
+                    check(readstat_end_row(w));
+                }
+            });
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        QCOMPARE(t->column(0).value(1), 2 * value);
+        if (expected.isEmpty()) {
+            QVERIFY(report.notes.empty());
+            QCOMPARE_TYPE(t->column(0).type(), ColumnType::Count);
+            return;
+        }
+        QCOMPARE_TYPE(t->column(0).type(), ColumnType::Numeric);
+        QCOMPARE(report.notes.size(), std::size_t{1});
+        const QString note = QString::fromStdString(report.notes[0]);
+        qInfo("%s", qPrintable(note));
+        QVERIFY2(note.startsWith("column 'WHEN' has the ") && note.contains(format) &&
+                     note.contains(expected) && note.contains("plain numbers"),
+                 qPrintable(note));
+    }
+
     // SAS files made with ReadStat's XPORT and sas7bdat writers: numbers, SAS special
     // missing (.A), system missing, strings.
     void sasFiles_data() {

@@ -20,6 +20,7 @@
 #include "data/formats.hpp"
 #include "data/memory_budget.hpp"
 #include "data/stat_common.hpp"
+#include "data/stat_dates.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data::detail {
@@ -43,7 +44,8 @@ struct LabelEntry {
 struct Variable {
     std::string name;
     bool isString = false;
-    std::string labelSet;                                   // empty: no value labels
+    std::string labelSet;  // empty: no value labels
+    std::string format;    // display format ("F8.2", "DATE9", "%td"); may be empty
     readstat_measure_t measure = READSTAT_MEASURE_UNKNOWN;  // SPSS only
     std::vector<MissingRule> missingRules;
     std::vector<double> numbers;
@@ -103,6 +105,8 @@ int onVariable(int index, readstat_variable_t* variable, const char* labelSet, v
     v.name = readstat_variable_get_name(variable);
     v.isString = readstat_variable_get_type_class(variable) == READSTAT_TYPE_CLASS_STRING;
     v.labelSet = labelSet ? labelSet : "";
+    const char* format = readstat_variable_get_format(variable);
+    v.format = format ? format : "";
     v.measure = readstat_variable_get_measure(variable);
     if (ctx.expectedRows) {
         v.missing.reserve(ctx.expectedRows);
@@ -313,6 +317,12 @@ std::string levelLimitNote(const Variable& v, std::size_t distinct, std::size_t 
            "; read as " + readAs;
 }
 
+std::string temporalNote(const ReadContext& ctx, const Variable& v, const std::string& units) {
+    return "column '" + v.name + "' has the " + std::string(statFormatName(ctx.format)) +
+           " date/time format " + v.format + ": its values are " + units +
+           "; ppsynth reads and models them as plain numbers";
+}
+
 // `hint` as in buildColumn.
 Column buildNumberColumn(const ReadContext& ctx, const Variable& v, char hint, ReadReport* report) {
     const std::size_t maxLevels = ctx.options->maxLevels;
@@ -320,8 +330,10 @@ Column buildNumberColumn(const ReadContext& ctx, const Variable& v, char hint, R
     const auto present = presentValues(v, v.numbers);
     if (hint == 'k') return categoricalFrom(v, labelled, v.numbers, present, true);
 
+    const auto units = temporalUnits(ctx.format, v.format);
+    if (units) addNote(report, temporalNote(ctx, v, *units));
     bool categorical = false;
-    if (!labelled.empty()) {
+    if (!units && !labelled.empty()) {
         // The person asked for categories: the labels name them.
         const bool wanted = overriddenToCategorical(*ctx.options, v.name);
         const auto aside = wanted ? std::nullopt : labelsLeftAside(v, labelled, present);
@@ -336,7 +348,8 @@ Column buildNumberColumn(const ReadContext& ctx, const Variable& v, char hint, R
         }
     }
     if (categorical) return categoricalFrom(v, labelled, v.numbers, present, present.empty());
-    const bool countable = hint != 'n';
+    // A date is a point on a scale, not a number of events.
+    const bool countable = hint == 'c' || (hint == 0 && !units);
     if (countable && allCounts(v)) return Column::count(v.name, v.numbers, v.missing);
     return Column::numeric(v.name, v.numbers, v.missing);
 }
