@@ -704,6 +704,58 @@ class TstStatFiles : public QObject {
                  qPrintable(note));
     }
 
+    // A file whose text is not in the encoding it declares (here Windows-1252 bytes in a .sav
+    // that says UTF-8, as older programs wrote) fails with a message naming the encoding
+    // option; with the option set it reads.
+    void fileEncodingOption() {
+        const std::string path = outPath("cp1252.sav");
+        writeWithReadStat(
+            path, Kind::Sav, 2,
+            [](readstat_writer_t* w) {
+                readstat_label_set_t* ls = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "l");
+                readstat_label_double_value(ls, 1, "caf\xe9");
+                readstat_label_double_value(ls, 2, "na\xefve \x80");
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "g", READSTAT_TYPE_DOUBLE, 0),
+                    readstat_add_variable(w, "s", READSTAT_TYPE_STRING, 8)};
+                readstat_variable_set_label_set(v[0], ls);
+                return v;
+            },
+            [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 2; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_double_value(w, v[0], r + 1));
+                    check(readstat_insert_string_value(w, v[1], r ? "\xe9t\xe9" : "x"));
+                    check(readstat_end_row(w));
+                }
+            });
+        auto failed = readTable(path);
+        QVERIFY(!failed.hasValue());
+        QString msg = QString::fromStdString(failed.message());
+        qInfo("%s", qPrintable(msg));
+        QVERIFY2(msg.contains("could not be converted to UTF-8") && msg.contains("stat.encoding") &&
+                     msg.contains("WINDOWS-1252"),
+                 qPrintable(msg));
+
+        ReadOptions cp1252;
+        cp1252.stat.encoding = "WINDOWS-1252";
+        auto t = readTable(path, cp1252);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        QCOMPARE(t->column(0).levels(), (std::vector<Level>{{"1", "café"}, {"2", "naïve €"}}));
+        QCOMPARE(t->column(1).levels()[1].label, std::string("été"));
+
+        ReadOptions unknown;
+        unknown.stat.encoding = "NO-SUCH-CODEPAGE";
+        auto bad = readTable(path, unknown);
+        QVERIFY(!bad.hasValue());
+        msg = QString::fromStdString(bad.message());
+        qInfo("%s", qPrintable(msg));
+        QVERIFY2(msg.endsWith(
+                     "the chosen encoding 'NO-SUCH-CODEPAGE' (stat.encoding) is not one this "
+                     "system knows; use an iconv name such as WINDOWS-1252, CP850 or ISO-8859-15"),
+                 qPrintable(msg));
+    }
+
     // SAS files made with ReadStat's XPORT and sas7bdat writers: numbers, SAS special
     // missing (.A), system missing, strings.
     void sasFiles_data() {

@@ -372,6 +372,16 @@ Column buildColumn(const ReadContext& ctx, const Variable& v, char hint, ReadRep
                       : buildNumberColumn(ctx, v, hint, report);
 }
 
+// Older files often declare no encoding, or the wrong one; the person can name it.
+std::string encodingAdvice(const ReadContext& ctx) {
+    const std::string& chosen = ctx.options->stat.encoding;
+    if (chosen.empty())
+        return "; the file may be in an older code page: choose its encoding with the "
+               "stat-file encoding read option (stat.encoding), for example WINDOWS-1252, "
+               "CP850 or ISO-8859-15";
+    return "; the chosen encoding '" + chosen + "' (stat.encoding) does not fit; try another";
+}
+
 std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
     const std::string what = readstat_error_message(err);
     const std::string detail = ctx.detail.empty() || ctx.detail == what ? "" : "; " + ctx.detail;
@@ -383,12 +393,17 @@ std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
         case READSTAT_ERROR_MALLOC:
             return inQuotes(ctx.path) + " is too large to read into the available memory";
         case READSTAT_ERROR_UNSUPPORTED_CHARSET:
+            if (!ctx.options->stat.encoding.empty())
+                return inQuotes(ctx.path) + ": the chosen encoding '" + ctx.options->stat.encoding +
+                       "' (stat.encoding) is not one this system knows; use an iconv name "
+                       "such as WINDOWS-1252, CP850 or ISO-8859-15";
+            [[fallthrough]];
         case READSTAT_ERROR_CONVERT:
         case READSTAT_ERROR_CONVERT_BAD_STRING:
         case READSTAT_ERROR_CONVERT_SHORT_STRING:
         case READSTAT_ERROR_CONVERT_LONG_STRING:
             return inQuotes(ctx.path) + ": its text could not be converted to UTF-8 (" + what +
-                   detail + ")";
+                   detail + ")" + encodingAdvice(ctx);
         case READSTAT_ERROR_READ:
         case READSTAT_ERROR_SEEK:
             // ReadStat's detail here is an errno left over from elsewhere; leave it out.
@@ -439,6 +454,8 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
     readstat_set_value_label_handler(parser.get(), onValueLabel);
     readstat_set_error_handler(parser.get(), onError);
     readstat_set_progress_handler(parser.get(), onProgress);
+    if (!options.stat.encoding.empty())
+        readstat_set_file_character_encoding(parser.get(), options.stat.encoding.c_str());
 
     const readstat_error_t err = parse(parser.get(), format, path, &ctx);
     if (ctx.cancelled) return Error{"reading cancelled"};
