@@ -523,6 +523,10 @@ class TstStatFiles : public QObject {
                 readstat_label_set_t* north =
                     readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "north");
                 readstat_label_double_value(north, 1, "north");
+                readstat_label_set_t* sexes =
+                    readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "sex");
+                readstat_label_double_value(sexes, 1, "male");
+                readstat_label_double_value(sexes, 2, "female");
                 std::vector<readstat_variable_t*> v;
                 v.push_back(readstat_add_variable(w, "visits", READSTAT_TYPE_DOUBLE, 0));
                 readstat_variable_set_label_set(v[0], dk);
@@ -534,6 +538,11 @@ class TstStatFiles : public QObject {
                 v.push_back(readstat_add_variable(w, "region", READSTAT_TYPE_DOUBLE, 0));
                 readstat_variable_set_label_set(v[2], north);
                 readstat_variable_set_measure(v[2], READSTAT_MEASURE_NOMINAL);
+                // Every value labelled: categories even under the scale measure many files
+                // leave on such variables.
+                v.push_back(readstat_add_variable(w, "sex", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[3], sexes);
+                readstat_variable_set_measure(v[3], m);
                 return v;
             },
             [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
@@ -542,6 +551,7 @@ class TstStatFiles : public QObject {
                     check(readstat_insert_double_value(w, v[0], r == 5 ? 99 : r % 7));
                     check(readstat_insert_double_value(w, v[1], r));
                     check(readstat_insert_double_value(w, v[2], 1 + r % 3));
+                    check(readstat_insert_double_value(w, v[3], 1 + r % 2));
                     check(readstat_end_row(w));
                 }
             });
@@ -559,6 +569,9 @@ class TstStatFiles : public QObject {
         const Column& region = t->column(2);
         QCOMPARE_TYPE(region.type(), ColumnType::Categorical);
         QCOMPARE(region.levels(), (std::vector<Level>{{"1", "north"}, {"2", "2"}, {"3", "3"}}));
+        const Column& sex = t->column(3);
+        QCOMPARE_TYPE(sex.type(), ColumnType::Categorical);
+        QCOMPARE(sex.levels(), (std::vector<Level>{{"1", "male"}, {"2", "female"}}));
         // Only age's labels were left aside, and the note says why and what to do.
         QCOMPARE(report.notes.size(), std::size_t{1});
         const QString note = QString::fromStdString(report.notes[0]);

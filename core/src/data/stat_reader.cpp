@@ -302,9 +302,12 @@ std::optional<std::string> labelsLeftAside(const Variable& v,
     if (labelled.empty()) return std::string();  // none, or only on missing codes
     if (v.measure == READSTAT_MEASURE_NOMINAL || v.measure == READSTAT_MEASURE_ORDINAL)
         return std::nullopt;
-    if (v.measure == READSTAT_MEASURE_SCALE) return std::string("its SPSS measure level is scale");
     const auto named = static_cast<std::size_t>(std::count_if(
         present.begin(), present.end(), [&](double x) { return labelled.count(x) != 0; }));
+    // Labels on every value present name categories even under SPSS's default "scale"
+    // measure, which many files leave on variables such as sex 1/2.
+    if (!present.empty() && named == present.size()) return std::nullopt;
+    if (v.measure == READSTAT_MEASURE_SCALE) return std::string("its SPSS measure level is scale");
     if (2 * named >= present.size()) return std::nullopt;
     return "they name only " + std::to_string(named) + " of its " + std::to_string(present.size()) +
            " distinct values";
