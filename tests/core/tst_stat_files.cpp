@@ -494,6 +494,281 @@ class TstStatFiles : public QObject {
         QCOMPARE(t->column(1).value(2), 1.0);
     }
 
+    // Value labels on user-missing codes only (visits: 98 "don't know", 99 "refused") or on
+    // one value of many (age 0 = "under 1") annotate a quantity: the column stays a count,
+    // whether the SPSS measure level says scale or is unset. A nominal measure level makes
+    // the column categorical even with few labels.
+    void labelsOnQuantitiesKeepThemNumbers_data() {
+        QTest::addColumn<int>("measure");
+        QTest::addColumn<QString>("ageNote");
+        QTest::newRow("scale") << static_cast<int>(READSTAT_MEASURE_SCALE)
+                               << "its SPSS measure level is scale";
+        QTest::newRow("unset") << static_cast<int>(READSTAT_MEASURE_UNKNOWN)
+                               << "they name only 1 of its 40 distinct values";
+    }
+    void labelsOnQuantitiesKeepThemNumbers() {
+        QFETCH(int, measure);
+        QFETCH(QString, ageNote);
+        const std::string path = outPath("labelled_quantities.sav");
+        writeWithReadStat(
+            path, Kind::Sav, 40,
+            [&](readstat_writer_t* w) {
+                const auto m = static_cast<readstat_measure_t>(measure);
+                readstat_label_set_t* dk = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "dk");
+                readstat_label_double_value(dk, 98, "don't know");
+                readstat_label_double_value(dk, 99, "refused");
+                readstat_label_set_t* infant =
+                    readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "infant");
+                readstat_label_double_value(infant, 0, "under 1");
+                readstat_label_set_t* north =
+                    readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "north");
+                readstat_label_double_value(north, 1, "north");
+                readstat_label_set_t* sexes =
+                    readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "sex");
+                readstat_label_double_value(sexes, 1, "male");
+                readstat_label_double_value(sexes, 2, "female");
+                std::vector<readstat_variable_t*> v;
+                v.push_back(readstat_add_variable(w, "visits", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[0], dk);
+                check(readstat_variable_add_missing_double_range(v[0], 98, 99));
+                readstat_variable_set_measure(v[0], m);
+                v.push_back(readstat_add_variable(w, "age", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[1], infant);
+                readstat_variable_set_measure(v[1], m);
+                v.push_back(readstat_add_variable(w, "region", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[2], north);
+                readstat_variable_set_measure(v[2], READSTAT_MEASURE_NOMINAL);
+                // Every value labelled: categories even under the scale measure many files
+                // leave on such variables.
+                v.push_back(readstat_add_variable(w, "sex", READSTAT_TYPE_DOUBLE, 0));
+                readstat_variable_set_label_set(v[3], sexes);
+                readstat_variable_set_measure(v[3], m);
+                return v;
+            },
+            [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 40; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_double_value(w, v[0], r == 5 ? 99 : r % 7));
+                    check(readstat_insert_double_value(w, v[1], r));
+                    check(readstat_insert_double_value(w, v[2], 1 + r % 3));
+                    check(readstat_insert_double_value(w, v[3], 1 + r % 2));
+                    check(readstat_end_row(w));
+                }
+            });
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& visits = t->column(0);
+        QCOMPARE_TYPE(visits.type(), ColumnType::Count);
+        QCOMPARE(visits.missingCount(), std::size_t{1});
+        QVERIFY(visits.isMissing(5));
+        QCOMPARE(visits.value(6), 6.0);
+        const Column& age = t->column(1);
+        QCOMPARE_TYPE(age.type(), ColumnType::Count);
+        QCOMPARE(age.value(39), 39.0);
+        const Column& region = t->column(2);
+        QCOMPARE_TYPE(region.type(), ColumnType::Categorical);
+        QCOMPARE(region.levels(), (std::vector<Level>{{"1", "north"}, {"2", "2"}, {"3", "3"}}));
+        const Column& sex = t->column(3);
+        QCOMPARE_TYPE(sex.type(), ColumnType::Categorical);
+        QCOMPARE(sex.levels(), (std::vector<Level>{{"1", "male"}, {"2", "female"}}));
+        // Only age's labels were left aside, and the note says why and what to do.
+        QCOMPARE(report.notes.size(), std::size_t{1});
+        const QString note = QString::fromStdString(report.notes[0]);
+        qInfo("%s", qPrintable(note));
+        QVERIFY2(note.startsWith("column 'age' has value labels") && note.contains(ageNote) &&
+                     note.contains("type override to categorical"),
+                 qPrintable(note));
+
+        // Overriding age to categorical makes its levels from the labels.
+        ReadOptions categorical;
+        categorical.typeOverrides = {{"age", ColumnType::Categorical}};
+        auto overridden = readTable(path, categorical);
+        QVERIFY2(overridden.hasValue(), overridden.hasValue() ? "" : overridden.message().c_str());
+        const Column& ageLevels = overridden->column(1);
+        QCOMPARE_TYPE(ageLevels.type(), ColumnType::Categorical);
+        QCOMPARE(ageLevels.levels().size(), std::size_t{40});
+        QCOMPARE(ageLevels.levels()[0], (Level{"0", "under 1"}));
+        QCOMPARE(ageLevels.levels()[1], (Level{"1", "1"}));
+    }
+
+    // A label set larger than the level limit, of which the data use a few codes (250
+    // countries, 5 present), gives a categorical column of the codes present, named by
+    // their labels. ppsynth's own files keep unused levels (roundTripIsExactForStatOrigin).
+    void unusedLabelsAreNoLevels() {
+        const std::string path = outPath("country.dta");
+        writeWithReadStat(
+            path, Kind::Dta, 30,
+            [](readstat_writer_t* w) {
+                readstat_label_set_t* ls = readstat_add_label_set(w, READSTAT_TYPE_INT32, "ctry");
+                for (int k = 1; k <= 250; ++k)
+                    readstat_label_int32_value(ls, k, ("country " + std::to_string(k)).c_str());
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "country", READSTAT_TYPE_INT32, 0)};
+                readstat_variable_set_label_set(v[0], ls);
+                return v;
+            },
+            [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 30; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_int32_value(w, v[0], 1 + 2 * (r % 5)));
+                    check(readstat_end_row(w));
+                }
+            });
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& country = t->column(0);
+        QCOMPARE_TYPE(country.type(), ColumnType::Categorical);
+        QCOMPARE(country.levels(), (std::vector<Level>{{"1", "country 1"},
+                                                       {"3", "country 3"},
+                                                       {"5", "country 5"},
+                                                       {"7", "country 7"},
+                                                       {"9", "country 9"}}));
+        QCOMPARE(country.code(7), 2);
+        QVERIFY(report.notes.empty());
+        // The level limit counts the codes present: 5 do not fit in 4.
+        ReadOptions four;
+        four.maxLevels = 4;
+        ReadReport limited;
+        auto t4 = readTable(path, four, &limited);
+        QVERIFY(t4.hasValue());
+        QCOMPARE_TYPE(t4->column(0).type(), ColumnType::Count);
+        QCOMPARE(limited.notes.size(), std::size_t{1});
+        QVERIFY2(QString::fromStdString(limited.notes[0]).contains("but 5 distinct values"),
+                 limited.notes[0].c_str());
+    }
+
+    // Date and time formats: the numbers are counts from an origin only the format names, so
+    // the column gets a note saying what they count, and is a plain number (not a count).
+    void dateFormatsAreNoted_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("expected");  // empty: no note
+        QTest::newRow("sas DATE9") << static_cast<int>(Kind::Sas7bdat) << "d.sas7bdat"
+                                   << "DATE9" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("sas MMDDYY10") << static_cast<int>(Kind::Sas7bdat) << "d.sas7bdat"
+                                      << "MMDDYY10" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("sas DATETIME20")
+            << static_cast<int>(Kind::Sas7bdat) << "dt.sas7bdat"
+            << "DATETIME20" << 1.9e9 << "seconds since 1 January 1960 00:00";
+        QTest::newRow("xpt YYMMDD10") << static_cast<int>(Kind::Xport) << "d.xpt"
+                                      << "YYMMDD10" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("sas BEST12") << static_cast<int>(Kind::Sas7bdat) << "n.sas7bdat"
+                                    << "BEST12" << 22000.0 << "";
+        QTest::newRow("spss DATE11") << static_cast<int>(Kind::Sav) << "d.sav"
+                                     << "DATE11" << 13e9 << "seconds since 14 October 1582";
+        QTest::newRow("spss ADATE10") << static_cast<int>(Kind::Sav) << "a.sav"
+                                      << "ADATE10" << 13e9 << "seconds since 14 October 1582";
+        QTest::newRow("spss DATETIME20") << static_cast<int>(Kind::Sav) << "dt.sav"
+                                         << "DATETIME20" << 13e9 << "seconds since 14 October 1582";
+        QTest::newRow("spss F8.0") << static_cast<int>(Kind::Sav) << "n.sav"
+                                   << "F8.0" << 13e9 << "";
+        QTest::newRow("stata %td") << static_cast<int>(Kind::Dta) << "d.dta"
+                                   << "%td" << 22000.0 << "days since 1 January 1960";
+        QTest::newRow("stata %tcDDmonCCYY")
+            << static_cast<int>(Kind::Dta) << "c.dta"
+            << "%tcDDmonCCYY" << 1.9e12 << "milliseconds since 1 January 1960";
+        QTest::newRow("stata %tm") << static_cast<int>(Kind::Dta) << "m.dta"
+                                   << "%tm" << 700.0 << "months since January 1960";
+        QTest::newRow("stata %9.0g") << static_cast<int>(Kind::Dta) << "n.dta"
+                                     << "%9.0g" << 22000.0 << "";
+    }
+    void dateFormatsAreNoted() {
+        QFETCH(int, kind);
+        QFETCH(QString, name);
+        QFETCH(QString, format);
+        QFETCH(double, value);
+        QFETCH(QString, expected);
+        const std::string path = outPath("date_" + name.toStdString());
+        const std::string fmt = format.toStdString();
+        writeWithReadStat(
+            path, static_cast<Kind>(kind), 3,
+            [&](readstat_writer_t* w) {
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "WHEN", READSTAT_TYPE_DOUBLE, 8)};
+                readstat_variable_set_format(v[0], fmt.c_str());
+                return v;
+            },
+            [&](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 3; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_double_value(w, v[0], value * (1 + r)));
+                    check(readstat_end_row(w));
+                }
+            });
+        ReadReport report;
+        auto t = readTable(path, {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        QCOMPARE(t->column(0).value(1), 2 * value);
+        if (expected.isEmpty()) {
+            QVERIFY(report.notes.empty());
+            QCOMPARE_TYPE(t->column(0).type(), ColumnType::Count);
+            return;
+        }
+        QCOMPARE_TYPE(t->column(0).type(), ColumnType::Numeric);
+        QCOMPARE(report.notes.size(), std::size_t{1});
+        const QString note = QString::fromStdString(report.notes[0]);
+        qInfo("%s", qPrintable(note));
+        QVERIFY2(note.startsWith("column 'WHEN' has the ") && note.contains(format) &&
+                     note.contains(expected) && note.contains("plain numbers"),
+                 qPrintable(note));
+    }
+
+    // A file whose text is not in the encoding it declares (here Windows-1252 bytes in a .sav
+    // that says UTF-8, as older programs wrote) fails with a message naming the encoding
+    // option; with the option set it reads.
+    void fileEncodingOption() {
+        const std::string path = outPath("cp1252.sav");
+        writeWithReadStat(
+            path, Kind::Sav, 2,
+            [](readstat_writer_t* w) {
+                readstat_label_set_t* ls = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "l");
+                readstat_label_double_value(ls, 1, "caf\xe9");
+                readstat_label_double_value(ls, 2, "na\xefve \x80");
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "g", READSTAT_TYPE_DOUBLE, 0),
+                    readstat_add_variable(w, "s", READSTAT_TYPE_STRING, 8)};
+                readstat_variable_set_label_set(v[0], ls);
+                return v;
+            },
+            [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 2; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_double_value(w, v[0], r + 1));
+                    check(readstat_insert_string_value(w, v[1], r ? "\xe9t\xe9" : "x"));
+                    check(readstat_end_row(w));
+                }
+            });
+        auto failed = readTable(path);
+        QVERIFY(!failed.hasValue());
+        QString msg = QString::fromStdString(failed.message());
+        qInfo("%s", qPrintable(msg));
+        QVERIFY2(msg.contains("could not be converted to UTF-8") && msg.contains("stat.encoding") &&
+                     msg.contains("WINDOWS-1252"),
+                 qPrintable(msg));
+
+        ReadOptions cp1252;
+        cp1252.stat.encoding = "WINDOWS-1252";
+        auto t = readTable(path, cp1252);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        QCOMPARE(t->column(0).levels(), (std::vector<Level>{{"1", "café"}, {"2", "naïve €"}}));
+        QCOMPARE(t->column(1).levels()[1].label, std::string("été"));
+
+        ReadOptions unknown;
+        unknown.stat.encoding = "NO-SUCH-CODEPAGE";
+        auto bad = readTable(path, unknown);
+        QVERIFY(!bad.hasValue());
+        msg = QString::fromStdString(bad.message());
+        qInfo("%s", qPrintable(msg));
+        QVERIFY2(msg.endsWith(
+                     "the chosen encoding 'NO-SUCH-CODEPAGE' (stat.encoding) is not one this "
+                     "system knows; use an iconv name such as WINDOWS-1252, CP850 or ISO-8859-15"),
+                 qPrintable(msg));
+    }
+
     // SAS files made with ReadStat's XPORT and sas7bdat writers: numbers, SAS special
     // missing (.A), system missing, strings.
     void sasFiles_data() {

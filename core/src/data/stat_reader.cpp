@@ -11,6 +11,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "data/formats.hpp"
 #include "data/memory_budget.hpp"
 #include "data/stat_common.hpp"
+#include "data/stat_dates.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data::detail {
@@ -42,6 +45,8 @@ struct Variable {
     std::string name;
     bool isString = false;
     std::string labelSet;  // empty: no value labels
+    std::string format;    // display format ("F8.2", "DATE9", "%td"); may be empty
+    readstat_measure_t measure = READSTAT_MEASURE_UNKNOWN;  // SPSS only
     std::vector<MissingRule> missingRules;
     std::vector<double> numbers;
     std::vector<std::string> texts;
@@ -100,6 +105,9 @@ int onVariable(int index, readstat_variable_t* variable, const char* labelSet, v
     v.name = readstat_variable_get_name(variable);
     v.isString = readstat_variable_get_type_class(variable) == READSTAT_TYPE_CLASS_STRING;
     v.labelSet = labelSet ? labelSet : "";
+    const char* format = readstat_variable_get_format(variable);
+    v.format = format ? format : "";
+    v.measure = readstat_variable_get_measure(variable);
     if (ctx.expectedRows) {
         v.missing.reserve(ctx.expectedRows);
         if (v.isString)
@@ -202,19 +210,49 @@ bool isUserMissing(const Variable& v, const std::string& key) {
                        [&](const MissingRule& m) { return m.isString && m.text == key; });
 }
 
-// Levels ordered by code: the labelled codes plus any unlabelled code present in the data
-// (labelled by itself). Codes the variable declares missing are no levels.
+// The variable's value labels by value, without those on its user-missing codes: they name
+// missing cells, not levels.
+template <typename Key>
+std::map<Key, std::string> valueLabels(const ReadContext& ctx, const Variable& v) {
+    constexpr bool numeric = std::is_same_v<Key, double>;
+    std::map<Key, std::string> labelled;
+    const auto set = v.labelSet.empty() ? ctx.labelSets.end() : ctx.labelSets.find(v.labelSet);
+    if (set == ctx.labelSets.end()) return labelled;
+    for (const auto& e : set->second) {
+        if (e.isString == numeric) continue;
+        const Key& key = [&]() -> const Key& {
+            if constexpr (numeric)
+                return e.key;
+            else
+                return e.textKey;
+        }();
+        if (!isUserMissing(v, key)) labelled.emplace(key, e.label);
+    }
+    return labelled;
+}
+
+template <typename Key>
+std::set<Key> presentValues(const Variable& v, const std::vector<Key>& keys) {
+    std::set<Key> present;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (!v.missing[i]) present.insert(keys[i]);
+    return present;
+}
+
+// Levels ordered by code: the codes present in the data, named by their labels (an unlabelled
+// code by itself), and with `keepUnused` also the labelled codes no cell holds. ppsynth's own
+// files keep them so that a table reads back equal; in other files a label set is often
+// shared by many variables (250 countries, 5 in the data), and unused levels would only
+// crowd the level limit and the design matrix.
 template <typename Key>
 Column categoricalFrom(const Variable& v, const std::map<Key, std::string>& labelled,
-                       const std::vector<Key>& keys) {
+                       const std::vector<Key>& keys, const std::set<Key>& present,
+                       bool keepUnused) {
     std::map<Key, std::int32_t> index;
+    for (const Key& key : present) index.emplace(key, 0);
+    if (keepUnused)
+        for (const auto& entry : labelled) index.emplace(entry.first, 0);
     std::vector<Level> levels;
-    for (const auto& [key, label] : labelled) {
-        index.emplace(key, 0);
-        (void)label;
-    }
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        if (!v.missing[i]) index.emplace(keys[i], 0);
     std::int32_t k = 0;
     for (auto& [key, code] : index) {
         code = k++;
@@ -243,42 +281,108 @@ bool allCounts(const Variable& v) {
     return any;
 }
 
+void addNote(ReadReport* report, std::string note) {
+    if (report) report->notes.push_back(std::move(note));
+}
+
+bool overriddenToCategorical(const ReadOptions& options, const std::string& name) {
+    std::optional<ColumnType> last;
+    for (const auto& [column, type] : options.typeOverrides)
+        if (column == name) last = type;
+    return last == ColumnType::Categorical;
+}
+
+// Why a number variable's value labels do not make it categorical, or nullopt when they do;
+// an empty reason needs no note. SPSS's measure level decides when the file sets it.
+// Otherwise the labels must name at least half of the values that occur: labels on a few
+// values (age 0 = "under 1") annotate a quantity rather than name its categories.
+std::optional<std::string> labelsLeftAside(const Variable& v,
+                                           const std::map<double, std::string>& labelled,
+                                           const std::set<double>& present) {
+    if (labelled.empty()) return std::string();  // none, or only on missing codes
+    if (v.measure == READSTAT_MEASURE_NOMINAL || v.measure == READSTAT_MEASURE_ORDINAL)
+        return std::nullopt;
+    const auto named = static_cast<std::size_t>(std::count_if(
+        present.begin(), present.end(), [&](double x) { return labelled.count(x) != 0; }));
+    // Labels on every value present name categories even under SPSS's default "scale"
+    // measure, which many files leave on variables such as sex 1/2.
+    if (!present.empty() && named == present.size()) return std::nullopt;
+    if (v.measure == READSTAT_MEASURE_SCALE) return std::string("its SPSS measure level is scale");
+    if (2 * named >= present.size()) return std::nullopt;
+    return "they name only " + std::to_string(named) + " of its " + std::to_string(present.size()) +
+           " distinct values";
+}
+
+std::string levelLimitNote(const Variable& v, std::size_t distinct, std::size_t maxLevels,
+                           const char* readAs) {
+    return "column '" + v.name + "' has value labels but " + std::to_string(distinct) +
+           " distinct values, more than the level limit of " + std::to_string(maxLevels) +
+           "; read as " + readAs;
+}
+
+std::string temporalNote(const ReadContext& ctx, const Variable& v, const std::string& units) {
+    return "column '" + v.name + "' has the " + std::string(statFormatName(ctx.format)) +
+           " date/time format " + v.format + ": its values are " + units +
+           "; ppsynth reads and models them as plain numbers";
+}
+
+// `hint` as in buildColumn.
+Column buildNumberColumn(const ReadContext& ctx, const Variable& v, char hint, ReadReport* report) {
+    const std::size_t maxLevels = ctx.options->maxLevels;
+    const auto labelled = valueLabels<double>(ctx, v);
+    const auto present = presentValues(v, v.numbers);
+    if (hint == 'k') return categoricalFrom(v, labelled, v.numbers, present, true);
+
+    const auto units = temporalUnits(ctx.format, v.format);
+    if (units) addNote(report, temporalNote(ctx, v, *units));
+    bool categorical = false;
+    if (!units && !labelled.empty()) {
+        // The person asked for categories: the labels name them.
+        const bool wanted = overriddenToCategorical(*ctx.options, v.name);
+        const auto aside = wanted ? std::nullopt : labelsLeftAside(v, labelled, present);
+        categorical = !aside;
+        if (aside && !aside->empty())
+            addNote(report, "column '" + v.name + "' has value labels, but " + *aside +
+                                "; read as a number (a type override to categorical makes "
+                                "its levels from the labels)");
+        if (categorical && present.size() > maxLevels) {
+            categorical = false;
+            if (!wanted) addNote(report, levelLimitNote(v, present.size(), maxLevels, "a number"));
+        }
+    }
+    if (categorical) return categoricalFrom(v, labelled, v.numbers, present, present.empty());
+    // A date is a point on a scale, not a number of events.
+    const bool countable = hint == 'c' || (hint == 0 && !units);
+    if (countable && allCounts(v)) return Column::count(v.name, v.numbers, v.missing);
+    return Column::numeric(v.name, v.numbers, v.missing);
+}
+
+Column buildTextColumn(const ReadContext& ctx, const Variable& v, char hint, ReadReport* report) {
+    if (hint == 't') return Column::text(v.name, v.texts, v.missing);
+    const std::size_t maxLevels = ctx.options->maxLevels;
+    const auto labelled = valueLabels<std::string>(ctx, v);
+    const auto present = presentValues(v, v.texts);
+    Column c = categoricalFrom(v, labelled, v.texts, present, hint == 'k' || present.empty());
+    if (c.levels().size() <= maxLevels || hint == 'k') return c;
+    if (!labelled.empty()) addNote(report, levelLimitNote(v, present.size(), maxLevels, "text"));
+    return Column::text(v.name, v.texts, v.missing);
+}
+
 // Turns one variable into a column. `hint` is the type ppsynth recorded when it wrote the
 // file ('n', 'c', 'k', 't'), or 0 for files from elsewhere.
 Column buildColumn(const ReadContext& ctx, const Variable& v, char hint, ReadReport* report) {
-    const std::size_t maxLevels = ctx.options->maxLevels;
-    const auto labels = ctx.labelSets.find(v.labelSet);
-    const bool hasLabels = !v.labelSet.empty() && labels != ctx.labelSets.end();
-    if (!v.isString) {
-        if (hasLabels || hint == 'k') {
-            std::map<double, std::string> labelled;
-            if (hasLabels)
-                for (const auto& e : labels->second)
-                    if (!e.isString && !isUserMissing(v, e.key)) labelled.emplace(e.key, e.label);
-            Column c = categoricalFrom(v, labelled, v.numbers);
-            if (c.levels().size() <= maxLevels || hint == 'k') return c;
-            if (report)
-                report->notes.push_back("column '" + v.name + "' has value labels but " +
-                                        std::to_string(c.levels().size()) +
-                                        " distinct values, more than the level limit of " +
-                                        std::to_string(maxLevels) + "; read as a number");
-        }
-        if (hint != 'n' && allCounts(v)) return Column::count(v.name, v.numbers, v.missing);
-        return Column::numeric(v.name, v.numbers, v.missing);
-    }
-    if (hint == 't') return Column::text(v.name, v.texts, v.missing);
-    std::map<std::string, std::string> labelled;
-    if (hasLabels)
-        for (const auto& e : labels->second)
-            if (e.isString && !isUserMissing(v, e.textKey)) labelled.emplace(e.textKey, e.label);
-    Column c = categoricalFrom(v, labelled, v.texts);
-    if (c.levels().size() <= maxLevels || hint == 'k') return c;
-    if (report && hasLabels)
-        report->notes.push_back("column '" + v.name + "' has value labels but " +
-                                std::to_string(c.levels().size()) +
-                                " distinct values, more than the level limit of " +
-                                std::to_string(maxLevels) + "; read as text");
-    return Column::text(v.name, v.texts, v.missing);
+    return v.isString ? buildTextColumn(ctx, v, hint, report)
+                      : buildNumberColumn(ctx, v, hint, report);
+}
+
+// Older files often declare no encoding, or the wrong one; the person can name it.
+std::string encodingAdvice(const ReadContext& ctx) {
+    const std::string& chosen = ctx.options->stat.encoding;
+    if (chosen.empty())
+        return "; the file may be in an older code page: choose its encoding with the "
+               "stat-file encoding read option (stat.encoding), for example WINDOWS-1252, "
+               "CP850 or ISO-8859-15";
+    return "; the chosen encoding '" + chosen + "' (stat.encoding) does not fit; try another";
 }
 
 std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
@@ -292,12 +396,17 @@ std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
         case READSTAT_ERROR_MALLOC:
             return inQuotes(ctx.path) + " is too large to read into the available memory";
         case READSTAT_ERROR_UNSUPPORTED_CHARSET:
+            if (!ctx.options->stat.encoding.empty())
+                return inQuotes(ctx.path) + ": the chosen encoding '" + ctx.options->stat.encoding +
+                       "' (stat.encoding) is not one this system knows; use an iconv name "
+                       "such as WINDOWS-1252, CP850 or ISO-8859-15";
+            [[fallthrough]];
         case READSTAT_ERROR_CONVERT:
         case READSTAT_ERROR_CONVERT_BAD_STRING:
         case READSTAT_ERROR_CONVERT_SHORT_STRING:
         case READSTAT_ERROR_CONVERT_LONG_STRING:
             return inQuotes(ctx.path) + ": its text could not be converted to UTF-8 (" + what +
-                   detail + ")";
+                   detail + ")" + encodingAdvice(ctx);
         case READSTAT_ERROR_READ:
         case READSTAT_ERROR_SEEK:
             // ReadStat's detail here is an errno left over from elsewhere; leave it out.
@@ -348,6 +457,8 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
     readstat_set_value_label_handler(parser.get(), onValueLabel);
     readstat_set_error_handler(parser.get(), onError);
     readstat_set_progress_handler(parser.get(), onProgress);
+    if (!options.stat.encoding.empty())
+        readstat_set_file_character_encoding(parser.get(), options.stat.encoding.c_str());
 
     const readstat_error_t err = parse(parser.get(), format, path, &ctx);
     if (ctx.cancelled) return Error{"reading cancelled"};

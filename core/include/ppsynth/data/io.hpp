@@ -34,8 +34,17 @@ struct CsvOptions {
     std::size_t chunkBytes = std::size_t{1} << 20;
 };
 
+// SPSS, Stata and SAS files (read through ReadStat).
+struct StatOptions {
+    // The character encoding of the file's text, as iconv names it ("WINDOWS-1252",
+    // "CP850", "ISO-8859-15"). Empty: what the file declares, or ReadStat's default for files
+    // that declare none. Older files may declare none, or the wrong one.
+    std::string encoding;
+};
+
 struct ReadOptions {
     CsvOptions csv;
+    StatOptions stat;
     // A text column with more distinct values than this is read as text, not categorical;
     // an override to categorical beyond it is an error.
     std::size_t maxLevels = 100;
