@@ -58,6 +58,29 @@ class TstCalibration : public QObject {
         for (const auto& t : r->tries)
             QVERIFY(std::abs(r->epsilon - 6.0) <= std::abs(t.epsilon - 6.0));
     }
+    // An explicit epsilon is a budget: of the noisy tries, the closest one at or below it is
+    // kept even when one above is closer; a match keeps the closest either side.
+    void scalarBudgetIsNotExceeded() {
+        const auto solve = [](bool budget) {
+            int calls = 0;
+            auto refit = [&](double a) -> Expected<double> {
+                ++calls;
+                const double noise = calls % 2 == 1 ? 0.03 : -0.06;  // closest try above
+                return 10.0 * a * (1.0 + noise);
+            };
+            ScalarWeightOptions o;
+            o.budget = budget;
+            return *solveScalarWeight(6.0, 10.0, refit, o);
+        };
+        const auto match = solve(false);
+        const auto budget = solve(true);
+        QCOMPARE(budget.tries.size(), match.tries.size());  // the same search
+        QVERIFY(!budget.converged);
+        QVERIFY2(budget.epsilon <= 6.0, qPrintable(QString::number(budget.epsilon)));
+        QVERIFY2(match.epsilon > 6.0, qPrintable(QString::number(match.epsilon)));
+        for (const auto& t : budget.tries)
+            if (t.epsilon <= 6.0) QVERIFY(6.0 - budget.epsilon <= 6.0 - t.epsilon);
+    }
     void scalarWeightCannotExceedOne() {
         auto r =
             solveScalarWeight(100.0, 10.0, [](double a) -> Expected<double> { return 10 * a; });

@@ -131,6 +131,7 @@ class TstRunLoader : public QObject {
             }
             QCOMPARE(y.global.epsilonLow, x.global.epsilonLow);
             QCOMPARE(y.scalarNoiseLimited, x.scalarNoiseLimited);
+            QCOMPARE(y.scalarConverged, x.scalarConverged);
             QCOMPARE(y.scalarNoiseLimited, x.scheme == study::Scheme::Scalar);
             QCOMPARE(y.reweightTries.size(), x.reweightTries.size());
             for (std::size_t t = 0; t < x.reweightTries.size(); ++t) {

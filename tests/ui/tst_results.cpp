@@ -432,6 +432,34 @@ class TstResults : public QObject {
                                  QStringLiteral("/epsilon_table_scalar_noise.png")));
     }
 
+    // An explicit epsilon target is a budget: missing it is warned about as a match is, and
+    // ending above it says so.
+    void scalarBudgetWarning() {
+        study::RunResult copy = run();
+        auto& em = copy.synthesizers[3];
+        QCOMPARE(em.name, std::string("EM"));
+        auto* cfg = const_cast<study::SynthesizerConfig*>(copy.config.find("EM"));
+        cfg->match.clear();
+        cfg->epsilon = 4.0;
+        em.scalarTries = {{0.30, 2.2, 4.4}, {0.25, 1.99, 3.98}};
+        em.scalarWeight = 0.25;
+        auto warnings = [](const TableData& t) {
+            return t.warnings.filter(QStringLiteral("scalar weight"));
+        };
+        QCOMPARE(warnings(epsilonTable(copy)).size(), 0);
+        em.scalarWeight = 0.30;  // 10% above the budget
+        const auto above = warnings(epsilonTable(copy));
+        QCOMPARE(above.size(), 1);
+        QVERIFY2(above[0].contains(QStringLiteral("the target ε = 4 only within 10%")) &&
+                     above[0].contains(QStringLiteral("above that budget")),
+                 qPrintable(above[0]));
+        em.scalarTries[1].epsilon = 3.5;  // 12.5% below: warned, not as over budget
+        em.scalarWeight = 0.25;
+        const auto below = warnings(epsilonTable(copy));
+        QCOMPARE(below.size(), 1);
+        QVERIFY2(!below[0].contains(QStringLiteral("budget")), qPrintable(below[0]));
+    }
+
     void chartCardExportsAndShowsHoverValues() {
         ChartCard card(boundVsWeightScatter(run(), "LW"));
         QVERIFY(card.hasChart());

@@ -32,6 +32,39 @@ QString formatCell(double v) {
     return QString::number(v, 'g', 4);
 }
 
+namespace {
+
+// A scalar (EM) synthesizer whose chosen refit missed its target: another synthesizer's
+// epsilon (match) or an explicit epsilon, which is a budget and must not be exceeded.
+QString scalarTargetWarning(const RunResult& run, const SynthesizerResult& s,
+                            const study::SynthesizerConfig* cfg, const privacy::ScalarTry& used) {
+    if (!cfg) return {};
+    const auto* matched = cfg->match.empty() ? nullptr : run.find(cfg->match);
+    if (!matched && !cfg->epsilon) return {};
+    const double target = matched ? matched->epsilon.perDataset : *cfg->epsilon;
+    const double rel = std::abs(used.epsilon - target) / std::max(target, 1e-300);
+    if (rel <= cfg->tolerance) return {};
+    const QString what = matched
+                             ? QStringLiteral("matched ε of %1").arg(q(matched->name))
+                             : QStringLiteral("reached the target ε = %1").arg(formatCell(target));
+    QString text = QStringLiteral(
+                       "%1: the scalar weight %2 only within %3% after %4 refits "
+                       "(tolerance %5%).")
+                       .arg(q(s.name), what, formatCell(100 * rel))
+                       .arg(s.scalarTries.size())
+                       .arg(formatCell(100 * cfg->tolerance));
+    if (!matched && used.epsilon > target)
+        text += QStringLiteral(" Its ε is above that budget: no refit kept within it.");
+    if (s.scalarNoiseLimited)
+        text += QStringLiteral(
+            " Refits at nearly the same weight gave ε further apart than that "
+            "(Δ is a maximum over draws), so the search kept the closest one; "
+            "more draws steady it.");
+    return text;
+}
+
+}  // namespace
+
 TableData epsilonTable(const RunResult& run) {
     TableData t;
     t.key = QStringLiteral("epsilon");
@@ -66,28 +99,7 @@ TableData epsilonTable(const RunResult& run) {
                              [&](const privacy::ScalarTry& x) { return x.a == s.scalarWeight; });
             const auto& used = chosen != s.scalarTries.end() ? *chosen : s.scalarTries.back();
             const auto* cfg = run.config.find(s.name);
-            if (cfg && !cfg->match.empty()) {
-                if (const auto* target = run.find(cfg->match)) {
-                    const double rel = std::abs(used.epsilon - target->epsilon.perDataset) /
-                                       std::max(target->epsilon.perDataset, 1e-300);
-                    if (rel > cfg->tolerance) {
-                        t.warnings
-                            << QStringLiteral(
-                                   "%1: the scalar weight matched ε of %2 only within "
-                                   "%3% after %4 refits (tolerance %5%).%6")
-                                   .arg(q(s.name), q(target->name), formatCell(100 * rel))
-                                   .arg(s.scalarTries.size())
-                                   .arg(formatCell(100 * cfg->tolerance))
-                                   .arg(s.scalarNoiseLimited
-                                            ? QStringLiteral(" Refits at nearly the same weight "
-                                                             "gave ε further apart than that (Δ is "
-                                                             "a maximum over draws), so the search "
-                                                             "kept the closest one; more draws "
-                                                             "steady it.")
-                                            : QString());
-                    }
-                }
-            }
+            if (auto w = scalarTargetWarning(run, s, cfg, used); !w.isEmpty()) t.warnings << w;
         }
     }
     return t;

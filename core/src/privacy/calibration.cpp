@@ -1,5 +1,6 @@
 #include "ppsynth/privacy/calibration.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "ppsynth/privacy/weights.hpp"
@@ -43,10 +44,15 @@ Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double delt
         if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
         a = std::min(next, 1.0);
     }
-    // Report the try closest to the target.
-    const ScalarTry* best = &r.tries.front();
+    // Report the try closest to the target; a budget is not to be exceeded where a try kept it.
+    const auto within = [&](const ScalarTry& t) {
+        return !options.budget || t.epsilon <= targetEpsilon;
+    };
+    const bool anyWithin = std::any_of(r.tries.begin(), r.tries.end(), within);
+    const ScalarTry* best = nullptr;
     for (const auto& t : r.tries)
-        if (std::abs(t.epsilon - targetEpsilon) < std::abs(best->epsilon - targetEpsilon))
+        if ((!anyWithin || within(t)) && (!best || std::abs(t.epsilon - targetEpsilon) <
+                                                       std::abs(best->epsilon - targetEpsilon)))
             best = &t;
     r.a = best->a;
     r.delta = best->delta;

@@ -111,6 +111,7 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     r.fits = integer<int>(j, "fits");
     r.scalarWeight = number(j, "scalar_weight");
     r.scalarNoiseLimited = j.value("scalar_noise_limited", false);
+    r.scalarConverged = j.value("scalar_converged", false);
     r.k = number(j, "k");
     if (r.scheme == Scheme::Scalar)
         for (const auto& t : j.value("refits", json::array()))

@@ -95,6 +95,7 @@ json synthesizerJson(const SynthesizerResult& r) {
     if (r.scheme == Scheme::Scalar) {
         j["scalar_weight"] = r.scalarWeight;
         j["scalar_noise_limited"] = r.scalarNoiseLimited;
+        j["scalar_converged"] = r.scalarConverged;
         json tries = json::array();
         for (const auto& t : r.scalarTries)
             tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});

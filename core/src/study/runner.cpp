@@ -424,11 +424,13 @@ class Runner {
                 };
                 privacy::ScalarWeightOptions so;
                 so.tolerance = sc.tolerance;
+                so.budget = sc.epsilon.has_value();
                 auto solved = privacy::solveScalarWeight(target, finiteDeltaX(), refit, so);
                 if (!solved) return solved.error();
                 r.scalarTries = solved->tries;
                 r.scalarWeight = solved->a;
                 r.scalarNoiseLimited = solved->noiseLimited;
+                r.scalarConverged = solved->converged;
                 r.fits = static_cast<int>(solved->tries.size());
                 r.alpha = withAssumption2(Eigen::VectorXd::Constant(n, solved->a));
                 own = std::move(fits.at(solved->a));

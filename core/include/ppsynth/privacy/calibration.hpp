@@ -33,13 +33,17 @@ struct ScalarWeightResult {
 struct ScalarWeightOptions {
     double tolerance = 0.02;  // relative, on epsilon
     int maxRefits = 10;
+    // The target is a budget (an explicit epsilon, not another synthesizer's to match): keep
+    // the closest try at or below it when there is one.
+    bool budget = false;
 };
 
 // refit(a) fits with alpha_i = a for all i and returns Delta_{a,x}. Starts at
 // a = target / (2 Delta_x) and moves by secant steps kept inside a bisection bracket; stops
 // within tolerance, after maxRefits, or (noiseLimited) once the bracket's ends differ by less
 // than the tolerance: epsilon grows about in proportion to a, so every a inside is as close to
-// the target as the tolerance asks. Reports the try closest to the target.
+// the target as the tolerance asks. Reports the try closest to the target (with `budget`,
+// the closest at or below it if any).
 Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double deltaUnweighted,
                                                const std::function<Expected<double>(double)>& refit,
                                                const ScalarWeightOptions& options = {});

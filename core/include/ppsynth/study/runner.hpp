@@ -64,6 +64,7 @@ struct SynthesizerResult {
     std::vector<privacy::ReweightTry> reweightTries;
     double scalarWeight = 0;          // scalar scheme: a
     bool scalarNoiseLimited = false;  // the search stopped at the refits' noise
+    bool scalarConverged = false;     // a refit came within the tolerance of the target
     double k = 0;                     // reweight scheme
     // Released: m synthetic datasets of y on the original scale, record order.
     std::vector<std::vector<double>> synthetic;
