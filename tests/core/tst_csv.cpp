@@ -17,6 +17,7 @@ using namespace ppsynth;
 using namespace ppsynth::data;
 
 Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(ppsynth::data::ColumnType)
 
 namespace {
 
@@ -104,7 +105,22 @@ class TstCsv : public QObject {
         QTest::newRow("all missing is numeric") << std::string("x,y\nNA,1\n,2\n") << a << m
                                                 << std::string("x:numeric=<NA>|<NA>; y:count=1|2");
         QTest::newRow("late text switches") << std::string("x\n1.50\n2\nb\n1.5\n") << a << m
-                                            << std::string("x:categorical=1.5|2|b|1.5");
+                                            << std::string("x:categorical=1.50|2|b|1.5");
+        QTest::newRow("late text keeps every spelling")
+            << std::string("x\n+2\n1e3\n.5\n7.0\n-0\n-0.0\n2.500\nb\n") << a << m
+            << std::string("x:categorical=+2|1e3|.5|7.0|-0|-0.0|2.500|b");
+        QTest::newRow("leading zeros are codes")
+            << std::string("zip,y\n02134,1\n00501,2\n") << a << m
+            << std::string("zip:categorical=02134|00501; y:count=1|2");
+        QTest::newRow("leading zero after numbers") << std::string("zip\n12345\n-07\n") << a << m
+                                                    << std::string("zip:categorical=12345|-07");
+        QTest::newRow("zero and fractions are numbers")
+            << std::string("x\n0\n0.5\n-0.25\n") << a << m << std::string("x:numeric=0|0.5|-0.25");
+        QTest::newRow("long id is a code") << std::string("id\n1234567890123456789\n") << a << m
+                                           << std::string("id:categorical=1234567890123456789");
+        QTest::newRow("exact 17-digit double is a number")
+            << std::string("x\n0.30000000000000004\n0.1000\n") << a << m
+            << std::string("x:numeric=0.30000000000000004|0.1");
         QTest::newRow("over level limit is text")
             << std::string("x\na\nb\nc\nb\nNA\n") << a << std::size_t{2}
             << std::string("x:text=a|b|c|b|<NA>");
@@ -137,7 +153,7 @@ class TstCsv : public QObject {
             o.maxLevels = maxLevels;
             auto t = detail::parseCsvBuffer(input, "t.csv", o);
             QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
-            QCOMPARE(describe(*t), expected);
+            QCOMPARE(QString::fromStdString(describe(*t)), QString::fromStdString(expected));
         }
     }
 
@@ -147,6 +163,47 @@ class TstCsv : public QObject {
         auto t = detail::parseCsvBuffer("1,a\n2,b\n", "t.csv", o);
         QVERIFY(t.hasValue());
         QCOMPARE(describe(*t), std::string("column_1:count=1|2; column_2:categorical=a|b"));
+    }
+
+    // A type override to categorical or text sees the cells' own text, not numbers.
+    void overridesSeeCellText_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<ColumnType>("type");
+        QTest::addColumn<std::string>("expected");
+        QTest::newRow("zip as text") << std::string("zip,y\n02134,1\n00501,2\n") << ColumnType::Text
+                                     << std::string("zip:text=02134|00501; y:count=1|2");
+        QTest::newRow("zip as categorical")
+            << std::string("zip,y\n02134,1\n00501,2\n") << ColumnType::Categorical
+            << std::string("zip:categorical=02134|00501; y:count=1|2");
+        QTest::newRow("zip as numbers")
+            << std::string("zip,y\n02134,1\n00501,2\n") << ColumnType::Count
+            << std::string("zip:count=2134|501; y:count=1|2");
+        QTest::newRow("1.50 and 1.5 as categorical")
+            << std::string("x,y\n1.50,1\n1.5,2\n1.50,3\n") << ColumnType::Categorical
+            << std::string("x:categorical=1.50|1.5|1.50; y:count=1|2|3");
+    }
+    void overridesSeeCellText() {
+        QFETCH(std::string, input);
+        QFETCH(ColumnType, type);
+        QFETCH(std::string, expected);
+        ReadOptions o;
+        o.typeOverrides = {{input.substr(0, input.find(',')), type}};
+        auto t = detail::parseCsvBuffer(input, "t.csv", o);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        QVERIFY(detail::applyTypeOverrides(*t, o).isOk());
+        QCOMPARE(describe(*t), expected);
+        if (type == ColumnType::Categorical) QCOMPARE(t->column(0).levels().size(), std::size_t{2});
+    }
+
+    void numericOverrideRefusesText() {
+        ReadOptions o;
+        o.typeOverrides = {{"x", ColumnType::Numeric}};
+        auto t = detail::parseCsvBuffer("x\n1\nn/a\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv' line 3, column 'x': 'n/a' is not a number, and the column's "
+                             "type is set to numeric (add it to the missing-value tokens if it "
+                             "marks a missing value)"));
     }
 
     void notes_data() {
@@ -163,6 +220,11 @@ class TstCsv : public QObject {
             << std::string("a,b\n1,x\n2,\xE9\n")
             << std::string(
                    "'t.csv' is not valid UTF-8 (first at line 3, column 'b'); read it as Latin-1");
+        QTest::newRow("leading zero")
+            << std::string("zip\n02134\n")
+            << std::string(
+                   "'t.csv': column 'zip' is read as text, not numbers: '02134' has a leading "
+                   "zero, which a number drops; set its type to numeric to read it as numbers");
         QTest::newRow("unnamed")
             << std::string("a,,\n1,2,3\n")
             << std::string("'t.csv': columns 2, 3 have no name in the header; named column_<k>");

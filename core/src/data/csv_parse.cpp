@@ -50,6 +50,15 @@ std::string delimiterName(char d) {
     }
 }
 
+// Columns overridden to categorical or text keep every cell's text; to numeric or count
+// they must hold numbers.
+ColumnBuilder::Intent intentFor(std::optional<ColumnType> type) {
+    if (!type) return ColumnBuilder::Intent::Detect;
+    return *type == ColumnType::Numeric || *type == ColumnType::Count
+               ? ColumnBuilder::Intent::Numbers
+               : ColumnBuilder::Intent::Text;
+}
+
 class MemorySource final : public ByteSource {
   public:
     explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
@@ -87,6 +96,7 @@ class Parser {
     }
     Status takeHeader(const std::vector<CsvField>& fields, std::size_t line);
     Status takeRow(const std::vector<CsvField>& fields, std::string_view raw, std::size_t line);
+    std::optional<ColumnType> typeOverride(const std::string& name) const;
     Status checkEncoding(std::string_view text, std::size_t line, std::size_t field);
     bool isMissing(const CsvField& f) const;
     void estimateRows();
@@ -188,9 +198,20 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
         note(quoted_ + ": column" + (unnamed.size() > 1 ? "s " : " ") + list +
              (unnamed.size() > 1 ? " have" : " has") + " no name in the header; named column_<k>");
     }
-    builders_.assign(n, ColumnBuilder(options_.maxLevels));
+    builders_.clear();
+    builders_.reserve(n);
+    for (std::size_t k = 0; k < n; ++k)
+        builders_.emplace_back(options_.maxLevels, intentFor(typeOverride(names_[k])));
     haveHeader_ = true;
     return {};
+}
+
+std::optional<ColumnType> Parser::typeOverride(const std::string& name) const {
+    // Overrides name columns in UTF-8; whether the header is Latin-1 may only show later,
+    // so its names are compared both ways.
+    for (const auto& [column, type] : options_.typeOverrides)
+        if (column == name || column == latin1ToUtf8(name)) return type;
+    return std::nullopt;
 }
 
 Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw,
@@ -210,8 +231,12 @@ Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw
         const CsvField& f = fields[k];
         if (isMissing(f))
             builders_[k].addMissing();
-        else
-            builders_[k].add(f.text);
+        else if (!builders_[k].add(f.text))
+            return Error{
+                quoted_ + " line " + std::to_string(line) + ", " + columnLabel(k) + ": '" +
+                std::string(f.text) + "' is not a number, and the column's type is set to " +
+                std::string(toString(typeOverride(names_[k]).value_or(ColumnType::Numeric))) +
+                " (add it to the missing-value tokens if it marks a missing value)"};
     }
     ++dataRows_;
     return {};
@@ -306,6 +331,9 @@ Expected<Table> Parser::run() {
     Table table;
     for (std::size_t k = 0; k < builders_.size(); ++k) {
         std::string name = latin1_ ? latin1ToUtf8(names_[k]) : std::move(names_[k]);
+        if (const std::string& why = builders_[k].keptAsTextReason(); !why.empty())
+            note(quoted_ + ": column '" + name + "' is read as text, not numbers: " + why +
+                 "; set its type to numeric to read it as numbers");
         if (auto s = table.addColumn(builders_[k].finish(std::move(name), latin1_)); !s)
             return Error{quoted_ + ": " + s.message()};
     }
