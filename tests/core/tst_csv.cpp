@@ -65,7 +65,7 @@ class TstCsv : public QObject {
         QTest::newRow("comma") << std::string("a,b\n1,x\n2,y\n") << a << m
                                << std::string("a:count=1|2; b:categorical=x|y");
         QTest::newRow("semicolon") << std::string("a;b\n1,5;x\n2,5;y\n") << a << m
-                                   << std::string("a:categorical=1,5|2,5; b:categorical=x|y");
+                                   << std::string("a:numeric=1.5|2.5; b:categorical=x|y");
         QTest::newRow("tab") << std::string("a\tb\n 1 \t x y \n2\ty\n") << a << m
                              << std::string("a:count=1|2; b:categorical=x y|y");
         QTest::newRow("pipe") << std::string("a|b|c\n1|2|3\n") << a << m
@@ -193,6 +193,75 @@ class TstCsv : public QObject {
         QVERIFY(detail::applyTypeOverrides(*t, o).isOk());
         QCOMPARE(describe(*t), expected);
         if (type == ColumnType::Categorical) QCOMPARE(t->column(0).levels().size(), std::size_t{2});
+    }
+
+    void decimalSeparator_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<char>("decimal");
+        QTest::addColumn<std::string>("expected");
+        QTest::addColumn<bool>("noted");  // the note that auto chose a comma
+        const std::string commas = "a;b\n1,5;x\n2,5;y\n";
+        const std::string numbers = "a:numeric=1.5|2.5; b:categorical=x|y";
+        QTest::newRow("comma") << commas << ',' << numbers << false;
+        QTest::newRow("auto picks comma") << commas << char(0) << numbers << true;
+        QTest::newRow("point keeps text")
+            << commas << '.' << std::string("a:categorical=1,5|2,5; b:categorical=x|y") << false;
+        QTest::newRow("comma with tab and exponent")
+            << std::string("a\tb\n1e3\t0,5\n-2\t10,25\n") << char(0)
+            << std::string("a:numeric=1000|-2; b:numeric=0.5|10.25") << true;
+        QTest::newRow("comma spellings kept as levels")
+            << std::string("a;b\n1,50;1\n1,5;2\nz;3\n") << ','
+            << std::string("a:categorical=1,50|1,5|z; b:count=1|2|3") << false;
+        QTest::newRow("auto with points and commas keeps points")
+            << std::string("a;b\n1.5;2,5\n") << char(0)
+            << std::string("a:numeric=1.5; b:categorical=2,5") << false;
+        QTest::newRow("auto never with comma delimiter")
+            << std::string("a,b\n\"1,5\",2\n") << char(0)
+            << std::string("a:categorical=1,5; b:count=2") << false;
+    }
+    void decimalSeparator() {
+        QFETCH(std::string, input);
+        QFETCH(char, decimal);
+        QFETCH(std::string, expected);
+        QFETCH(bool, noted);
+        for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.decimal = decimal;
+            o.csv.chunkBytes = chunk;
+            ReadReport report;
+            auto t = detail::parseCsvBuffer(input, "t.csv", o, &report);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(QString::fromStdString(describe(*t)), QString::fromStdString(expected));
+            const auto note = std::find(report.notes.begin(), report.notes.end(),
+                                        "'t.csv': the decimal separator is ',' (comma)");
+            QCOMPARE(note != report.notes.end(), noted);
+        }
+    }
+
+    void decimalSeparatorMessages() {
+        ReadOptions o;
+        o.csv.decimal = '.';
+        o.typeOverrides = {{"a", ColumnType::Numeric}};
+        auto t = detail::parseCsvBuffer("a;b\n1,5;x\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv' line 2, column 'a': '1,5' is not a number, and the "
+                             "column's type is set to numeric (if ',' is the decimal separator, "
+                             "set the decimal separator option to ',')"));
+
+        auto converted = Column::text("a", {"1,5"}).convertedTo(ColumnType::Numeric);
+        QVERIFY(!converted.hasValue());
+        QCOMPARE(converted.message(),
+                 std::string("column 'a' cannot be numeric: row 1: '1,5' is not a number (if "
+                             "',' is the decimal separator, read the file again with the decimal "
+                             "separator option set to ',')"));
+
+        o.csv.decimal = ',';
+        o.csv.delimiter = ',';
+        t = detail::parseCsvBuffer("a,b\n1,2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'t.csv': the decimal separator and the delimiter are "
+                                          "both ',' (comma); choose another delimiter"));
     }
 
     void numericOverrideRefusesText() {

@@ -27,8 +27,8 @@ bool isDigit(char c) {
     return c >= '0' && c <= '9';
 }
 
-bool mayBeNumber(char c) {
-    return isDigit(c) || c == '-' || c == '+' || c == '.';
+bool mayBeNumber(char c, char decimal) {
+    return isDigit(c) || c == '-' || c == '+' || c == decimal;
 }
 
 // An integer formatNumber writes the same way; the common case, checked without it.
@@ -38,24 +38,24 @@ bool isPlainInteger(std::string_view s) {
     return std::all_of(s.begin(), s.end(), isDigit);
 }
 
-std::uint8_t spellingOf(std::string_view cell, std::string_view canonical) {
+std::uint8_t spellingOf(std::string_view cell, std::string_view canonical, char decimal) {
     if (cell == canonical) return kCanonical;
     if (cell.size() <= canonical.size() || cell.size() - canonical.size() > kMaxPadding ||
         !cell.starts_with(canonical) || canonical.find('e') != std::string_view::npos)
         return kOdd;
     std::string_view tail = cell.substr(canonical.size());
-    if (canonical.find('.') == std::string_view::npos) {
-        if (tail.front() != '.') return kOdd;
+    if (canonical.find(decimal) == std::string_view::npos) {
+        if (tail.front() != decimal) return kOdd;
         tail.remove_prefix(1);
     }
     if (tail.find_first_not_of('0') != std::string_view::npos) return kOdd;
     return static_cast<std::uint8_t>(cell.size() - canonical.size());
 }
 
-std::string respelled(std::string canonical, std::uint8_t padding) {
+std::string respelled(std::string canonical, std::uint8_t padding, char decimal) {
     if (padding == kCanonical) return canonical;
-    if (canonical.find('.') == std::string::npos) {
-        canonical += '.';
+    if (canonical.find(decimal) == std::string::npos) {
+        canonical += decimal;
         --padding;
     }
     canonical.append(padding, '0');
@@ -87,9 +87,10 @@ void trimCapacity(V& v) {
 }
 }  // namespace
 
-ColumnBuilder::ColumnBuilder(std::size_t maxLevels, Intent intent)
+ColumnBuilder::ColumnBuilder(std::size_t maxLevels, Intent intent, char decimal)
     : maxLevels_(maxLevels),
       intent_(intent),
+      decimal_(decimal),
       mode_(intent == Intent::Text ? Mode::Levels : Mode::Numbers) {}
 
 void ColumnBuilder::reserve(std::size_t rows) {
@@ -133,7 +134,7 @@ void ColumnBuilder::addMissing() {
 bool ColumnBuilder::add(std::string_view cell) {
     if (mode_ == Mode::Numbers) {
         std::optional<double> number;
-        if (!cell.empty() && mayBeNumber(cell.front())) number = parseNumber(cell);
+        if (!cell.empty() && mayBeNumber(cell.front(), decimal_)) number = parse(cell);
         if (!number && intent_ == Intent::Numbers) return false;
         if (number && !(intent_ == Intent::Detect && isCode(cell, *number))) {
             addNumber(cell, *number);
@@ -170,11 +171,31 @@ bool ColumnBuilder::isCode(std::string_view cell, double value) {
     return true;
 }
 
+std::optional<double> ColumnBuilder::parse(std::string_view cell) const {
+    if (decimal_ == '.') return parseNumber(cell);
+    // A point is no separator here, and parseNumber reads only points: swap the comma.
+    constexpr std::size_t kLongestNumber = 64;
+    const auto comma = cell.find(',');
+    if (cell.find('.') != std::string_view::npos || cell.size() > kLongestNumber)
+        return std::nullopt;
+    if (comma == std::string_view::npos) return parseNumber(cell);
+    char buffer[kLongestNumber];
+    std::copy(cell.begin(), cell.end(), buffer);
+    buffer[comma] = '.';
+    return parseNumber({buffer, cell.size()});
+}
+
+std::string ColumnBuilder::canonical(double value) const {
+    std::string text = formatNumber(value);
+    if (decimal_ != '.') std::replace(text.begin(), text.end(), '.', decimal_);
+    return text;
+}
+
 void ColumnBuilder::addNumber(std::string_view cell, double value) {
     numbers_.push_back(value);
     if (value < 0 || value != std::floor(value)) allWhole_ = false;
     const std::uint8_t spelling =
-        isPlainInteger(cell) ? kCanonical : spellingOf(cell, formatNumber(value));
+        isPlainInteger(cell) ? kCanonical : spellingOf(cell, canonical(value), decimal_);
     if (spellings_.empty()) {
         if (spelling == kCanonical) return;
         spellings_.reserve(std::max(reserved_, rows_ + 1));
@@ -186,7 +207,7 @@ void ColumnBuilder::addNumber(std::string_view cell, double value) {
 
 std::string ColumnBuilder::cellText(std::size_t row) const {
     const std::uint8_t spelling = spellings_.empty() ? kCanonical : spellings_[row];
-    if (spelling != kOdd) return respelled(formatNumber(numbers_[row]), spelling);
+    if (spelling != kOdd) return respelled(canonical(numbers_[row]), spelling, decimal_);
     const auto it = std::lower_bound(oddSpellings_.begin(), oddSpellings_.end(), row,
                                      [](const auto& odd, std::size_t r) { return odd.first < r; });
     return it->second;
@@ -237,7 +258,7 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
                 for (auto& l : levels_) l = latin1ToUtf8(l);
             // Numbers first by value, then texts by bytes: a predictable reference level.
             std::vector<std::optional<double>> asNumber(levels_.size());
-            for (std::size_t i = 0; i < levels_.size(); ++i) asNumber[i] = parseNumber(levels_[i]);
+            for (std::size_t i = 0; i < levels_.size(); ++i) asNumber[i] = parse(levels_[i]);
             std::vector<std::size_t> order(levels_.size());
             std::iota(order.begin(), order.end(), std::size_t{0});
             std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -32,7 +32,9 @@ class ColumnBuilder {
         Numbers,  // numeric or count: a cell that is no number is refused
     };
 
-    explicit ColumnBuilder(std::size_t maxLevels, Intent intent = Intent::Detect);
+    // `decimal` is the decimal separator numbers are written with, '.' or ','.
+    explicit ColumnBuilder(std::size_t maxLevels, Intent intent = Intent::Detect,
+                           char decimal = '.');
 
     // Expected number of rows, so storage is allocated once.
     void reserve(std::size_t rows);
@@ -63,6 +65,8 @@ class ColumnBuilder {
     // A code written in digits (ZIP 02134, an 18-digit ID) that a number would change;
     // records why in keptAsTextReason_.
     bool isCode(std::string_view cell, double value);
+    std::optional<double> parse(std::string_view cell) const;
+    std::string canonical(double value) const;
     void addNumber(std::string_view cell, double value);
     std::string cellText(std::size_t row) const;
     std::int32_t intern(std::string_view s);
@@ -71,6 +75,7 @@ class ColumnBuilder {
 
     std::size_t maxLevels_;
     Intent intent_;
+    char decimal_;
     Mode mode_ = Mode::Numbers;
     std::size_t rows_ = 0;
     std::size_t reserved_ = 0;

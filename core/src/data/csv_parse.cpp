@@ -97,6 +97,7 @@ class Parser {
     Status takeHeader(const std::vector<CsvField>& fields, std::size_t line);
     Status takeRow(const std::vector<CsvField>& fields, std::string_view raw, std::size_t line);
     std::optional<ColumnType> typeOverride(const std::string& name) const;
+    Status notANumber(std::string_view cell, std::size_t line, std::size_t field) const;
     Status checkEncoding(std::string_view text, std::size_t line, std::size_t field);
     bool isMissing(const CsvField& f) const;
     void estimateRows();
@@ -113,6 +114,7 @@ class Parser {
     std::size_t bytesRead_ = 0;
 
     Encoding encoding_ = Encoding::Auto;
+    char decimal_ = '.';
     bool latin1_ = false;
     bool checkUtf8_ = true;
     std::size_t longestToken_ = 0;
@@ -201,9 +203,29 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
     builders_.clear();
     builders_.reserve(n);
     for (std::size_t k = 0; k < n; ++k)
-        builders_.emplace_back(options_.maxLevels, intentFor(typeOverride(names_[k])));
+        builders_.emplace_back(options_.maxLevels, intentFor(typeOverride(names_[k])), decimal_);
     haveHeader_ = true;
     return {};
+}
+
+Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t field) const {
+    const auto type = typeOverride(names_[field]).value_or(ColumnType::Numeric);
+    // Built with append: GCC 12 at -O2 misreports chains of std::string + as overflowing.
+    std::string message = quoted_;
+    message.append(" line ").append(std::to_string(line)).append(", ").append(columnLabel(field));
+    message.append(": '").append(cell).append(
+        "' is not a number, and the column's type is set to ");
+    message.append(toString(type));
+    if (const auto sep = decimalSeparatorOf(cell); sep && *sep != decimal_)
+        message.append(" (if '")
+            .append(1, *sep)
+            .append("' is the decimal separator, set the ")
+            .append("decimal separator option to '")
+            .append(1, *sep)
+            .append("')");
+    else
+        message.append(" (add it to the missing-value tokens if it marks a missing value)");
+    return Error{std::move(message)};
 }
 
 std::optional<ColumnType> Parser::typeOverride(const std::string& name) const {
@@ -232,11 +254,7 @@ Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw
         if (isMissing(f))
             builders_[k].addMissing();
         else if (!builders_[k].add(f.text))
-            return Error{
-                quoted_ + " line " + std::to_string(line) + ", " + columnLabel(k) + ": '" +
-                std::string(f.text) + "' is not a number, and the column's type is set to " +
-                std::string(toString(typeOverride(names_[k]).value_or(ColumnType::Numeric))) +
-                " (add it to the missing-value tokens if it marks a missing value)"};
+            return notANumber(f.text, line, k);
     }
     ++dataRows_;
     return {};
@@ -268,6 +286,8 @@ Expected<Table> Parser::run() {
     char delimiter = options_.csv.delimiter;
     if (delimiter == '\n' || delimiter == '\r' || (delimiter != 0 && delimiter == quote))
         return Error{quoted_ + ": the delimiter cannot be a line end or the quote character"};
+    if (const char d = options_.csv.decimal; d != 0 && d != '.' && d != ',')
+        return Error{quoted_ + ": the decimal separator must be '.', ',' or automatic"};
 
     while (!eof_ && end_ - begin_ < kSniffBytes)
         if (auto s = fill(chunk_); !s) return Error{s.message()};
@@ -280,6 +300,16 @@ Expected<Table> Parser::run() {
             note(quoted_ + ": the delimiter is " + delimiterName(delimiter));
         else
             note(quoted_ + ": no delimiter found for certain; using " + delimiterName(delimiter));
+    }
+
+    decimal_ = options_.csv.decimal;
+    if (decimal_ == delimiter)
+        return Error{quoted_ + ": the decimal separator and the delimiter are both " +
+                     delimiterName(delimiter) + "; choose another delimiter"};
+    if (decimal_ == 0) {
+        decimal_ = sniffDecimal(window().substr(0, kSniffBytes), eof_, delimiter, quote,
+                                options_.csv.header);
+        if (decimal_ == ',') note(quoted_ + ": the decimal separator is ',' (comma)");
     }
 
     RecordTokenizer tokenizer(delimiter, quote);

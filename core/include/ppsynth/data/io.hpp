@@ -23,6 +23,9 @@ std::optional<FileFormat> formatFromPath(const std::string& path);
 struct CsvOptions {
     char delimiter = 0;  // 0: detect among , ; tab |
     char quote = '"';
+    // Decimal separator of numbers, '.' or ','; 0: ',' when the delimiter is not ',' and
+    // the numbers in the first rows are written with commas (1,5) and none with points.
+    char decimal = 0;
     bool header = true;
     // "auto": UTF-8 (with or without BOM), falling back to Latin-1 when the bytes are not
     // valid UTF-8; or "utf-8" / "latin-1" to force one.
