@@ -64,9 +64,9 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     delimiter_->addItem(tr("Pipe  |"), int('|'));
     quote_->addItem(tr("Double quote  \""), int('"'));
     quote_->addItem(tr("Single quote  '"), int('\''));
-    encoding_->addItem(tr("Automatic (UTF-8, else Latin-1)"), QStringLiteral("auto"));
+    encoding_->addItem(tr("Automatic (UTF-8, else Windows-1252)"), QStringLiteral("auto"));
     encoding_->addItem(tr("UTF-8"), QStringLiteral("utf-8"));
-    encoding_->addItem(tr("Latin-1"), QStringLiteral("latin-1"));
+    encoding_->addItem(tr("Windows-1252 (Latin-1)"), QStringLiteral("latin-1"));
     decimal_->addItem(tr("Detect"), 0);
     decimal_->addItem(tr("Point  1.5"), int('.'));
     decimal_->addItem(tr("Comma  1,5"), int(','));

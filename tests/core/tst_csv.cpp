@@ -127,6 +127,12 @@ class TstCsv : public QObject {
         QTest::newRow("at level limit is categorical")
             << std::string("x\na\nb\na\n") << a << std::size_t{2}
             << std::string("x:categorical=a|b|a");
+        QTest::newRow("generated name avoids the file's")
+            << std::string("a,,column_2\n1,2,3\n") << a << m
+            << std::string("a:count=1; column_2_2:count=2; column_2:count=3");
+        QTest::newRow("windows-1252 fallback")
+            << std::string("c\n\x92O\n\x80 5\n\x81\x9D\xE9\n") << a << m
+            << std::string("c:categorical=\xE2\x80\x99O|\xE2\x82\xAC 5|\xC2\x81\xC2\x9D\xC3\xA9");
         QTest::newRow("empty header name") << std::string("a,,c\n1,2,3\n") << a << m
                                            << std::string("a:count=1; column_2:count=2; c:count=3");
         QTest::newRow("blank lines skipped") << std::string("a,b\n\n1,2\n   \n3,4\n\n") << a << m
@@ -285,15 +291,19 @@ class TstCsv : public QObject {
         QTest::newRow("single column")
             << std::string("a\n1\n")
             << std::string("'t.csv': no delimiter found for certain; using ',' (comma)");
-        QTest::newRow("latin-1")
-            << std::string("a,b\n1,x\n2,\xE9\n")
-            << std::string(
-                   "'t.csv' is not valid UTF-8 (first at line 3, column 'b'); read it as Latin-1");
+        QTest::newRow("latin-1") << std::string("a,b\n1,x\n2,\xE9\n")
+                                 << std::string(
+                                        "'t.csv' is not valid UTF-8 (first at line 3, column 'b'); "
+                                        "read it as Windows-1252 "
+                                        "(Latin-1)");
         QTest::newRow("leading zero")
             << std::string("zip\n02134\n")
             << std::string(
                    "'t.csv': column 'zip' is read as text, not numbers: '02134' has a leading "
                    "zero, which a number drops; set its type to numeric to read it as numbers");
+        QTest::newRow("unnamed clashing")
+            << std::string("a,,column_2\n1,2,3\n")
+            << std::string("'t.csv': column 2 has no name in the header; named column_2_2");
         QTest::newRow("unnamed")
             << std::string("a,,\n1,2,3\n")
             << std::string("'t.csv': columns 2, 3 have no name in the header; named column_<k>");
@@ -376,6 +386,74 @@ class TstCsv : public QObject {
             QCOMPARE(t->column(1).texts()[static_cast<std::size_t>(rows - 2)], quoted);
             QCOMPARE(t->column(1).texts().back(), std::string("end"));
         }
+    }
+
+    // Excel's "Unicode Text" is UTF-16 with a byte order mark; read as bytes it would give
+    // a ragged-row error nobody can act on.
+    void utf16And32Refused_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<std::string>("encoding");
+        using namespace std::string_literals;
+        QTest::newRow("UTF-16LE") << "\xFF\xFE"
+                                     "a\0\t\0b\0\n\0"
+                                     "1\0\t\0"
+                                     "2\0\n\0"s
+                                  << std::string("UTF-16");
+        QTest::newRow("UTF-16BE") << "\xFE\xFF"
+                                     "\0a\0\t\0b\0\n"s
+                                  << std::string("UTF-16");
+        QTest::newRow("UTF-32LE") << "\xFF\xFE\0\0"
+                                     "a\0\0\0\n\0\0\0"s
+                                  << std::string("UTF-32");
+        QTest::newRow("UTF-32BE") << "\0\0\xFE\xFF"
+                                     "\0\0\0a\0\0\0\n"s
+                                  << std::string("UTF-32");
+    }
+    void utf16And32Refused() {
+        QFETCH(std::string, input);
+        QFETCH(std::string, encoding);
+        auto t = detail::parseCsvBuffer(input, "t.csv", {});
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), "'t.csv' is " + encoding +
+                                  " text (as Excel's \"Unicode Text\" saves); save it as \"CSV "
+                                  "UTF-8\" and read that");
+    }
+
+    // A header longer than the 64 KiB the delimiter is guessed from.
+    void wideFileKeepsItsColumns() {
+        constexpr int kColumns = 6000;
+        std::string header, row;
+        for (int k = 0; k < kColumns; ++k) {
+            const std::string sep = k == 0 ? "" : ";";
+            header += sep + "variable_" + std::to_string(10000 + k);
+            row += sep + std::to_string(k);
+        }
+        const std::string text = header + "\n" + row + "\n" + row + "\n";
+        QVERIFY(header.size() > 80000);
+        for (std::size_t chunk : {std::size_t{4096}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.chunkBytes = chunk;
+            ReadReport report;
+            auto t = detail::parseCsvBuffer(text, "t.csv", o, &report);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(t->columnCount(), std::size_t{kColumns});
+            QCOMPARE(report.notes.front(),
+                     std::string("'t.csv': the delimiter is ';' (semicolon)"));
+        }
+    }
+
+    void oneColumnWithAnotherDelimiterRefused() {
+        ReadOptions o;
+        o.csv.delimiter = ',';
+        auto t = detail::parseCsvBuffer("a;b\n1;2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv': the header reads as one column with the delimiter ',' "
+                             "(comma), yet it contains ';' (semicolon); set the delimiter option "
+                             "to ';' (semicolon)"));
+        // Quoted, it is a name.
+        t = detail::parseCsvBuffer("\"a;b\"\n1\n", "t.csv", o);
+        QVERIFY(t.hasValue());
     }
 
     void forcedUtf8NamesRow() {

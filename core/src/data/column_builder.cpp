@@ -255,7 +255,7 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
         case Mode::Levels: {
             index_ = {};
             if (latin1)
-                for (auto& l : levels_) l = latin1ToUtf8(l);
+                for (auto& l : levels_) l = windows1252ToUtf8(l);
             // Numbers first by value, then texts by bytes: a predictable reference level.
             std::vector<std::optional<double>> asNumber(levels_.size());
             for (std::size_t i = 0; i < levels_.size(); ++i) asNumber[i] = parse(levels_[i]);
@@ -283,7 +283,7 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
         }
         case Mode::Texts:
             if (latin1)
-                for (auto& t : texts_) t = latin1ToUtf8(t);
+                for (auto& t : texts_) t = windows1252ToUtf8(t);
             trimCapacity(texts_);
             trimCapacity(missing_);
             c = Column::text(std::move(name), std::move(texts_), std::move(missing_));

@@ -50,7 +50,8 @@ class ColumnBuilder {
 
     // Numbers -> Count (all non-negative whole) or Numeric; levels -> Categorical sorted
     // (numbers by value first, then texts by bytes); more than maxLevels -> Text.
-    // `latin1` converts every string from Latin-1 to UTF-8. Leaves the builder empty.
+    // `latin1` converts every string from Windows-1252 (Latin-1) to UTF-8. Leaves the builder
+    // empty.
     Column finish(std::string name, bool latin1);
 
   private:
