@@ -38,6 +38,7 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
       quote_(new QComboBox(this)),
       header_(new QCheckBox(tr("First line holds the column names"), this)),
       encoding_(new QComboBox(this)),
+      decimal_(new QComboBox(this)),
       missing_(new QLineEdit(this)),
       emptyMissing_(new QCheckBox(tr("Empty cells are missing"), this)),
       raw_(new QPlainTextEdit(this)),
@@ -63,9 +64,12 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     delimiter_->addItem(tr("Pipe  |"), int('|'));
     quote_->addItem(tr("Double quote  \""), int('"'));
     quote_->addItem(tr("Single quote  '"), int('\''));
-    encoding_->addItem(tr("Automatic (UTF-8, else Latin-1)"), QStringLiteral("auto"));
+    encoding_->addItem(tr("Automatic (UTF-8, else Windows-1252)"), QStringLiteral("auto"));
     encoding_->addItem(tr("UTF-8"), QStringLiteral("utf-8"));
-    encoding_->addItem(tr("Latin-1"), QStringLiteral("latin-1"));
+    encoding_->addItem(tr("Windows-1252 (Latin-1)"), QStringLiteral("latin-1"));
+    decimal_->addItem(tr("Detect"), 0);
+    decimal_->addItem(tr("Point  1.5"), int('.'));
+    decimal_->addItem(tr("Comma  1,5"), int(','));
     missing_->setToolTip(tr("Cells equal to one of these (comma-separated) are missing"));
 
     auto* form = new QFormLayout;
@@ -73,6 +77,7 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     form->addRow(tr("Quote:"), quote_);
     form->addRow(QString(), header_);
     form->addRow(tr("Encoding:"), encoding_);
+    form->addRow(tr("Decimal separator:"), decimal_);
     form->addRow(tr("Missing values:"), missing_);
     form->addRow(QString(), emptyMissing_);
 
@@ -123,6 +128,7 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     connect(quote_, &QComboBox::currentIndexChanged, this, refresh);
     connect(header_, &QCheckBox::toggled, this, refresh);
     connect(encoding_, &QComboBox::currentIndexChanged, this, refresh);
+    connect(decimal_, &QComboBox::currentIndexChanged, this, refresh);
     connect(missing_, &QLineEdit::editingFinished, this, refresh);
     connect(emptyMissing_, &QCheckBox::toggled, this, refresh);
     refresh();
@@ -130,12 +136,13 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
 
 void CsvOptionsDialog::setOptions(const data::CsvOptions& o) {
     const QSignalBlocker b1(delimiter_), b2(quote_), b3(header_), b4(encoding_), b5(missing_),
-        b6(emptyMissing_);
+        b6(emptyMissing_), b7(decimal_);
     delimiter_->setCurrentIndex(std::max(0, delimiter_->findData(int(o.delimiter))));
     quote_->setCurrentIndex(std::max(0, quote_->findData(int(o.quote))));
     header_->setChecked(o.header);
     encoding_->setCurrentIndex(
         std::max(0, encoding_->findData(QString::fromStdString(o.encoding))));
+    decimal_->setCurrentIndex(std::max(0, decimal_->findData(int(o.decimal))));
     QStringList tokens;
     bool empty = false;
     for (const auto& t : o.missingTokens) {
@@ -154,6 +161,7 @@ data::CsvOptions CsvOptionsDialog::options() const {
     o.quote = static_cast<char>(quote_->currentData().toInt());
     o.header = header_->isChecked();
     o.encoding = encoding_->currentData().toString().toStdString();
+    o.decimal = static_cast<char>(decimal_->currentData().toInt());
     o.missingTokens.clear();
     if (emptyMissing_->isChecked()) o.missingTokens.emplace_back();
     for (const auto& t : missing_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {

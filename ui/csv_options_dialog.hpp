@@ -43,6 +43,7 @@ class CsvOptionsDialog : public QDialog {
     QComboBox* quote_;
     QCheckBox* header_;
     QComboBox* encoding_;
+    QComboBox* decimal_;
     QLineEdit* missing_;
     QCheckBox* emptyMissing_;
     QPlainTextEdit* raw_;

@@ -37,6 +37,7 @@ QJsonObject csvToJson(const data::CsvOptions& o) {
             {QStringLiteral("quote"), charText(o.quote)},
             {QStringLiteral("header"), o.header},
             {QStringLiteral("encoding"), QString::fromStdString(o.encoding)},
+            {QStringLiteral("decimal"), charText(o.decimal)},
             {QStringLiteral("missing_tokens"), tokens}};
 }
 
@@ -46,6 +47,7 @@ data::CsvOptions csvFromJson(const QJsonObject& j) {
     o.quote = textChar(j.value(QStringLiteral("quote")).toString(QStringLiteral("\"")));
     o.header = j.value(QStringLiteral("header")).toBool(true);
     o.encoding = j.value(QStringLiteral("encoding")).toString(QStringLiteral("auto")).toStdString();
+    o.decimal = textChar(j.value(QStringLiteral("decimal")).toString());
     if (j.contains(QStringLiteral("missing_tokens"))) {
         o.missingTokens.clear();
         for (const auto& t : j.value(QStringLiteral("missing_tokens")).toArray())

@@ -17,6 +17,7 @@ using namespace ppsynth;
 using namespace ppsynth::data;
 
 Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(ppsynth::data::ColumnType)
 
 namespace {
 
@@ -64,7 +65,7 @@ class TstCsv : public QObject {
         QTest::newRow("comma") << std::string("a,b\n1,x\n2,y\n") << a << m
                                << std::string("a:count=1|2; b:categorical=x|y");
         QTest::newRow("semicolon") << std::string("a;b\n1,5;x\n2,5;y\n") << a << m
-                                   << std::string("a:categorical=1,5|2,5; b:categorical=x|y");
+                                   << std::string("a:numeric=1.5|2.5; b:categorical=x|y");
         QTest::newRow("tab") << std::string("a\tb\n 1 \t x y \n2\ty\n") << a << m
                              << std::string("a:count=1|2; b:categorical=x y|y");
         QTest::newRow("pipe") << std::string("a|b|c\n1|2|3\n") << a << m
@@ -104,13 +105,34 @@ class TstCsv : public QObject {
         QTest::newRow("all missing is numeric") << std::string("x,y\nNA,1\n,2\n") << a << m
                                                 << std::string("x:numeric=<NA>|<NA>; y:count=1|2");
         QTest::newRow("late text switches") << std::string("x\n1.50\n2\nb\n1.5\n") << a << m
-                                            << std::string("x:categorical=1.5|2|b|1.5");
+                                            << std::string("x:categorical=1.50|2|b|1.5");
+        QTest::newRow("late text keeps every spelling")
+            << std::string("x\n+2\n1e3\n.5\n7.0\n-0\n-0.0\n2.500\nb\n") << a << m
+            << std::string("x:categorical=+2|1e3|.5|7.0|-0|-0.0|2.500|b");
+        QTest::newRow("leading zeros are codes")
+            << std::string("zip,y\n02134,1\n00501,2\n") << a << m
+            << std::string("zip:categorical=02134|00501; y:count=1|2");
+        QTest::newRow("leading zero after numbers") << std::string("zip\n12345\n-07\n") << a << m
+                                                    << std::string("zip:categorical=12345|-07");
+        QTest::newRow("zero and fractions are numbers")
+            << std::string("x\n0\n0.5\n-0.25\n") << a << m << std::string("x:numeric=0|0.5|-0.25");
+        QTest::newRow("long id is a code") << std::string("id\n1234567890123456789\n") << a << m
+                                           << std::string("id:categorical=1234567890123456789");
+        QTest::newRow("exact 17-digit double is a number")
+            << std::string("x\n0.30000000000000004\n0.1000\n") << a << m
+            << std::string("x:numeric=0.30000000000000004|0.1");
         QTest::newRow("over level limit is text")
             << std::string("x\na\nb\nc\nb\nNA\n") << a << std::size_t{2}
             << std::string("x:text=a|b|c|b|<NA>");
         QTest::newRow("at level limit is categorical")
             << std::string("x\na\nb\na\n") << a << std::size_t{2}
             << std::string("x:categorical=a|b|a");
+        QTest::newRow("generated name avoids the file's")
+            << std::string("a,,column_2\n1,2,3\n") << a << m
+            << std::string("a:count=1; column_2_2:count=2; column_2:count=3");
+        QTest::newRow("windows-1252 fallback")
+            << std::string("c\n\x92O\n\x80 5\n\x81\x9D\xE9\n") << a << m
+            << std::string("c:categorical=\xE2\x80\x99O|\xE2\x82\xAC 5|\xC2\x81\xC2\x9D\xC3\xA9");
         QTest::newRow("empty header name") << std::string("a,,c\n1,2,3\n") << a << m
                                            << std::string("a:count=1; column_2:count=2; c:count=3");
         QTest::newRow("blank lines skipped") << std::string("a,b\n\n1,2\n   \n3,4\n\n") << a << m
@@ -137,7 +159,7 @@ class TstCsv : public QObject {
             o.maxLevels = maxLevels;
             auto t = detail::parseCsvBuffer(input, "t.csv", o);
             QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
-            QCOMPARE(describe(*t), expected);
+            QCOMPARE(QString::fromStdString(describe(*t)), QString::fromStdString(expected));
         }
     }
 
@@ -147,6 +169,116 @@ class TstCsv : public QObject {
         auto t = detail::parseCsvBuffer("1,a\n2,b\n", "t.csv", o);
         QVERIFY(t.hasValue());
         QCOMPARE(describe(*t), std::string("column_1:count=1|2; column_2:categorical=a|b"));
+    }
+
+    // A type override to categorical or text sees the cells' own text, not numbers.
+    void overridesSeeCellText_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<ColumnType>("type");
+        QTest::addColumn<std::string>("expected");
+        QTest::newRow("zip as text") << std::string("zip,y\n02134,1\n00501,2\n") << ColumnType::Text
+                                     << std::string("zip:text=02134|00501; y:count=1|2");
+        QTest::newRow("zip as categorical")
+            << std::string("zip,y\n02134,1\n00501,2\n") << ColumnType::Categorical
+            << std::string("zip:categorical=02134|00501; y:count=1|2");
+        QTest::newRow("zip as numbers")
+            << std::string("zip,y\n02134,1\n00501,2\n") << ColumnType::Count
+            << std::string("zip:count=2134|501; y:count=1|2");
+        QTest::newRow("1.50 and 1.5 as categorical")
+            << std::string("x,y\n1.50,1\n1.5,2\n1.50,3\n") << ColumnType::Categorical
+            << std::string("x:categorical=1.50|1.5|1.50; y:count=1|2|3");
+    }
+    void overridesSeeCellText() {
+        QFETCH(std::string, input);
+        QFETCH(ColumnType, type);
+        QFETCH(std::string, expected);
+        ReadOptions o;
+        o.typeOverrides = {{input.substr(0, input.find(',')), type}};
+        auto t = detail::parseCsvBuffer(input, "t.csv", o);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        QVERIFY(detail::applyTypeOverrides(*t, o).isOk());
+        QCOMPARE(describe(*t), expected);
+        if (type == ColumnType::Categorical) QCOMPARE(t->column(0).levels().size(), std::size_t{2});
+    }
+
+    void decimalSeparator_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<char>("decimal");
+        QTest::addColumn<std::string>("expected");
+        QTest::addColumn<bool>("noted");  // the note that auto chose a comma
+        const std::string commas = "a;b\n1,5;x\n2,5;y\n";
+        const std::string numbers = "a:numeric=1.5|2.5; b:categorical=x|y";
+        QTest::newRow("comma") << commas << ',' << numbers << false;
+        QTest::newRow("auto picks comma") << commas << char(0) << numbers << true;
+        QTest::newRow("point keeps text")
+            << commas << '.' << std::string("a:categorical=1,5|2,5; b:categorical=x|y") << false;
+        QTest::newRow("comma with tab and exponent")
+            << std::string("a\tb\n1e3\t0,5\n-2\t10,25\n") << char(0)
+            << std::string("a:numeric=1000|-2; b:numeric=0.5|10.25") << true;
+        QTest::newRow("comma spellings kept as levels")
+            << std::string("a;b\n1,50;1\n1,5;2\nz;3\n") << ','
+            << std::string("a:categorical=1,50|1,5|z; b:count=1|2|3") << false;
+        QTest::newRow("auto with points and commas keeps points")
+            << std::string("a;b\n1.5;2,5\n") << char(0)
+            << std::string("a:numeric=1.5; b:categorical=2,5") << false;
+        QTest::newRow("auto never with comma delimiter")
+            << std::string("a,b\n\"1,5\",2\n") << char(0)
+            << std::string("a:categorical=1,5; b:count=2") << false;
+    }
+    void decimalSeparator() {
+        QFETCH(std::string, input);
+        QFETCH(char, decimal);
+        QFETCH(std::string, expected);
+        QFETCH(bool, noted);
+        for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.decimal = decimal;
+            o.csv.chunkBytes = chunk;
+            ReadReport report;
+            auto t = detail::parseCsvBuffer(input, "t.csv", o, &report);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(QString::fromStdString(describe(*t)), QString::fromStdString(expected));
+            const auto note = std::find(report.notes.begin(), report.notes.end(),
+                                        "'t.csv': the decimal separator is ',' (comma)");
+            QCOMPARE(note != report.notes.end(), noted);
+        }
+    }
+
+    void decimalSeparatorMessages() {
+        ReadOptions o;
+        o.csv.decimal = '.';
+        o.typeOverrides = {{"a", ColumnType::Numeric}};
+        auto t = detail::parseCsvBuffer("a;b\n1,5;x\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv' line 2, column 'a': '1,5' is not a number, and the "
+                             "column's type is set to numeric (if ',' is the decimal separator, "
+                             "set the decimal separator option to ',')"));
+
+        auto converted = Column::text("a", {"1,5"}).convertedTo(ColumnType::Numeric);
+        QVERIFY(!converted.hasValue());
+        QCOMPARE(converted.message(),
+                 std::string("column 'a' cannot be numeric: row 1: '1,5' is not a number (if "
+                             "',' is the decimal separator, read the file again with the decimal "
+                             "separator option set to ',')"));
+
+        o.csv.decimal = ',';
+        o.csv.delimiter = ',';
+        t = detail::parseCsvBuffer("a,b\n1,2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'t.csv': the decimal separator and the delimiter are "
+                                          "both ',' (comma); choose another delimiter"));
+    }
+
+    void numericOverrideRefusesText() {
+        ReadOptions o;
+        o.typeOverrides = {{"x", ColumnType::Numeric}};
+        auto t = detail::parseCsvBuffer("x\n1\nn/a\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv' line 3, column 'x': 'n/a' is not a number, and the column's "
+                             "type is set to numeric (add it to the missing-value tokens if it "
+                             "marks a missing value)"));
     }
 
     void notes_data() {
@@ -159,10 +291,19 @@ class TstCsv : public QObject {
         QTest::newRow("single column")
             << std::string("a\n1\n")
             << std::string("'t.csv': no delimiter found for certain; using ',' (comma)");
-        QTest::newRow("latin-1")
-            << std::string("a,b\n1,x\n2,\xE9\n")
+        QTest::newRow("latin-1") << std::string("a,b\n1,x\n2,\xE9\n")
+                                 << std::string(
+                                        "'t.csv' is not valid UTF-8 (first at line 3, column 'b'); "
+                                        "read it as Windows-1252 "
+                                        "(Latin-1)");
+        QTest::newRow("leading zero")
+            << std::string("zip\n02134\n")
             << std::string(
-                   "'t.csv' is not valid UTF-8 (first at line 3, column 'b'); read it as Latin-1");
+                   "'t.csv': column 'zip' is read as text, not numbers: '02134' has a leading "
+                   "zero, which a number drops; set its type to numeric to read it as numbers");
+        QTest::newRow("unnamed clashing")
+            << std::string("a,,column_2\n1,2,3\n")
+            << std::string("'t.csv': column 2 has no name in the header; named column_2_2");
         QTest::newRow("unnamed")
             << std::string("a,,\n1,2,3\n")
             << std::string("'t.csv': columns 2, 3 have no name in the header; named column_<k>");
@@ -245,6 +386,74 @@ class TstCsv : public QObject {
             QCOMPARE(t->column(1).texts()[static_cast<std::size_t>(rows - 2)], quoted);
             QCOMPARE(t->column(1).texts().back(), std::string("end"));
         }
+    }
+
+    // Excel's "Unicode Text" is UTF-16 with a byte order mark; read as bytes it would give
+    // a ragged-row error nobody can act on.
+    void utf16And32Refused_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<std::string>("encoding");
+        using namespace std::string_literals;
+        QTest::newRow("UTF-16LE") << "\xFF\xFE"
+                                     "a\0\t\0b\0\n\0"
+                                     "1\0\t\0"
+                                     "2\0\n\0"s
+                                  << std::string("UTF-16");
+        QTest::newRow("UTF-16BE") << "\xFE\xFF"
+                                     "\0a\0\t\0b\0\n"s
+                                  << std::string("UTF-16");
+        QTest::newRow("UTF-32LE") << "\xFF\xFE\0\0"
+                                     "a\0\0\0\n\0\0\0"s
+                                  << std::string("UTF-32");
+        QTest::newRow("UTF-32BE") << "\0\0\xFE\xFF"
+                                     "\0\0\0a\0\0\0\n"s
+                                  << std::string("UTF-32");
+    }
+    void utf16And32Refused() {
+        QFETCH(std::string, input);
+        QFETCH(std::string, encoding);
+        auto t = detail::parseCsvBuffer(input, "t.csv", {});
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), "'t.csv' is " + encoding +
+                                  " text (as Excel's \"Unicode Text\" saves); save it as \"CSV "
+                                  "UTF-8\" and read that");
+    }
+
+    // A header longer than the 64 KiB the delimiter is guessed from.
+    void wideFileKeepsItsColumns() {
+        constexpr int kColumns = 6000;
+        std::string header, row;
+        for (int k = 0; k < kColumns; ++k) {
+            const std::string sep = k == 0 ? "" : ";";
+            header += sep + "variable_" + std::to_string(10000 + k);
+            row += sep + std::to_string(k);
+        }
+        const std::string text = header + "\n" + row + "\n" + row + "\n";
+        QVERIFY(header.size() > 80000);
+        for (std::size_t chunk : {std::size_t{4096}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.chunkBytes = chunk;
+            ReadReport report;
+            auto t = detail::parseCsvBuffer(text, "t.csv", o, &report);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(t->columnCount(), std::size_t{kColumns});
+            QCOMPARE(report.notes.front(),
+                     std::string("'t.csv': the delimiter is ';' (semicolon)"));
+        }
+    }
+
+    void oneColumnWithAnotherDelimiterRefused() {
+        ReadOptions o;
+        o.csv.delimiter = ',';
+        auto t = detail::parseCsvBuffer("a;b\n1;2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv': the header reads as one column with the delimiter ',' "
+                             "(comma), yet it contains ';' (semicolon); set the delimiter option "
+                             "to ';' (semicolon)"));
+        // Quoted, it is a name.
+        t = detail::parseCsvBuffer("\"a;b\"\n1\n", "t.csv", o);
+        QVERIFY(t.hasValue());
     }
 
     void forcedUtf8NamesRow() {

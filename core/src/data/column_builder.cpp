@@ -14,8 +14,69 @@ namespace ppsynth::data::detail {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-bool mayBeNumber(char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
+// How a number's cell was written, one byte per cell: kCanonical is formatNumber's text,
+// 1..kMaxPadding that text plus so many characters of trailing zeros ("1.50", "7.0"),
+// kOdd anything else ("1e3", "+2", ".5"), whose text is kept apart.
+constexpr std::uint8_t kCanonical = 0;
+constexpr std::uint8_t kOdd = 255;
+constexpr std::size_t kMaxPadding = 254;
+// A double holds every decimal of up to 15 significant digits exactly (DBL_DIG).
+constexpr std::size_t kExactDigits = 15;
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+bool mayBeNumber(char c, char decimal) {
+    return isDigit(c) || c == '-' || c == '+' || c == decimal;
+}
+
+// An integer formatNumber writes the same way; the common case, checked without it.
+bool isPlainInteger(std::string_view s) {
+    if (!s.empty() && s.front() == '-') s.remove_prefix(1);
+    if (s.empty() || s.size() > kExactDigits || (s.front() == '0' && s.size() > 1)) return false;
+    return std::all_of(s.begin(), s.end(), isDigit);
+}
+
+std::uint8_t spellingOf(std::string_view cell, std::string_view canonical, char decimal) {
+    if (cell == canonical) return kCanonical;
+    if (cell.size() <= canonical.size() || cell.size() - canonical.size() > kMaxPadding ||
+        !cell.starts_with(canonical) || canonical.find('e') != std::string_view::npos)
+        return kOdd;
+    std::string_view tail = cell.substr(canonical.size());
+    if (canonical.find(decimal) == std::string_view::npos) {
+        if (tail.front() != decimal) return kOdd;
+        tail.remove_prefix(1);
+    }
+    if (tail.find_first_not_of('0') != std::string_view::npos) return kOdd;
+    return static_cast<std::uint8_t>(cell.size() - canonical.size());
+}
+
+std::string respelled(std::string canonical, std::uint8_t padding, char decimal) {
+    if (padding == kCanonical) return canonical;
+    if (canonical.find(decimal) == std::string::npos) {
+        canonical += decimal;
+        --padding;
+    }
+    canonical.append(padding, '0');
+    return canonical;
+}
+
+// From the first non-zero digit to the last, without sign, point or exponent:
+// "-0.01250e3" -> "125".
+std::string significantDigits(std::string_view s) {
+    std::string digits;
+    for (char c : s) {
+        if (c == 'e' || c == 'E') break;
+        if (isDigit(c) && !(digits.empty() && c == '0')) digits.push_back(c);
+    }
+    while (!digits.empty() && digits.back() == '0') digits.pop_back();
+    return digits;
+}
+
+bool hasLeadingZero(std::string_view s) {
+    if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+    return s.size() >= 2 && s[0] == '0' && isDigit(s[1]);
 }
 
 // Drops spare capacity left by a generous reservation, which would otherwise count as
@@ -26,11 +87,18 @@ void trimCapacity(V& v) {
 }
 }  // namespace
 
+ColumnBuilder::ColumnBuilder(std::size_t maxLevels, Intent intent, char decimal)
+    : maxLevels_(maxLevels),
+      intent_(intent),
+      decimal_(decimal),
+      mode_(intent == Intent::Text ? Mode::Levels : Mode::Numbers) {}
+
 void ColumnBuilder::reserve(std::size_t rows) {
     reserved_ = rows;
     switch (mode_) {
         case Mode::Numbers:
             numbers_.reserve(rows);
+            if (!spellings_.empty()) spellings_.reserve(rows);
             break;
         case Mode::Levels:
             codes_.reserve(rows);
@@ -51,6 +119,7 @@ void ColumnBuilder::addMissing() {
     switch (mode_) {
         case Mode::Numbers:
             numbers_.push_back(kNaN);
+            if (!spellings_.empty()) spellings_.push_back(kCanonical);
             break;
         case Mode::Levels:
             codes_.push_back(Column::kMissingCode);
@@ -62,35 +131,86 @@ void ColumnBuilder::addMissing() {
     ++rows_;
 }
 
-void ColumnBuilder::add(std::string_view cell) {
-    if (!missing_.empty()) missing_.push_back(0);
-    ++present_;
-    ++rows_;
-    std::optional<double> number;
-    if (!cell.empty() && mayBeNumber(cell.front())) number = parseNumber(cell);
+bool ColumnBuilder::add(std::string_view cell) {
     if (mode_ == Mode::Numbers) {
-        if (number) {
-            numbers_.push_back(*number);
-            if (*number < 0 || *number != std::floor(*number)) allWhole_ = false;
-            return;
+        std::optional<double> number;
+        if (!cell.empty() && mayBeNumber(cell.front(), decimal_)) number = parse(cell);
+        if (!number && intent_ == Intent::Numbers) return false;
+        if (number && !(intent_ == Intent::Detect && isCode(cell, *number))) {
+            addNumber(cell, *number);
+        } else {
+            switchToLevels();
         }
-        --rows_;  // the switch converts the rows before this one
-        switchToLevels();
-        ++rows_;
-    }
-    // A number in a text column is kept in its canonical form so "1.50" and "1.5" (before
-    // and after the switch) are the same level.
-    std::string canonical;
-    if (number) {
-        canonical = formatNumber(*number);
-        cell = canonical;
     }
     if (mode_ == Mode::Levels) {
         codes_.push_back(intern(cell));
         if (levels_.size() > maxLevels_) switchToTexts();
-        return;
+    } else if (mode_ == Mode::Texts) {
+        texts_.emplace_back(cell);
     }
-    texts_.emplace_back(cell);
+    if (!missing_.empty()) missing_.push_back(0);
+    ++present_;
+    ++rows_;
+    return true;
+}
+
+bool ColumnBuilder::isCode(std::string_view cell, double value) {
+    if (hasLeadingZero(cell)) {
+        keptAsTextReason_ = "'" + std::string(cell) + "' has a leading zero, which a number drops";
+        return true;
+    }
+    if (std::count_if(cell.begin(), cell.end(), isDigit) <=
+        static_cast<std::ptrdiff_t>(kExactDigits))
+        return false;
+    const std::string digits = significantDigits(cell);
+    if (digits.size() <= kExactDigits || digits == significantDigits(formatNumber(value)))
+        return false;
+    keptAsTextReason_ = "'" + std::string(cell) + "' has more than " +
+                        std::to_string(kExactDigits) +
+                        " significant digits, more than a number holds exactly";
+    return true;
+}
+
+std::optional<double> ColumnBuilder::parse(std::string_view cell) const {
+    if (decimal_ == '.') return parseNumber(cell);
+    // A point is no separator here, and parseNumber reads only points: swap the comma.
+    constexpr std::size_t kLongestNumber = 64;
+    const auto comma = cell.find(',');
+    if (cell.find('.') != std::string_view::npos || cell.size() > kLongestNumber)
+        return std::nullopt;
+    if (comma == std::string_view::npos) return parseNumber(cell);
+    char buffer[kLongestNumber];
+    std::copy(cell.begin(), cell.end(), buffer);
+    buffer[comma] = '.';
+    return parseNumber({buffer, cell.size()});
+}
+
+std::string ColumnBuilder::canonical(double value) const {
+    std::string text = formatNumber(value);
+    if (decimal_ != '.') std::replace(text.begin(), text.end(), '.', decimal_);
+    return text;
+}
+
+void ColumnBuilder::addNumber(std::string_view cell, double value) {
+    numbers_.push_back(value);
+    if (value < 0 || value != std::floor(value)) allWhole_ = false;
+    const std::uint8_t spelling =
+        isPlainInteger(cell) ? kCanonical : spellingOf(cell, canonical(value), decimal_);
+    if (spellings_.empty()) {
+        if (spelling == kCanonical) return;
+        spellings_.reserve(std::max(reserved_, rows_ + 1));
+        spellings_.assign(rows_, kCanonical);
+    }
+    spellings_.push_back(spelling);
+    if (spelling == kOdd) oddSpellings_.emplace_back(rows_, cell);
+}
+
+std::string ColumnBuilder::cellText(std::size_t row) const {
+    const std::uint8_t spelling = spellings_.empty() ? kCanonical : spellings_[row];
+    if (spelling != kOdd) return respelled(canonical(numbers_[row]), spelling, decimal_);
+    const auto it = std::lower_bound(oddSpellings_.begin(), oddSpellings_.end(), row,
+                                     [](const auto& odd, std::size_t r) { return odd.first < r; });
+    return it->second;
 }
 
 std::int32_t ColumnBuilder::intern(std::string_view s) {
@@ -105,8 +225,10 @@ void ColumnBuilder::switchToLevels() {
     codes_.reserve(std::max(reserved_, rows_ + 1));
     for (std::size_t i = 0; i < rows_; ++i)
         codes_.push_back(!missing_.empty() && missing_[i] ? Column::kMissingCode
-                                                          : intern(formatNumber(numbers_[i])));
+                                                          : intern(cellText(i)));
     std::vector<double>().swap(numbers_);
+    std::vector<std::uint8_t>().swap(spellings_);
+    std::vector<std::pair<std::size_t, std::string>>().swap(oddSpellings_);
     mode_ = Mode::Levels;
 }
 
@@ -133,10 +255,10 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
         case Mode::Levels: {
             index_ = {};
             if (latin1)
-                for (auto& l : levels_) l = latin1ToUtf8(l);
+                for (auto& l : levels_) l = windows1252ToUtf8(l);
             // Numbers first by value, then texts by bytes: a predictable reference level.
             std::vector<std::optional<double>> asNumber(levels_.size());
-            for (std::size_t i = 0; i < levels_.size(); ++i) asNumber[i] = parseNumber(levels_[i]);
+            for (std::size_t i = 0; i < levels_.size(); ++i) asNumber[i] = parse(levels_[i]);
             std::vector<std::size_t> order(levels_.size());
             std::iota(order.begin(), order.end(), std::size_t{0});
             std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -161,7 +283,7 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
         }
         case Mode::Texts:
             if (latin1)
-                for (auto& t : texts_) t = latin1ToUtf8(t);
+                for (auto& t : texts_) t = windows1252ToUtf8(t);
             trimCapacity(texts_);
             trimCapacity(missing_);
             c = Column::text(std::move(name), std::move(texts_), std::move(missing_));

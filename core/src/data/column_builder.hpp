@@ -2,13 +2,21 @@
 // every cell is a number, switches to a level dictionary (interned strings, int32 codes)
 // on the first non-number, and to plain strings once there are more than maxLevels
 // distinct values; finish() picks the column type from what it saw.
+//
+// Levels and texts are the cells' own text: a number column that turns categorical gets
+// back each earlier cell's exact text ("1.50" and "1.5" stay two levels). So that this
+// costs no string per number, a cell whose text is the number's canonical form, or that
+// form with trailing zeros, is rebuilt from its double; only rarer spellings ("1e3", "+2")
+// are kept aside until the column's type is decided.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ppsynth/data/table.hpp"
@@ -17,17 +25,33 @@ namespace ppsynth::data::detail {
 
 class ColumnBuilder {
   public:
-    explicit ColumnBuilder(std::size_t maxLevels) : maxLevels_(maxLevels) {}
+    // What a type override asks of the column, before any cell is seen.
+    enum class Intent {
+        Detect,   // decide from the cells
+        Text,     // categorical or text: keep every cell's text, never numbers
+        Numbers,  // numeric or count: a cell that is no number is refused
+    };
+
+    // `decimal` is the decimal separator numbers are written with, '.' or ','.
+    explicit ColumnBuilder(std::size_t maxLevels, Intent intent = Intent::Detect,
+                           char decimal = '.');
 
     // Expected number of rows, so storage is allocated once.
     void reserve(std::size_t rows);
     void addMissing();
-    void add(std::string_view cell);  // a present (non-missing) cell, already trimmed
+    // A present (non-missing) cell, already trimmed. False (and nothing added) only when
+    // the intent is Numbers and the cell is no number.
+    [[nodiscard]] bool add(std::string_view cell);
     std::size_t rows() const { return rows_; }
+
+    // Why a column of numbers was kept as text ("'02134' has a leading zero ..."); empty
+    // when it was not. Valid until finish().
+    const std::string& keptAsTextReason() const { return keptAsTextReason_; }
 
     // Numbers -> Count (all non-negative whole) or Numeric; levels -> Categorical sorted
     // (numbers by value first, then texts by bytes); more than maxLevels -> Text.
-    // `latin1` converts every string from Latin-1 to UTF-8. Leaves the builder empty.
+    // `latin1` converts every string from Windows-1252 (Latin-1) to UTF-8. Leaves the builder
+    // empty.
     Column finish(std::string name, bool latin1);
 
   private:
@@ -39,11 +63,20 @@ class ColumnBuilder {
         }
     };
 
+    // A code written in digits (ZIP 02134, an 18-digit ID) that a number would change;
+    // records why in keptAsTextReason_.
+    bool isCode(std::string_view cell, double value);
+    std::optional<double> parse(std::string_view cell) const;
+    std::string canonical(double value) const;
+    void addNumber(std::string_view cell, double value);
+    std::string cellText(std::size_t row) const;
     std::int32_t intern(std::string_view s);
     void switchToLevels();
     void switchToTexts();
 
     std::size_t maxLevels_;
+    Intent intent_;
+    char decimal_;
     Mode mode_ = Mode::Numbers;
     std::size_t rows_ = 0;
     std::size_t reserved_ = 0;
@@ -51,6 +84,11 @@ class ColumnBuilder {
     bool allWhole_ = true;               // every number a non-negative whole number
     std::vector<std::uint8_t> missing_;  // empty until the first missing cell
     std::vector<double> numbers_;
+    // How each number was written (see spellingOf in the .cpp); empty while every one was
+    // canonical. Rarer spellings are in oddSpellings_ by row.
+    std::vector<std::uint8_t> spellings_;
+    std::vector<std::pair<std::size_t, std::string>> oddSpellings_;
+    std::string keptAsTextReason_;
     std::vector<std::int32_t> codes_;
     std::vector<std::string> levels_;  // in order of first appearance
     std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> index_;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "data/column_builder.hpp"
@@ -18,6 +19,8 @@ namespace ppsynth::data::detail {
 namespace {
 
 constexpr std::size_t kSniffBytes = std::size_t{64} << 10;
+// Records (header included) the delimiter guess sees at least, however wide the file.
+constexpr std::size_t kSniffRecords = 6;
 constexpr std::size_t kRowsBeforeEstimate = 1024;
 
 enum class Encoding { Auto, Utf8, Latin1 };
@@ -27,7 +30,11 @@ std::optional<Encoding> encodingFromName(std::string s) {
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (s == "auto" || s.empty()) return Encoding::Auto;
     if (s == "utf-8" || s == "utf8") return Encoding::Utf8;
-    if (s == "latin-1" || s == "latin1" || s == "iso-8859-1") return Encoding::Latin1;
+    // Latin-1 is read as its superset Windows-1252: files labelled Latin-1 hold its
+    // printable 0x80..0x9F characters far more often than C1 control codes.
+    if (s == "latin-1" || s == "latin1" || s == "iso-8859-1" || s == "windows-1252" ||
+        s == "cp1252")
+        return Encoding::Latin1;
     return std::nullopt;
 }
 
@@ -48,6 +55,15 @@ std::string delimiterName(char d) {
             return s;
         }
     }
+}
+
+// Columns overridden to categorical or text keep every cell's text; to numeric or count
+// they must hold numbers.
+ColumnBuilder::Intent intentFor(std::optional<ColumnType> type) {
+    if (!type) return ColumnBuilder::Intent::Detect;
+    return *type == ColumnType::Numeric || *type == ColumnType::Count
+               ? ColumnBuilder::Intent::Numbers
+               : ColumnBuilder::Intent::Text;
 }
 
 class MemorySource final : public ByteSource {
@@ -85,8 +101,12 @@ class Parser {
     void note(std::string text) {
         if (report_) report_->notes.push_back(std::move(text));
     }
+    Expected<std::string_view> sniffSample(char quote);
+    Status checkOneColumn(const std::vector<CsvField>& fields, char delimiter) const;
     Status takeHeader(const std::vector<CsvField>& fields, std::size_t line);
     Status takeRow(const std::vector<CsvField>& fields, std::string_view raw, std::size_t line);
+    std::optional<ColumnType> typeOverride(const std::string& name) const;
+    Status notANumber(std::string_view cell, std::size_t line, std::size_t field) const;
     Status checkEncoding(std::string_view text, std::size_t line, std::size_t field);
     bool isMissing(const CsvField& f) const;
     void estimateRows();
@@ -100,9 +120,11 @@ class Parser {
     std::vector<char> buffer_;
     std::size_t begin_ = 0, end_ = 0;  // unread bytes are buffer_[begin_, end_)
     bool eof_ = false;
+    bool sampleIsFile_ = false;  // the sniff sample is the whole file
     std::size_t bytesRead_ = 0;
 
     Encoding encoding_ = Encoding::Auto;
+    char decimal_ = '.';
     bool latin1_ = false;
     bool checkUtf8_ = true;
     std::size_t longestToken_ = 0;
@@ -148,7 +170,7 @@ Status Parser::checkEncoding(std::string_view text, std::size_t line, std::size_
     latin1_ = true;
     checkUtf8_ = false;
     note(quoted_ + " is not valid UTF-8 (first at line " + std::to_string(line) + ", " +
-         columnLabel(field) + "); read it as Latin-1");
+         columnLabel(field) + "); read it as Windows-1252 (Latin-1)");
     return {};
 }
 
@@ -158,6 +180,48 @@ bool Parser::isMissing(const CsvField& f) const {
     if (f.text.size() > longestToken_) return false;
     const auto& tokens = options_.csv.missingTokens;
     return std::find(tokens.begin(), tokens.end(), f.text) != tokens.end();
+}
+
+Expected<std::string_view> Parser::sniffSample(char quote) {
+    // A wide file's header alone can be longer than kSniffBytes; the sample reaches on to
+    // the end of its first records so the guess never sees a cut-off header. Where
+    // records end does not depend on the delimiter, only on quotes.
+    RecordTokenizer tokenizer(',', quote);
+    std::vector<CsvField> fields;
+    for (;;) {
+        std::string_view rest = window();
+        std::size_t records = 0;
+        RecordStatus status = RecordStatus::Complete;
+        while (records < kSniffRecords && !rest.empty()) {
+            const RecordResult r = tokenizer.next(rest, eof_, fields);
+            if ((status = r.status) != RecordStatus::Complete) break;
+            rest.remove_prefix(r.consumed);
+            ++records;
+        }
+        const std::size_t sampled = window().size() - rest.size();
+        const bool badQuoting =
+            status != RecordStatus::Complete && status != RecordStatus::NeedMore;
+        if (records == kSniffRecords || eof_ || badQuoting ||
+            (records >= 2 && sampled >= kSniffBytes)) {
+            sampleIsFile_ = eof_ && std::max(sampled, kSniffBytes) >= window().size();
+            return window().substr(0, std::max(sampled, kSniffBytes));
+        }
+        if (auto s = fill(std::max(chunk_, end_ - begin_)); !s) return Error{s.message()};
+    }
+}
+
+Status Parser::checkOneColumn(const std::vector<CsvField>& fields, char delimiter) const {
+    // One column whose name holds another delimiter is a wrong delimiter, not a table
+    // with one column.
+    if (fields.size() != 1 || fields[0].quoted) return {};
+    for (char d : {';', '\t', '|'}) {
+        if (d == delimiter || fields[0].text.find(d) == std::string_view::npos) continue;
+        return Error{quoted_ + ": the " + (options_.csv.header ? "header" : "first line") +
+                     " reads as one column with the delimiter " + delimiterName(delimiter) +
+                     ", yet it contains " + delimiterName(d) + "; set the delimiter option to " +
+                     delimiterName(d)};
+    }
+    return {};
 }
 
 Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line) {
@@ -170,10 +234,19 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
                 if (auto s = checkEncoding(fields[k].text, line, k); !s) return s;
             names_[k] = std::string(fields[k].text);
         }
-        if (names_[k].empty()) {
-            names_[k] = "column_" + std::to_string(k + 1);
-            unnamed.push_back(k + 1);
-        }
+        if (names_[k].empty()) unnamed.push_back(k + 1);
+    }
+    // A generated name must not clash with one the file gives: "a,,column_2" names its
+    // second column column_2_2.
+    std::unordered_set<std::string> taken(names_.begin(), names_.end());
+    bool renamed = false;
+    for (std::size_t k : unnamed) {
+        const std::string base = "column_" + std::to_string(k);
+        std::string name = base;
+        for (int i = 2; taken.count(name) > 0; ++i) name = base + "_" + std::to_string(i);
+        renamed = renamed || name != base;
+        names_[k - 1] = name;
+        taken.insert(std::move(name));
     }
     std::unordered_map<std::string_view, std::size_t> seen;
     for (std::size_t b = 0; b < n; ++b) {
@@ -183,14 +256,49 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
                          std::to_string(b + 1) + " are both named '" + names_[b] + "'; rename one"};
     }
     if (options_.csv.header && !unnamed.empty()) {
-        std::string list;
-        for (std::size_t k : unnamed) list += (list.empty() ? "" : ", ") + std::to_string(k);
+        std::string list, generated;
+        for (std::size_t k : unnamed) {
+            list += (list.empty() ? "" : ", ") + std::to_string(k);
+            generated += (generated.empty() ? "" : ", ") + names_[k - 1];
+        }
         note(quoted_ + ": column" + (unnamed.size() > 1 ? "s " : " ") + list +
-             (unnamed.size() > 1 ? " have" : " has") + " no name in the header; named column_<k>");
+             (unnamed.size() > 1 ? " have" : " has") + " no name in the header; named " +
+             (renamed ? generated : "column_<k>"));
     }
-    builders_.assign(n, ColumnBuilder(options_.maxLevels));
+    builders_.clear();
+    builders_.reserve(n);
+    for (std::size_t k = 0; k < n; ++k)
+        builders_.emplace_back(options_.maxLevels, intentFor(typeOverride(names_[k])), decimal_);
     haveHeader_ = true;
     return {};
+}
+
+Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t field) const {
+    const auto type = typeOverride(names_[field]).value_or(ColumnType::Numeric);
+    // Built with append: GCC 12 at -O2 misreports chains of std::string + as overflowing.
+    std::string message = quoted_;
+    message.append(" line ").append(std::to_string(line)).append(", ").append(columnLabel(field));
+    message.append(": '").append(cell).append(
+        "' is not a number, and the column's type is set to ");
+    message.append(toString(type));
+    if (const auto sep = decimalSeparatorOf(cell); sep && *sep != decimal_)
+        message.append(" (if '")
+            .append(1, *sep)
+            .append("' is the decimal separator, set the ")
+            .append("decimal separator option to '")
+            .append(1, *sep)
+            .append("')");
+    else
+        message.append(" (add it to the missing-value tokens if it marks a missing value)");
+    return Error{std::move(message)};
+}
+
+std::optional<ColumnType> Parser::typeOverride(const std::string& name) const {
+    // Overrides name columns in UTF-8; whether the header is Latin-1 may only show later,
+    // so its names are compared both ways.
+    for (const auto& [column, type] : options_.typeOverrides)
+        if (column == name || column == windows1252ToUtf8(name)) return type;
+    return std::nullopt;
 }
 
 Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw,
@@ -210,8 +318,8 @@ Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw
         const CsvField& f = fields[k];
         if (isMissing(f))
             builders_[k].addMissing();
-        else
-            builders_[k].add(f.text);
+        else if (!builders_[k].add(f.text))
+            return notANumber(f.text, line, k);
     }
     ++dataRows_;
     return {};
@@ -243,18 +351,35 @@ Expected<Table> Parser::run() {
     char delimiter = options_.csv.delimiter;
     if (delimiter == '\n' || delimiter == '\r' || (delimiter != 0 && delimiter == quote))
         return Error{quoted_ + ": the delimiter cannot be a line end or the quote character"};
+    if (const char d = options_.csv.decimal; d != 0 && d != '.' && d != ',')
+        return Error{quoted_ + ": the decimal separator must be '.', ',' or automatic"};
 
     while (!eof_ && end_ - begin_ < kSniffBytes)
         if (auto s = fill(chunk_); !s) return Error{s.message()};
     std::string_view head = window();
+    if (const auto utf = unicodeBom(head))
+        return Error{quoted_ + " is " + std::string(*utf) +
+                     " text (as Excel's \"Unicode Text\" saves); save it as \"CSV UTF-8\" and "
+                     "read that"};
     if (stripUtf8Bom(head)) begin_ += 3;
+    auto sample = sniffSample(quote);
+    if (!sample) return Error{sample.message()};
     if (delimiter == 0) {
-        const SniffResult sniff = sniffDelimiter(window().substr(0, kSniffBytes), eof_, quote);
+        const SniffResult sniff = sniffDelimiter(*sample, sampleIsFile_, quote);
         delimiter = sniff.delimiter;
         if (sniff.confident)
             note(quoted_ + ": the delimiter is " + delimiterName(delimiter));
         else
             note(quoted_ + ": no delimiter found for certain; using " + delimiterName(delimiter));
+    }
+
+    decimal_ = options_.csv.decimal;
+    if (decimal_ == delimiter)
+        return Error{quoted_ + ": the decimal separator and the delimiter are both " +
+                     delimiterName(delimiter) + "; choose another delimiter"};
+    if (decimal_ == 0) {
+        decimal_ = sniffDecimal(*sample, sampleIsFile_, delimiter, quote, options_.csv.header);
+        if (decimal_ == ',') note(quoted_ + ": the decimal separator is ',' (comma)");
     }
 
     RecordTokenizer tokenizer(delimiter, quote);
@@ -291,6 +416,7 @@ Expected<Table> Parser::run() {
         begin_ += r.consumed;
         if (RecordTokenizer::isBlank(fields)) continue;  // writers mark a lone missing cell ""
         if (!haveHeader_) {
+            if (auto s = checkOneColumn(fields, delimiter); !s) return Error{s.message()};
             if (auto s = takeHeader(fields, recordLine); !s) return Error{s.message()};
             dataStart_ = bytesRead_ - (end_ - begin_);
             if (options_.csv.header) continue;
@@ -305,7 +431,10 @@ Expected<Table> Parser::run() {
 
     Table table;
     for (std::size_t k = 0; k < builders_.size(); ++k) {
-        std::string name = latin1_ ? latin1ToUtf8(names_[k]) : std::move(names_[k]);
+        std::string name = latin1_ ? windows1252ToUtf8(names_[k]) : std::move(names_[k]);
+        if (const std::string& why = builders_[k].keptAsTextReason(); !why.empty())
+            note(quoted_ + ": column '" + name + "' is read as text, not numbers: " + why +
+                 "; set its type to numeric to read it as numbers");
         if (auto s = table.addColumn(builders_[k].finish(std::move(name), latin1_)); !s)
             return Error{quoted_ + ": " + s.message()};
     }

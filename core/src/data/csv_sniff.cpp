@@ -1,5 +1,6 @@
 #include "data/csv_sniff.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "data/csv_record.hpp"
@@ -55,6 +56,39 @@ SniffResult sniffDelimiter(std::string_view sample, bool wholeFile, char quote) 
         }
     }
     return best;
+}
+
+std::optional<char> decimalSeparatorOf(std::string_view cell) {
+    if (!cell.empty() && (cell.front() == '-' || cell.front() == '+')) cell.remove_prefix(1);
+    const auto sep = cell.find_first_not_of("0123456789");
+    if (sep == 0 || sep == std::string_view::npos || sep + 1 == cell.size()) return std::nullopt;
+    if (cell[sep] != '.' && cell[sep] != ',') return std::nullopt;
+    if (cell.find_first_not_of("0123456789", sep + 1) != std::string_view::npos)
+        return std::nullopt;
+    return cell[sep];
+}
+
+char sniffDecimal(std::string_view sample, bool wholeFile, char delimiter, char quote,
+                  bool header) {
+    if (delimiter == ',') return '.';
+    RecordTokenizer tokenizer(delimiter, quote);
+    std::vector<CsvField> fields;
+    std::size_t records = 0, commas = 0, points = 0;
+    bool skipHeader = header;
+    while (!sample.empty() && records < kMaxSampledRecords) {
+        const RecordResult r = tokenizer.next(sample, wholeFile, fields);
+        if (r.status != RecordStatus::Complete) break;
+        sample.remove_prefix(r.consumed);
+        if (RecordTokenizer::isBlank(fields)) continue;
+        ++records;
+        if (std::exchange(skipHeader, false)) continue;
+        for (const auto& f : fields) {
+            const auto sep = decimalSeparatorOf(f.text);
+            commas += sep == ',';
+            points += sep == '.';
+        }
+    }
+    return commas > 0 && points == 0 ? ',' : '.';
 }
 
 }  // namespace ppsynth::data::detail

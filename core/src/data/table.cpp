@@ -106,6 +106,22 @@ std::string Column::display(std::size_t row) const {
     return {};
 }
 
+namespace {
+// "1,5" is a number written with a decimal comma: the file was read with the wrong setting.
+std::string decimalCommaAdvice(std::string_view text) {
+    if (!text.empty() && (text.front() == '-' || text.front() == '+')) text.remove_prefix(1);
+    const auto comma = text.find(',');
+    const auto isDigits = [](std::string_view d) {
+        return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    if (comma == std::string_view::npos || !isDigits(text.substr(0, comma)) ||
+        !isDigits(text.substr(comma + 1)))
+        return {};
+    return " (if ',' is the decimal separator, read the file again with the decimal separator "
+           "option set to ',')";
+}
+}  // namespace
+
 Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) const {
     if (target == type_) return *this;
     const auto fail = [&](const std::string& why) {
@@ -131,7 +147,7 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
             auto v = parseNumber(s);
             if (!v)
                 return fail("row " + std::to_string(i + 1) + ": '" + display(i) +
-                            "' is not a number");
+                            "' is not a number" + decimalCommaAdvice(s));
             nums[i] = *v;
         }
     }

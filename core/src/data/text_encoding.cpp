@@ -56,19 +56,38 @@ bool isValidUtf8(std::string_view s) {
     return true;
 }
 
-std::string latin1ToUtf8(std::string_view s) {
+std::string windows1252ToUtf8(std::string_view s) {
+    // Code points of bytes 0x80..0x9F, where Windows-1252 puts the euro sign, curly
+    // quotes and dashes; its five undefined bytes keep their Latin-1 code points.
+    static constexpr char16_t kHigh[32] = {
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+        0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
     std::string out;
     out.reserve(s.size() + s.size() / 8);
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x80U) {
+        const std::uint32_t cp = c >= 0x80U && c < 0xA0U ? kHigh[c - 0x80U] : c;
+        if (cp < 0x80U) {
             out.push_back(ch);
+        } else if (cp < 0x800U) {
+            out.push_back(static_cast<char>(0xC0U | (cp >> 6U)));
+            out.push_back(static_cast<char>(0x80U | (cp & 0x3FU)));
         } else {
-            out.push_back(static_cast<char>(0xC0U | (c >> 6U)));
-            out.push_back(static_cast<char>(0x80U | (c & 0x3FU)));
+            out.push_back(static_cast<char>(0xE0U | (cp >> 12U)));
+            out.push_back(static_cast<char>(0x80U | ((cp >> 6U) & 0x3FU)));
+            out.push_back(static_cast<char>(0x80U | (cp & 0x3FU)));
         }
     }
     return out;
+}
+
+std::optional<std::string_view> unicodeBom(std::string_view s) {
+    // UTF-32 first: its little-endian mark begins with UTF-16's.
+    if (s.starts_with(std::string_view("\xFF\xFE\0\0", 4))) return "UTF-32";
+    if (s.starts_with(std::string_view("\0\0\xFE\xFF", 4))) return "UTF-32";
+    if (s.starts_with("\xFF\xFE") || s.starts_with("\xFE\xFF")) return "UTF-16";
+    return std::nullopt;
 }
 
 bool stripUtf8Bom(std::string_view& s) {

@@ -23,9 +23,14 @@ std::optional<FileFormat> formatFromPath(const std::string& path);
 struct CsvOptions {
     char delimiter = 0;  // 0: detect among , ; tab |
     char quote = '"';
+    // Decimal separator of numbers, '.' or ','; 0: ',' when the delimiter is not ',' and
+    // the numbers in the first rows are written with commas (1,5) and none with points.
+    char decimal = 0;
     bool header = true;
-    // "auto": UTF-8 (with or without BOM), falling back to Latin-1 when the bytes are not
-    // valid UTF-8; or "utf-8" / "latin-1" to force one.
+    // "auto": UTF-8 (with or without BOM), falling back to Windows-1252 (Latin-1 with
+    // Excel's euro sign, curly quotes and dashes) when the bytes are not valid UTF-8; or
+    // "utf-8" / "latin-1" (read as Windows-1252) to force one. UTF-16 and UTF-32 files
+    // (with a byte order mark) are refused with advice to save them as UTF-8.
     std::string encoding = "auto";
     // Cells equal to one of these (after trimming spaces) are missing.
     std::vector<std::string> missingTokens = {"", "NA", "."};
