@@ -127,7 +127,11 @@ class JobRunner final : public JobRunnerBase {
         failure_.clear();
         stage_.clear();
         value_ = 0;
-        auto runner = [work = std::move(work)](QPromise<Outcome>& promise) {
+        // The outcome travels beside the future, not in it: a cancel that arrives after the
+        // work finished marks even a finished future canceled, and the result would be lost.
+        auto slot = std::make_shared<std::optional<Outcome>>();
+        slot_ = slot;
+        auto runner = [work = std::move(work), slot](QPromise<void>& promise) {
             promise.setProgressRange(0, ProgressAggregator::kScale);
             Outcome out;
             try {
@@ -137,7 +141,9 @@ class JobRunner final : public JobRunnerBase {
             } catch (...) {
                 out.failure = QStringLiteral("unknown error");
             }
-            promise.addResult(std::move(out));
+            // Work that saw Stop returns whatever it had: only a run that ended before any
+            // cancel produced a result.
+            if (!promise.isCanceled()) *slot = std::move(out);
         };
         QThreadPool* pool = pool_ ? pool_ : QThreadPool::globalInstance();
         watcher_.setFuture(QtConcurrent::run(pool, std::move(runner)));
@@ -163,27 +169,28 @@ class JobRunner final : public JobRunnerBase {
         // call reported the job again as Canceled, overwriting the Done outcome.
         if (!running_) return;
         running_ = false;
-        auto future = watcher_.future();
-        // takeResult() resets the future's state, so forget it before taking.
-        watcher_.setFuture(QFuture<Outcome>());
-        if (future.isCanceled() || future.resultCount() == 0) {
+        watcher_.setFuture(QFuture<void>());
+        // A result present means the work completed, whatever a late cancel() said.
+        std::optional<Outcome> out = std::move(*slot_);
+        slot_.reset();
+        if (!out) {
             outcome_ = JobOutcome::Canceled;
             emit finished(outcome_);
             return;
         }
-        Outcome out = future.takeResult();
-        if (!out.value) {
+        if (!out->value) {
             outcome_ = JobOutcome::Failed;
-            failure_ = out.failure;
+            failure_ = out->failure;
             emit finished(outcome_);
             return;
         }
         outcome_ = JobOutcome::Done;
-        if (handler_) handler_(std::move(*out.value));
+        if (handler_) handler_(std::move(*out->value));
         emit finished(outcome_);
     }
 
-    QFutureWatcher<Outcome> watcher_;
+    QFutureWatcher<void> watcher_;
+    std::shared_ptr<std::optional<Outcome>> slot_;  // the running job's outcome, once it has one
     QThreadPool* pool_ = nullptr;
     ResultHandler handler_;
     QString stage_;

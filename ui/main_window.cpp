@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -61,6 +62,29 @@ QString freeFolder(const QString& parent, const QString& stem) {
 std::string localPath(const QString& path) {
     return QFile::encodeName(path).toStdString();
 }
+
+UnsavedChoice askAboutUnsavedWork(QWidget* parent, const QString& question,
+                                  const QStringList& what) {
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Unsaved work"), question,
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box.setInformativeText(QStringLiteral("\u2022 ") + what.join(QStringLiteral("\n\u2022 ")));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+        case QMessageBox::Save:
+            return UnsavedChoice::Save;
+        case QMessageBox::Discard:
+            return UnsavedChoice::Discard;
+        default:
+            return UnsavedChoice::Cancel;
+    }
+}
+
+bool askToReplace(QWidget* parent, const QString& path) {
+    return QMessageBox::question(
+               parent, QObject::tr("Replace file"),
+               QObject::tr("%1 already exists. Replace it?").arg(QDir::toNativeSeparators(path)),
+               QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -98,9 +122,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(runPanel_, &RunPanel::runFinished, this, [this](int id) {
         const RunRecord* r = runPanel_->runList()->find(id);
         if (!r || !r->result) return;
-        // The unweighted fit's bounds drive the live preview of the LW knobs.
-        synthesizersPage_->previewPanel()->setBounds(r->result->f, r->label);
-        synthesizersPage_->refreshPreview();
+        // The unweighted fit's bounds drive the live preview of the LW knobs, but only for
+        // the data they were fitted on: a run started before other data was opened has
+        // bounds for other records.
+        if (r->table && r->table == dataPage_->model()->table()) {
+            synthesizersPage_->previewPanel()->setBounds(r->result->f, r->label);
+            synthesizersPage_->refreshPreview();
+        }
         showRunResults(id);
         updateRunActions();
     });
@@ -118,33 +146,19 @@ MainWindow::MainWindow(QWidget* parent)
         }
         updateRunActions();
         if (!errors.isEmpty()) {
+            afterSave_ = nullptr;
             dataPage_->messageArea()->showError(
                 tr("Some runs could not be saved: %1").arg(errors.join(QStringLiteral("; "))));
             return;
         }
-        writeProjectFile(savingPath_);
+        // What waited for the save (a close, another project) runs after this job has ended.
+        if (writeProjectFile(savingPath_))
+            if (auto then = std::exchange(afterSave_, nullptr))
+                QMetaObject::invokeMethod(this, std::move(then), Qt::QueuedConnection);
     });
-    loadRunsJob_->onResult([this](LoadedRuns loaded) {
-        QStringList errors;
-        const auto table = dataPage_->model()->table();
-        for (auto& [id, run] : loaded.runs) {
-            if (run)
-                runPanel_->runList()->setResult(
-                    id, std::make_shared<const study::RunResult>(std::move(*run)), table);
-            else
-                errors << QString::fromStdString(run.message());
-        }
-        updateRunActions();
-        if (!errors.isEmpty())
-            dataPage_->messageArea()->showError(tr("Some saved runs could not be reopened: %1")
-                                                    .arg(errors.join(QStringLiteral("; "))));
-    });
-    connect(saveJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
-        setBusy(false);
-        if (outcome == JobOutcome::Failed)
-            dataPage_->messageArea()->showError(
-                tr("Saving the project failed: %1").arg(saveJob_->failureText()));
-    });
+    loadRunsJob_->onResult([this](LoadedRuns loaded) { onRunsLoaded(std::move(loaded)); });
+    connect(loadRunsJob_, &JobRunnerBase::finished, this, &MainWindow::onRunsLoadFinished);
+    connect(saveJob_, &JobRunnerBase::finished, this, &MainWindow::onSaveFinished);
     setCentralWidget(tabs_);
     buildMenus();
     buildRunMenu();
@@ -155,13 +169,19 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(busyLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
-    setBusy(false);
-    connect(cancel_, &QPushButton::clicked, readJob_, &JobRunnerBase::cancel);
-    connect(readJob_, &JobRunnerBase::progressChanged, this,
-            [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+    showBusy();
+    connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelBusyJobs);
+    for (JobRunnerBase* job :
+         {static_cast<JobRunnerBase*>(readJob_), static_cast<JobRunnerBase*>(saveJob_),
+          static_cast<JobRunnerBase*>(openRunJob_), static_cast<JobRunnerBase*>(reportJob_),
+          static_cast<JobRunnerBase*>(studyJob_)})
+        watchBusy(job);
     readJob_->onResult([this](ReadOutcome r) { onReadDone(std::move(r)); });
     connect(readJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
-        setBusy(false);
+        if (outcome != JobOutcome::Done) {  // the project waiting for this read is not opened
+            pendingProject_.reset();
+            pendingProjectPath_.clear();
+        }
         if (outcome == JobOutcome::Canceled)
             dataPage_->messageArea()->showInfo(
                 tr("Reading %1 was cancelled.").arg(QFileInfo(readingPath_).fileName()));
@@ -170,6 +190,14 @@ MainWindow::MainWindow(QWidget* parent)
                 tr("Reading %1 failed: %2")
                     .arg(QFileInfo(readingPath_).fileName(), readJob_->failureText()));
     });
+    questions_.unsavedWork = [this](const QString& question, const QStringList& what) {
+        return askAboutUnsavedWork(this, question, what);
+    };
+    questions_.saveFileName = [this](const QString& caption, const QString& dir,
+                                     const QString& filter, QString* selectedFilter) {
+        return QFileDialog::getSaveFileName(this, caption, dir, filter, selectedFilter);
+    };
+    questions_.replaceFile = [this](const QString& path) { return askToReplace(this, path); };
     resize(1280, 800);
     QSettings settings;
     if (settings.contains(kGeometryKey))
@@ -190,8 +218,10 @@ void MainWindow::buildMenus() {
         else
             saveProject(projectPath_);
     });
+    saveAction_->setObjectName(QStringLiteral("saveProject"));
     saveAction_->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Save Project &As..."), this, &MainWindow::chooseProjectToSave);
+    file->addAction(tr("Save Project &As..."), this, &MainWindow::chooseProjectToSave)
+        ->setObjectName(QStringLiteral("saveProjectAs"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -230,10 +260,16 @@ bool MainWindow::readFile(const QString& path, const data::ReadOptions& options)
             tr("Still reading %1; cancel it first.").arg(QFileInfo(readingPath_).fileName()));
         return false;
     }
+    // The save writes the project file from the window's state when its runs are written:
+    // other data shown by then would be saved under the old project's name.
+    if (saveJob_->isRunning()) {
+        dataPage_->messageArea()->showInfo(tr("Wait for the project to be saved."));
+        return false;
+    }
     readingPath_ = path;
     readOptions_ = options;
     readOptions_.progress = nullptr;
-    setBusy(true, tr("Reading %1...").arg(QFileInfo(path).fileName()));
+    beginBusy(readJob_, tr("Reading %1...").arg(QFileInfo(path).fileName()));
     // The work owns copies of what it reads; table and notes come back by value.
     readJob_->start([file = localPath(path), options](const ProgressCallback& progress) {
         auto o = options;
@@ -252,9 +288,10 @@ void MainWindow::onReadDone(ReadOutcome result) {
         return;
     }
     setTable(std::move(*result.table), readingPath_);
-    if (project)
+    if (project) {
+        projectPath_ = std::exchange(pendingProjectPath_, QString());
         applyProject(*project);
-    else
+    } else
         addRecentFile(readingPath_);
     QStringList notes;
     for (const auto& n : result.report.notes) notes << QString::fromStdString(n);
@@ -266,20 +303,49 @@ void MainWindow::setTable(data::Table table, const QString& source) {
     // Bounds from a run on other data would preview nonsense.
     synthesizersPage_->previewPanel()->clearBounds();
     dataPage_->messageArea()->hide();
+    markSettingsSaved();  // fresh data: nothing changed yet
     setWindowTitle(
         tr("%1 - ppsynth")
             .arg(QFileInfo(source).fileName().isEmpty() ? source : QFileInfo(source).fileName()));
 }
 
-void MainWindow::setBusy(bool busy, const QString& what) {
-    busyLabel_->setText(what);
+// Several jobs may run at once (a report while a project saves): the status bar shows the
+// newest and stays until the last has ended.
+void MainWindow::beginBusy(JobRunnerBase* job, const QString& what) {
+    endBusy(job);
+    busyJobs_.emplace_back(job, what);
+    showBusy();
+    progress_->setValue(0);
+}
+
+void MainWindow::endBusy(JobRunnerBase* job) {
+    const auto n = busyJobs_.size();
+    std::erase_if(busyJobs_, [job](const auto& b) { return b.first == job; });
+    if (busyJobs_.size() != n) showBusy();
+}
+
+void MainWindow::showBusy() {
+    const bool busy = !busyJobs_.empty();
+    busyLabel_->setText(busy ? busyJobs_.back().second : QString());
     busyLabel_->setVisible(busy);
     progress_->setVisible(busy);
-    progress_->setValue(0);
     cancel_->setVisible(busy);
     if (openAction_) openAction_->setEnabled(!busy);
     if (saveAction_) saveAction_->setEnabled(!busy);
     if (recentMenu_) recentMenu_->setEnabled(!busy);
+}
+
+void MainWindow::watchBusy(JobRunnerBase* job) {
+    connect(job, &JobRunnerBase::finished, this, [this, job] { endBusy(job); });
+    connect(job, &JobRunnerBase::progressChanged, this, [this, job](double f) {
+        if (!busyJobs_.empty() && busyJobs_.back().first == job)
+            progress_->setValue(static_cast<int>(f * 1000));
+    });
+}
+
+void MainWindow::cancelBusyJobs() {
+    const auto jobs = busyJobs_;  // a job's end edits the list
+    for (const auto& [job, what] : jobs) job->cancel();
 }
 
 QStringList MainWindow::recentFiles() const {
@@ -325,11 +391,77 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (saveJob_->isRunning()) {
+        // The person pressed Save: close once the project file is written, not before.
+        event->ignore();
+        afterSave_ = [this] { close(); };
+        statusBar()->showMessage(tr("Closing once the project is saved..."));
+        return;
+    }
+    if (!std::exchange(closeConfirmed_, false) &&
+        !confirmLosingWork(tr("Save the project before closing?"), [this] {
+            closeConfirmed_ = true;
+            close();
+        })) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     readJob_->cancel();
     runPanel_->cancelRun();
     QMainWindow::closeEvent(event);
+}
+
+QStringList MainWindow::unsavedWork() const {
+    QStringList what;
+    if (runPanel_->isRunning()) what << tr("A run is in progress; it will be stopped.");
+    if (saveJob_->isRunning()) what << tr("The project is being saved.");
+    const auto& records = runPanel_->runList()->records();
+    const auto unsaved = std::count_if(records.begin(), records.end(), [](const RunRecord& r) {
+        return r.result && r.folder.isEmpty();
+    });
+    if (unsaved > 0) what << tr("%n finished run(s) not yet saved.", nullptr, int(unsaved));
+    if (!dataPage_->source().isEmpty() && settingsSnapshot() != savedSettings_)
+        what << tr("Changed roles, model or synthesizers, not yet saved.");
+    return what;
+}
+
+// The settings a project file holds, as text: compared with the last opened or saved ones
+// to tell whether closing would lose edits.
+std::string MainWindow::settingsSnapshot() const {
+    const Project p = gatherProject();
+    return study::toJson(p.config) + (p.hasSynthesizers ? "+" : "-");
+}
+
+void MainWindow::markSettingsSaved() {
+    savedSettings_ = settingsSnapshot();
+}
+
+// True when the caller may go on now (nothing to lose, Discard, or saved at once). A save
+// that writes runs in the background runs `afterSave` once the project file is written.
+bool MainWindow::confirmLosingWork(const QString& question, std::function<void()> afterSave) {
+    const QStringList what = unsavedWork();
+    if (what.isEmpty()) return true;
+    switch (questions_.unsavedWork(question, what)) {
+        case UnsavedChoice::Cancel:
+            return false;
+        case UnsavedChoice::Discard:
+            return true;
+        case UnsavedChoice::Save:
+            break;
+    }
+    if (!saveBeforeLosingWork()) return false;
+    if (saveJob_->isRunning()) {
+        afterSave_ = std::move(afterSave);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveBeforeLosingWork() {
+    const QString path = projectPath_.isEmpty() ? askProjectPath() : projectPath_;
+    return !path.isEmpty() && saveProject(path);
 }
 
 Expected<study::RunConfig> MainWindow::currentConfig() const {
@@ -378,14 +510,34 @@ Project MainWindow::gatherProject() const {
 }
 
 void MainWindow::chooseProjectToSave() {
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Save project"),
+    const QString path = askProjectPath();
+    if (!path.isEmpty()) saveProject(path);
+}
+
+QString MainWindow::askProjectPath() {
+    return chooseSavePath(
+        tr("Save project"),
         projectPath_.isEmpty() ? QSettings().value(kLastDirKey).toString() : projectPath_,
-        tr("ppsynth projects (*.ppsynth)"));
-    if (path.isEmpty()) return;
-    if (!isProjectPath(path)) path += QStringLiteral(".ppsynth");
+        tr("ppsynth projects (*.ppsynth)"), {QStringLiteral("ppsynth")});
+}
+
+// The file dialog asked before replacing the name the person typed; a suffix added here
+// makes another name, so replacing that one is asked here. The first suffix is added when
+// the name has none of them, or the selected filter's when it names one.
+QString MainWindow::chooseSavePath(const QString& caption, const QString& dir,
+                                   const QString& filter, const QStringList& suffixes) {
+    QString selectedFilter;
+    QString path = questions_.saveFileName(caption, dir, filter, &selectedFilter);
+    if (path.isEmpty()) return {};
+    if (!suffixes.contains(QFileInfo(path).suffix().toLower())) {
+        const auto named = std::find_if(suffixes.begin(), suffixes.end(), [&](const QString& s) {
+            return selectedFilter.contains(QStringLiteral("*.") + s);
+        });
+        path += QLatin1Char('.') + (named != suffixes.end() ? *named : suffixes.front());
+        if (QFileInfo::exists(path) && !questions_.replaceFile(path)) return {};
+    }
     QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    saveProject(path);
+    return path;
 }
 
 bool MainWindow::saveProject(const QString& path) {
@@ -415,12 +567,9 @@ bool MainWindow::saveProject(const QString& path) {
         const QString dir = freeFolder(runsDir, QStringLiteral("run_%1").arg(r.id));
         pending.push_back({r.id, r.result, r.table, QFile::encodeName(dir).toStdString()});
     }
-    if (pending.empty()) {
-        writeProjectFile(savingPath_);
-        return true;
-    }
+    if (pending.empty()) return writeProjectFile(savingPath_);
     QDir().mkpath(runsDir);
-    setBusy(true, tr("Saving %n run(s)...", nullptr, int(pending.size())));
+    beginBusy(saveJob_, tr("Saving %n run(s)...", nullptr, int(pending.size())));
     saveJob_->start([pending = std::move(pending)](const ProgressCallback& progress) {
         SavedRuns out;
         for (std::size_t i = 0; i < pending.size(); ++i) {
@@ -437,16 +586,29 @@ bool MainWindow::saveProject(const QString& path) {
     return true;
 }
 
-void MainWindow::writeProjectFile(const QString& path) {
+void MainWindow::onSaveFinished(JobOutcome outcome) {
+    if (outcome == JobOutcome::Done) return;  // the result handler wrote the project file
+    afterSave_ = nullptr;                     // a close or open waiting for this save stays undone
+    if (outcome == JobOutcome::Failed)
+        dataPage_->messageArea()->showError(
+            tr("Saving the project failed: %1").arg(saveJob_->failureText()));
+    else
+        dataPage_->messageArea()->showInfo(
+            tr("Saving was cancelled; the project file was not written."));
+}
+
+bool MainWindow::writeProjectFile(const QString& path) {
     const auto status = ppsynth::ui::saveProject(gatherProject(), path);
     if (!status) {
         dataPage_->messageArea()->showError(QString::fromStdString(status.message()));
-        return;
+        return false;
     }
+    markSettingsSaved();
     projectPath_ = path;
     addRecentFile(path);
     setWindowTitle(tr("%1 - ppsynth").arg(QFileInfo(path).fileName()));
     statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
 }
 
 void MainWindow::openProject(const QString& path) {
@@ -455,9 +617,23 @@ void MainWindow::openProject(const QString& path) {
         dataPage_->messageArea()->showError(QString::fromStdString(project.message()));
         return;
     }
-    if (!readFile(project->dataPath, readOptionsOf(*project))) return;
-    projectPath_ = QFileInfo(path).absoluteFilePath();
-    pendingProject_ = std::move(*project);
+    if (saveJob_->isRunning()) {
+        dataPage_->messageArea()->showInfo(tr("Wait for the project to be saved."));
+        return;
+    }
+    auto open = [this, project = *project, path] { startOpeningProject(project, path); };
+    if (!confirmLosingWork(
+            tr("Save the project before opening %1?").arg(QFileInfo(path).fileName()), open))
+        return;
+    open();
+}
+
+// The project becomes the window's (projectPath_, what Save writes to) only once its data
+// file is read and it is applied: a failed or cancelled read leaves the shown one in place.
+void MainWindow::startOpeningProject(Project project, const QString& path) {
+    if (!readFile(project.dataPath, readOptionsOf(project))) return;
+    pendingProjectPath_ = QFileInfo(path).absoluteFilePath();
+    pendingProject_ = std::move(project);
 }
 
 void MainWindow::applyProject(const Project& project) {
@@ -481,6 +657,9 @@ void MainWindow::applyProject(const Project& project) {
     if (!d.target.empty()) setRole(d.target, data::Role::Target);
     modelPage_->load(project.config);
     if (project.hasSynthesizers) synthesizersPage_->load(project.config);
+    // The run list becomes this project's: a run still going belongs to the previous one
+    // (the person was asked before opening).
+    runPanel_->cancelRun();
     runPanel_->runList()->clear();
     for (const auto& r : project.runs) {
         RunRecord record;
@@ -490,33 +669,84 @@ void MainWindow::applyProject(const Project& project) {
         record.finishedAt = QFileInfo(r.folder).lastModified();
         runPanel_->runList()->add(std::move(record));
     }
-    // The saved runs' results come back from their folders in the background (core checks
-    // the data file is still the one they were run on).
-    std::vector<std::pair<int, std::string>> folders;
-    for (const auto& r : runPanel_->runList()->records())
-        folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
-    if (!folders.empty() && !loadRunsJob_->isRunning()) {
-        loadRunsJob_->start([folders, data = QFile::encodeName(project.dataPath).toStdString()](
-                                const ProgressCallback& progress) {
-            LoadedRuns out;
-            for (std::size_t i = 0; i < folders.size(); ++i) {
-                if (ppsynth::report(progress, {"loading runs", 0, double(i),
-                                               double(folders.size())}) == Continue::Stop)
-                    break;
-                study::LoadOptions options;
-                options.dataPath = data;
-                out.runs.emplace_back(folders[i].first,
-                                      study::loadRunOutput(folders[i].second, options));
-            }
-            return out;
-        });
-    }
+    startLoadingRuns(project);
+    markSettingsSaved();
     addRecentFile(projectPath_);
     setWindowTitle(tr("%1 - ppsynth").arg(QFileInfo(projectPath_).fileName()));
     if (!missing.isEmpty())
         dataPage_->messageArea()->showError(
             tr("The project names columns the data file no longer has: %1")
                 .arg(missing.join(QStringLiteral(", "))));
+}
+
+// The saved runs' results come back from their folders in the background (core checks the
+// data file is still the one they were run on). Run ids restart at 1 for every project, so
+// a load still going for the previous project is cancelled and its results, should they
+// arrive anyway, are dropped by generation.
+void MainWindow::startLoadingRuns(const Project& project) {
+    const int generation = ++runsGeneration_;
+    queuedRunsLoad_ = nullptr;
+    loadRunsJob_->cancel();
+    std::vector<std::pair<int, std::string>> folders;
+    for (const auto& r : runPanel_->runList()->records())
+        folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
+    if (folders.empty()) return;
+    JobRunner<LoadedRuns>::Work work = [folders, generation, data = localPath(project.dataPath)](
+                                           const ProgressCallback& progress) {
+        LoadedRuns out;
+        out.generation = generation;
+        for (std::size_t i = 0; i < folders.size(); ++i) {
+            if (ppsynth::report(progress, {"loading runs", 0, double(i), double(folders.size())}) ==
+                Continue::Stop)
+                break;
+            study::LoadOptions options;
+            options.dataPath = data;
+            out.runs.emplace_back(folders[i].first,
+                                  study::loadRunOutput(folders[i].second, options));
+        }
+        return out;
+    };
+    if (loadRunsJob_->isRunning()) {  // starts when the cancelled one has stopped
+        queuedRunsLoad_ = std::move(work);
+        return;
+    }
+    loadingGeneration_ = generation;
+    loadRunsJob_->start(std::move(work));
+}
+
+void MainWindow::onRunsLoaded(LoadedRuns loaded) {
+    if (loaded.generation != runsGeneration_) return;  // another project's runs
+    QStringList errors;
+    const auto table = dataPage_->model()->table();
+    for (auto& [id, run] : loaded.runs) {
+        if (run)
+            runPanel_->runList()->setResult(
+                id, std::make_shared<const study::RunResult>(std::move(*run)), table);
+        else
+            errors << QString::fromStdString(run.message());
+    }
+    updateRunActions();
+    if (!errors.isEmpty())
+        dataPage_->messageArea()->showError(
+            tr("Some saved runs could not be reopened: %1").arg(errors.join(QStringLiteral("; "))));
+}
+
+void MainWindow::onRunsLoadFinished(JobOutcome outcome) {
+    if (queuedRunsLoad_) {
+        loadingGeneration_ = runsGeneration_;
+        loadRunsJob_->start(std::exchange(queuedRunsLoad_, nullptr));
+        return;
+    }
+    if (loadingGeneration_ != runsGeneration_) return;  // superseded: nothing to say
+    if (outcome == JobOutcome::Failed)
+        dataPage_->messageArea()->showError(
+            tr("The project's saved runs could not be reopened: %1. They stay in the run list "
+               "without results; open their folders from the Run menu to try again.")
+                .arg(loadRunsJob_->failureText()));
+    else if (outcome == JobOutcome::Canceled)
+        dataPage_->messageArea()->showInfo(
+            tr("Reopening the saved runs was cancelled; they stay in the run list without "
+               "results."));
 }
 
 void MainWindow::showRunResults(int id) {
@@ -580,7 +810,6 @@ void MainWindow::buildRunMenu() {
         statusBar()->showMessage(tr("Opened the run in %1").arg(name), 4000);
     });
     connect(openRunJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
-        setBusy(false);
         if (outcome == JobOutcome::Failed)
             dataPage_->messageArea()->showError(
                 tr("Opening the run folder failed: %1").arg(openRunJob_->failureText()));
@@ -593,7 +822,7 @@ void MainWindow::buildRunMenu() {
             return;
         }
         statusBar()->showMessage(tr("Drawing the report's charts..."));
-        // The file dialog already asked before an existing file is replaced.
+        // Replacing an existing file was asked when it was chosen (chooseSavePath).
         report::ReportOptions options;
         options.overwrite = true;
         auto written = report::writeReport(*loaded, reportRunDir_, reportPath_, options);
@@ -612,7 +841,6 @@ void MainWindow::buildRunMenu() {
                                            tr("). It is confidential: keep it inside the agency."));
     });
     connect(reportJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
-        setBusy(false);
         if (outcome == JobOutcome::Failed)
             dataPage_->messageArea()->showError(
                 tr("Writing the report failed: %1").arg(reportJob_->failureText()));
@@ -636,7 +864,6 @@ void MainWindow::buildRunMenu() {
         statusBar()->showMessage(tr("Opened the study in %1").arg(openingStudyDir_), 4000);
     });
     connect(studyJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
-        setBusy(false);
         if (outcome == JobOutcome::Failed)
             dataPage_->messageArea()->showError(
                 tr("Opening the study folder failed: %1").arg(studyJob_->failureText()));
@@ -647,14 +874,6 @@ void MainWindow::buildRunMenu() {
     });
     connect(studiesPage_, &results::StudiesPage::sweepPointChosen, this,
             &MainWindow::openSweepPoint);
-    connect(cancel_, &QPushButton::clicked, openRunJob_, &JobRunnerBase::cancel);
-    connect(cancel_, &QPushButton::clicked, reportJob_, &JobRunnerBase::cancel);
-    connect(cancel_, &QPushButton::clicked, studyJob_, &JobRunnerBase::cancel);
-    for (JobRunnerBase* job :
-         {static_cast<JobRunnerBase*>(openRunJob_), static_cast<JobRunnerBase*>(reportJob_),
-          static_cast<JobRunnerBase*>(studyJob_)})
-        connect(job, &JobRunnerBase::progressChanged, this,
-                [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
     updateRunActions();
 }
 
@@ -703,7 +922,7 @@ bool MainWindow::openRunFolder(const QString& dir) {
         return false;
     }
     openingRunDir_ = dir;
-    setBusy(true, tr("Opening %1...").arg(QFileInfo(dir).fileName()));
+    beginBusy(openRunJob_, tr("Opening %1...").arg(QFileInfo(dir).fileName()));
     // The same loader the project's reopened runs and the CLI use; it checks the data file.
     openRunJob_->start([folder = localPath(dir)](const ProgressCallback& progress) {
         study::LoadOptions options;
@@ -726,17 +945,12 @@ bool MainWindow::exportRelease() {
 void MainWindow::chooseReportFile() {
     const RunRecord* r = currentRun();
     if (!r || r->folder.isEmpty()) return;
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Write disclosure-review report"),
+    const QString path = chooseSavePath(
+        tr("Write disclosure-review report"),
         QDir(QSettings().value(kLastDirKey).toString()).filePath(QStringLiteral("report.html")),
-        tr("HTML report (*.html);;PDF report (*.pdf)"));
-    if (path.isEmpty()) return;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != QStringLiteral("html") && suffix != QStringLiteral("htm") &&
-        suffix != QStringLiteral("pdf"))
-        path += QStringLiteral(".html");
-    QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    writeReport(path);
+        tr("HTML report (*.html);;PDF report (*.pdf)"),
+        {QStringLiteral("html"), QStringLiteral("pdf"), QStringLiteral("htm")});
+    if (!path.isEmpty()) writeReport(path);
 }
 
 bool MainWindow::writeReport(const QString& path) {
@@ -750,7 +964,7 @@ bool MainWindow::writeReport(const QString& path) {
         dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
-    setBusy(true, tr("Writing %1...").arg(QFileInfo(path).fileName()));
+    beginBusy(reportJob_, tr("Writing %1...").arg(QFileInfo(path).fileName()));
     reportPath_ = path;
     reportRunDir_ = r->folder;
     // Reading the folder (every synthetic dataset and record file) is the slow part and
@@ -779,7 +993,7 @@ bool MainWindow::openStudyFolder(const QString& dir) {
         return false;
     }
     openingStudyDir_ = QFileInfo(dir).fileName();
-    setBusy(true, tr("Opening %1...").arg(openingStudyDir_));
+    beginBusy(studyJob_, tr("Opening %1...").arg(openingStudyDir_));
     // A finished folder is only read back; an unfinished one resumes (cancellable).
     studyJob_->start([folder = localPath(dir)](const ProgressCallback& progress) {
         study::StudyOptions options;

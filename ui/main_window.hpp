@@ -4,6 +4,7 @@
 
 #include <QMainWindow>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -45,9 +46,25 @@ struct SavedRuns {
     std::vector<std::pair<int, Expected<std::string>>> folders;
 };
 
-// What reopening a project's saved runs hands back: per run id, the run or the error.
+// What reopening a project's saved runs hands back: per run id, the run or the error, and
+// which opening of a project asked (results for an earlier one are dropped).
 struct LoadedRuns {
     std::vector<std::pair<int, Expected<study::RunResult>>> runs;
+    int generation = 0;
+};
+
+enum class UnsavedChoice { Save, Discard, Cancel };
+
+// The questions the window asks the person; tests replace them with stubs.
+struct WindowQuestions {
+    // Work would be lost (`what` lists it): save it first, discard it, or stay.
+    std::function<UnsavedChoice(const QString& question, const QStringList& what)> unsavedWork;
+    // QFileDialog::getSaveFileName's arguments; an empty path when the person cancels.
+    std::function<QString(const QString& caption, const QString& dir, const QString& filter,
+                          QString* selectedFilter)>
+        saveFileName;
+    // `path` exists: replace it?
+    std::function<bool(const QString& path)> replaceFile;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -89,12 +106,18 @@ class MainWindow : public QMainWindow {
     Expected<study::RunConfig> currentConfig() const;
 
     // Projects (.ppsynth). Saving writes the runs not yet saved to folders beside the
-    // project on a worker thread, then the small project file; false when it cannot start.
+    // project on a worker thread, then the small project file; false when it cannot start
+    // (or, with no runs to write, when writing the project file failed).
     bool saveProject(const QString& path);
     // Opens a project: reads its data file in the background, then restores roles, model,
-    // synthesizers and the list of saved runs.
+    // synthesizers and the list of saved runs. Unsaved work of the shown one is asked about
+    // first (questions().unsavedWork); the project becomes projectPath() once applied.
     void openProject(const QString& path);
     QString projectPath() const { return projectPath_; }
+    // What closing or opening another project would lose now, one item per line (empty when
+    // nothing): a run or save in progress, finished runs only in memory, changed settings.
+    QStringList unsavedWork() const;
+    WindowQuestions& questions() { return questions_; }
 
     // Shows a finished run on the Results tab, or compares two on the Compare tab. Runs
     // reopened from a project (not loaded) are selected in the run list instead.
@@ -141,10 +164,26 @@ class MainWindow : public QMainWindow {
     void addRecentFile(const QString& path);
     void updateRecentMenu();
     void onReadDone(ReadOutcome result);
-    void setBusy(bool busy, const QString& what = {});
+    void beginBusy(JobRunnerBase* job, const QString& what);
+    void endBusy(JobRunnerBase* job);
+    void showBusy();
+    void watchBusy(JobRunnerBase* job);
+    void cancelBusyJobs();
+    void startOpeningProject(Project project, const QString& path);
     void applyProject(const Project& project);
-    void writeProjectFile(const QString& path);
+    void startLoadingRuns(const Project& project);
+    void onRunsLoaded(LoadedRuns loaded);
+    void onRunsLoadFinished(JobOutcome outcome);
+    bool writeProjectFile(const QString& path);
+    void onSaveFinished(JobOutcome outcome);
     void chooseProjectToSave();
+    QString askProjectPath();
+    QString chooseSavePath(const QString& caption, const QString& dir, const QString& filter,
+                           const QStringList& suffixes);
+    bool confirmLosingWork(const QString& question, std::function<void()> afterSave);
+    bool saveBeforeLosingWork();
+    std::string settingsSnapshot() const;
+    void markSettingsSaved();
     Project gatherProject() const;
     void buildRunMenu();
     void updateRunActions();
@@ -184,8 +223,19 @@ class MainWindow : public QMainWindow {
     QString readingPath_;
     data::ReadOptions readOptions_;          // how the shown table was read (saved in projects)
     std::optional<Project> pendingProject_;  // applied once its data file is read
+    QString pendingProjectPath_;             // becomes projectPath_ when applied
     QString projectPath_;
     QString savingPath_;
+    // Runs once the save in progress has written the project file (a deferred close or
+    // opening of another project); dropped when the save fails or is cancelled.
+    std::function<void()> afterSave_;
+    bool closeConfirmed_ = false;  // the person already chose Save or Discard for this close
+    std::string savedSettings_;    // settingsSnapshot() when last opened or saved
+    std::vector<std::pair<JobRunnerBase*, QString>> busyJobs_;  // newest last, shown
+    int runsGeneration_ = 0;  // bumped by every project applied; tags its runs' load
+    int loadingGeneration_ = 0;
+    JobRunner<LoadedRuns>::Work queuedRunsLoad_;  // starts once the superseded load stopped
+    WindowQuestions questions_;
 };
 
 }  // namespace ppsynth::ui

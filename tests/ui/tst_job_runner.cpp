@@ -175,6 +175,24 @@ class TstJobRunner : public QObject {
         QCOMPARE(job.lastOutcome(), cancel ? JobOutcome::Canceled : JobOutcome::Done);
     }
 
+    // A cancel that arrives after the work returned (its finished signal not yet delivered)
+    // is too late to stop anything: the result is there, so the job is Done and delivers it
+    // (the Export dialog used to say "nothing was written" beside a complete bundle).
+    void cancelAfterWorkReturnedKeepsResult() {
+        JobRunner<std::unique_ptr<int>> job;
+        int value = 0;
+        job.onResult([&](std::unique_ptr<int> v) { value = *v; });
+        QSignalSpy finished(&job, &ui::JobRunnerBase::finished);
+        QVERIFY(job.start([](const ProgressCallback&) { return std::make_unique<int>(42); }));
+        job.waitForFinished();  // blocks without processing events: nothing delivered yet
+        QVERIFY(job.isRunning());
+        job.cancel();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).value<JobOutcome>(), JobOutcome::Done);
+        QCOMPARE(value, 42);
+    }
+
     void exceptionBecomesFailure() {
         JobRunner<int> job;
         QSignalSpy finished(&job, &ui::JobRunnerBase::finished);

@@ -9,15 +9,21 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QScrollBar>
+#include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUrl>
 #include <algorithm>
@@ -39,11 +45,13 @@
 #include "ui/export/export_dialog.hpp"
 #include "ui/main_window.hpp"
 #include "ui/message_area.hpp"
+#include "ui/project_file.hpp"
 #include "ui/results/results_page.hpp"
 #include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 #include "ui/setup/synthesizers_page.hpp"
+#include "ui/setup/weight_preview_panel.hpp"
 #include "ui/table_model.hpp"
 
 // Printable roles for QCOMPARE (found by ADL). ColumnType already has a toString
@@ -130,10 +138,12 @@ data::Table makeTable(std::size_t n) {
 
 // A run folder made as `ppsynth-cli run` makes one (the run fixture: a labelled SPSS file,
 // six synthesizers on the conjugate Poisson model, well under a second); returns its path.
-QString makeRunFolder(const QString& base) {
+// A seed other than 0 replaces the fixture's, so runs can be told apart.
+QString makeRunFolder(const QString& base, std::uint64_t seed = 0) {
     const std::filesystem::path dir(base.toStdString());
     auto c = study::loadRunConfig(fixture::writeInputs(dir / "inputs"));
     if (!c) qFatal("%s", c.message().c_str());
+    if (seed != 0) c->mcmc.seed = seed;
     auto input = study::readRunData(*c);
     if (!input) qFatal("%s", input.message().c_str());
     auto run = study::runStudy(*c, input->table);
@@ -143,6 +153,38 @@ QString makeRunFolder(const QString& base) {
     if (auto s = study::writeRunOutput(*run, input->table, out.string()); !s)
         qFatal("%s", s.message().c_str());
     return QString::fromStdString(out.string());
+}
+
+// A project on makeRunFolder's inputs under `base` (data.sav, the fixture's configuration)
+// listing `runs` (a folder may repeat); returns the project file's path.
+QString writeProject(const QString& base, const QString& name, const QStringList& runs) {
+    const QDir dir(base);
+    auto c = study::loadRunConfig(dir.filePath(QStringLiteral("inputs/config.json")).toStdString());
+    if (!c) qFatal("%s", c.message().c_str());
+    ui::Project p;
+    p.dataPath = dir.filePath(QStringLiteral("inputs/data.sav"));
+    p.config = *c;
+    for (const QString& folder : runs)
+        p.runs.push_back({folder, QStringLiteral("Run of %1").arg(name), QString()});
+    const QString file = dir.filePath(name + QStringLiteral(".ppsynth"));
+    if (auto s = ui::saveProject(p, file); !s) qFatal("%s", s.message().c_str());
+    return file;
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A finished run that exists only in memory (not saved to a folder).
+ui::RunRecord unsavedRun(std::shared_ptr<const data::Table> table = nullptr,
+                         Eigen::Index bounds = 0) {
+    auto result = std::make_shared<study::RunResult>();
+    result->f = Eigen::VectorXd::Ones(bounds);
+    ui::RunRecord r;
+    r.result = result;
+    r.table = std::move(table);
+    return r;
 }
 
 bool waitForJob(ui::JobRunnerBase* job) {
@@ -544,6 +586,237 @@ class TstMainWindow : public QObject {
 
     // A data file changed since the run: the loader refuses, its message is shown and the
     // run list stays empty.
+    // A project whose data file has gone does not open, and must not become the project Save
+    // writes to: the window still shows A, so Save writes A and leaves B's file as it was.
+    void saveAfterFailedOpenKeepsShownProject() {
+        QTemporaryDir a, b;
+        QVERIFY(a.isValid() && b.isValid());
+        fixture::writeInputs(std::filesystem::path(a.path().toStdString()) / "inputs");
+        fixture::writeInputs(std::filesystem::path(b.path().toStdString()) / "inputs");
+        const QString fileA = writeProject(a.path(), QStringLiteral("a"), {});
+        const QString fileB = writeProject(b.path(), QStringLiteral("b"), {});
+        QVERIFY(QFile::remove(b.filePath(QStringLiteral("inputs/data.sav"))));  // moved away
+        const QByteArray bytesB = fileBytes(fileB);
+
+        ui::MainWindow w;
+        int asked = 0;
+        w.questions().unsavedWork = [&](const QString&, const QStringList&) {
+            ++asked;
+            return ui::UnsavedChoice::Cancel;
+        };
+        w.openProject(fileA);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        w.openProject(fileB);
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        auto* save = w.findChild<QAction*>(QStringLiteral("saveProject"));
+        QVERIFY(save && save->isEnabled());
+        save->trigger();
+        QCOMPARE(fileBytes(fileB), bytesB);
+        QCOMPARE(asked, 0);  // nothing unsaved: no question
+    }
+
+    // Closing with a finished run only in memory asks once; Cancel keeps the window open,
+    // Discard closes it.
+    void closeAsksBeforeLosingRuns() {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.runPanel()->runList()->add(unsavedRun());
+        QCOMPARE(w.unsavedWork().size(), 1);
+        int asked = 0;
+        auto answer = ui::UnsavedChoice::Cancel;
+        QStringList what;
+        w.questions().unsavedWork = [&](const QString&, const QStringList& items) {
+            ++asked;
+            what = items;
+            return answer;
+        };
+        QVERIFY(!w.close());
+        QCOMPARE(asked, 1);
+        QVERIFY(w.isVisible());
+        QVERIFY2(what.value(0).contains(QStringLiteral("1 finished run")),
+                 qPrintable(what.value(0)));
+        answer = ui::UnsavedChoice::Discard;
+        QVERIFY(w.close());
+        QCOMPARE(asked, 2);
+        QVERIFY(!w.isVisible());
+    }
+
+    // The real question, rendered for a person to look at; Cancel keeps the window.
+    void unsavedWorkQuestionScreenshot() {
+        ui::MainWindow w;
+        w.setTable(makeTable(40), QStringLiteral("/home/analyst/census.csv"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.runPanel()->runList()->add(unsavedRun());
+        QTest::keyClick(w.dataPage()->columnPanel()->roleCombo(Income), Qt::Key_End);
+        bool sawBox = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            sawBox = true;
+            box->grab().save(outputDir(QStringLiteral("screenshots")) +
+                             QStringLiteral("/unsaved_work_question.png"));
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(!w.close());
+        QVERIFY(sawBox);
+        QVERIFY(w.isVisible());
+    }
+
+    // Quit while the runs are being saved waits for the save, then closes: the project file
+    // the person asked for is written.
+    void closeWaitsForSaveInProgress() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = makeRunFolder(tmp.path());
+        auto loaded = study::loadRunFolder(dir.toStdString());
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        ui::RunRecord r;
+        r.result = std::make_shared<const study::RunResult>(loaded->run);
+        r.table = w.dataPage()->model()->table();
+        w.runPanel()->runList()->add(std::move(r));
+        int asked = 0;
+        w.questions().unsavedWork = [&](const QString&, const QStringList&) {
+            ++asked;
+            return ui::UnsavedChoice::Discard;
+        };
+        const QString file = tmp.filePath(QStringLiteral("saved.ppsynth"));
+        QVERIFY(w.saveProject(file));
+        QVERIFY(w.saveJob()->isRunning());
+        QVERIFY(!w.close());
+        QVERIFY(w.isVisible());
+        QVERIFY(waitForJob(w.saveJob()));
+        QTRY_VERIFY(!w.isVisible());
+        QCOMPARE(asked, 0);
+        QVERIFY(QFile::exists(file));
+        QVERIFY(!w.runPanel()->runList()->records().front().folder.isEmpty());
+    }
+
+    // Run ids restart at 1 for every project: a load of A's runs still going when B opens
+    // must not give B's run 1 A's result.
+    void secondProjectGetsItsOwnRuns() {
+        QTemporaryDir a, b;
+        QVERIFY(a.isValid() && b.isValid());
+        const QString runA = makeRunFolder(a.path());
+        const QString runB = makeRunFolder(b.path(), 4242);
+        // Many runs for A, so its load is still going when B is read and applied.
+        QStringList runsA;
+        for (int i = 0; i < 12; ++i) runsA << runA;
+        const QString fileA = writeProject(a.path(), QStringLiteral("a"), runsA);
+        const QString fileB = writeProject(b.path(), QStringLiteral("b"), {runB});
+        ui::MainWindow w;
+        w.openProject(fileA);
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.loadRunsJob()->isRunning());
+        w.openProject(fileB);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(fileB).absoluteFilePath());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.loadRunsJob()->isRunning(), 60000);
+        QTest::qWait(50);  // nothing more arrives
+        const auto& records = w.runPanel()->runList()->records();
+        QCOMPARE(records.size(), std::size_t(1));
+        QCOMPARE(records.front().folder, runB);
+        QVERIFY(records.front().result);
+        QCOMPARE(records.front().result->config.mcmc.seed, std::uint64_t(4242));
+        QCOMPARE(w.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+    }
+
+    // Two jobs at once: the status bar's progress and Cancel stay until the last has ended.
+    // The global pool gets one thread, and two blocking tasks order the jobs: the read
+    // finishes while opening the run folder is still queued.
+    void busyIndicatorStaysUntilLastJobEnds() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString csv = tmp.filePath(QStringLiteral("small.csv"));
+        {
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("a,b\n1,2\n3,4\n");
+        }
+        ui::MainWindow w;
+        auto* bar = w.statusBar()->findChild<QProgressBar*>();
+        QVERIFY(bar && bar->isHidden());
+        QThreadPool* pool = QThreadPool::globalInstance();
+        const int threads = pool->maxThreadCount();
+        pool->setMaxThreadCount(1);
+        QSemaphore first, second;
+        pool->start([&first] { first.tryAcquire(1, 30000); });
+        QVERIFY(w.readFile(csv, {}));
+        pool->start([&second] { second.tryAcquire(1, 30000); });
+        QVERIFY(w.openRunFolder(tmp.filePath(QStringLiteral("no-such-run"))));
+        QVERIFY(!bar->isHidden());
+        first.release();
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.openRunJob()->isRunning());
+        const bool shownDuringSecond = !bar->isHidden();
+        second.release();
+        QVERIFY(waitForJob(w.openRunJob()));
+        pool->waitForDone(30000);
+        pool->setMaxThreadCount(threads);
+        QVERIFY(shownDuringSecond);
+        QVERIFY(bar->isHidden());
+    }
+
+    // A run started on other data finishing after this data was opened: its bounds are for
+    // other records, so the weight preview stays without bounds; a run on this data feeds it.
+    void previewTakesBoundsOnlyFromThisData() {
+        ui::MainWindow w;
+        w.setTable(makeTable(50), QStringLiteral("/tmp/first.csv"));
+        const auto first = w.dataPage()->model()->table();
+        w.setTable(makeTable(60), QStringLiteral("/tmp/second.csv"));
+        auto* preview = w.synthesizersPage()->previewPanel();
+        const int stale = w.runPanel()->runList()->add(unsavedRun(first, 50)).id;
+        emit w.runPanel()->runFinished(stale);
+        QVERIFY(!preview->hasBounds());
+        const int current =
+            w.runPanel()->runList()->add(unsavedRun(w.dataPage()->model()->table(), 60)).id;
+        emit w.runPanel()->runFinished(current);
+        QVERIFY(preview->hasBounds());
+    }
+
+    // A name typed without ".ppsynth" gets it after the file dialog, which asked only about
+    // the typed name: replacing the existing project file is asked here.
+    void addedSuffixAsksBeforeReplacing() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString taken = tmp.filePath(QStringLiteral("taken.ppsynth"));
+        {
+            QFile f(taken);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("another project");
+        }
+        ui::MainWindow w;
+        w.setTable(makeTable(20), tmp.filePath(QStringLiteral("data.csv")));
+        QStringList asked;
+        bool replace = false;
+        w.questions().saveFileName = [&](const QString&, const QString&, const QString&, QString*) {
+            return tmp.filePath(QStringLiteral("taken"));
+        };
+        w.questions().replaceFile = [&](const QString& path) {
+            asked << path;
+            return replace;
+        };
+        auto* saveAs = w.findChild<QAction*>(QStringLiteral("saveProjectAs"));
+        QVERIFY(saveAs);
+        saveAs->trigger();
+        QCOMPARE(asked, QStringList{taken});
+        QCOMPARE(fileBytes(taken), QByteArray("another project"));
+        QVERIFY(w.projectPath().isEmpty());
+        replace = true;
+        saveAs->trigger();
+        QCOMPARE(asked.size(), 2);
+        QVERIFY(fileBytes(taken).contains("ppsynth-project"));
+        QCOMPARE(w.projectPath(), taken);
+    }
+
     void openRunFolderWithChangedData() {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
