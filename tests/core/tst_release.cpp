@@ -555,6 +555,42 @@ class TstRelease : public QObject {
         QVERIFY(writeReleaseBundle(second, (dir / "a" / "b" / "bundle").string()).isOk());
     }
 
+    // A file named manifest.json does not make a folder a bundle: with overwrite, a folder
+    // whose manifest lacks the bundle's format mark is refused and left as it was.
+    void overwriteRefusesForeignManifest_data() {
+        QTest::addColumn<QString>("manifest");
+        QTest::addColumn<QString>("found");
+        QTest::newRow("other JSON") << R"({"name":"x"})"
+                                    << "it has no \"format\" key";
+        QTest::newRow("other format") << R"({"format":"zotero"})"
+                                      << "its \"format\" is \"zotero\"";
+        QTest::newRow("not JSON") << "name = x"
+                                  << "it is not valid JSON";
+        QTest::newRow("array") << R"(["ppsynth-release"])"
+                               << "it is not a JSON object";
+        QTest::newRow("empty") << ""
+                               << "it is not valid JSON";
+    }
+    void overwriteRefusesForeignManifest() {
+        QFETCH(QString, manifest);
+        QFETCH(QString, found);
+        const fs::path docs = outputDir("foreign_manifest") / "documents";
+        fs::create_directories(docs);
+        std::ofstream(docs / "manifest.json") << manifest.toStdString();
+        std::ofstream(docs / "thesis.txt") << "years of work";
+        ReleaseOptions o;
+        o.overwrite = true;
+        const Status s = writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), docs.string(), o);
+        QVERIFY(!s.isOk());
+        for (const std::string& part : std::vector<std::string>{
+                 "not a ppsynth release bundle", found.toStdString(), "choose another folder"})
+            QVERIFY2(contains(s.message(), part), s.message().c_str());
+        QCOMPARE(test::filesUnder(docs), (std::vector<std::string>{"manifest.json", "thesis.txt"}));
+        QCOMPARE(test::slurp(docs / "thesis.txt"), std::string("years of work"));
+        QCOMPARE(test::slurp(docs / "manifest.json"), manifest.toStdString());
+        QVERIFY(leftovers(docs).empty());
+    }
+
     void manifest() {
         const fs::path bundle = outputDir("manifest") / "bundle";
         const ReleaseRequest r = makeRequest(3, {FileFormat::Csv, FileFormat::Dta});

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include "ppsynth/common/atomic_file.hpp"
@@ -66,15 +68,31 @@ data::Table releasedTable(const data::Table& t, const std::vector<std::string>& 
 }
 
 // May an existing path be replaced by a bundle (with overwrite)? Only a folder that is a
-// ppsynth bundle or empty, so a mistyped --out never deletes someone's documents.
+// ppsynth bundle or empty, so a mistyped --out never deletes someone's documents. A file
+// merely named manifest.json does not make a bundle: it must carry the bundle's format mark.
 Status replaceable(const fs::path& target) {
     std::error_code ec;
     if (!fs::is_directory(target, ec))
         return Error{"'" + target.string() + "' exists and is not a folder; it is not replaced"};
-    if (fs::exists(target / "manifest.json", ec) || fs::is_empty(target, ec)) return {};
-    return Error{"'" + target.string() +
-                 "' is a folder that is not a ppsynth release bundle (no manifest.json); "
-                 "it is not replaced, choose another folder"};
+    if (fs::is_empty(target, ec) && !ec) return {};
+    const fs::path manifest = target / "manifest.json";
+    if (!fs::is_regular_file(manifest, ec))
+        return Error{"'" + target.string() +
+                     "' is a folder that is not a ppsynth release bundle (no manifest.json); "
+                     "it is not replaced, choose another folder"};
+    std::ifstream in(manifest, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in)
+        return Error{"could not read '" + manifest.string() + "'; '" + target.string() +
+                     "' is not replaced, choose another folder"};
+    if (const std::string found = notAReleaseManifest(text.str()); !found.empty())
+        return Error{"'" + target.string() +
+                     "' is a folder that is not a ppsynth release bundle: its manifest.json is "
+                     "not one ppsynth wrote (" +
+                     found + "; a bundle's says \"format\": \"" + kManifestFormat +
+                     "\"); it is not replaced, choose another folder or empty this one first"};
+    return {};
 }
 
 Status commitBundle(const fs::path& temp, const fs::path& target, bool exists) {

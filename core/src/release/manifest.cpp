@@ -24,7 +24,7 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     const privacy::GlobalEpsilon global = privacy::globalEpsilon(eps / 2.0, facts.records);
 
     ordered_json j;
-    j["format"] = "ppsynth-release";
+    j["format"] = kManifestFormat;
     j["format_version"] = 1;
     j["software"] = {{"name", "ppsynth"}, {"version", manifest.softwareVersion}};
     j["created_utc"] = manifest.createdUtc.empty() ? currentUtcIso8601() : manifest.createdUtc;
@@ -60,6 +60,18 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     j["notes"] = manifest.notes;
     // Invalid UTF-8 in a name is replaced rather than thrown on.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string notAReleaseManifest(const std::string& jsonText) {
+    const auto j = nlohmann::json::parse(jsonText, nullptr, false);
+    if (j.is_discarded()) return "it is not valid JSON";
+    if (!j.is_object()) return "it is not a JSON object";
+    const auto format = j.find("format");
+    if (format == j.end()) return "it has no \"format\" key";
+    if (!format->is_string() || format->get<std::string>() != kManifestFormat)
+        return "its \"format\" is " +
+               format->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return {};
 }
 
 }  // namespace ppsynth::release

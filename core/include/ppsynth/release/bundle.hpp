@@ -42,7 +42,8 @@ struct ReleaseRequest {
 struct ReleaseOptions {
     // Replace an existing bundle (atomically: the old one is moved aside, the new one moved
     // in, then the old one deleted). Without it an existing folder is an error. Even with it,
-    // a folder that is not a ppsynth bundle (no manifest.json) and not empty is never replaced.
+    // a folder that is not empty and not a ppsynth bundle (no manifest.json whose "format" is
+    // "ppsynth-release") is never replaced.
     bool overwrite = false;
     ProgressCallback progress;  // stage "release", done/total in files; Stop cancels
 };

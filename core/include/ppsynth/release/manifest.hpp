@@ -70,4 +70,12 @@ std::string currentUtcIso8601();
 // The manifest.json text (pretty-printed, UTF-8). Key names are a contract for scripts.
 std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts);
 
+// The value of the manifest's "format" key: what marks a folder as a ppsynth bundle.
+inline constexpr const char* kManifestFormat = "ppsynth-release";
+
+// Whether `jsonText` is a manifest ppsynth wrote (a JSON object whose "format" is
+// kManifestFormat). Returns an empty string when it is, else what was found instead
+// ("it is not valid JSON", "its \"format\" is \"x\"").
+std::string notAReleaseManifest(const std::string& jsonText);
+
 }  // namespace ppsynth::release
