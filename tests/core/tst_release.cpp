@@ -310,7 +310,13 @@ class TstRelease : public QObject {
         QTest::newRow("categorical target") << 10 << "must be numeric or a count";
         QTest::newRow("predictor equals original y")
             << 11 << "column 'copy' equals the confidential";
-        QTest::newRow("epsilon not finite") << 12 << "epsilon";
+        QTest::newRow("epsilon not finite") << 12 << "epsilon per dataset is not set";
+        QTest::newRow("epsilon zero") << 13
+                                      << "epsilon per dataset is 0; it must be a finite "
+                                         "number > 0";
+        QTest::newRow("epsilon negative") << 14 << "epsilon per dataset is -1.5";
+        QTest::newRow("epsilon forgotten") << 15 << "epsilon per dataset is not set";
+        QTest::newRow("delta estimate empty") << 16 << "how Delta (and so epsilon) was estimated";
     }
     // Refused requests name the problem and write nothing.
     void refusals() {
@@ -367,6 +373,18 @@ class TstRelease : public QObject {
                 break;
             case 12:
                 r.manifest.privacy.epsilonPerDataset = kNaN;
+                break;
+            case 13:
+                r.manifest.privacy.epsilonPerDataset = 0;
+                break;
+            case 14:
+                r.manifest.privacy.epsilonPerDataset = -1.5;
+                break;
+            case 15:  // a caller that never set the privacy block
+                r.manifest.privacy = Manifest::Privacy{};
+                break;
+            case 16:
+                r.manifest.privacy.deltaEstimate.clear();
                 break;
         }
         const Status check = validateReleaseRequest(r);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
 
 namespace ppsynth::release {
@@ -26,6 +27,22 @@ std::string lowerName(const std::string& name) {
 
 std::string quoted(const std::string& s) {
     return "'" + s + "'";
+}
+
+// The guarantee the bundle states must have been measured: epsilon = 0 (or unset) would
+// claim that the data were not used at all.
+Status validatePrivacy(const Manifest::Privacy& p) {
+    const double eps = p.epsilonPerDataset;
+    if (!std::isfinite(eps) || eps <= 0)
+        return Error{"the manifest's epsilon per dataset is " +
+                     (std::isnan(eps) ? std::string("not set") : data::formatNumber(eps)) +
+                     "; it must be a finite number > 0, the epsilon_x measured for the "
+                     "synthesizer (was it filled in from the run?)"};
+    if (p.deltaEstimate.empty())
+        return Error{
+            "the manifest does not say how Delta (and so epsilon) was estimated "
+            "(e.g. \"max over draws\"); fill in its delta estimate from the run"};
+    return {};
 }
 
 }  // namespace
@@ -53,9 +70,7 @@ Status validateReleaseRequest(const ReleaseRequest& r) {
         if (f != data::FileFormat::Csv && f != data::FileFormat::Sav && f != data::FileFormat::Dta)
             return Error{"a release is written as csv, sav or dta, not " +
                          std::string(data::toString(f))};
-    const double eps = r.manifest.privacy.epsilonPerDataset;
-    if (!std::isfinite(eps) || eps < 0)
-        return Error{"the manifest's epsilon per dataset must be a finite number >= 0"};
+    if (Status s = validatePrivacy(r.manifest.privacy); !s) return s;
 
     // The allow-list: no duplicates, the target in it, nothing that looks confidential.
     std::set<std::string> seen;

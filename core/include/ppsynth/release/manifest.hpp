@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,10 +46,13 @@ struct Manifest {
         std::uint64_t synthesis = 0;
     } seeds;
 
+    // No defaults: a manifest whose caller forgot them is refused (validateReleaseRequest)
+    // rather than released claiming a guarantee nobody measured.
     struct Privacy {
-        double epsilonPerDataset = 0;  // epsilon_x = 2 Delta_{alpha,x}
+        double epsilonPerDataset =
+            std::numeric_limits<double>::quiet_NaN();  // epsilon_x = 2 Delta_{alpha,x} > 0
         // How Delta was estimated: "max over draws" or "0.95-quantile over draws".
-        std::string deltaEstimate = "max over draws";
+        std::string deltaEstimate;
     } privacy;
 
     std::vector<std::string> notes;  // free text for data users (no record-level values)
