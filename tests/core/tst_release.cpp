@@ -143,6 +143,24 @@ bool contains(const std::string& haystack, const std::string& needle) {
     return haystack.find(needle) != std::string::npos;
 }
 
+// Dataset l's number as R's sprintf("%0<width>d") and Stata's display %0<width>.0f print it.
+std::string zeroPadded(std::size_t l, int width) {
+    std::string s = std::to_string(l);
+    if (static_cast<int>(s.size()) < width)
+        s.insert(0, static_cast<std::size_t>(width - static_cast<int>(s.size())), '0');
+    return s;
+}
+
+// The data files with extension `ext` in a bundle: "data/synthetic_001.csv", ...
+std::set<std::string> dataFilesWith(const fs::path& bundle, const std::string& ext) {
+    std::set<std::string> out;
+    for (const auto& f : test::filesUnder(bundle))
+        if (f.rfind("data/", 0) == 0 && f.size() > ext.size() &&
+            f.compare(f.size() - ext.size() - 1, std::string::npos, "." + ext) == 0)
+            out.insert(f);
+    return out;
+}
+
 bool haveSha256sum() {
     return std::system("command -v sha256sum > /dev/null 2>&1") == 0;
 }
@@ -654,6 +672,52 @@ class TstRelease : public QObject {
         QCOMPARE(j["notes"][0].get<std::string>(), std::string("n after listwise deletion"));
         // Nothing record-level: every value is a scalar, a short list or a small map.
         QVERIFY(!contains(test::slurp(bundle / "manifest.json"), "income_original"));
+    }
+
+    void readmeCodeReadsTheWrittenFiles_data() {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<QString>("rFormat");
+        QTest::addColumn<QString>("stataFormat");
+        QTest::newRow("m = 3") << 3 << "%02d"
+                               << "%02.0f";
+        QTest::newRow("m = 10") << 10 << "%02d"
+                                << "%02.0f";
+        QTest::newRow("m = 100") << 100 << "%03d"
+                                 << "%03.0f";
+    }
+    // The README's R and Stata loops, run for l = 1..m in the printf semantics both use,
+    // name exactly the files written (file names pad to the width of m).
+    void readmeCodeReadsTheWrittenFiles() {
+        QFETCH(int, m);
+        QFETCH(QString, rFormat);
+        QFETCH(QString, stataFormat);
+        const fs::path bundle = outputDir("readme_width") / "bundle";
+        const auto count = static_cast<std::size_t>(m);
+        QVERIFY(writeReleaseBundle(makeRequest(count, {FileFormat::Csv, FileFormat::Dta}),
+                                   bundle.string())
+                    .isOk());
+        const QString text = QString::fromStdString(test::slurp(bundle / "README.txt"));
+        QVERIFY2(text.contains("sprintf(\"data/synthetic_" + rFormat + ".csv\", l)"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("local f : display " + stataFormat + " `l'"), qPrintable(text));
+
+        const auto r =
+            QRegularExpression("sprintf\\(\"data/synthetic_%0(\\d+)d\\.(\\w+)\", l\\)").match(text);
+        const auto stataWidth = QRegularExpression("display %0(\\d+)\\.0f `l'").match(text);
+        const auto stataFile = QRegularExpression("\"data/synthetic_`f'\\.(\\w+)\"").match(text);
+        QVERIFY(r.hasMatch() && stataWidth.hasMatch() && stataFile.hasMatch());
+        const auto named = [&](int width, const QString& ext) {
+            std::set<std::string> out;
+            for (std::size_t l = 1; l <= count; ++l)
+                out.insert("data/synthetic_" + zeroPadded(l, width) + "." + ext.toStdString());
+            return out;
+        };
+        QCOMPARE(r.captured(2), QString("csv"));
+        QCOMPARE(stataFile.captured(1), QString("dta"));
+        QVERIFY(named(r.captured(1).toInt(), r.captured(2)) == dataFilesWith(bundle, "csv"));
+        QVERIFY(named(stataWidth.captured(1).toInt(), stataFile.captured(1)) ==
+                dataFilesWith(bundle, "dta"));
+        QCOMPARE(dataFilesWith(bundle, "csv").size(), count);
     }
 
     void manifestDateDefaultsToNow() {

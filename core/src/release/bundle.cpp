@@ -185,8 +185,12 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
 
 }  // namespace
 
+std::size_t datasetNumberWidth(std::size_t m) {
+    return std::max<std::size_t>(2, std::to_string(m).size());
+}
+
 std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format) {
-    const std::size_t width = std::max<std::size_t>(2, std::to_string(m).size());
+    const std::size_t width = datasetNumberWidth(m);
     std::string number = std::to_string(index + 1);
     number.insert(0, width - std::min(width, number.size()), '0');
     return "synthetic_" + number + extension(format);

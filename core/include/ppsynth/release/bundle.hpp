@@ -65,4 +65,8 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
 // The file name of dataset `index` (0-based) of m in a format: "synthetic_01.csv".
 std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format);
 
+// How many digits the dataset numbers in those names have: those of m, at least 2
+// ("synthetic_007.dta" for m = 120). The README's reading code pads to the same width.
+std::size_t datasetNumberWidth(std::size_t m);
+
 }  // namespace ppsynth::release
