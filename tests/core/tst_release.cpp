@@ -444,6 +444,36 @@ class TstRelease : public QObject {
                                          << "original";
         QTest::newRow("weights") << "weights"
                                  << "weights";
+        // METHOD.md's record-level symbols and the code's names for them (records file
+        // columns: alpha, f, lipschitz, ir, pairwise_weight, above).
+        const std::pair<const char*, const char*> recordLevel[] = {
+            {"delta_i", "delta_i"},
+            {"Delta_i", "delta_i"},
+            {"Delta_{i}", "delta_i"},
+            {"delta_x_i", "delta_x_i"},
+            {"Delta_{alpha,x_i}", "alpha"},
+            {"at_i", "at_i"},
+            {"AT_i", "at_i"},
+            {"T_i", "t_i"},
+            {"ft_i", "ft_i"},
+            {"c_i", "c_i"},
+            {"l_{s,i}", "l_s_i"},
+            {"log_lik", "log_lik"},
+            {"logLik", "log_lik"},
+            {"loglik", "loglik"},
+            {"log-likelihood", "log_likelihood"},
+            {"f_{i}", "f_i"},
+            {"recordDelta", "record_delta"},
+            {"recorddelta", "recorddelta"},
+            {"record_delta", "record_delta"},
+            {"RecordBound", "record_bound"},
+            {"pairwiseWeight", "pairwise"},
+            {"IR_ij", "ir"},
+            {"yOriginal", "original"},
+            {"whackAMole", "whack_amole"},
+            {"whack_a_mole", "whack_a_mole"},
+            {"alphaW", "alpha"}};
+        for (const auto& [n, why] : recordLevel) QTest::newRow(n) << n << why;
         QTest::newRow("age") << "age"
                              << "";
         QTest::newRow("income") << "income"
@@ -456,6 +486,9 @@ class TstRelease : public QObject {
                                        << "";
         QTest::newRow("region") << "region"
                                 << "";
+        for (const char* n : {"at", "fi", "ti", "HairColor", "likelihood_to_vote", "deltaRegion",
+                              "price_delta", "T", "c", "l"})
+            QTest::newRow(n) << n << "";
     }
     void confidentialNames() {
         QFETCH(QString, name);

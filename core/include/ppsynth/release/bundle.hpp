@@ -48,9 +48,11 @@ struct ReleaseOptions {
     ProgressCallback progress;  // stage "release", done/total in files; Stop cancels
 };
 
-// Names ppsynth refuses to release whatever the allow-list says: after lower-casing and
-// splitting at non-alphanumeric characters, a name is refused when it is one of f, f_i,
-// delta, or any part is alpha, lipschitz, ir, risk, weight, weights or pairwise.
+// Names ppsynth refuses to release whatever the allow-list says: after splitting into parts
+// at non-alphanumeric characters and camelCase humps and lower-casing, a name is refused
+// when it is one of METHOD.md's record-level symbols (f, f_i, delta, delta_i, at_i, t_i,
+// ...) or the code's (recordDelta, ...), or any part is alpha, lipschitz, ir, risk, weight,
+// weights, pairwise, original, confidential or a log-likelihood.
 // Returns the reason ("weights") or an empty string when the name is fine.
 std::string confidentialNameReason(const std::string& columnName);
 
