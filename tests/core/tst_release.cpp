@@ -18,6 +18,7 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
+#include "release/commit.hpp"  // white-box: a rename that fails
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -658,6 +659,54 @@ class TstRelease : public QObject {
         QCOMPARE(test::slurp(docs / "thesis.txt"), std::string("years of work"));
         QCOMPARE(test::slurp(docs / "manifest.json"), manifest.toStdString());
         QVERIFY(leftovers(docs).empty());
+    }
+
+    // Replacing a bundle: when the new one cannot move in, the old one is moved back; if
+    // that fails too, the message must not call it unchanged but say where it was left.
+    void commitSaysWhereTheOldBundleIs() {
+        const fs::path dir = outputDir("commit");
+        const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
+        fs::create_directories(target);
+        fs::create_directories(temp);
+        std::ofstream(target / "manifest.json") << "old";
+        std::ofstream(temp / "manifest.json") << "new";
+        int calls = 0, failFrom = 0;
+        fs::path aside;
+        const detail::RenameFolder failing = [&](const fs::path& from, const fs::path& to,
+                                                 std::error_code& ec) {
+            if (++calls == 1) aside = to;
+            if (calls >= failFrom)
+                ec = std::make_error_code(std::errc::permission_denied);
+            else
+                fs::rename(from, to, ec);
+        };
+
+        failFrom = 2;  // new in and old back both fail
+        Status s = detail::commitBundle(temp, target, true, failing);
+        QVERIFY(!s.isOk());
+        QCOMPARE(calls, 3);
+        QVERIFY2(!contains(s.message(), "unchanged"), s.message().c_str());
+        QVERIFY2(contains(s.message(), "it is now '" + aside.string() + "'"), s.message().c_str());
+        QVERIFY2(contains(aside.filename().string(), "bundle.old-"), aside.string().c_str());
+        QCOMPARE(test::slurp(aside / "manifest.json"), std::string("old"));
+        QVERIFY(!fs::exists(target));
+
+        fs::rename(aside, target);
+        calls = 0;
+        failFrom = 2;
+        const detail::RenameFolder newInFails = [&](const fs::path& from, const fs::path& to,
+                                                    std::error_code& ec) {
+            if (++calls == failFrom)
+                ec = std::make_error_code(std::errc::permission_denied);
+            else
+                fs::rename(from, to, ec);
+        };
+        s = detail::commitBundle(temp, target, true, newInFails);
+        QVERIFY(!s.isOk());
+        QCOMPARE(calls, 3);
+        QVERIFY2(contains(s.message(), "the existing bundle is unchanged"), s.message().c_str());
+        QCOMPARE(test::slurp(target / "manifest.json"), std::string("old"));
+        QCOMPARE(leftovers(target), std::vector<std::string>{temp.string()});
     }
 
     void manifest() {

@@ -14,6 +14,7 @@
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/sha256.hpp"
+#include "release/commit.hpp"
 #include "release/readme.hpp"
 
 namespace ppsynth::release {
@@ -95,32 +96,6 @@ Status replaceable(const fs::path& target) {
     return {};
 }
 
-Status commitBundle(const fs::path& temp, const fs::path& target, bool exists) {
-    std::error_code ec;
-    if (!exists) {
-        fs::rename(temp, target, ec);
-        if (ec)
-            return Error{"could not move the bundle into '" + target.string() +
-                         "': " + ec.message()};
-        return {};
-    }
-    // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
-    const fs::path old = besideName(target, ".old-");
-    fs::rename(target, old, ec);
-    if (ec)
-        return Error{"could not replace '" + target.string() + "': " + ec.message() +
-                     "; the existing bundle is unchanged"};
-    fs::rename(temp, target, ec);
-    if (ec) {
-        std::error_code back;
-        fs::rename(old, target, back);
-        return Error{"could not move the new bundle into '" + target.string() +
-                     "': " + ec.message() + "; the existing bundle is unchanged"};
-    }
-    fs::remove_all(old, ec);  // the new bundle is in place; a leftover is only disk space
-    return {};
-}
-
 // Data files, manifest, README and checksums into the temporary folder.
 Status writeContents(const ReleaseRequest& request, const fs::path& temp,
                      const ReleaseOptions& options) {
@@ -185,6 +160,47 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
 
 }  // namespace
 
+namespace detail {
+
+Status commitBundle(const fs::path& temp, const fs::path& target, bool exists,
+                    const RenameFolder& renameFolder) {
+    const RenameFolder rename = renameFolder
+                                    ? renameFolder
+                                    : [](const fs::path& from, const fs::path& to,
+                                         std::error_code& ec) { fs::rename(from, to, ec); };
+    std::error_code ec;
+    if (!exists) {
+        rename(temp, target, ec);
+        if (ec)
+            return Error{"could not move the bundle into '" + target.string() +
+                         "': " + ec.message()};
+        return {};
+    }
+    // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
+    const fs::path old = besideName(target, ".old-");
+    rename(target, old, ec);
+    if (ec)
+        return Error{"could not replace '" + target.string() + "': " + ec.message() +
+                     "; the existing bundle is unchanged"};
+    rename(temp, target, ec);
+    if (ec) {
+        std::error_code back;
+        rename(old, target, back);
+        if (back)
+            return Error{"could not move the new bundle into '" + target.string() +
+                         "': " + ec.message() + "; moving the existing bundle back failed too (" +
+                         back.message() + "): it is now '" + old.string() +
+                         "', rename that folder to '" + target.filename().string() +
+                         "' to restore it"};
+        return Error{"could not move the new bundle into '" + target.string() +
+                     "': " + ec.message() + "; the existing bundle is unchanged"};
+    }
+    fs::remove_all(old, ec);  // the new bundle is in place; a leftover is only disk space
+    return {};
+}
+
+}  // namespace detail
+
 std::size_t datasetNumberWidth(std::size_t m) {
     return std::max<std::size_t>(2, std::to_string(m).size());
 }
@@ -234,7 +250,7 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
 
     if (Status s = writeContents(request, temp, options); !s)
         return Error{withoutTemporary(s.message(), temp, target)};
-    if (Status s = commitBundle(temp, target, exists); !s) return s;
+    if (Status s = detail::commitBundle(temp, target, exists); !s) return s;
     guard.release();
     parentGuard.release();
     return {};
