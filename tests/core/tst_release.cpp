@@ -18,6 +18,7 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
+#include "ppsynth/release/from_run.hpp"
 #include "release/commit.hpp"  // white-box: a rename that fails
 #include "test_files.hpp"
 
@@ -160,6 +161,58 @@ std::set<std::string> dataFilesWith(const fs::path& bundle, const std::string& e
             f.compare(f.size() - ext.size() - 1, std::string::npos, "." + ext) == 0)
             out.insert(f);
     return out;
+}
+
+// A finished run as manifestFromRun sees it: configuration and summaries, no records.
+study::RunResult runWithSynthesizers() {
+    using study::Scheme;
+    study::RunResult run;
+    auto& c = run.config;
+    c.data.target = "income";
+    c.data.predictors = {"sex", "region", "age"};
+    c.data.known = {"sex", "region"};
+    c.model.family = "normal";
+    c.risk.radius = 0.15;
+    c.risk.percentage = false;
+    c.risk.L = 12;
+    auto add = [&](const std::string& name, Scheme scheme) -> study::SynthesizerConfig& {
+        study::SynthesizerConfig sc;
+        sc.name = name;
+        sc.scheme = scheme;
+        study::SynthesizerResult r;
+        r.name = name;
+        r.scheme = scheme;
+        r.epsilon.perDataset = 2.5;
+        r.deltaMethod = "max over draws";
+        c.synthesizers.push_back(std::move(sc));
+        run.synthesizers.push_back(std::move(r));
+        return c.synthesizers.back();
+    };
+    auto& lw = add("LW-M", Scheme::Lipschitz);
+    lw.c = 0.6;
+    lw.g = -0.1;
+    lw.M = 3.5;
+    auto& cw = add("CW", Scheme::Marginal);
+    cw.c = 0.7;
+    cw.g = 0.05;
+    cw.source = "data";
+    auto& pairwise = add("Pairwise", Scheme::Pairwise);
+    pairwise.c = 0.9;
+    pairwise.source = "synthetic";
+    auto& sigmoid = add("Sigmoid", Scheme::Sigmoid);
+    sigmoid.source = "synthetic";
+    sigmoid.sigmoidA = 8;
+    add("EM", Scheme::Scalar).match = "LW-M";
+    run.synthesizers.back().scalarWeight = 0.42;
+    auto& lwFinal = add("LW-M final", Scheme::Reweight);
+    lwFinal.base = "LW-M";
+    lwFinal.tolerance = 0.03;
+    run.synthesizers.back().k = 0.93;
+    add("CW final", Scheme::Reweight).base = "CW";
+    run.synthesizers.back().k = 0.88;
+    add("EM final", Scheme::Reweight).base = "EM";
+    run.synthesizers.back().k = 0.97;
+    return run;
 }
 
 bool haveSha256sum() {
@@ -707,6 +760,70 @@ class TstRelease : public QObject {
         QVERIFY2(contains(s.message(), "the existing bundle is unchanged"), s.message().c_str());
         QCOMPARE(test::slurp(target / "manifest.json"), std::string("old"));
         QCOMPARE(leftovers(target), std::vector<std::string>{temp.string()});
+    }
+
+    // The manifest identifies each mechanism: risk-based weights with their radius, radius
+    // mode, known variables, IR source (and L for the synthetic source); a re-weighted one
+    // with its base's name, scheme and knobs.
+    void manifestKnobsIdentifyTheMechanism_data() {
+        QTest::addColumn<QString>("synthesizer");
+        QTest::addColumn<QString>("knobs");  // the manifest's "knobs" object, compact JSON
+        QTest::newRow("LW-M") << "LW-M"
+                              << R"({"M":3.5,"c":0.6,"g":-0.1})";
+        QTest::newRow("CW from data")
+            << "CW"
+            << R"({"c":0.7,"g":0.05,"ir_source":"data","known":["sex","region"],"r":0.15,)"
+               R"("radius_mode":"absolute"})";
+        QTest::newRow("pairwise from synthetic")
+            << "Pairwise"
+            << R"({"L":12.0,"c":0.9,"g":0.0,"ir_source":"synthetic","known":["sex","region"],)"
+               R"("r":0.15,"radius_mode":"absolute"})";
+        QTest::newRow("sigmoid")
+            << "Sigmoid"
+            << R"({"L":12.0,"a":8.0,"ir_source":"synthetic","known":["sex","region"],"r":0.15,)"
+               R"("radius_mode":"absolute"})";
+        QTest::newRow("reweighted LW-M")
+            << "LW-M final"
+            << R"({"base":"LW-M","base_M":3.5,"base_c":0.6,"base_g":-0.1,)"
+               R"("base_scheme":"lipschitz","k":0.93,"tolerance":0.03})";
+        QTest::newRow("reweighted CW")
+            << "CW final"
+            << R"({"base":"CW","base_c":0.7,"base_g":0.05,"base_ir_source":"data",)"
+               R"("base_known":["sex","region"],"base_r":0.15,"base_radius_mode":"absolute",)"
+               R"("base_scheme":"marginal","k":0.88,"tolerance":0.02})";
+        QTest::newRow("reweighted EM")
+            << "EM final"
+            << R"({"base":"EM","base_a":0.42,"base_scheme":"scalar","k":0.97,"tolerance":0.02})";
+    }
+    void manifestKnobsIdentifyTheMechanism() {
+        QFETCH(QString, synthesizer);
+        QFETCH(QString, knobs);
+        const study::RunResult run = runWithSynthesizers();
+        auto mf = manifestFromRun(run, synthesizer.toStdString());
+        QVERIFY2(mf.hasValue(), mf.hasValue() ? "" : mf.message().c_str());
+        ManifestFacts facts;
+        facts.records = 100;
+        facts.datasets = 3;
+        const auto j = nlohmann::json::parse(manifestJson(*mf, facts));
+        QCOMPARE(QString::fromStdString(j["mechanism"]["knobs"].dump()), knobs);
+        // Written into a bundle, the README lists the same knobs in words.
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv});
+        r.manifest = *mf;
+        const fs::path bundle = outputDir("knobs") / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        const std::string readme = test::slurp(bundle / "README.txt");
+        if (j["mechanism"]["knobs"].contains("known"))
+            QVERIFY2(contains(readme, "known = (sex, region)"), readme.c_str());
+    }
+
+    // A re-weighted synthesizer whose base the run does not hold cannot be described.
+    void manifestOfReweightWithoutItsBaseIsRefused() {
+        study::RunResult run = runWithSynthesizers();
+        run.synthesizers.erase(run.synthesizers.begin() + 1);  // CW's result
+        auto mf = manifestFromRun(run, "CW final");
+        QVERIFY(!mf.hasValue());
+        QVERIFY2(contains(mf.message(), "'CW final' re-weights 'CW'"), mf.message().c_str());
     }
 
     void manifest() {

@@ -16,6 +16,17 @@ std::string currentUtcIso8601() {
     return text;
 }
 
+namespace {
+
+nlohmann::ordered_json knobsJson(const std::map<std::string, Manifest::Knob>& knobs) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : knobs)
+        std::visit([&, &name = name](const auto& v) { out[name] = v; }, value);
+    return out;
+}
+
+}  // namespace
+
 std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     using nlohmann::ordered_json;
     const double eps = manifest.privacy.epsilonPerDataset;
@@ -41,7 +52,7 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
                                                          : ordered_json(nullptr)}};
     j["mechanism"] = {{"synthesizer", manifest.mechanism.synthesizer},
                       {"scheme", manifest.mechanism.scheme},
-                      {"knobs", ordered_json(manifest.mechanism.knobs)}};
+                      {"knobs", knobsJson(manifest.mechanism.knobs)}};
     j["sampling"] = {
         {"chains", manifest.sampling.chains},
         {"draws_per_chain", manifest.sampling.drawsPerChain},

@@ -35,6 +35,16 @@ std::string stataNumber(const ManifestFacts& facts) {
     return "local f : display %0" + std::to_string(datasetNumberWidth(facts.datasets)) + ".0f `l'";
 }
 
+// "0.6", "percentage", "(sex, region)" or "(none)" for an empty list of names.
+std::string knobText(const Manifest::Knob& knob) {
+    if (const double* v = std::get_if<double>(&knob)) return roundedNumber(*v, 6);
+    if (const std::string* word = std::get_if<std::string>(&knob)) return *word;
+    const auto& names = std::get<std::vector<std::string>>(knob);
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    return "(" + (s.empty() ? std::string("none") : s) + ")";
+}
+
 std::string stataReader(const ManifestFacts& facts) {
     if (hasFormat(facts, "dta")) return "use \"data/synthetic_`f'.dta\", clear";
     if (hasFormat(facts, "csv")) return "import delimited \"data/synthetic_`f'.csv\", clear";
@@ -194,7 +204,7 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
         o << " with";
         bool first = true;
         for (const auto& [k, v] : manifest.mechanism.knobs) {
-            o << (first ? " " : ", ") << k << " = " << roundedNumber(v, 6);
+            o << (first ? " " : ", ") << k << " = " << knobText(v);
             first = false;
         }
     }

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace ppsynth::release {
@@ -30,10 +31,14 @@ struct Manifest {
         std::optional<double> shift;  // log-shift: y + shift
     } transform;
 
+    // A configuration value of the mechanism: a number (c, g, k, M, r, L), a word
+    // (radius_mode, ir_source, base) or a list of names (known variables). Never record-level.
+    using Knob = std::variant<double, std::string, std::vector<std::string>>;
+
     struct Mechanism {
-        std::string synthesizer;              // the user's name for it ("LW 0.6")
-        std::string scheme;                   // unweighted | lipschitz | marginal | ...
-        std::map<std::string, double> knobs;  // c, g, k, M, r, ... as used
+        std::string synthesizer;            // the user's name for it ("LW 0.6")
+        std::string scheme;                 // unweighted | lipschitz | marginal | ...
+        std::map<std::string, Knob> knobs;  // c, g, k, M, r, ... as used; base_* for reweight
     } mechanism;
 
     struct Sampling {
