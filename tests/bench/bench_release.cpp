@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
         r.datasets.push_back(std::move(t));
     }
     r.manifest.privacy.epsilonPerDataset = 4.2;
+    r.manifest.privacy.deltaEstimate = "max over draws";
     std::printf("bundle: m = %zu datasets x %zu rows x %zu columns\n", m, rows,
                 r.releasedColumns.size());
 

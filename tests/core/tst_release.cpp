@@ -18,6 +18,8 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
+#include "ppsynth/release/from_run.hpp"
+#include "release/commit.hpp"  // white-box: a rename that fails
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -141,6 +143,76 @@ std::string littleEndianBytes(double v) {
 
 bool contains(const std::string& haystack, const std::string& needle) {
     return haystack.find(needle) != std::string::npos;
+}
+
+// Dataset l's number as R's sprintf("%0<width>d") and Stata's display %0<width>.0f print it.
+std::string zeroPadded(std::size_t l, int width) {
+    std::string s = std::to_string(l);
+    if (static_cast<int>(s.size()) < width)
+        s.insert(0, static_cast<std::size_t>(width - static_cast<int>(s.size())), '0');
+    return s;
+}
+
+// The data files with extension `ext` in a bundle: "data/synthetic_001.csv", ...
+std::set<std::string> dataFilesWith(const fs::path& bundle, const std::string& ext) {
+    std::set<std::string> out;
+    for (const auto& f : test::filesUnder(bundle))
+        if (f.rfind("data/", 0) == 0 && f.size() > ext.size() &&
+            f.compare(f.size() - ext.size() - 1, std::string::npos, "." + ext) == 0)
+            out.insert(f);
+    return out;
+}
+
+// A finished run as manifestFromRun sees it: configuration and summaries, no records.
+study::RunResult runWithSynthesizers() {
+    using study::Scheme;
+    study::RunResult run;
+    auto& c = run.config;
+    c.data.target = "income";
+    c.data.predictors = {"sex", "region", "age"};
+    c.data.known = {"sex", "region"};
+    c.model.family = "normal";
+    c.risk.radius = 0.15;
+    c.risk.percentage = false;
+    c.risk.L = 12;
+    auto add = [&](const std::string& name, Scheme scheme) -> study::SynthesizerConfig& {
+        study::SynthesizerConfig sc;
+        sc.name = name;
+        sc.scheme = scheme;
+        study::SynthesizerResult r;
+        r.name = name;
+        r.scheme = scheme;
+        r.epsilon.perDataset = 2.5;
+        r.deltaMethod = "max over draws";
+        c.synthesizers.push_back(std::move(sc));
+        run.synthesizers.push_back(std::move(r));
+        return c.synthesizers.back();
+    };
+    auto& lw = add("LW-M", Scheme::Lipschitz);
+    lw.c = 0.6;
+    lw.g = -0.1;
+    lw.M = 3.5;
+    auto& cw = add("CW", Scheme::Marginal);
+    cw.c = 0.7;
+    cw.g = 0.05;
+    cw.source = "data";
+    auto& pairwise = add("Pairwise", Scheme::Pairwise);
+    pairwise.c = 0.9;
+    pairwise.source = "synthetic";
+    auto& sigmoid = add("Sigmoid", Scheme::Sigmoid);
+    sigmoid.source = "synthetic";
+    sigmoid.sigmoidA = 8;
+    add("EM", Scheme::Scalar).match = "LW-M";
+    run.synthesizers.back().scalarWeight = 0.42;
+    auto& lwFinal = add("LW-M final", Scheme::Reweight);
+    lwFinal.base = "LW-M";
+    lwFinal.tolerance = 0.03;
+    run.synthesizers.back().k = 0.93;
+    add("CW final", Scheme::Reweight).base = "CW";
+    run.synthesizers.back().k = 0.88;
+    add("EM final", Scheme::Reweight).base = "EM";
+    run.synthesizers.back().k = 0.97;
+    return run;
 }
 
 bool haveSha256sum() {
@@ -310,7 +382,13 @@ class TstRelease : public QObject {
         QTest::newRow("categorical target") << 10 << "must be numeric or a count";
         QTest::newRow("predictor equals original y")
             << 11 << "column 'copy' equals the confidential";
-        QTest::newRow("epsilon not finite") << 12 << "epsilon";
+        QTest::newRow("epsilon not finite") << 12 << "epsilon per dataset is not set";
+        QTest::newRow("epsilon zero") << 13
+                                      << "epsilon per dataset is 0; it must be a finite "
+                                         "number > 0";
+        QTest::newRow("epsilon negative") << 14 << "epsilon per dataset is -1.5";
+        QTest::newRow("epsilon forgotten") << 15 << "epsilon per dataset is not set";
+        QTest::newRow("delta estimate empty") << 16 << "how Delta (and so epsilon) was estimated";
     }
     // Refused requests name the problem and write nothing.
     void refusals() {
@@ -368,6 +446,18 @@ class TstRelease : public QObject {
             case 12:
                 r.manifest.privacy.epsilonPerDataset = kNaN;
                 break;
+            case 13:
+                r.manifest.privacy.epsilonPerDataset = 0;
+                break;
+            case 14:
+                r.manifest.privacy.epsilonPerDataset = -1.5;
+                break;
+            case 15:  // a caller that never set the privacy block
+                r.manifest.privacy = Manifest::Privacy{};
+                break;
+            case 16:
+                r.manifest.privacy.deltaEstimate.clear();
+                break;
         }
         const Status check = validateReleaseRequest(r);
         QVERIFY(!check.isOk());
@@ -408,6 +498,36 @@ class TstRelease : public QObject {
                                          << "original";
         QTest::newRow("weights") << "weights"
                                  << "weights";
+        // METHOD.md's record-level symbols and the code's names for them (records file
+        // columns: alpha, f, lipschitz, ir, pairwise_weight, above).
+        const std::pair<const char*, const char*> recordLevel[] = {
+            {"delta_i", "delta_i"},
+            {"Delta_i", "delta_i"},
+            {"Delta_{i}", "delta_i"},
+            {"delta_x_i", "delta_x_i"},
+            {"Delta_{alpha,x_i}", "alpha"},
+            {"at_i", "at_i"},
+            {"AT_i", "at_i"},
+            {"T_i", "t_i"},
+            {"ft_i", "ft_i"},
+            {"c_i", "c_i"},
+            {"l_{s,i}", "l_s_i"},
+            {"log_lik", "log_lik"},
+            {"logLik", "log_lik"},
+            {"loglik", "loglik"},
+            {"log-likelihood", "log_likelihood"},
+            {"f_{i}", "f_i"},
+            {"recordDelta", "record_delta"},
+            {"recorddelta", "recorddelta"},
+            {"record_delta", "record_delta"},
+            {"RecordBound", "record_bound"},
+            {"pairwiseWeight", "pairwise"},
+            {"IR_ij", "ir"},
+            {"yOriginal", "original"},
+            {"whackAMole", "whack_amole"},
+            {"whack_a_mole", "whack_a_mole"},
+            {"alphaW", "alpha"}};
+        for (const auto& [n, why] : recordLevel) QTest::newRow(n) << n << why;
         QTest::newRow("age") << "age"
                              << "";
         QTest::newRow("income") << "income"
@@ -420,6 +540,9 @@ class TstRelease : public QObject {
                                        << "";
         QTest::newRow("region") << "region"
                                 << "";
+        for (const char* n : {"at", "fi", "ti", "HairColor", "likelihood_to_vote", "deltaRegion",
+                              "price_delta", "T", "c", "l"})
+            QTest::newRow(n) << n << "";
     }
     void confidentialNames() {
         QFETCH(QString, name);
@@ -555,6 +678,154 @@ class TstRelease : public QObject {
         QVERIFY(writeReleaseBundle(second, (dir / "a" / "b" / "bundle").string()).isOk());
     }
 
+    // A file named manifest.json does not make a folder a bundle: with overwrite, a folder
+    // whose manifest lacks the bundle's format mark is refused and left as it was.
+    void overwriteRefusesForeignManifest_data() {
+        QTest::addColumn<QString>("manifest");
+        QTest::addColumn<QString>("found");
+        QTest::newRow("other JSON") << R"({"name":"x"})"
+                                    << "it has no \"format\" key";
+        QTest::newRow("other format") << R"({"format":"zotero"})"
+                                      << "its \"format\" is \"zotero\"";
+        QTest::newRow("not JSON") << "name = x"
+                                  << "it is not valid JSON";
+        QTest::newRow("array") << R"(["ppsynth-release"])"
+                               << "it is not a JSON object";
+        QTest::newRow("empty") << ""
+                               << "it is not valid JSON";
+    }
+    void overwriteRefusesForeignManifest() {
+        QFETCH(QString, manifest);
+        QFETCH(QString, found);
+        const fs::path docs = outputDir("foreign_manifest") / "documents";
+        fs::create_directories(docs);
+        std::ofstream(docs / "manifest.json") << manifest.toStdString();
+        std::ofstream(docs / "thesis.txt") << "years of work";
+        ReleaseOptions o;
+        o.overwrite = true;
+        const Status s = writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), docs.string(), o);
+        QVERIFY(!s.isOk());
+        for (const std::string& part : std::vector<std::string>{
+                 "not a ppsynth release bundle", found.toStdString(), "choose another folder"})
+            QVERIFY2(contains(s.message(), part), s.message().c_str());
+        QCOMPARE(test::filesUnder(docs), (std::vector<std::string>{"manifest.json", "thesis.txt"}));
+        QCOMPARE(test::slurp(docs / "thesis.txt"), std::string("years of work"));
+        QCOMPARE(test::slurp(docs / "manifest.json"), manifest.toStdString());
+        QVERIFY(leftovers(docs).empty());
+    }
+
+    // Replacing a bundle: when the new one cannot move in, the old one is moved back; if
+    // that fails too, the message must not call it unchanged but say where it was left.
+    void commitSaysWhereTheOldBundleIs() {
+        const fs::path dir = outputDir("commit");
+        const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
+        fs::create_directories(target);
+        fs::create_directories(temp);
+        std::ofstream(target / "manifest.json") << "old";
+        std::ofstream(temp / "manifest.json") << "new";
+        int calls = 0, failFrom = 0;
+        fs::path aside;
+        const detail::RenameFolder failing = [&](const fs::path& from, const fs::path& to,
+                                                 std::error_code& ec) {
+            if (++calls == 1) aside = to;
+            if (calls >= failFrom)
+                ec = std::make_error_code(std::errc::permission_denied);
+            else
+                fs::rename(from, to, ec);
+        };
+
+        failFrom = 2;  // new in and old back both fail
+        Status s = detail::commitBundle(temp, target, true, failing);
+        QVERIFY(!s.isOk());
+        QCOMPARE(calls, 3);
+        QVERIFY2(!contains(s.message(), "unchanged"), s.message().c_str());
+        QVERIFY2(contains(s.message(), "it is now '" + aside.string() + "'"), s.message().c_str());
+        QVERIFY2(contains(aside.filename().string(), "bundle.old-"), aside.string().c_str());
+        QCOMPARE(test::slurp(aside / "manifest.json"), std::string("old"));
+        QVERIFY(!fs::exists(target));
+
+        fs::rename(aside, target);
+        calls = 0;
+        failFrom = 2;
+        const detail::RenameFolder newInFails = [&](const fs::path& from, const fs::path& to,
+                                                    std::error_code& ec) {
+            if (++calls == failFrom)
+                ec = std::make_error_code(std::errc::permission_denied);
+            else
+                fs::rename(from, to, ec);
+        };
+        s = detail::commitBundle(temp, target, true, newInFails);
+        QVERIFY(!s.isOk());
+        QCOMPARE(calls, 3);
+        QVERIFY2(contains(s.message(), "the existing bundle is unchanged"), s.message().c_str());
+        QCOMPARE(test::slurp(target / "manifest.json"), std::string("old"));
+        QCOMPARE(leftovers(target), std::vector<std::string>{temp.string()});
+    }
+
+    // The manifest identifies each mechanism: risk-based weights with their radius, radius
+    // mode, known variables, IR source (and L for the synthetic source); a re-weighted one
+    // with its base's name, scheme and knobs.
+    void manifestKnobsIdentifyTheMechanism_data() {
+        QTest::addColumn<QString>("synthesizer");
+        QTest::addColumn<QString>("knobs");  // the manifest's "knobs" object, compact JSON
+        QTest::newRow("LW-M") << "LW-M"
+                              << R"({"M":3.5,"c":0.6,"g":-0.1})";
+        QTest::newRow("CW from data")
+            << "CW"
+            << R"({"c":0.7,"g":0.05,"ir_source":"data","known":["sex","region"],"r":0.15,)"
+               R"("radius_mode":"absolute"})";
+        QTest::newRow("pairwise from synthetic")
+            << "Pairwise"
+            << R"({"L":12.0,"c":0.9,"g":0.0,"ir_source":"synthetic","known":["sex","region"],)"
+               R"("r":0.15,"radius_mode":"absolute"})";
+        QTest::newRow("sigmoid")
+            << "Sigmoid"
+            << R"({"L":12.0,"a":8.0,"ir_source":"synthetic","known":["sex","region"],"r":0.15,)"
+               R"("radius_mode":"absolute"})";
+        QTest::newRow("reweighted LW-M")
+            << "LW-M final"
+            << R"({"base":"LW-M","base_M":3.5,"base_c":0.6,"base_g":-0.1,)"
+               R"("base_scheme":"lipschitz","k":0.93,"tolerance":0.03})";
+        QTest::newRow("reweighted CW")
+            << "CW final"
+            << R"({"base":"CW","base_c":0.7,"base_g":0.05,"base_ir_source":"data",)"
+               R"("base_known":["sex","region"],"base_r":0.15,"base_radius_mode":"absolute",)"
+               R"("base_scheme":"marginal","k":0.88,"tolerance":0.02})";
+        QTest::newRow("reweighted EM")
+            << "EM final"
+            << R"({"base":"EM","base_a":0.42,"base_scheme":"scalar","k":0.97,"tolerance":0.02})";
+    }
+    void manifestKnobsIdentifyTheMechanism() {
+        QFETCH(QString, synthesizer);
+        QFETCH(QString, knobs);
+        const study::RunResult run = runWithSynthesizers();
+        auto mf = manifestFromRun(run, synthesizer.toStdString());
+        QVERIFY2(mf.hasValue(), mf.hasValue() ? "" : mf.message().c_str());
+        ManifestFacts facts;
+        facts.records = 100;
+        facts.datasets = 3;
+        const auto j = nlohmann::json::parse(manifestJson(*mf, facts));
+        QCOMPARE(QString::fromStdString(j["mechanism"]["knobs"].dump()), knobs);
+        // Written into a bundle, the README lists the same knobs in words.
+        ReleaseRequest r = makeRequest(2, {FileFormat::Csv});
+        r.manifest = *mf;
+        const fs::path bundle = outputDir("knobs") / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        const std::string readme = test::slurp(bundle / "README.txt");
+        if (j["mechanism"]["knobs"].contains("known"))
+            QVERIFY2(contains(readme, "known = (sex, region)"), readme.c_str());
+    }
+
+    // A re-weighted synthesizer whose base the run does not hold cannot be described.
+    void manifestOfReweightWithoutItsBaseIsRefused() {
+        study::RunResult run = runWithSynthesizers();
+        run.synthesizers.erase(run.synthesizers.begin() + 1);  // CW's result
+        auto mf = manifestFromRun(run, "CW final");
+        QVERIFY(!mf.hasValue());
+        QVERIFY2(contains(mf.message(), "'CW final' re-weights 'CW'"), mf.message().c_str());
+    }
+
     void manifest() {
         const fs::path bundle = outputDir("manifest") / "bundle";
         const ReleaseRequest r = makeRequest(3, {FileFormat::Csv, FileFormat::Dta});
@@ -600,6 +871,52 @@ class TstRelease : public QObject {
         QCOMPARE(j["notes"][0].get<std::string>(), std::string("n after listwise deletion"));
         // Nothing record-level: every value is a scalar, a short list or a small map.
         QVERIFY(!contains(test::slurp(bundle / "manifest.json"), "income_original"));
+    }
+
+    void readmeCodeReadsTheWrittenFiles_data() {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<QString>("rFormat");
+        QTest::addColumn<QString>("stataFormat");
+        QTest::newRow("m = 3") << 3 << "%02d"
+                               << "%02.0f";
+        QTest::newRow("m = 10") << 10 << "%02d"
+                                << "%02.0f";
+        QTest::newRow("m = 100") << 100 << "%03d"
+                                 << "%03.0f";
+    }
+    // The README's R and Stata loops, run for l = 1..m in the printf semantics both use,
+    // name exactly the files written (file names pad to the width of m).
+    void readmeCodeReadsTheWrittenFiles() {
+        QFETCH(int, m);
+        QFETCH(QString, rFormat);
+        QFETCH(QString, stataFormat);
+        const fs::path bundle = outputDir("readme_width") / "bundle";
+        const auto count = static_cast<std::size_t>(m);
+        QVERIFY(writeReleaseBundle(makeRequest(count, {FileFormat::Csv, FileFormat::Dta}),
+                                   bundle.string())
+                    .isOk());
+        const QString text = QString::fromStdString(test::slurp(bundle / "README.txt"));
+        QVERIFY2(text.contains("sprintf(\"data/synthetic_" + rFormat + ".csv\", l)"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("local f : display " + stataFormat + " `l'"), qPrintable(text));
+
+        const auto r =
+            QRegularExpression("sprintf\\(\"data/synthetic_%0(\\d+)d\\.(\\w+)\", l\\)").match(text);
+        const auto stataWidth = QRegularExpression("display %0(\\d+)\\.0f `l'").match(text);
+        const auto stataFile = QRegularExpression("\"data/synthetic_`f'\\.(\\w+)\"").match(text);
+        QVERIFY(r.hasMatch() && stataWidth.hasMatch() && stataFile.hasMatch());
+        const auto named = [&](int width, const QString& ext) {
+            std::set<std::string> out;
+            for (std::size_t l = 1; l <= count; ++l)
+                out.insert("data/synthetic_" + zeroPadded(l, width) + "." + ext.toStdString());
+            return out;
+        };
+        QCOMPARE(r.captured(2), QString("csv"));
+        QCOMPARE(stataFile.captured(1), QString("dta"));
+        QVERIFY(named(r.captured(1).toInt(), r.captured(2)) == dataFilesWith(bundle, "csv"));
+        QVERIFY(named(stataWidth.captured(1).toInt(), stataFile.captured(1)) ==
+                dataFilesWith(bundle, "dta"));
+        QCOMPARE(dataFilesWith(bundle, "csv").size(), count);
     }
 
     void manifestDateDefaultsToNow() {

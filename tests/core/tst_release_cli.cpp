@@ -301,10 +301,14 @@ class TstReleaseCli : public QObject {
                  (std::vector<std::string>{"region", "sex", "age", "visits"}));
         const std::string notes = m["notes"].dump();
         QVERIFY2(notes.find("not published") != std::string::npos, notes.c_str());
-        // The README explains the combining rules to data users.
+        // The README's R and Stata code read the .dta files this bundle holds.
         const std::string readme = test::slurp(bundle / "README.txt");
-        QVERIFY(readme.find("synthetic_01.dta") != std::string::npos ||
-                readme.find("dta") != std::string::npos);
+        for (const char* line :
+             {"    d <- haven::read_dta(sprintf(\"data/synthetic_%02d.dta\", l))\n",
+              "      local f : display %02.0f `l'\n",
+              "      use \"data/synthetic_`f'.dta\", clear\n"})
+            QVERIFY2(readme.find(line) != std::string::npos, line);
+        QVERIFY(fs::is_regular_file(bundle / "data" / "synthetic_01.dta"));
     }
 
     void changedDataIsRefused() {

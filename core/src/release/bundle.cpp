@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/sha256.hpp"
+#include "release/commit.hpp"
 #include "release/readme.hpp"
 
 namespace ppsynth::release {
@@ -66,40 +69,30 @@ data::Table releasedTable(const data::Table& t, const std::vector<std::string>& 
 }
 
 // May an existing path be replaced by a bundle (with overwrite)? Only a folder that is a
-// ppsynth bundle or empty, so a mistyped --out never deletes someone's documents.
+// ppsynth bundle or empty, so a mistyped --out never deletes someone's documents. A file
+// merely named manifest.json does not make a bundle: it must carry the bundle's format mark.
 Status replaceable(const fs::path& target) {
     std::error_code ec;
     if (!fs::is_directory(target, ec))
         return Error{"'" + target.string() + "' exists and is not a folder; it is not replaced"};
-    if (fs::exists(target / "manifest.json", ec) || fs::is_empty(target, ec)) return {};
-    return Error{"'" + target.string() +
-                 "' is a folder that is not a ppsynth release bundle (no manifest.json); "
-                 "it is not replaced, choose another folder"};
-}
-
-Status commitBundle(const fs::path& temp, const fs::path& target, bool exists) {
-    std::error_code ec;
-    if (!exists) {
-        fs::rename(temp, target, ec);
-        if (ec)
-            return Error{"could not move the bundle into '" + target.string() +
-                         "': " + ec.message()};
-        return {};
-    }
-    // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
-    const fs::path old = besideName(target, ".old-");
-    fs::rename(target, old, ec);
-    if (ec)
-        return Error{"could not replace '" + target.string() + "': " + ec.message() +
-                     "; the existing bundle is unchanged"};
-    fs::rename(temp, target, ec);
-    if (ec) {
-        std::error_code back;
-        fs::rename(old, target, back);
-        return Error{"could not move the new bundle into '" + target.string() +
-                     "': " + ec.message() + "; the existing bundle is unchanged"};
-    }
-    fs::remove_all(old, ec);  // the new bundle is in place; a leftover is only disk space
+    if (fs::is_empty(target, ec) && !ec) return {};
+    const fs::path manifest = target / "manifest.json";
+    if (!fs::is_regular_file(manifest, ec))
+        return Error{"'" + target.string() +
+                     "' is a folder that is not a ppsynth release bundle (no manifest.json); "
+                     "it is not replaced, choose another folder"};
+    std::ifstream in(manifest, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in)
+        return Error{"could not read '" + manifest.string() + "'; '" + target.string() +
+                     "' is not replaced, choose another folder"};
+    if (const std::string found = notAReleaseManifest(text.str()); !found.empty())
+        return Error{"'" + target.string() +
+                     "' is a folder that is not a ppsynth release bundle: its manifest.json is "
+                     "not one ppsynth wrote (" +
+                     found + "; a bundle's says \"format\": \"" + kManifestFormat +
+                     "\"); it is not replaced, choose another folder or empty this one first"};
     return {};
 }
 
@@ -167,8 +160,53 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
 
 }  // namespace
 
+namespace detail {
+
+Status commitBundle(const fs::path& temp, const fs::path& target, bool exists,
+                    const RenameFolder& renameFolder) {
+    const RenameFolder rename = renameFolder
+                                    ? renameFolder
+                                    : [](const fs::path& from, const fs::path& to,
+                                         std::error_code& ec) { fs::rename(from, to, ec); };
+    std::error_code ec;
+    if (!exists) {
+        rename(temp, target, ec);
+        if (ec)
+            return Error{"could not move the bundle into '" + target.string() +
+                         "': " + ec.message()};
+        return {};
+    }
+    // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
+    const fs::path old = besideName(target, ".old-");
+    rename(target, old, ec);
+    if (ec)
+        return Error{"could not replace '" + target.string() + "': " + ec.message() +
+                     "; the existing bundle is unchanged"};
+    rename(temp, target, ec);
+    if (ec) {
+        std::error_code back;
+        rename(old, target, back);
+        if (back)
+            return Error{"could not move the new bundle into '" + target.string() +
+                         "': " + ec.message() + "; moving the existing bundle back failed too (" +
+                         back.message() + "): it is now '" + old.string() +
+                         "', rename that folder to '" + target.filename().string() +
+                         "' to restore it"};
+        return Error{"could not move the new bundle into '" + target.string() +
+                     "': " + ec.message() + "; the existing bundle is unchanged"};
+    }
+    fs::remove_all(old, ec);  // the new bundle is in place; a leftover is only disk space
+    return {};
+}
+
+}  // namespace detail
+
+std::size_t datasetNumberWidth(std::size_t m) {
+    return std::max<std::size_t>(2, std::to_string(m).size());
+}
+
 std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format) {
-    const std::size_t width = std::max<std::size_t>(2, std::to_string(m).size());
+    const std::size_t width = datasetNumberWidth(m);
     std::string number = std::to_string(index + 1);
     number.insert(0, width - std::min(width, number.size()), '0');
     return "synthetic_" + number + extension(format);
@@ -212,7 +250,7 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
 
     if (Status s = writeContents(request, temp, options); !s)
         return Error{withoutTemporary(s.message(), temp, target)};
-    if (Status s = commitBundle(temp, target, exists); !s) return s;
+    if (Status s = detail::commitBundle(temp, target, exists); !s) return s;
     guard.release();
     parentGuard.release();
     return {};

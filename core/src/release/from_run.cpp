@@ -16,48 +16,84 @@ std::string synthesizerList(const study::RunResult& run) {
     return s;
 }
 
-// The knobs as the user set them (and, for the searched schemes, as the search ended);
-// every one is a configuration value or a single scalar, none record-level.
-void describeMechanism(const study::RunConfig& config, const study::SynthesizerConfig& sc,
-                       const study::SynthesizerResult& r, Manifest& mf) {
+bool riskBased(study::Scheme s) {
+    return s == study::Scheme::Marginal || s == study::Scheme::Pairwise ||
+           s == study::Scheme::Sigmoid;
+}
+
+// What identification risk the weights came from: the radius, the patterns (known
+// variables) and the source, with L only where the synthetic source uses it.
+void describeRisk(const study::RunConfig& config, const study::SynthesizerConfig& sc,
+                  const std::string& prefix, Manifest& mf) {
     auto& knobs = mf.mechanism.knobs;
-    const bool riskBased = sc.scheme == study::Scheme::Marginal ||
-                           sc.scheme == study::Scheme::Pairwise ||
-                           sc.scheme == study::Scheme::Sigmoid;
+    knobs[prefix + "r"] = config.risk.radius;
+    knobs[prefix + "radius_mode"] = config.risk.percentage ? "percentage" : "absolute";
+    knobs[prefix + "known"] = config.data.known;
+    knobs[prefix + "ir_source"] = sc.source;
+    if (sc.source == "synthetic") knobs[prefix + "L"] = static_cast<double>(config.risk.L);
+}
+
+// The knobs as the user set them (and, for the searched schemes, as the search ended);
+// every one is a configuration value or a single scalar, none record-level. A re-weighted
+// synthesizer also records its base's scheme and knobs under "base_", so the manifest
+// identifies the whole chain of weights.
+Status describeMechanism(const study::RunResult& run, const study::SynthesizerConfig& sc,
+                         const study::SynthesizerResult& r, const std::string& prefix,
+                         Manifest& mf) {
+    const study::RunConfig& config = run.config;
+    auto& knobs = mf.mechanism.knobs;
+    const bool top = prefix.empty();
     switch (sc.scheme) {
         case study::Scheme::Unweighted:
             break;
         case study::Scheme::Lipschitz:
         case study::Scheme::Marginal:
         case study::Scheme::Pairwise:
-            knobs["c"] = sc.c;
-            knobs["g"] = sc.g;
-            if (sc.M) knobs["M"] = *sc.M;
+            knobs[prefix + "c"] = sc.c;
+            knobs[prefix + "g"] = sc.g;
+            if (sc.M) knobs[prefix + "M"] = *sc.M;
             break;
         case study::Scheme::Sigmoid:
-            knobs["a"] = sc.sigmoidA;
+            knobs[prefix + "a"] = sc.sigmoidA;
             break;
         case study::Scheme::Scalar:
-            knobs["a"] = r.scalarWeight;
-            if (sc.epsilon) knobs["target_epsilon"] = *sc.epsilon;
-            mf.notes.push_back(sc.epsilon ? "Scalar weight a chosen to reach the target epsilon."
-                                          : "Scalar weight a chosen to match the epsilon of '" +
-                                                sc.match + "'.");
+            knobs[prefix + "a"] = r.scalarWeight;
+            if (sc.epsilon) knobs[prefix + "target_epsilon"] = *sc.epsilon;
+            if (top)
+                mf.notes.push_back(sc.epsilon
+                                       ? "Scalar weight a chosen to reach the target epsilon."
+                                       : "Scalar weight a chosen to match the epsilon of '" +
+                                             sc.match + "'.");
             break;
-        case study::Scheme::Reweight:
-            knobs["k"] = r.k;
-            knobs["tolerance"] = sc.tolerance;
-            mf.notes.push_back("Weights of '" + sc.base +
-                               "' raised towards 1 by k while keeping its privacy bound.");
+        case study::Scheme::Reweight: {
+            knobs[prefix + "k"] = r.k;
+            knobs[prefix + "tolerance"] = sc.tolerance;
+            const study::SynthesizerConfig* baseConfig = config.find(sc.base);
+            const study::SynthesizerResult* base = run.find(sc.base);
+            if (!baseConfig || !base)
+                return Error{"'" + sc.name + "' re-weights '" + sc.base +
+                             "', which the run has no result for; the manifest cannot say how "
+                             "its weights were made"};
+            const std::string basePrefix = prefix + "base_";
+            knobs[prefix + "base"] = sc.base;
+            knobs[basePrefix + "scheme"] = std::string(study::toString(baseConfig->scheme));
+            if (Status s = describeMechanism(run, *baseConfig, *base, basePrefix, mf); !s) return s;
+            if (top)
+                mf.notes.push_back("Weights of '" + sc.base +
+                                   "' raised towards 1 by k while keeping its privacy bound.");
             break;
+        }
     }
-    if (riskBased) {
-        knobs["r"] = config.risk.radius;
-        mf.notes.push_back(
-            std::string("Weights from identification risk with radius r (") +
-            (config.risk.percentage ? "percentage" : "absolute") + "), from " +
-            (sc.source == "data" ? "the confidential data" : "unweighted synthetic data") + ".");
+    if (riskBased(sc.scheme)) {
+        describeRisk(config, sc, prefix, mf);
+        if (top)
+            mf.notes.push_back(
+                std::string("Weights from identification risk with radius r (") +
+                (config.risk.percentage ? "percentage" : "absolute") + "), from " +
+                (sc.source == "data" ? "the confidential data" : "unweighted synthetic data") +
+                ".");
     }
+    return {};
 }
 
 }  // namespace
@@ -93,7 +129,7 @@ Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::strin
             "and is not published.");
     mf.mechanism.synthesizer = r->name;
     mf.mechanism.scheme = std::string(study::toString(r->scheme));
-    describeMechanism(config, *sc, *r, mf);
+    if (Status s = describeMechanism(run, *sc, *r, "", mf); !s) return Error{s.message()};
     mf.sampling.chains = config.mcmc.chains;
     mf.sampling.drawsPerChain = config.mcmc.draws;
     mf.seeds.mcmc = config.mcmc.seed;

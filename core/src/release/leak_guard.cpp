@@ -1,8 +1,10 @@
 // The leak guarantee's checks (METHOD.md section 9): what may enter a release bundle.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <set>
 
+#include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
 
 namespace ppsynth::release {
@@ -10,17 +12,52 @@ namespace ppsynth::release {
 namespace {
 
 // Parts of a column name that mark a confidential quantity: weights alpha, Lipschitz
-// bounds f_i / Delta_i, identification risks, pairwise weights, the original data.
+// bounds f_i / Delta_i, identification risks, pairwise weights, record log-likelihoods
+// l_{s,i}, the original data.
 const std::set<std::string>& confidentialParts() {
-    static const std::set<std::string> parts = {"alpha",    "lipschitz", "ir",
-                                                "risk",     "weight",    "weights",
-                                                "pairwise", "original",  "confidential"};
+    static const std::set<std::string> parts = {
+        "alpha",    "lipschitz", "ir",           "risk",   "weight",       "weights",
+        "pairwise", "original",  "confidential", "loglik", "loglikelihood"};
     return parts;
 }
 
-std::string lowerName(const std::string& name) {
+// Whole names that are METHOD.md's symbols for record-level quantities (f_i, Delta_i =
+// Delta_{alpha,x_i}, ft_i, at_i, T_i, c_i of the sigmoid scheme, l_{s,i}): too short or too
+// common as parts to refuse wherever they appear.
+const std::set<std::string>& confidentialSymbols() {
+    static const std::set<std::string> names = {
+        "f",   "f_i", "ft_i",  "delta", "delta_i", "delta_x_i",     "at_i",
+        "t_i", "c_i", "l_s_i", "l_i",   "log_lik", "log_likelihood"};
+    return names;
+}
+
+// The code's names for record-level quantities (SynthesizerResult, privacy/), compared
+// without separators so recordDelta, record_delta and RECORDDELTA all match.
+const std::set<std::string>& confidentialCodeNames() {
+    static const std::set<std::string> names = {"recorddelta", "recordbound", "whackamole"};
+    return names;
+}
+
+std::string withoutSeparators(std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+    return s;
+}
+
+// Lower case, parts joined by single '_': "Delta_{i}" -> "delta_i", "recordDelta" ->
+// "record_delta" (a lower-case letter or digit followed by a capital starts a part).
+std::string normalizedName(const std::string& name) {
     std::string s;
-    for (unsigned char c : name) s += static_cast<char>(std::isalnum(c) ? std::tolower(c) : '_');
+    unsigned char previous = 0;
+    for (unsigned char c : name) {
+        const bool partStart =
+            std::isupper(c) && (std::islower(previous) || std::isdigit(previous));
+        if (!std::isalnum(c) || partStart) {
+            if (!s.empty() && s.back() != '_') s += '_';
+        }
+        if (std::isalnum(c)) s += static_cast<char>(std::tolower(c));
+        previous = c;
+    }
+    if (!s.empty() && s.back() == '_') s.pop_back();
     return s;
 }
 
@@ -28,11 +65,28 @@ std::string quoted(const std::string& s) {
     return "'" + s + "'";
 }
 
+// The guarantee the bundle states must have been measured: epsilon = 0 (or unset) would
+// claim that the data were not used at all.
+Status validatePrivacy(const Manifest::Privacy& p) {
+    const double eps = p.epsilonPerDataset;
+    if (!std::isfinite(eps) || eps <= 0)
+        return Error{"the manifest's epsilon per dataset is " +
+                     (std::isnan(eps) ? std::string("not set") : data::formatNumber(eps)) +
+                     "; it must be a finite number > 0, the epsilon_x measured for the "
+                     "synthesizer (was it filled in from the run?)"};
+    if (p.deltaEstimate.empty())
+        return Error{
+            "the manifest does not say how Delta (and so epsilon) was estimated "
+            "(e.g. \"max over draws\"); fill in its delta estimate from the run"};
+    return {};
+}
+
 }  // namespace
 
 std::string confidentialNameReason(const std::string& columnName) {
-    const std::string lower = lowerName(columnName);
-    if (lower == "f" || lower == "f_i" || lower == "delta") return lower;
+    const std::string lower = normalizedName(columnName);
+    if (confidentialSymbols().count(lower)) return lower;
+    if (confidentialCodeNames().count(withoutSeparators(lower))) return lower;
     std::size_t start = 0;
     while (start <= lower.size()) {
         std::size_t end = lower.find('_', start);
@@ -53,9 +107,7 @@ Status validateReleaseRequest(const ReleaseRequest& r) {
         if (f != data::FileFormat::Csv && f != data::FileFormat::Sav && f != data::FileFormat::Dta)
             return Error{"a release is written as csv, sav or dta, not " +
                          std::string(data::toString(f))};
-    const double eps = r.manifest.privacy.epsilonPerDataset;
-    if (!std::isfinite(eps) || eps < 0)
-        return Error{"the manifest's epsilon per dataset must be a finite number >= 0"};
+    if (Status s = validatePrivacy(r.manifest.privacy); !s) return s;
 
     // The allow-list: no duplicates, the target in it, nothing that looks confidential.
     std::set<std::string> seen;

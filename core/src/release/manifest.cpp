@@ -16,6 +16,17 @@ std::string currentUtcIso8601() {
     return text;
 }
 
+namespace {
+
+nlohmann::ordered_json knobsJson(const std::map<std::string, Manifest::Knob>& knobs) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : knobs)
+        std::visit([&, &name = name](const auto& v) { out[name] = v; }, value);
+    return out;
+}
+
+}  // namespace
+
 std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     using nlohmann::ordered_json;
     const double eps = manifest.privacy.epsilonPerDataset;
@@ -24,7 +35,7 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     const privacy::GlobalEpsilon global = privacy::globalEpsilon(eps / 2.0, facts.records);
 
     ordered_json j;
-    j["format"] = "ppsynth-release";
+    j["format"] = kManifestFormat;
     j["format_version"] = 1;
     j["software"] = {{"name", "ppsynth"}, {"version", manifest.softwareVersion}};
     j["created_utc"] = manifest.createdUtc.empty() ? currentUtcIso8601() : manifest.createdUtc;
@@ -41,7 +52,7 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
                                                          : ordered_json(nullptr)}};
     j["mechanism"] = {{"synthesizer", manifest.mechanism.synthesizer},
                       {"scheme", manifest.mechanism.scheme},
-                      {"knobs", ordered_json(manifest.mechanism.knobs)}};
+                      {"knobs", knobsJson(manifest.mechanism.knobs)}};
     j["sampling"] = {
         {"chains", manifest.sampling.chains},
         {"draws_per_chain", manifest.sampling.drawsPerChain},
@@ -60,6 +71,18 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     j["notes"] = manifest.notes;
     // Invalid UTF-8 in a name is replaced rather than thrown on.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string notAReleaseManifest(const std::string& jsonText) {
+    const auto j = nlohmann::json::parse(jsonText, nullptr, false);
+    if (j.is_discarded()) return "it is not valid JSON";
+    if (!j.is_object()) return "it is not a JSON object";
+    const auto format = j.find("format");
+    if (format == j.end()) return "it has no \"format\" key";
+    if (!format->is_string() || format->get<std::string>() != kManifestFormat)
+        return "its \"format\" is " +
+               format->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return {};
 }
 
 }  // namespace ppsynth::release

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ppsynth/privacy/lipschitz.hpp"
+#include "ppsynth/release/bundle.hpp"
 
 namespace ppsynth::release::detail {
 
@@ -20,11 +21,28 @@ bool hasFormat(const ManifestFacts& facts, const std::string& f) {
     return std::find(facts.formats.begin(), facts.formats.end(), f) != facts.formats.end();
 }
 
-// R: read one dataset given its two-digit number.
+// R: read dataset l, its number zero-padded like the file names (datasetFileName).
 std::string rReader(const ManifestFacts& facts) {
-    if (hasFormat(facts, "csv")) return "read.csv(sprintf(\"data/synthetic_%02d.csv\", l))";
-    if (hasFormat(facts, "dta")) return "haven::read_dta(sprintf(\"data/synthetic_%02d.dta\", l))";
-    return "haven::read_sav(sprintf(\"data/synthetic_%02d.sav\", l))";
+    const std::string name =
+        "data/synthetic_%0" + std::to_string(datasetNumberWidth(facts.datasets)) + "d";
+    if (hasFormat(facts, "csv")) return "read.csv(sprintf(\"" + name + ".csv\", l))";
+    if (hasFormat(facts, "dta")) return "haven::read_dta(sprintf(\"" + name + ".dta\", l))";
+    return "haven::read_sav(sprintf(\"" + name + ".sav\", l))";
+}
+
+// Stata: the local f holds l zero-padded like the file names.
+std::string stataNumber(const ManifestFacts& facts) {
+    return "local f : display %0" + std::to_string(datasetNumberWidth(facts.datasets)) + ".0f `l'";
+}
+
+// "0.6", "percentage", "(sex, region)" or "(none)" for an empty list of names.
+std::string knobText(const Manifest::Knob& knob) {
+    if (const double* v = std::get_if<double>(&knob)) return roundedNumber(*v, 6);
+    if (const std::string* word = std::get_if<std::string>(&knob)) return *word;
+    const auto& names = std::get<std::vector<std::string>>(knob);
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+    return "(" + (s.empty() ? std::string("none") : s) + ")";
 }
 
 std::string stataReader(const ManifestFacts& facts) {
@@ -140,7 +158,9 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
       << ms
       << "\n"
          "  forvalues l = 1/`m' {\n"
-         "      local f : display %02.0f `l'\n"
+         "      "
+      << stataNumber(facts)
+      << "\n"
          "      "
       << stataReader(facts)
       << "\n"
@@ -184,7 +204,7 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
         o << " with";
         bool first = true;
         for (const auto& [k, v] : manifest.mechanism.knobs) {
-            o << (first ? " " : ", ") << k << " = " << roundedNumber(v, 6);
+            o << (first ? " " : ", ") << k << " = " << knobText(v);
             first = false;
         }
     }

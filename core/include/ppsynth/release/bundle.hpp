@@ -42,14 +42,17 @@ struct ReleaseRequest {
 struct ReleaseOptions {
     // Replace an existing bundle (atomically: the old one is moved aside, the new one moved
     // in, then the old one deleted). Without it an existing folder is an error. Even with it,
-    // a folder that is not a ppsynth bundle (no manifest.json) and not empty is never replaced.
+    // a folder that is not empty and not a ppsynth bundle (no manifest.json whose "format" is
+    // "ppsynth-release") is never replaced.
     bool overwrite = false;
     ProgressCallback progress;  // stage "release", done/total in files; Stop cancels
 };
 
-// Names ppsynth refuses to release whatever the allow-list says: after lower-casing and
-// splitting at non-alphanumeric characters, a name is refused when it is one of f, f_i,
-// delta, or any part is alpha, lipschitz, ir, risk, weight, weights or pairwise.
+// Names ppsynth refuses to release whatever the allow-list says: after splitting into parts
+// at non-alphanumeric characters and camelCase humps and lower-casing, a name is refused
+// when it is one of METHOD.md's record-level symbols (f, f_i, delta, delta_i, at_i, t_i,
+// ...) or the code's (recordDelta, ...), or any part is alpha, lipschitz, ir, risk, weight,
+// weights, pairwise, original, confidential or a log-likelihood.
 // Returns the reason ("weights") or an empty string when the name is fine.
 std::string confidentialNameReason(const std::string& columnName);
 
@@ -63,5 +66,9 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
 
 // The file name of dataset `index` (0-based) of m in a format: "synthetic_01.csv".
 std::string datasetFileName(std::size_t index, std::size_t m, data::FileFormat format);
+
+// How many digits the dataset numbers in those names have: those of m, at least 2
+// ("synthetic_007.dta" for m = 120). The README's reading code pads to the same width.
+std::size_t datasetNumberWidth(std::size_t m);
 
 }  // namespace ppsynth::release

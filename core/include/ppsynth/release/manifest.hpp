@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace ppsynth::release {
@@ -29,10 +31,14 @@ struct Manifest {
         std::optional<double> shift;  // log-shift: y + shift
     } transform;
 
+    // A configuration value of the mechanism: a number (c, g, k, M, r, L), a word
+    // (radius_mode, ir_source, base) or a list of names (known variables). Never record-level.
+    using Knob = std::variant<double, std::string, std::vector<std::string>>;
+
     struct Mechanism {
-        std::string synthesizer;              // the user's name for it ("LW 0.6")
-        std::string scheme;                   // unweighted | lipschitz | marginal | ...
-        std::map<std::string, double> knobs;  // c, g, k, M, r, ... as used
+        std::string synthesizer;            // the user's name for it ("LW 0.6")
+        std::string scheme;                 // unweighted | lipschitz | marginal | ...
+        std::map<std::string, Knob> knobs;  // c, g, k, M, r, ... as used; base_* for reweight
     } mechanism;
 
     struct Sampling {
@@ -45,10 +51,13 @@ struct Manifest {
         std::uint64_t synthesis = 0;
     } seeds;
 
+    // No defaults: a manifest whose caller forgot them is refused (validateReleaseRequest)
+    // rather than released claiming a guarantee nobody measured.
     struct Privacy {
-        double epsilonPerDataset = 0;  // epsilon_x = 2 Delta_{alpha,x}
+        double epsilonPerDataset =
+            std::numeric_limits<double>::quiet_NaN();  // epsilon_x = 2 Delta_{alpha,x} > 0
         // How Delta was estimated: "max over draws" or "0.95-quantile over draws".
-        std::string deltaEstimate = "max over draws";
+        std::string deltaEstimate;
     } privacy;
 
     std::vector<std::string> notes;  // free text for data users (no record-level values)
@@ -69,5 +78,13 @@ std::string currentUtcIso8601();
 
 // The manifest.json text (pretty-printed, UTF-8). Key names are a contract for scripts.
 std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts);
+
+// The value of the manifest's "format" key: what marks a folder as a ppsynth bundle.
+inline constexpr const char* kManifestFormat = "ppsynth-release";
+
+// Whether `jsonText` is a manifest ppsynth wrote (a JSON object whose "format" is
+// kManifestFormat). Returns an empty string when it is, else what was found instead
+// ("it is not valid JSON", "its \"format\" is \"x\"").
+std::string notAReleaseManifest(const std::string& jsonText);
 
 }  // namespace ppsynth::release
