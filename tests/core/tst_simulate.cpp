@@ -1,6 +1,6 @@
 // The local-to-global simulation on tiny sizes: configuration errors, the summaries against
 // the replicates they summarize, thread-count invariance, resume after an interruption and
-// refusal of a folder that holds another configuration.
+// refusal of a folder that holds another configuration or another engine's results.
 #include <QTest>
 #include <atomic>
 #include <filesystem>
@@ -175,6 +175,31 @@ class TstSimulate : public QObject {
         auto f = study::runSimulation(tiny(), foreign);
         QVERIFY(!f.hasValue());
         QVERIFY2(f.message().find("not empty") != std::string::npos, f.message().c_str());
+    }
+    // Blocks computed by another engine revision draw differently, and a folder written
+    // before revisions were recorded cannot say which engine computed it: both refused.
+    void refusesAnotherEnginesFolder() {
+        const std::string dir = outDir("engine");
+        QVERIFY(study::runSimulation(tiny(), dir).hasValue());
+        const std::string configPath = dir + "/config.json";
+        const std::string saved = test::slurp(configPath);
+        const std::string key = "\"engine_revision\": ";
+        const auto at = saved.find(key);
+        QVERIFY(at != std::string::npos);
+        std::string other = saved;
+        other.insert(at + key.size(), "9");  // revision 9N: not this engine's
+        std::ofstream(configPath, std::ios::binary) << other;
+        auto r = study::runSimulation(tiny(), dir);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("another revision of ppsynth's engine") != std::string::npos &&
+                     r.message().find("new output folder") != std::string::npos,
+                 r.message().c_str());
+        std::string none = saved;
+        none.erase(at, saved.find('\n', at) + 1 - at);  // "engine_revision": N, and its line
+        std::ofstream(configPath, std::ios::binary) << none;
+        r = study::runSimulation(tiny(), dir);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("none recorded") != std::string::npos, r.message().c_str());
     }
     void nbMixtureRunsWithNuts() {
         auto c = study::parseSimulateConfig(R"({

@@ -582,7 +582,7 @@ class TstMainWindow : public QObject {
         auto input = study::readRunData(sweep->run);
         QVERIFY(input.hasValue());
         const std::string sweepDir = tmp.path().toStdString() + "/sweep";
-        auto ran = study::runSweep(*sweep, input->table, sweepDir);
+        auto ran = study::runSweep(*sweep, *input, sweepDir);
         QVERIFY(ran.hasValue());
 
         ui::MainWindow w;
