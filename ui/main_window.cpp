@@ -347,6 +347,7 @@ Expected<study::RunConfig> MainWindow::currentConfig() const {
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
     c.data.referenceLevels = roles.referenceLevels;
+    c.data.maxLevels = readOptions_.maxLevels;
     for (std::size_t i = 0; i < table->columnCount(); ++i)
         c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
     modelPage_->apply(c);
@@ -365,6 +366,8 @@ Project MainWindow::gatherProject() const {
     c.data.target = roles.target;
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
+    c.data.referenceLevels = roles.referenceLevels;
+    c.data.maxLevels = readOptions_.maxLevels;
     if (table)
         for (std::size_t i = 0; i < table->columnCount(); ++i)
             c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
@@ -479,6 +482,7 @@ void MainWindow::applyProject(const Project& project) {
         setRole(p, known ? data::Role::Known : data::Role::Predictor);
     }
     if (!d.target.empty()) setRole(d.target, data::Role::Target);
+    panel->setReferenceLevels(d.referenceLevels);
     modelPage_->load(project.config);
     if (project.hasSynthesizers) synthesizersPage_->load(project.config);
     runPanel_->runList()->clear();

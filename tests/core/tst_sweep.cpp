@@ -54,6 +54,14 @@ const study::SweepRow* find(const study::SweepSummary& s, int point, const std::
 
 }  // namespace
 
+// `field` is not its default in `set` and came back equal in `back`: a text round trip alone
+// cannot notice a field that the writer and the reader both leave out.
+#define QCOMPARE_SET_FIELD(back, set, defaults, field)                              \
+    do {                                                                            \
+        QVERIFY2(!((set).field == (defaults).field), "still the default: " #field); \
+        QVERIFY2((back).field == (set).field, "lost in the round trip: " #field);   \
+    } while (false)
+
 class TstSweep : public QObject {
     Q_OBJECT
   private slots:
@@ -75,6 +83,45 @@ class TstSweep : public QObject {
         auto again = study::parseSweepConfig(study::toJson(*d));
         QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
         QCOMPARE(study::toJson(*again), study::toJson(*d));
+    }
+    void everyFieldRoundTrips() {
+        const study::SweepConfig defaults;
+        study::SweepConfig set;
+        set.run.data.path = "d.csv";
+        set.run.data.target = "y";
+        set.run.data.referenceLevels = {{"age", "65+"}};
+        set.run.data.maxLevels = 7;
+        set.run.mcmc.seed = 42;
+        set.run.mcmc.threads = 5;
+        study::SweepPoint fixed;
+        fixed.c = 0.4;
+        fixed.g = -0.2;
+        fixed.M = 3.0;
+        fixed.k = 0.9;
+        fixed.r = 0.05;
+        study::SweepPoint searched;
+        searched.kAuto = true;
+        set.points = {fixed, searched};
+        set.tolerance = 0.05;
+        set.threads = 3;
+        auto parsed = study::parseSweepConfig(study::toJson(set));
+        QVERIFY2(parsed.hasValue(), parsed.hasValue() ? "" : parsed.message().c_str());
+        const auto& back = *parsed;
+        QCOMPARE_SET_FIELD(back, set, defaults, run.data.path);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.data.referenceLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.data.maxLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.mcmc.seed);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.mcmc.threads);
+        QCOMPARE_SET_FIELD(back, set, defaults, tolerance);
+        QCOMPARE_SET_FIELD(back, set, defaults, threads);
+        QCOMPARE(back.points.size(), std::size_t{2});
+        const study::SweepPoint none;
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, c);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, g);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, M);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, k);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, r);
+        QCOMPARE_SET_FIELD(back.points[1], searched, none, kAuto);
     }
     void configErrors_data() {
         QTest::addColumn<QString>("json");
