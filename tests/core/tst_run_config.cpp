@@ -182,6 +182,29 @@ class TstRunConfig : public QObject {
         QCOMPARE_SET_FIELD(b[4], s[4], none, sigmoidA);
         QCOMPARE_SET_FIELD(b[5], s[5], none, epsilon);
     }
+    // Seeds are unsigned 64-bit: toJson writes any of them, so the reader must take them.
+    void largeSeedRoundTrips() {
+        const std::uint64_t seed = (std::uint64_t{1} << 63) + 5;
+        const std::string synth = R"({"name": "U", "scheme": "unweighted"}]})";
+        auto c = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "mcmc": {"seed": 9223372036854775813}, "synthesizers": [)" +
+                                synth);
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QCOMPARE(c->mcmc.seed, seed);
+        auto again = parseRunConfig(toJson(*c));
+        QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
+        QCOMPARE(again->mcmc.seed, seed);
+        auto negative = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "mcmc": {"seed": -1}, "synthesizers": [)" +
+                                       synth);
+        QVERIFY(!negative.hasValue());
+        QCOMPARE(negative.message(), std::string("mcmc: 'seed' must not be negative"));
+        auto huge = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "mcmc": {"chains": 3000000000}, "synthesizers": [)" +
+                                   synth);
+        QVERIFY(!huge.hasValue());
+        QCOMPARE(huge.message(), std::string("mcmc: 'chains' must be at most 2147483647"));
+    }
     void tauHandlingRoundTrips() {
         auto c = parseRunConfig(
             R"({"data": {"path": "x.csv", "target": "y"}, "model": {"tau": "sampled"},
