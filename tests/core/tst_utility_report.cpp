@@ -358,6 +358,14 @@ class TstUtilityReport : public QObject {
         in = tinyInputs();
         in.synthetic.clear();
         QVERIFY(!computeUtility(in, fastOptions(), 3).hasValue());
+        // Propensity predictors of other records: an error, not a pMSE of y alone.
+        in = tinyInputs();
+        in.propensityPredictors = Eigen::MatrixXd::Ones(3, 2);
+        r = computeUtility(in, fastOptions(), 3);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("predictors have 3 rows, the original data 4 records") !=
+                     std::string::npos,
+                 r.message().c_str());
         UtilityOptions o = fastOptions();
         o.quantiles = {1.5};
         QVERIFY(!computeUtility(tinyInputs(), o, 3).hasValue());
