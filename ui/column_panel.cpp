@@ -95,6 +95,7 @@ void ColumnPanel::rebuild() {
     }
     const int n = model_->columnCount();
     roles_.assign(static_cast<std::size_t>(n), data::Role::Ignored);
+    referenceLevels_.clear();
     const auto table = model_->table();
     const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
     for (int c = 0; c < n; ++c) {
@@ -157,7 +158,15 @@ data::Roles ColumnPanel::roles() const {
                 break;
         }
     }
+    for (const auto& name : out.predictors)
+        if (auto it = referenceLevels_.find(name); it != referenceLevels_.end())
+            out.referenceLevels.insert(*it);
     return out;
+}
+
+void ColumnPanel::setReferenceLevels(std::map<std::string, std::string> levels) {
+    referenceLevels_ = std::move(levels);
+    updateRolesSummary();
 }
 
 QComboBox* ColumnPanel::roleCombo(int column) const {

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
@@ -27,7 +29,11 @@ class ColumnPanel : public QWidget {
 
     void setRolesValidator(RolesValidator validator);
     data::Role role(int column) const;
+    // The roles, with the reference levels of the columns that are predictors.
     data::Roles roles() const;
+    // Reference levels by column (METHOD.md section 1), e.g. an opened project's: kept until
+    // another table is shown, so they survive a column leaving and rejoining the predictors.
+    void setReferenceLevels(std::map<std::string, std::string> levels);
 
     QComboBox* roleCombo(int column) const;
     QComboBox* typeCombo(int column) const;
@@ -58,6 +64,7 @@ class ColumnPanel : public QWidget {
     QLabel* summary_;
     std::vector<Row> rows_;
     std::vector<data::Role> roles_;
+    std::map<std::string, std::string> referenceLevels_;
     RolesValidator validator_;
 };
 

@@ -479,6 +479,7 @@ Expected<study::RunConfig> MainWindow::currentConfig() const {
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
     c.data.referenceLevels = roles.referenceLevels;
+    c.data.maxLevels = readOptions_.maxLevels;
     for (std::size_t i = 0; i < table->columnCount(); ++i)
         c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
     modelPage_->apply(c);
@@ -497,6 +498,8 @@ Project MainWindow::gatherProject() const {
     c.data.target = roles.target;
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
+    c.data.referenceLevels = roles.referenceLevels;
+    c.data.maxLevels = readOptions_.maxLevels;
     if (table)
         for (std::size_t i = 0; i < table->columnCount(); ++i)
             c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
@@ -655,6 +658,7 @@ void MainWindow::applyProject(const Project& project) {
         setRole(p, known ? data::Role::Known : data::Role::Predictor);
     }
     if (!d.target.empty()) setRole(d.target, data::Role::Target);
+    panel->setReferenceLevels(d.referenceLevels);
     modelPage_->load(project.config);
     if (project.hasSynthesizers) synthesizersPage_->load(project.config);
     // The run list becomes this project's: a run still going belongs to the previous one

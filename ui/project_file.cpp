@@ -66,21 +66,42 @@ std::vector<std::string> fromStringList(const QJsonValue& v) {
     for (const auto& s : v.toArray()) out.push_back(s.toString().toStdString());
     return out;
 }
+QJsonObject stringMap(const std::map<std::string, std::string>& m) {
+    QJsonObject o;
+    for (const auto& [key, value] : m)
+        o.insert(QString::fromStdString(key), QString::fromStdString(value));
+    return o;
+}
+
+// The data section core reads for us: everything but the roles (a project may be saved
+// before the sensitive variable is chosen, which a run configuration does not allow).
+QJsonObject coreDataSection(const QJsonObject& root, const QJsonObject& d, const QString& path) {
+    QJsonObject out{{QStringLiteral("path"), path},
+                    {QStringLiteral("target"), QStringLiteral("-")},
+                    {QStringLiteral("transform"),
+                     root.value(QStringLiteral("transform")).toString(QStringLiteral("none"))},
+                    {QStringLiteral("missing"),
+                     root.value(QStringLiteral("missing")).toString(QStringLiteral("error"))}};
+    // Projects written before these keys were saved lack them: core's defaults apply.
+    for (const auto& key : {QStringLiteral("types"), QStringLiteral("reference_levels"),
+                            QStringLiteral("max_levels")})
+        if (d.contains(key)) out.insert(key, d.value(key));
+    return out;
+}
 
 }  // namespace
 
 Status saveProject(const Project& project, const QString& path) {
     const QDir base = QFileInfo(path).absoluteDir();
     const auto& d = project.config.data;
-    QJsonObject types;
-    for (const auto& [column, type] : d.types)
-        types.insert(QString::fromStdString(column), QString::fromStdString(type));
     QJsonObject dataJson{{QStringLiteral("path"), storePath(project.dataPath, base)},
                          {QStringLiteral("csv"), csvToJson(project.csv)},
                          {QStringLiteral("target"), QString::fromStdString(d.target)},
                          {QStringLiteral("predictors"), stringList(d.predictors)},
                          {QStringLiteral("known"), stringList(d.known)},
-                         {QStringLiteral("types"), types}};
+                         {QStringLiteral("types"), stringMap(d.types)},
+                         {QStringLiteral("reference_levels"), stringMap(d.referenceLevels)},
+                         {QStringLiteral("max_levels"), qint64(d.maxLevels)}};
     // The rest of the configuration in core's own format.
     const auto config = QJsonDocument::fromJson(QByteArray::fromStdString(toJson(project.config)));
     QJsonObject configJson = config.object();
@@ -139,17 +160,9 @@ Expected<Project> loadProject(const QString& path) {
     p.csv = csvFromJson(d.value(QStringLiteral("csv")).toObject());
     p.hasSynthesizers = root.value(QStringLiteral("has_synthesizers")).toBool(true);
 
-    // core checks the configuration; the data section is ours (a project may be saved before
-    // the sensitive variable is chosen, which a run configuration does not allow).
+    // core checks the configuration; the roles are ours.
     QJsonObject config = root.value(QStringLiteral("run_config")).toObject();
-    config.insert(
-        QStringLiteral("data"),
-        QJsonObject{{QStringLiteral("path"), p.dataPath},
-                    {QStringLiteral("target"), QStringLiteral("-")},
-                    {QStringLiteral("transform"),
-                     root.value(QStringLiteral("transform")).toString(QStringLiteral("none"))},
-                    {QStringLiteral("missing"),
-                     root.value(QStringLiteral("missing")).toString(QStringLiteral("error"))}});
+    config.insert(QStringLiteral("data"), coreDataSection(root, d, p.dataPath));
     // A project saved with no synthesizer ticked: parse with a stand-in, then drop it.
     if (!p.hasSynthesizers)
         config.insert(
@@ -164,9 +177,6 @@ Expected<Project> loadProject(const QString& path) {
     p.config.data.target = d.value(QStringLiteral("target")).toString().toStdString();
     p.config.data.predictors = fromStringList(d.value(QStringLiteral("predictors")));
     p.config.data.known = fromStringList(d.value(QStringLiteral("known")));
-    const QJsonObject types = d.value(QStringLiteral("types")).toObject();
-    for (auto it = types.begin(); it != types.end(); ++it)
-        p.config.data.types[it.key().toStdString()] = it.value().toString().toStdString();
     for (const auto& r : root.value(QStringLiteral("runs")).toArray()) {
         const QJsonObject o = r.toObject();
         p.runs.push_back({loadPath(o.value(QStringLiteral("folder")).toString(), base),
@@ -179,6 +189,7 @@ Expected<Project> loadProject(const QString& path) {
 data::ReadOptions readOptionsOf(const Project& project) {
     data::ReadOptions o;
     o.csv = project.csv;
+    o.maxLevels = project.config.data.maxLevels;
     for (const auto& [column, type] : project.config.data.types)
         if (auto t = data::columnTypeFromString(type)) o.typeOverrides.emplace_back(column, *t);
     return o;

@@ -25,8 +25,8 @@ struct Project {
     static constexpr int kVersion = 1;
     QString dataPath;  // absolute when loaded
     data::CsvOptions csv;
-    // data.target/predictors/known/types/transform/missing, model, mcmc, synthesis, risk and
-    // the synthesizers. data.path is dataPath.
+    // data.target/predictors/known/types/reference_levels/max_levels/transform/missing,
+    // model, mcmc, synthesis, risk and the synthesizers. data.path is dataPath.
     study::RunConfig config;
     bool hasSynthesizers = true;  // false when the project was saved with none ticked
     std::vector<ProjectRun> runs;

@@ -29,7 +29,7 @@ int runSweepCommand(const SweepArgs& a) {
     study::StudyOptions so;
     so.cancel = &cancel;
     so.progress = stderrProgress(cancel);
-    auto s = study::runSweep(*config, input->table, a.out, so);
+    auto s = study::runSweep(*config, *input, a.out, so);
     if (!s) return std::cerr << "error: " << s.message() << "\n", cancel.load() ? 130 : 1;
     std::cerr << "wrote " << a.out << " (" << s->pointsRun << " points run, " << s->pointsResumed
               << " resumed, " << s->seconds << " s)\n";

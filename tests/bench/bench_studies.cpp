@@ -12,7 +12,7 @@
 #include <string>
 
 #include "ppsynth/common/stopwatch.hpp"
-#include "ppsynth/data/io.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
 
@@ -51,12 +51,10 @@ int benchSweep(int threads, int points) {
     const std::size_t all = config->points.size();
     if (points > 0 && static_cast<std::size_t>(points) < all)
         config->points.resize(static_cast<std::size_t>(points));
-    data::ReadOptions ro;
-    ro.maxLevels = config->run.data.maxLevels;
-    auto table = data::readTable(config->run.data.path, ro);
-    if (!table) return std::fprintf(stderr, "%s\n", table.message().c_str()), 1;
+    auto input = study::readRunData(config->run);
+    if (!input) return std::fprintf(stderr, "%s\n", input.message().c_str()), 1;
     const auto t0 = std::chrono::steady_clock::now();
-    auto s = study::runSweep(*config, *table, freshDir("bench_studies_sweep"));
+    auto s = study::runSweep(*config, *input, freshDir("bench_studies_sweep"));
     if (!s) return std::fprintf(stderr, "%s\n", s.message().c_str()), 1;
     const double wall = secondsSince(t0);
     double pointSeconds = 0;  // CPU-side sum of the points' own fits (run in parallel)

@@ -6,7 +6,84 @@ using namespace ppsynth::study;
 
 namespace {
 const std::string kMinimal = R"({"data": {"path": "d.csv", "target": "y"}, "synthesizers": [)";
+
+// Every field away from its default, so a field that the writer and the reader both leave
+// out (and a text round trip cannot notice) comes back as the default and fails.
+RunConfig everyFieldSet() {
+    RunConfig c;
+    auto& d = c.data;
+    d.path = "d.csv";
+    d.target = "y";
+    d.predictors = {"age", "region"};
+    d.known = {"region"};
+    d.transform = "log";
+    d.missing = "listwise";
+    d.referenceLevels = {{"age", "65+"}};
+    d.types = {{"age", "categorical"}};
+    d.maxLevels = 7;
+    c.model = {"negbin", 3, {{"beta_scale", 2.5}}, "sampled"};
+    auto& m = c.mcmc;
+    m.chains = 3;
+    m.warmup = 11;
+    m.draws = 13;
+    m.threads = 5;
+    m.maxTreeDepth = 7;
+    m.adaptDelta = 0.9;
+    m.seed = 42;
+    m.refitWarmup = 17;
+    m.sampler = "nuts";
+    m.thin = 2;
+    c.synthesis.m = 6;
+    c.risk = {0.3, false, 9, 0.4, 0.3};
+    c.lipschitz.quantile = 0.95;
+    auto& u = c.utility;
+    u.enabled = false;
+    u.quantiles = {0.25};
+    u.bootstrap = 50;
+    u.regress = {{"age"}};
+    u.pmse = false;
+    u.level = 0.9;
+    u.gridPoints = 51;
+    SynthesizerConfig lw;
+    lw.name = "LW";
+    lw.scheme = Scheme::Lipschitz;
+    lw.c = 0.5;
+    lw.g = -0.1;
+    lw.M = 3.0;
+    SynthesizerConfig em;
+    em.name = "EM";
+    em.scheme = Scheme::Scalar;
+    em.match = "LW";
+    em.tolerance = 0.05;
+    SynthesizerConfig fin;
+    fin.name = "F";
+    fin.scheme = Scheme::Reweight;
+    fin.base = "LW";
+    fin.k = 0.9;
+    SynthesizerConfig pw;
+    pw.name = "P";
+    pw.scheme = Scheme::Pairwise;
+    pw.source = "synthetic";
+    SynthesizerConfig sg;
+    sg.name = "S";
+    sg.scheme = Scheme::Sigmoid;
+    sg.sigmoidA = 5;
+    SynthesizerConfig target;
+    target.name = "E";
+    target.scheme = Scheme::Scalar;
+    target.epsilon = 4.0;
+    c.synthesizers = {lw, em, fin, pw, sg, target};
+    return c;
+}
+
 }  // namespace
+
+// `field` is not its default in `set` and came back equal in `back`.
+#define QCOMPARE_SET_FIELD(back, set, defaults, field)                              \
+    do {                                                                            \
+        QVERIFY2(!((set).field == (defaults).field), "still the default: " #field); \
+        QVERIFY2((back).field == (set).field, "lost in the round trip: " #field);   \
+    } while (false)
 
 class TstRunConfig : public QObject {
     Q_OBJECT
@@ -42,6 +119,91 @@ class TstRunConfig : public QObject {
         auto again = parseRunConfig(once);
         QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
         QCOMPARE(toJson(*again), once);
+    }
+    void everyFieldRoundTrips() {
+        const RunConfig set = everyFieldSet(), defaults;
+        auto parsed = parseRunConfig(toJson(set));
+        QVERIFY2(parsed.hasValue(), parsed.hasValue() ? "" : parsed.message().c_str());
+        const RunConfig& back = *parsed;
+        QCOMPARE_SET_FIELD(back, set, defaults, data.path);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.target);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.predictors);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.known);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.transform);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.missing);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.referenceLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.types);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.maxLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, model.family);
+        QCOMPARE_SET_FIELD(back, set, defaults, model.K);
+        QCOMPARE_SET_FIELD(back, set, defaults, model.priors);
+        QCOMPARE_SET_FIELD(back, set, defaults, model.tau);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.chains);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.warmup);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.draws);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.threads);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.maxTreeDepth);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.adaptDelta);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.seed);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.refitWarmup);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.sampler);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.thin);
+        QCOMPARE_SET_FIELD(back, set, defaults, synthesis.m);
+        QCOMPARE_SET_FIELD(back, set, defaults, risk.radius);
+        QCOMPARE_SET_FIELD(back, set, defaults, risk.percentage);
+        QCOMPARE_SET_FIELD(back, set, defaults, risk.L);
+        QCOMPARE_SET_FIELD(back, set, defaults, risk.threshold);
+        QCOMPARE_SET_FIELD(back, set, defaults, risk.whackAMoleRise);
+        QCOMPARE_SET_FIELD(back, set, defaults, lipschitz.quantile);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.enabled);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.quantiles);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.bootstrap);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.regress);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.pmse);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.level);
+        QCOMPARE_SET_FIELD(back, set, defaults, utility.gridPoints);
+        // Each synthesizer's own knobs, against a default synthesizer of its scheme.
+        QCOMPARE(back.synthesizers.size(), set.synthesizers.size());
+        const SynthesizerConfig none;
+        const auto& s = set.synthesizers;
+        const auto& b = back.synthesizers;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            QCOMPARE(b[i].name, s[i].name);
+            QVERIFY(b[i].scheme == s[i].scheme);
+        }
+        QCOMPARE_SET_FIELD(b[0], s[0], none, c);
+        QCOMPARE_SET_FIELD(b[0], s[0], none, g);
+        QCOMPARE_SET_FIELD(b[0], s[0], none, M);
+        QCOMPARE_SET_FIELD(b[1], s[1], none, match);
+        QCOMPARE_SET_FIELD(b[1], s[1], none, tolerance);
+        QCOMPARE_SET_FIELD(b[2], s[2], none, base);
+        QCOMPARE_SET_FIELD(b[2], s[2], none, k);
+        QCOMPARE_SET_FIELD(b[3], s[3], none, source);
+        QCOMPARE_SET_FIELD(b[4], s[4], none, sigmoidA);
+        QCOMPARE_SET_FIELD(b[5], s[5], none, epsilon);
+    }
+    // Seeds are unsigned 64-bit: toJson writes any of them, so the reader must take them.
+    void largeSeedRoundTrips() {
+        const std::uint64_t seed = (std::uint64_t{1} << 63) + 5;
+        const std::string synth = R"({"name": "U", "scheme": "unweighted"}]})";
+        auto c = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "mcmc": {"seed": 9223372036854775813}, "synthesizers": [)" +
+                                synth);
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QCOMPARE(c->mcmc.seed, seed);
+        auto again = parseRunConfig(toJson(*c));
+        QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
+        QCOMPARE(again->mcmc.seed, seed);
+        auto negative = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "mcmc": {"seed": -1}, "synthesizers": [)" +
+                                       synth);
+        QVERIFY(!negative.hasValue());
+        QCOMPARE(negative.message(), std::string("mcmc: 'seed' must not be negative"));
+        auto huge = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "mcmc": {"chains": 3000000000}, "synthesizers": [)" +
+                                   synth);
+        QVERIFY(!huge.hasValue());
+        QCOMPARE(huge.message(), std::string("mcmc: 'chains' must be at most 2147483647"));
     }
     void tauHandlingRoundTrips() {
         auto c = parseRunConfig(

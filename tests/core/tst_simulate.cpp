@@ -1,6 +1,6 @@
 // The local-to-global simulation on tiny sizes: configuration errors, the summaries against
 // the replicates they summarize, thread-count invariance, resume after an interruption and
-// refusal of a folder that holds another configuration.
+// refusal of a folder that holds another configuration or another engine's results.
 #include <QTest>
 #include <atomic>
 #include <filesystem>
@@ -29,9 +29,56 @@ study::SimulateConfig tiny(int threads = 2) {
 
 }  // namespace
 
+// `field` is not its default in `set` and came back equal in `back`: a text round trip alone
+// cannot notice a field that the writer and the reader both leave out.
+#define QCOMPARE_SET_FIELD(back, set, defaults, field)                              \
+    do {                                                                            \
+        QVERIFY2(!((set).field == (defaults).field), "still the default: " #field); \
+        QVERIFY2((back).field == (set).field, "lost in the round trip: " #field);   \
+    } while (false)
+
 class TstSimulate : public QObject {
     Q_OBJECT
   private slots:
+    void everyFieldRoundTrips() {
+        const study::SimulateConfig defaults;
+        study::SimulateConfig set;
+        set.model = "nb-mixture";
+        set.mean = 50;
+        set.sizes = {10, 20};
+        set.replicates = 7;
+        set.mechanisms = {"LW"};
+        set.c = 0.5;
+        set.g = -0.1;
+        set.M = 3;
+        set.mcmc = {2, 100, 200, 8, 0.9};
+        set.seed = 9;
+        set.threads = 3;
+        set.blockSize = 4;
+        set.quantiles = {0.5};
+        set.epsilonGrid = {1, 2};
+        auto parsed = study::parseSimulateConfig(study::toJson(set));
+        QVERIFY2(parsed.hasValue(), parsed.hasValue() ? "" : parsed.message().c_str());
+        const auto& back = *parsed;
+        QCOMPARE_SET_FIELD(back, set, defaults, model);
+        QCOMPARE_SET_FIELD(back, set, defaults, mean);
+        QCOMPARE_SET_FIELD(back, set, defaults, sizes);
+        QCOMPARE_SET_FIELD(back, set, defaults, replicates);
+        QCOMPARE_SET_FIELD(back, set, defaults, mechanisms);
+        QCOMPARE_SET_FIELD(back, set, defaults, c);
+        QCOMPARE_SET_FIELD(back, set, defaults, g);
+        QCOMPARE_SET_FIELD(back, set, defaults, M);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.chains);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.warmup);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.draws);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.maxTreeDepth);
+        QCOMPARE_SET_FIELD(back, set, defaults, mcmc.adaptDelta);
+        QCOMPARE_SET_FIELD(back, set, defaults, seed);
+        QCOMPARE_SET_FIELD(back, set, defaults, threads);
+        QCOMPARE_SET_FIELD(back, set, defaults, blockSize);
+        QCOMPARE_SET_FIELD(back, set, defaults, quantiles);
+        QCOMPARE_SET_FIELD(back, set, defaults, epsilonGrid);
+    }
     void defaultsArePaperSettings() {
         auto c = study::parseSimulateConfig("{}");
         QVERIFY(c.hasValue());
@@ -175,6 +222,31 @@ class TstSimulate : public QObject {
         auto f = study::runSimulation(tiny(), foreign);
         QVERIFY(!f.hasValue());
         QVERIFY2(f.message().find("not empty") != std::string::npos, f.message().c_str());
+    }
+    // Blocks computed by another engine revision draw differently, and a folder written
+    // before revisions were recorded cannot say which engine computed it: both refused.
+    void refusesAnotherEnginesFolder() {
+        const std::string dir = outDir("engine");
+        QVERIFY(study::runSimulation(tiny(), dir).hasValue());
+        const std::string configPath = dir + "/config.json";
+        const std::string saved = test::slurp(configPath);
+        const std::string key = "\"engine_revision\": ";
+        const auto at = saved.find(key);
+        QVERIFY(at != std::string::npos);
+        std::string other = saved;
+        other.insert(at + key.size(), "9");  // revision 9N: not this engine's
+        std::ofstream(configPath, std::ios::binary) << other;
+        auto r = study::runSimulation(tiny(), dir);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("another revision of ppsynth's engine") != std::string::npos &&
+                     r.message().find("new output folder") != std::string::npos,
+                 r.message().c_str());
+        std::string none = saved;
+        none.erase(at, saved.find('\n', at) + 1 - at);  // "engine_revision": N, and its line
+        std::ofstream(configPath, std::ios::binary) << none;
+        r = study::runSimulation(tiny(), dir);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("none recorded") != std::string::npos, r.message().c_str());
     }
     void nbMixtureRunsWithNuts() {
         auto c = study::parseSimulateConfig(R"({

@@ -11,7 +11,7 @@
 #include <QTest>
 #include <filesystem>
 
-#include "ppsynth/data/io.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
 #include "test_files.hpp"
@@ -91,9 +91,9 @@ class TstStudiesSlow : public QObject {
         auto config = study::loadSweepConfig(PPSYNTH_EXAMPLES_DIR "/sweep_income_quick.json");
         QVERIFY2(config.hasValue(), config.hasValue() ? "" : config.message().c_str());
         QCOMPARE(config->points.size(), std::size_t{3});
-        auto table = data::readTable(config->run.data.path);
-        QVERIFY2(table.hasValue(), table.hasValue() ? "" : table.message().c_str());
-        auto s = study::runSweep(*config, *table, outDir("income"));
+        auto input = study::readRunData(config->run);
+        QVERIFY2(input.hasValue(), input.hasValue() ? "" : input.message().c_str());
+        auto s = study::runSweep(*config, *input, outDir("income"));
         QVERIFY2(s.hasValue(), s.hasValue() ? "" : s.message().c_str());
         auto row = [&](int point, const std::string& mechanism) -> const study::SweepRow& {
             for (const auto& r : s->rows)

@@ -1,14 +1,15 @@
 // The risk-utility sweep on the poisson example with the conjugate model (exact draws, so
 // every fit takes milliseconds): configuration errors, epsilon accounting per row, the
 // shared unweighted fit giving the same numbers as separate runs, thread-count invariance,
-// resume after interruption and refusal of another configuration's folder.
+// resume after interruption and refusal of another configuration's, data file's or engine's
+// folder.
 #include <QTest>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "ppsynth/data/examples.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/sweep.hpp"
 #include "test_files.hpp"
@@ -31,14 +32,18 @@ const char* kConfig = R"({
                        {"c": 0.6, "g": 0.0, "r": 0.05}]}})";
 
 study::SweepConfig config(int threads = 2) {
-    auto c = study::parseSweepConfig(kConfig);
+    auto c = study::parseSweepConfig(kConfig, PPSYNTH_EXAMPLES_DIR);
     c->threads = threads;
     return *c;
 }
 
+// The bundled poisson.csv, read as the CLI reads a sweep's data (with its SHA-256).
+const study::RunData& input() {
+    static const study::RunData d = *study::readRunData(config().run);
+    return d;
+}
 const data::Table& table() {
-    static const data::Table t = data::makeExample(data::ExampleId::Poisson);
-    return t;
+    return input().table;
 }
 
 const study::SweepRow* find(const study::SweepSummary& s, int point, const std::string& mech) {
@@ -48,6 +53,14 @@ const study::SweepRow* find(const study::SweepSummary& s, int point, const std::
 }
 
 }  // namespace
+
+// `field` is not its default in `set` and came back equal in `back`: a text round trip alone
+// cannot notice a field that the writer and the reader both leave out.
+#define QCOMPARE_SET_FIELD(back, set, defaults, field)                              \
+    do {                                                                            \
+        QVERIFY2(!((set).field == (defaults).field), "still the default: " #field); \
+        QVERIFY2((back).field == (set).field, "lost in the round trip: " #field);   \
+    } while (false)
 
 class TstSweep : public QObject {
     Q_OBJECT
@@ -70,6 +83,45 @@ class TstSweep : public QObject {
         auto again = study::parseSweepConfig(study::toJson(*d));
         QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
         QCOMPARE(study::toJson(*again), study::toJson(*d));
+    }
+    void everyFieldRoundTrips() {
+        const study::SweepConfig defaults;
+        study::SweepConfig set;
+        set.run.data.path = "d.csv";
+        set.run.data.target = "y";
+        set.run.data.referenceLevels = {{"age", "65+"}};
+        set.run.data.maxLevels = 7;
+        set.run.mcmc.seed = 42;
+        set.run.mcmc.threads = 5;
+        study::SweepPoint fixed;
+        fixed.c = 0.4;
+        fixed.g = -0.2;
+        fixed.M = 3.0;
+        fixed.k = 0.9;
+        fixed.r = 0.05;
+        study::SweepPoint searched;
+        searched.kAuto = true;
+        set.points = {fixed, searched};
+        set.tolerance = 0.05;
+        set.threads = 3;
+        auto parsed = study::parseSweepConfig(study::toJson(set));
+        QVERIFY2(parsed.hasValue(), parsed.hasValue() ? "" : parsed.message().c_str());
+        const auto& back = *parsed;
+        QCOMPARE_SET_FIELD(back, set, defaults, run.data.path);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.data.referenceLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.data.maxLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.mcmc.seed);
+        QCOMPARE_SET_FIELD(back, set, defaults, run.mcmc.threads);
+        QCOMPARE_SET_FIELD(back, set, defaults, tolerance);
+        QCOMPARE_SET_FIELD(back, set, defaults, threads);
+        QCOMPARE(back.points.size(), std::size_t{2});
+        const study::SweepPoint none;
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, c);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, g);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, M);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, k);
+        QCOMPARE_SET_FIELD(back.points[0], fixed, none, r);
+        QCOMPARE_SET_FIELD(back.points[1], searched, none, kAuto);
     }
     void configErrors_data() {
         QTest::addColumn<QString>("json");
@@ -104,7 +156,7 @@ class TstSweep : public QObject {
     }
     void rowsPerPointAndMechanism() {
         const std::string dir = outDir("rows");
-        auto s = study::runSweep(config(), table(), dir);
+        auto s = study::runSweep(config(), input(), dir);
         QVERIFY2(s.hasValue(), s.hasValue() ? "" : s.message().c_str());
         // Unweighted reference + 2 rows per point + LW_final at the k point.
         QCOMPARE(s->rows.size(), std::size_t{1 + 5 * 2 + 1});
@@ -154,7 +206,7 @@ class TstSweep : public QObject {
         c.run.utility.enabled = false;
         c.points.resize(1);
         const std::string dir = outDir("noutility");
-        auto s = study::runSweep(c, table(), dir);
+        auto s = study::runSweep(c, input(), dir);
         QVERIFY(s.hasValue());
         for (const auto& r : s->rows) {
             QVERIFY(!r.utility.has_value());
@@ -164,7 +216,7 @@ class TstSweep : public QObject {
                 std::string::npos);
     }
     void sharedFitGivesTheSameNumbersAsSeparateRuns() {
-        auto s = study::runSweep(config(), table(), outDir("shared"));
+        auto s = study::runSweep(config(), input(), outDir("shared"));
         QVERIFY(s.hasValue());
         auto run = study::parseRunConfig(R"({
           "data": {"path": "poisson.csv", "target": "y"}, "model": {"family": "poisson-means"},
@@ -182,14 +234,14 @@ class TstSweep : public QObject {
     }
     void sameResultForAnyThreadCount() {
         const std::string a = outDir("t1"), b = outDir("t2");
-        QVERIFY(study::runSweep(config(1), table(), a).hasValue());
-        QVERIFY(study::runSweep(config(2), table(), b).hasValue());
+        QVERIFY(study::runSweep(config(1), input(), a).hasValue());
+        QVERIFY(study::runSweep(config(2), input(), b).hasValue());
         QCOMPARE(test::slurp(a + "/sweep.csv"), test::slurp(b + "/sweep.csv"));
         QVERIFY(!test::slurp(a + "/sweep.csv").empty());
     }
     void resumesAfterInterruption() {
         const std::string full = outDir("full"), cut = outDir("cut");
-        QVERIFY(study::runSweep(config(), table(), full).hasValue());
+        QVERIFY(study::runSweep(config(), input(), full).hasValue());
         std::atomic<bool> cancel{false};
         study::StudyOptions o;
         o.cancel = &cancel;
@@ -197,29 +249,83 @@ class TstSweep : public QObject {
             if (p.stage == "sweep" && p.done >= 2) cancel = true;
             return Continue::Yes;
         };
-        auto stopped = study::runSweep(config(), table(), cut, o);
+        auto stopped = study::runSweep(config(), input(), cut, o);
         QVERIFY(!stopped.hasValue());
         QVERIFY2(stopped.message().find("resume") != std::string::npos, stopped.message().c_str());
         QVERIFY(!std::filesystem::exists(cut + "/sweep.csv"));
-        auto resumed = study::runSweep(config(), table(), cut);
+        auto resumed = study::runSweep(config(), input(), cut);
         QVERIFY2(resumed.hasValue(), resumed.hasValue() ? "" : resumed.message().c_str());
         QVERIFY(resumed->pointsResumed >= 2);
         QCOMPARE(resumed->pointsResumed + resumed->pointsRun, std::size_t{6});
         QCOMPARE(test::slurp(cut + "/sweep.csv"), test::slurp(full + "/sweep.csv"));
         // Everything saved: no point and not even the unweighted model is fitted again.
-        auto again = study::runSweep(config(), table(), cut);
+        auto again = study::runSweep(config(), input(), cut);
         QCOMPARE(again->pointsRun, std::size_t{0});
         QCOMPARE(again->preparedSeconds, 0.0);
     }
     void refusesAnotherConfigurationsFolder() {
         const std::string dir = outDir("other");
-        QVERIFY(study::runSweep(config(), table(), dir).hasValue());
+        QVERIFY(study::runSweep(config(), input(), dir).hasValue());
         auto other = config();
         other.points[1].g = -0.2;
-        auto r = study::runSweep(other, table(), dir);
+        auto r = study::runSweep(other, input(), dir);
         QVERIFY(!r.hasValue());
         QVERIFY2(r.message().find("different configuration") != std::string::npos &&
                      r.message().find("sweep.points") != std::string::npos,
+                 r.message().c_str());
+    }
+    // A sweep's results depend on its data file's bytes, which data.path does not pin
+    // down: a changed file is refused rather than its points mixed with the saved ones.
+    void refusesAFolderOfOtherData() {
+        const std::string dataDir = outDir("data"), dir = outDir("changed");
+        std::filesystem::create_directories(dataDir);
+        const std::string file = dataDir + "/counts.csv";
+        std::ofstream(file, std::ios::binary) << "y\n78\n112\n95\n101\n87\n";
+        auto c = config();
+        c.run.data.path = file;
+        c.run.utility.enabled = false;
+        c.points.resize(1);
+        auto first = study::readRunData(c.run);
+        QVERIFY2(first.hasValue(), first.hasValue() ? "" : first.message().c_str());
+        QVERIFY(study::runSweep(c, *first, dir).hasValue());
+        std::ofstream(file, std::ios::binary) << "y\n78\n112\n96\n101\n87\n";
+        auto changed = study::readRunData(c.run);
+        QVERIFY(changed.hasValue());
+        auto r = study::runSweep(c, *changed, dir);
+        QVERIFY2(!r.hasValue(), "resumed on a changed data file");
+        QVERIFY2(r.message().find("of other data") != std::string::npos &&
+                     r.message().find(first->sha256) != std::string::npos &&
+                     r.message().find(changed->sha256) != std::string::npos &&
+                     r.message().find("new output folder") != std::string::npos,
+                 r.message().c_str());
+        // The original bytes back: the folder is the same sweep again.
+        std::ofstream(file, std::ios::binary) << "y\n78\n112\n95\n101\n87\n";
+        auto restored = study::readRunData(c.run);
+        QVERIFY(restored.hasValue());
+        auto again = study::runSweep(c, *restored, dir);
+        QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
+        QCOMPARE(again->pointsResumed, std::size_t{2});  // the unweighted reference and the point
+        QCOMPARE(again->pointsRun, std::size_t{0});
+    }
+    // Items computed by another engine revision (or before revisions were recorded) draw
+    // differently: refused.
+    void refusesAFolderOfAnotherEngine() {
+        const std::string dir = outDir("engine");
+        auto c = config();
+        c.run.utility.enabled = false;
+        c.points.resize(1);
+        QVERIFY(study::runSweep(c, input(), dir).hasValue());
+        const std::string configPath = dir + "/config.json";
+        std::string saved = test::slurp(configPath);
+        const std::string key = "\"engine_revision\": ";
+        const auto at = saved.find(key);
+        QVERIFY(at != std::string::npos);
+        saved.insert(at + key.size(), "9");  // revision 9N: not this engine's
+        std::ofstream(configPath, std::ios::binary) << saved;
+        auto r = study::runSweep(c, input(), dir);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("another revision of ppsynth's engine") != std::string::npos &&
+                     r.message().find("new output folder") != std::string::npos,
                  r.message().c_str());
     }
 

@@ -55,6 +55,10 @@ class TstUtilityBootstrap : public QObject {
         QCOMPARE(QString::fromStdString(s[3].name()), QString("quantile 0.9"));
         const std::vector<double> user{0.05};
         QCOMPARE(defaultStatistics(user).size(), std::size_t{3});
+        // No quantiles means none, as a saved configuration with "quantiles": [] says.
+        const auto none = defaultStatistics(std::vector<double>{});
+        QCOMPARE(none.size(), std::size_t{2});
+        QVERIFY(none[0] == Statistic::mean() && none[1] == Statistic::median());
     }
 
     // Textbook: the bootstrap distribution of a mean has sd sqrt(sum (x - xbar)^2 / n) / sqrt(n)

@@ -143,6 +143,21 @@ class TstUtilityReport : public QObject {
         }
         QCOMPARE(r->grid.size(), std::size_t{11});
     }
+    // "quantiles": [] in a configuration compares the mean and the median only, as its
+    // saved copy says (it used to bring back the default quantiles silently).
+    void noQuantilesMeansMeanAndMedian() {
+        auto c = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y"},
+            "utility": {"quantiles": []}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QVERIFY(c->utility.quantiles.empty());
+        UtilityOptions o = fastOptions();
+        o.quantiles = c->utility.quantiles;
+        auto r = computeUtility(tinyInputs(), o, 3);
+        QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
+        QCOMPARE(r->statistics.size(), std::size_t{2});
+        QCOMPARE(r->statistics[0].name, std::string("mean"));
+        QCOMPARE(r->statistics[1].name, std::string("median"));
+    }
     // Intercept-only regression: q_l = mean, u_l = s^2 / n; the combining rules by hand.
     void combiningRulesByHand() {
         auto r = computeUtility(tinyInputs(), fastOptions(), 3);
@@ -343,6 +358,14 @@ class TstUtilityReport : public QObject {
         in = tinyInputs();
         in.synthetic.clear();
         QVERIFY(!computeUtility(in, fastOptions(), 3).hasValue());
+        // Propensity predictors of other records: an error, not a pMSE of y alone.
+        in = tinyInputs();
+        in.propensityPredictors = Eigen::MatrixXd::Ones(3, 2);
+        r = computeUtility(in, fastOptions(), 3);
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("predictors have 3 rows, the original data 4 records") !=
+                     std::string::npos,
+                 r.message().c_str());
         UtilityOptions o = fastOptions();
         o.quantiles = {1.5};
         QVERIFY(!computeUtility(tinyInputs(), o, 3).hasValue());

@@ -835,6 +835,48 @@ class TstMainWindow : public QObject {
         QVERIFY(!w.exportAction()->isEnabled());
     }
 
+    // A project's reference levels and level limit reach the run configuration after
+    // reopening and are saved again (the reference level changes the coding, METHOD.md 1).
+    void projectKeepsReferenceLevels() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString csv = tmp.filePath(QStringLiteral("survey.csv"));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("age,income\n18-34,10\n65+,20\n35-64,15\n65+,12\n18-34,9\n");
+        f.close();
+        ui::Project p;
+        p.dataPath = csv;
+        p.config.data.path = csv.toStdString();
+        p.config.data.target = "income";
+        p.config.data.predictors = {"age"};
+        p.config.data.types = {{"age", "categorical"}, {"income", "numeric"}};
+        p.config.data.referenceLevels = {{"age", "65+"}};
+        p.config.data.maxLevels = 7;
+        study::SynthesizerConfig unweighted;
+        unweighted.name = "Unweighted";
+        p.config.synthesizers = {unweighted};
+        const QString file = tmp.filePath(QStringLiteral("p.ppsynth"));
+        QVERIFY(bool(ui::saveProject(p, file)));
+
+        ui::MainWindow w;
+        QSignalSpy read(w.readJob(), &ui::JobRunnerBase::finished);
+        w.openProject(file);
+        QVERIFY(read.wait(60000));
+        QCOMPARE(w.dataPage()->columnPanel()->roles().referenceLevels,
+                 p.config.data.referenceLevels);
+        const auto c = w.currentConfig();
+        QVERIFY2(bool(c), c ? "" : c.message().c_str());
+        QCOMPARE(c->data.referenceLevels, p.config.data.referenceLevels);
+        QCOMPARE(c->data.maxLevels, std::size_t{7});
+        const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
+        QVERIFY(w.saveProject(again));
+        const auto back = ui::loadProject(again);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QCOMPARE(back->config.data.referenceLevels, p.config.data.referenceLevels);
+        QCOMPARE(back->config.data.maxLevels, std::size_t{7});
+    }
+
     // Run > Open Study Folder: a simulation shows its contraction charts, a sweep its
     // risk-utility curve, and a chosen sweep point lands in the Synthesizers page.
     void openStudyFolders() {
@@ -855,7 +897,7 @@ class TstMainWindow : public QObject {
         auto input = study::readRunData(sweep->run);
         QVERIFY(input.hasValue());
         const std::string sweepDir = tmp.path().toStdString() + "/sweep";
-        auto ran = study::runSweep(*sweep, input->table, sweepDir);
+        auto ran = study::runSweep(*sweep, *input, sweepDir);
         QVERIFY(ran.hasValue());
 
         ui::MainWindow w;

@@ -730,13 +730,15 @@ class TstResults : public QObject {
           "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 3},
           "synthesis": {"m": 3}, "risk": {"L": 3}, "utility": {"enabled": false},
           "sweep": {"points": [{"c": 0.7, "g": 0.0}, {"c": 0.5, "g": 0.0},
-                               {"c": 0.5, "g": -0.3}]}})");
+                               {"c": 0.5, "g": -0.3}]}})",
+                                                   PPSYNTH_EXAMPLES_DIR);
         QVERIFY2(sweepConfig.hasValue(),
                  sweepConfig.hasValue() ? "" : sweepConfig.message().c_str());
+        auto input = study::readRunData(sweepConfig->run);
+        QVERIFY2(input.hasValue(), input.hasValue() ? "" : input.message().c_str());
         const QString sweepDir = outputDir(QStringLiteral("results_sweep"));
         QDir(sweepDir).removeRecursively();
-        auto sweep = study::runSweep(*sweepConfig, data::makeExample(data::ExampleId::Poisson),
-                                     sweepDir.toStdString());
+        auto sweep = study::runSweep(*sweepConfig, *input, sweepDir.toStdString());
         QVERIFY2(sweep.hasValue(), sweep.hasValue() ? "" : sweep.message().c_str());
         auto curve = riskUtilityCurve(*sweep, SweepMeasure::MeanWeight);
         QVERIFY2(curve.hasValue(), curve.hasValue() ? "" : curve.message().c_str());

@@ -323,6 +323,8 @@ class TstSetupPages : public QObject {
         p.config = baseConfig();
         p.config.data.path = p.dataPath.toStdString();
         p.config.data.types = {{"age", "categorical"}, {"income", "numeric"}};
+        p.config.data.referenceLevels = {{"age", "65+"}};
+        p.config.data.maxLevels = 7;
         p.config.data.transform = "log";
         p.config.model.family = "negbin";
         p.config.mcmc.draws = 123;
@@ -347,11 +349,15 @@ class TstSetupPages : public QObject {
         QCOMPARE(back->csv.delimiter, ';');
         QCOMPARE(back->csv.missingTokens, (std::vector<std::string>{"NA", "-9"}));
         QCOMPARE(study::toJson(back->config), study::toJson(p.config));
+        // The reference level changes the coding, hence priors and posterior (METHOD.md 1).
+        QCOMPARE(back->config.data.referenceLevels, p.config.data.referenceLevels);
+        QCOMPARE(back->config.data.maxLevels, std::size_t{7});
         QCOMPARE(back->runs.size(), std::size_t(1));
         QCOMPARE(back->runs[0].folder, p.runs[0].folder);
         QCOMPARE(back->runs[0].summary, p.runs[0].summary);
         const auto options = ui::readOptionsOf(*back);
         QCOMPARE(options.typeOverrides.size(), std::size_t(2));
+        QCOMPARE(options.maxLevels, std::size_t{7});  // the file is read as it was
 
         // Saved before the sensitive variable and the synthesizers were chosen.
         p.config.data.target.clear();

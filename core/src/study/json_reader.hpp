@@ -4,12 +4,15 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ppsynth::study::detail {
@@ -52,8 +55,8 @@ class Reader {
             if (!v.is_boolean()) return fail("'" + key + "' must be true or false");
         } else if constexpr (std::is_integral_v<T>) {
             if (!v.is_number_integer()) return fail("'" + key + "' must be a whole number");
-            if constexpr (std::is_unsigned_v<T>)
-                if (v.get<long long>() < 0) return fail("'" + key + "' must not be negative");
+            if (auto range = outOfRange<T>(v); !range.empty())
+                return fail("'" + key + "' " + range);
         } else if constexpr (std::is_floating_point_v<T>) {
             if (!v.is_number()) return fail("'" + key + "' must be a number");
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
@@ -66,7 +69,7 @@ class Reader {
                 return fail("'" + key + "' must be a list of numbers");
         } else if constexpr (std::is_same_v<T, std::vector<std::size_t>>) {
             if (!v.is_array() || !std::all_of(v.begin(), v.end(), [](const json& e) {
-                    return e.is_number_integer() && e.get<long long>() >= 0;
+                    return e.is_number_unsigned() && outOfRange<std::size_t>(e).empty();
                 }))
                 return fail("'" + key + "' must be a list of whole numbers");
         } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
@@ -97,6 +100,22 @@ class Reader {
     const std::string& path() const { return path_; }
 
   private:
+    // Why the whole number `v` does not fit T, or empty. nlohmann keeps non-negative whole
+    // numbers as unsigned, so a seed up to 2^64 - 1 (which toJson writes) reads back whole.
+    template <typename T>
+    static std::string outOfRange(const json& v) {
+        using Limits = std::numeric_limits<T>;
+        const std::string tooLarge = "must be at most " + std::to_string(Limits::max());
+        if (v.is_number_unsigned()) return std::in_range<T>(v.get<std::uint64_t>()) ? "" : tooLarge;
+        const auto value = v.get<std::int64_t>();
+        if (std::in_range<T>(value)) return "";
+        if (value >= 0) return tooLarge;
+        if constexpr (std::is_unsigned_v<T>)
+            return "must not be negative";
+        else
+            return "must be at least " + std::to_string(Limits::min());
+    }
+
     const json& obj_;
     std::string path_;
     std::string& error_;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/engine_revision.hpp"
 
 namespace ppsynth::study::detail {
 
@@ -44,13 +45,62 @@ std::string firstDifference(const json& a, const json& b, const std::string& pat
     return a == b ? "" : (path.empty() ? "the configuration" : path);
 }
 
+constexpr const char* kItemFormatKey = "item_format";
+constexpr const char* kEngineRevisionKey = "engine_revision";
+constexpr const char* kDataSha256Key = "data_sha256";
+
+std::string stamped(const std::string& canonicalConfig, const FolderStamp& stamp) {
+    json j = json::parse(canonicalConfig);
+    j[kItemFormatKey] = stamp.itemFormat;
+    j[kEngineRevisionKey] = kEngineRevision;
+    if (!stamp.dataSha256.empty()) j[kDataSha256Key] = stamp.dataSha256;
+    return j.dump(2);
+}
+
+std::string savedValue(const json& saved, const char* key) {
+    if (!saved.contains(key)) return "none recorded";
+    const json& v = saved.at(key);
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// Why a folder's saved stamp does not fit this study, in words a user can act on; empty
+// when the stamps agree. The engine comes first: with another engine nothing else matters.
+std::string stampDifference(const json& saved, const FolderStamp& stamp, const std::string& dir,
+                            const std::string& kind) {
+    const std::string head = "'" + dir + "' holds a " + kind;
+    const std::string tail =
+        "; resuming would mix its saved results with new ones: run into a new output folder "
+        "(or remove this one to start over)";
+    if (saved.value(kEngineRevisionKey, json()) != json(kEngineRevision))
+        return head + " computed by another revision of ppsynth's engine (the folder's: " +
+               savedValue(saved, kEngineRevisionKey) +
+               ", this ppsynth's: " + std::to_string(kEngineRevision) +
+               "), whose draws differ from this one's" + tail;
+    if (saved.value(kItemFormatKey, json()) != json(stamp.itemFormat))
+        return head +
+               " saved in another item format (the folder's: " + savedValue(saved, kItemFormatKey) +
+               ", this ppsynth's: " + std::to_string(stamp.itemFormat) + ")" + tail;
+    const json want = stamp.dataSha256.empty() ? json() : json(stamp.dataSha256);
+    if (saved.value(kDataSha256Key, json()) != want)
+        return head + " of other data: the data file" +
+               (stamp.dataPath.empty() ? std::string() : " '" + stamp.dataPath + "'") +
+               " has SHA-256 " + (stamp.dataSha256.empty() ? "none" : stamp.dataSha256) +
+               ", the folder's results were computed from a file with SHA-256 " +
+               savedValue(saved, kDataSha256Key) +
+               ". Restore the original file to resume, or run into a new output folder "
+               "(or remove this one to start over)";
+    return "";
+}
+
 }  // namespace
 
 Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const std::string& kind,
-                                                const std::string& canonicalConfig) {
+                                                const std::string& canonicalConfig,
+                                                const FolderStamp& stamp) {
     std::error_code ec;
     const fs::path root(dir);
     const fs::path configPath = root / "config.json";
+    const std::string config = stamped(canonicalConfig, stamp);
     if (fs::exists(root, ec)) {
         if (!fs::is_directory(root, ec)) return Error{"'" + dir + "' exists and is not a folder"};
         auto old = readText(configPath);
@@ -60,10 +110,11 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
                              " of ppsynth (no config.json); choose another output folder"};
         } else {
             const json a = json::parse(*old, nullptr, false);
-            const json b = json::parse(canonicalConfig, nullptr, false);
-            if (a.is_discarded())
+            if (a.is_discarded() || !a.is_object())
                 return Error{"'" + (configPath).string() +
                              "' is damaged (not JSON); remove the folder or choose another"};
+            if (auto why = stampDifference(a, stamp, dir, kind); !why.empty()) return Error{why};
+            const json b = json::parse(config);
             if (a != b)
                 return Error{"'" + dir + "' holds a " + kind +
                              " of a different configuration (it differs in '" +
@@ -75,9 +126,16 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     fs::create_directories(root / "items", ec);
     if (ec) return Error{"could not create '" + (root / "items").string() + "': " + ec.message()};
     if (!fs::exists(configPath, ec))
-        if (auto s = writeText(configPath, canonicalConfig); !s)
+        if (auto s = writeText(configPath, config); !s)
             return s.message().empty() ? Error{"write failed"} : Error{s.message()};
     return ResumableFolder(dir);
+}
+
+std::string ResumableFolder::settingsOf(const std::string& configJson) {
+    json j = json::parse(configJson, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return configJson;
+    for (const char* key : {kItemFormatKey, kEngineRevisionKey, kDataSha256Key}) j.erase(key);
+    return j.dump();
 }
 
 std::optional<std::string> ResumableFolder::load(const std::string& item) const {

@@ -1,9 +1,10 @@
 // An output folder that long studies (simulations, sweeps) fill item by item, so a
 // cancelled or crashed study resumes where it stopped (private to core/study).
-//   DIR/config.json      the canonical configuration the folder belongs to
+//   DIR/config.json      the canonical configuration the folder belongs to, stamped with
+//                        what else decides its results (FolderStamp)
 //   DIR/items/<name>.json one finished work item each, written atomically
-// Reopening the folder with the same configuration finds the finished items; a different
-// configuration is refused (its results would silently mix with the old ones).
+// Reopening the folder with the same configuration and stamp finds the finished items;
+// anything else is refused (its results would silently mix with the old ones).
 #pragma once
 
 #include <optional>
@@ -13,12 +14,24 @@
 
 namespace ppsynth::study::detail {
 
+// What decides a folder's results besides its settings; written into config.json next to
+// them (keys item_format, engine_revision and data_sha256) together with kEngineRevision.
+struct FolderStamp {
+    int itemFormat = 1;      // version of the saved items' format
+    std::string dataSha256;  // of the data file the study reads; empty: it reads none
+    std::string dataPath;    // that file, for messages only (not recorded)
+};
+
 class ResumableFolder {
   public:
-    // kind: "simulate" or "sweep", named in messages. canonicalConfig: JSON text with every
-    // setting that changes results (not thread counts).
+    // kind: "simulation" or "sweep", named in messages. canonicalConfig: JSON text of an
+    // object with every setting that changes results (not thread counts).
     static Expected<ResumableFolder> open(const std::string& dir, const std::string& kind,
-                                          const std::string& canonicalConfig);
+                                          const std::string& canonicalConfig,
+                                          const FolderStamp& stamp);
+    // A folder's config.json without the stamp's keys: the settings alone, for the
+    // configuration parsers (which refuse unknown keys).
+    static std::string settingsOf(const std::string& configJson);
 
     const std::string& dir() const { return dir_; }
     // A finished item's text, or nullopt when it has not finished yet.

@@ -352,22 +352,19 @@ Status writeTables(const detail::ResumableFolder& folder, const SimulateSummary&
 
 namespace {
 
-// What identifies a resumable folder: the settings that change results, and the version
-// of the saved items' format (items of an older format are not mixed with new ones).
+// What identifies a resumable folder besides the settings that change results: the version
+// of the saved items' format (items of an older format are not mixed with new ones). The
+// replicate databases come from the configuration, so no data file is fingerprinted.
 constexpr int kItemFormat = 1;
-
-std::string fingerprint(const SimulateConfig& config) {
-    json j = json::parse(toJson(config, false));
-    j["item_format"] = kItemFormat;
-    return j.dump(2);
-}
 
 }  // namespace
 
 Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std::string& outDir,
                                         const StudyOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
-    auto folder = detail::ResumableFolder::open(outDir, "simulation", fingerprint(config));
+    detail::FolderStamp stamp;
+    stamp.itemFormat = kItemFormat;
+    auto folder = detail::ResumableFolder::open(outDir, "simulation", toJson(config, false), stamp);
     if (!folder) return folder.error();
     struct Block {
         std::size_t n;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppsynth/study/run_data.hpp"
+#include "study/resumable_folder.hpp"
 
 namespace ppsynth::study {
 
@@ -24,9 +25,9 @@ Expected<StudyFolder> openStudyFolder(const std::string& dir, const StudyOptions
     json j = json::parse(text.str(), nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return Error{"'" + config.string() + "' is not valid JSON: the folder is damaged"};
-    // The folder's own bookkeeping, not a setting (see the fingerprints in simulate/sweep).
-    j.erase("item_format");
-    const std::string settings = j.dump();
+    // The folder's own stamp (item format, engine, data checksum) is not a setting; the
+    // study checks it when it reopens the folder below.
+    const std::string settings = detail::ResumableFolder::settingsOf(j.dump());
     StudyFolder folder;
     // The two configurations refuse each other's keys, so at most one of them parses.
     auto simulation = parseSimulateConfig(settings);
@@ -43,7 +44,7 @@ Expected<StudyFolder> openStudyFolder(const std::string& dir, const StudyOptions
                      simulation.message() + "; as a sweep: " + sweep.message() + ")"};
     auto data = readRunData(sweep->run);
     if (!data) return data.error();
-    auto summary = runSweep(*sweep, data->table, dir, options);
+    auto summary = runSweep(*sweep, *data, dir, options);
     if (!summary) return summary.error();
     folder.sweep = std::move(*summary);
     return folder;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "ppsynth/common/stopwatch.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/utility_json.hpp"
 #include "study/block_run.hpp"
@@ -381,22 +382,27 @@ std::string sweepCsv(const SweepSummary& s) {
 
 namespace {
 
-// What identifies a resumable folder: the settings that change results, and the version
-// of the saved items' format (items of an older format are not mixed with new ones).
+// What identifies a resumable folder besides the settings that change results: the version
+// of the saved items' format (items of an older format are not mixed with new ones) and
+// the data file's bytes (data.path names a file whose contents may change between runs).
 constexpr int kItemFormat = 2;  // 2: utility columns and report
 
-std::string fingerprint(const SweepConfig& config) {
-    json j = json::parse(toJson(config, false));
-    j["item_format"] = kItemFormat;
-    return j.dump(2);
+detail::FolderStamp folderStamp(const RunData& input) {
+    return {kItemFormat, input.sha256, input.path};
 }
 
 }  // namespace
 
-Expected<SweepSummary> runSweep(const SweepConfig& config, const data::Table& table,
+Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
                                 const std::string& outDir, const StudyOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
-    auto folder = detail::ResumableFolder::open(outDir, "sweep", fingerprint(config));
+    if (input.sha256.empty())
+        return Error{
+            "the sweep's data carry no SHA-256 (read them with readRunData): a resumed "
+            "sweep could not tell whether the data file changed"};
+    const data::Table& table = input.table;
+    auto folder =
+        detail::ResumableFolder::open(outDir, "sweep", toJson(config, false), folderStamp(input));
     if (!folder) return folder.error();
     // Item 0 is the unweighted reference; item i the grid point i.
     const std::size_t items = config.points.size() + 1;

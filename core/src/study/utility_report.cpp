@@ -129,6 +129,14 @@ std::string formatNumber(double v) {
     return o.str();
 }
 
+// The propensity predictors of the original records: n x 0 when there are none (a default
+// UtilityInputs holds 0 x 0); computeUtility has checked any columns have n rows.
+Eigen::MatrixXd propensityPredictorsOf(const UtilityInputs& in) {
+    if (in.propensityPredictors.cols() == 0)
+        return Eigen::MatrixXd(static_cast<Eigen::Index>(in.original.size()), 0);
+    return in.propensityPredictors;
+}
+
 // pMSE of fully synthetic datasets: each stacked with its own predictors.
 Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::PmseOptions& po) {
     auto stack = [](const Eigen::MatrixXd& P, const std::vector<double>& y) {
@@ -138,10 +146,7 @@ Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::
             out(i, P.cols()) = y[static_cast<std::size_t>(i)];
         return out;
     };
-    Eigen::MatrixXd predictors = in.propensityPredictors;
-    if (predictors.rows() != static_cast<Eigen::Index>(in.original.size()))
-        predictors.resize(static_cast<Eigen::Index>(in.original.size()), 0);
-    const Eigen::MatrixXd original = stack(predictors, in.original);
+    const Eigen::MatrixXd original = stack(propensityPredictorsOf(in), in.original);
     auto names = in.propensityNames;
     names.push_back(in.target);
     const std::size_t m = in.synthetic.size();
@@ -282,6 +287,12 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     const bool full = in.fullySynthetic();
     if (full && in.syntheticPropensityPredictors.size() != m)
         return Error{"utility: fully synthetic data need the predictors of every dataset"};
+    // Dropping mismatched predictors would quietly report a pMSE of y alone.
+    if (const auto& P = in.propensityPredictors;
+        P.cols() > 0 && static_cast<std::size_t>(P.rows()) != n)
+        return Error{"utility: the propensity model's predictors have " + std::to_string(P.rows()) +
+                     " rows, the original data " + std::to_string(n) +
+                     " records: give one row per record"};
     for (std::size_t l = 0; l < m; ++l) {
         if (!full && in.synthetic[l].size() != n)
             return Error{"utility: synthetic dataset " + std::to_string(l + 1) + " has " +
@@ -389,11 +400,8 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
         utility::PmseOptions po;
         po.threads = threads;
         po.progress = progress;
-        Eigen::MatrixXd predictors = in.propensityPredictors;
-        if (predictors.rows() != static_cast<Eigen::Index>(n))
-            predictors.resize(static_cast<Eigen::Index>(n), 0);
         auto pm = full ? fullPmse(in, po)
-                       : utility::pmseUtility(predictors, in.original, in.synthetic,
+                       : utility::pmseUtility(propensityPredictorsOf(in), in.original, in.synthetic,
                                               in.propensityNames, in.target, po);
         if (!pm) {
             if (pm.message().find("cancelled") != std::string::npos)

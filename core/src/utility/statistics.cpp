@@ -23,10 +23,6 @@ std::string Statistic::name() const {
 
 std::vector<Statistic> defaultStatistics(std::span<const double> quantiles) {
     std::vector<Statistic> s{Statistic::mean(), Statistic::median()};
-    if (quantiles.empty()) {
-        s.push_back(Statistic::quantile(0.15));
-        s.push_back(Statistic::quantile(0.90));
-    }
     for (double p : quantiles) s.push_back(Statistic::quantile(p));
     return s;
 }

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
-#include "ppsynth/data/table.hpp"
 #include "ppsynth/privacy/identification_risk.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/study_options.hpp"
 #include "ppsynth/study/utility_report.hpp"
 
@@ -85,11 +85,13 @@ struct SweepSummary {
     double preparedSeconds = 0;  // the shared unweighted fit (0 when every point was saved)
 };
 
-// Runs (or resumes) the sweep on `table` into outDir:
-//   config.json, items/*.json   as for the simulation (resume; another config is refused)
+// Runs (or resumes) the sweep on `input` (readRunData(config.run)) into outDir:
+//   config.json, items/*.json   as for the simulation (resume; another configuration, a
+//                               data file with other bytes (input.sha256) or another
+//                               engine revision is refused)
 //   sweep.csv                   one row per point and mechanism
 //   sweep.json                  the rows with timings, and the configuration
-Expected<SweepSummary> runSweep(const SweepConfig& config, const data::Table& table,
+Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
                                 const std::string& outDir, const StudyOptions& options = {});
 
 std::string sweepSummaryJson(const SweepSummary& summary);

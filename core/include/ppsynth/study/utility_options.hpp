@@ -13,7 +13,8 @@ namespace ppsynth::study {
 struct UtilityOptions {
     // false skips the whole report (long simulations that only need the risk side).
     bool enabled = true;
-    // Quantiles compared besides the mean and the median (METHOD.md default 0.15, 0.90).
+    // Quantiles compared besides the mean and the median (METHOD.md default 0.15, 0.90);
+    // empty compares the mean and the median only.
     std::vector<double> quantiles{0.15, 0.90};
     // Bootstrap replicates B, on the confidential data and within each synthetic dataset.
     int bootstrap = 1000;

@@ -3,6 +3,7 @@
 // match what users compute in R.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,8 +30,11 @@ struct Statistic {
     bool operator==(const Statistic&) const = default;
 };
 
-// Mean, median and the user's quantiles (METHOD.md default 0.15 and 0.90), in that order.
-std::vector<Statistic> defaultStatistics(std::span<const double> quantiles = {});
+// METHOD.md section 6's quantiles, compared unless the user chooses others.
+inline constexpr std::array<double, 2> kDefaultQuantiles{0.15, 0.90};
+
+// Mean, median and `quantiles`, in that order; no quantiles gives mean and median only.
+std::vector<Statistic> defaultStatistics(std::span<const double> quantiles = kDefaultQuantiles);
 
 // Checks probabilities lie in [0, 1] and the list is not empty.
 Status validateStatistics(const std::vector<Statistic>& statistics);
