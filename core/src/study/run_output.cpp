@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -139,14 +140,23 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
                                      const std::vector<double>& y) {
     std::vector<std::uint8_t> keep(table.rowCount(), 0);
     for (auto r : run.inputs.keptRows) keep[r] = 1;
-    data::Table t = table.filteredRows(keep);
-    const auto idx = t.indexOf(run.config.data.target);
-    if (!idx) return Error{"the target column is missing from the table"};
-    const bool count = t.column(*idx).type() == data::ColumnType::Count;
-    data::Column c = count ? data::Column::count(run.config.data.target, y)
-                           : data::Column::numeric(run.config.data.target, y);
-    if (auto s = t.replaceColumn(*idx, std::move(c)); !s)
-        return s.message().empty() ? Error{"replace failed"} : Error{s.message()};
+    const auto& predictors = run.config.data.predictors;
+    const std::string& target = run.config.data.target;
+    if (!table.find(target)) return Error{"the target column is missing from the table"};
+    // Only the modelled columns: any other column of the input is confidential data that no
+    // synthesizer touched, and must not sit in a folder named "synthetic".
+    data::Table t;
+    for (const auto& c : table.columns()) {
+        Status s;
+        if (c.name() == target) {
+            const bool count = c.type() == data::ColumnType::Count;
+            s = t.addColumn(count ? data::Column::count(target, y)
+                                  : data::Column::numeric(target, y));
+        } else if (std::find(predictors.begin(), predictors.end(), c.name()) != predictors.end()) {
+            s = t.addColumn(c.filtered(keep));
+        }
+        if (!s) return Error{s.message()};
+    }
     return t;
 }
 

@@ -27,9 +27,9 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
 // is run.dataSha256 as it is (writeRunOutput hashes the file when that is empty).
 std::string runSummaryJson(const RunResult& run);
 
-// Synthetic dataset `y` of a run as a table: the input's kept rows (every column, with its
-// type, levels and labels) with the target replaced. What synthetic/<name>/ and a release
-// bundle are made of.
+// Synthetic dataset `y` of a run as a table: the input's kept rows of the target (replaced
+// by `y`) and the predictors, with their types, levels and labels, in the input's column
+// order; no other column of the input. What synthetic/<name>/ and a release bundle are made of.
 Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
                                      const std::vector<double>& y);
 
