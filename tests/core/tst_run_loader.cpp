@@ -84,6 +84,13 @@ class TstRunLoader : public QObject {
         QCOMPARE(study::toJson(b.config), study::toJson(a.config));
         QCOMPARE(b.dataSha256, a.dataSha256);
         QCOMPARE(b.dataSha256.size(), std::size_t{64});
+        // One bootstrap of the confidential data serves every synthesizer's utility table.
+        const auto& lwStats = a.find("LW")->utility->statistics;
+        const auto& emStats = a.find("EM")->utility->statistics;
+        for (std::size_t k = 0; k < lwStats.size(); ++k) {
+            QCOMPARE(emStats[k].original.lower, lwStats[k].original.lower);
+            QCOMPARE(emStats[k].original.upper, lwStats[k].original.upper);
+        }
         // The synthetic files hold the modelled columns only: the input's household ids are
         // confidential data no synthesizer touched.
         const std::string header =

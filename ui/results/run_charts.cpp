@@ -213,8 +213,8 @@ Expected<BuiltChart> utilityViolins(const RunResult& run, std::size_t index) {
             continue;
         const auto& st = s.utility->statistics[index];
         if (violins.empty()) {
-            // Each report redraws the confidential bootstrap with its own seed; the estimate is
-            // the same in all, so the first report's distribution stands for the data.
+            // Every report of a run draws the same confidential bootstrap (one seed per run),
+            // so the first report's distribution stands for the data.
             confidential = st.original.estimate;
             auto summary = utility::violinSummary(st.originalQuantiles);
             if (!summary) return Error{"confidential " + name + ": " + summary.message()};

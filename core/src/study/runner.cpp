@@ -359,6 +359,7 @@ class Runner {
             r.utilityError = inputs.message();
             return;
         }
+        inputs->originalSeed = nameSeed(config_.mcmc.seed, "confidential data") ^ 0x0717;
         const std::string stage = r.name + ": utility";
         ProgressCallback progress = [this, stage](const Progress& p) {
             if (options_.cancel && options_.cancel->load()) return Continue::Stop;

@@ -325,7 +325,9 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     bo.gridPoints = options.gridPoints;
     bo.threads = threads;
     bo.progress = progress;
-    auto orig = utility::bootstrapOriginal(in.original, statistics, bo);
+    utility::BootstrapOptions bOriginal = bo;
+    bOriginal.seed = in.originalSeed.value_or(seed);
+    auto orig = utility::bootstrapOriginal(in.original, statistics, bOriginal);
     if (!orig) return Error{"utility: " + orig.message()};
     auto syn = utility::bootstrapSynthetic(in.synthetic, statistics, bo);
     if (!syn) return Error{"utility: " + syn.message()};

@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,10 @@ struct UtilityInputs {
     bool posteriorPredictive = true;
     std::vector<ParameterSummary> weightedParameters;
     std::vector<ParameterSummary> unweightedParameters;
+    // The confidential data's bootstrap seed, when not the report's own: a run gives every
+    // synthesizer the same one, so their confidential intervals (and CI overlaps) differ by
+    // the synthetic side only, not by bootstrap noise on the confidential side.
+    std::optional<std::uint64_t> originalSeed;
 };
 
 // The inputs for one synthesizer of a run: its released datasets, the run's design (the
