@@ -104,6 +104,25 @@ class TstRunner : public QObject {
         QVERIFY(b->find("LW2")->synthetic != a->find("LW")->synthetic);
         QVERIFY(seed(*b, "LW2") != seed(*a, "LW"));
     }
+    // A prepared study lends its unweighted datasets: up to the prepared max(m, L), never
+    // more (they would be empty).
+    void preparedStudyLendsOnlyItsDatasets() {
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        auto prepared = study::prepareStudy(poissonConfig(), table);  // m = 4, L = 6
+        QVERIFY2(prepared.hasValue(), prepared.hasValue() ? "" : prepared.message().c_str());
+        auto six = poissonConfig();
+        six.synthesis.m = 6;
+        auto run = study::runPrepared(*prepared, six);
+        QVERIFY2(run.hasValue(), run.hasValue() ? "" : run.message().c_str());
+        for (const auto& d : run->find("Unweighted")->synthetic)
+            QCOMPARE(d.size(), std::size_t{1000});
+        auto eight = poissonConfig();
+        eight.synthesis.m = 8;
+        auto refused = study::runPrepared(*prepared, eight);
+        QVERIFY(!refused.hasValue());
+        QVERIFY2(refused.message().find("at least 8") != std::string::npos,
+                 refused.message().c_str());
+    }
     void outputFolderHoldsNothingRecordLevelInRunJson() {
         const auto table = data::makeExample(data::ExampleId::Poisson);
         auto run = study::runStudy(poissonConfig(), table);

@@ -584,6 +584,16 @@ const RunConfig& PreparedStudy::config() const {
 Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& config,
                                 const RunOptions& options) {
     if (!study.state_) return Error{"the study was not prepared"};
+    // The unweighted datasets were drawn once, for the prepared m and L; more cannot be
+    // borrowed from it (they would be empty datasets).
+    const RunConfig& prepared = study.config();
+    const int have = std::max(prepared.synthesis.m, prepared.risk.L);
+    const int need = std::max(config.synthesis.m, config.risk.L);
+    if (need > have)
+        return Error{"this configuration needs " + std::to_string(need) +
+                     " synthetic datasets (max of m and L) but the study was prepared with " +
+                     std::to_string(have) + "; prepare it with m or L of at least " +
+                     std::to_string(need)};
     Runner runner(study.state_->runner, config, options);
     return runner.runSynthesizers();
 }
