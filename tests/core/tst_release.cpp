@@ -943,6 +943,7 @@ class TstRelease : public QObject {
         for (const char* part : {"m = 3 synthetic datasets",
                                  "epsilon = 3.25",
                                  "3 x 3.25 = 9.75",
+                                 "the guarantee for everything published is the sum",
                                  "0.95-quantile over draws",
                                  "[1.05, 1.1]",
                                  "between 3.413 and 3.575",

@@ -138,7 +138,7 @@ class TstRunner : public QObject {
              {"\"delta_x\"", "\"delta_alpha_x\"", "\"epsilon\"", "\"epsilon_total\"",
               "\"delta_method\"", "\"weights\"", "\"ir\"", "\"rhat_max\"", "\"ess_bulk_min\"",
               "\"ess_tail_min\"", "\"divergences\"", "\"seconds\"", "\"stage_seconds\"",
-              "\"utility\""})
+              "\"engine_revision\"", "\"utility\""})
             QVERIFY2(json.find(key) != std::string::npos, key);
         // A second write to the same folder is refused rather than mixed in.
         QVERIFY(!study::writeRunOutput(*run, table, dir).isOk());

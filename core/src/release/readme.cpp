@@ -103,7 +103,9 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
          "Releasing all "
       << ms << " datasets together spends " << ms << " x " << roundedNumber(eps) << " = "
       << roundedNumber(md * eps)
-      << ":\nthat total is the guarantee for the whole release.\n"
+      << ":\nthat total is the guarantee for this bundle. Other releases from the same\n"
+         "confidential data (another synthesizer's datasets, another bundle) add their\n"
+         "epsilon to it: the guarantee for everything published is the sum.\n"
          "epsilon = 2 x Delta, where Delta (the sensitivity) is the largest weighted\n"
          "absolute log-likelihood of a record, taken as the "
       << manifest.privacy.deltaEstimate

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -197,7 +198,9 @@ namespace {
 
 std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
     json j;
-    j["software"] = {{"name", "ppsynth"}, {"version", PPSYNTH_VERSION}};
+    // The engine revision says whether draws from this folder and a newer build may differ.
+    j["software"] = {
+        {"name", "ppsynth"}, {"version", PPSYNTH_VERSION}, {"engine_revision", kEngineRevision}};
     j["configuration"] = json::parse(toJson(run.config));
     j["data"] = {{"records", run.inputs.recordCount()},
                  {"rows_in_table", run.inputs.report.rowsInTable},

@@ -8,6 +8,6 @@ namespace ppsynth {
 // and data: a different random stream, sampler step, default, or formula. Resumable study
 // folders record it, so items computed by an older engine are never mixed with new ones;
 // a refactoring that leaves results bit-identical keeps it.
-inline constexpr int kEngineRevision = 1;
+inline constexpr int kEngineRevision = 2;  // 2: one confidential bootstrap per run
 
 }  // namespace ppsynth
