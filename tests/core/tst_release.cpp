@@ -714,6 +714,26 @@ class TstRelease : public QObject {
         QVERIFY(leftovers(docs).empty());
     }
 
+    // A real bundle with someone's own file added is not replaced: that would delete it.
+    void overwriteKeepsFilesTheBundleDidNotWrite() {
+        const fs::path bundle = outputDir("bundle_with_script") / "bundle";
+        QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), bundle.string()).isOk());
+        std::ofstream(bundle / "data" / "analysis.R") << "years of work";
+        ReleaseOptions o;
+        o.overwrite = true;
+        const Status s = writeReleaseBundle(makeRequest(3, {FileFormat::Csv}), bundle.string(), o);
+        QVERIFY(!s.isOk());
+        QVERIFY2(
+            contains(s.message(), "'data/analysis.R'") && contains(s.message(), "move them out"),
+            s.message().c_str());
+        QCOMPARE(test::slurp(bundle / "data" / "analysis.R"), std::string("years of work"));
+        QVERIFY(leftovers(bundle).empty());
+        fs::remove(bundle / "data" / "analysis.R");  // the bundle alone is replaced
+        QVERIFY(writeReleaseBundle(makeRequest(3, {FileFormat::Csv}), bundle.string(), o).isOk());
+        QVERIFY(fs::exists(bundle / "data" / "synthetic_3.csv") ||
+                fs::exists(bundle / "data" / "synthetic_03.csv"));
+    }
+
     // Replacing a bundle: when the new one cannot move in, the old one is moved back; if
     // that fails too, the message must not call it unchanged but say where it was left.
     void commitSaysWhereTheOldBundleIs() {

@@ -9,8 +9,10 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/sha256.hpp"
@@ -68,6 +70,30 @@ data::Table releasedTable(const data::Table& t, const std::vector<std::string>& 
     return out;
 }
 
+// Files in a bundle folder that its SHA256SUMS does not list (someone's analysis script, say),
+// as "'a', 'b'" (at most a few named); empty when there are none.
+std::string filesNotInBundle(const fs::path& bundle) {
+    std::set<std::string> listed{"SHA256SUMS"};
+    std::ifstream sums(bundle / "SHA256SUMS");
+    for (std::string line; std::getline(sums, line);)
+        if (const auto at = line.find("  "); at != std::string::npos)
+            listed.insert(line.substr(at + 2));
+    std::vector<std::string> extra;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(bundle, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+        if (!it->is_directory(ec)) {
+            const std::string rel = fs::relative(it->path(), bundle, ec).generic_string();
+            if (!listed.count(rel)) extra.push_back(rel);
+        }
+    std::sort(extra.begin(), extra.end());
+    std::string out;
+    for (std::size_t k = 0; k < extra.size() && k < 3; ++k)
+        out += (k ? ", '" : "'") + extra[k] + "'";
+    if (extra.size() > 3) out += " and " + std::to_string(extra.size() - 3) + " more";
+    return out;
+}
+
 // May an existing path be replaced by a bundle (with overwrite)? Only a folder that is a
 // ppsynth bundle or empty, so a mistyped --out never deletes someone's documents. A file
 // merely named manifest.json does not make a bundle: it must carry the bundle's format mark.
@@ -93,6 +119,11 @@ Status replaceable(const fs::path& target) {
                      "not one ppsynth wrote (" +
                      found + "; a bundle's says \"format\": \"" + kManifestFormat +
                      "\"); it is not replaced, choose another folder or empty this one first"};
+    if (const auto extra = filesNotInBundle(target); !extra.empty())
+        return Error{"'" + target.string() + "' is a ppsynth release bundle but also holds " +
+                     extra +
+                     ", which the bundle did not write; it is not replaced (that would "
+                     "delete them): move them out first or choose another folder"};
     return {};
 }
 
