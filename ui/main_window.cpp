@@ -421,7 +421,9 @@ QStringList MainWindow::unsavedWork() const {
     const auto unsaved = std::count_if(records.begin(), records.end(), [](const RunRecord& r) {
         return r.result && r.folder.isEmpty();
     });
-    if (unsaved > 0) what << tr("%n finished run(s) not yet saved.", nullptr, int(unsaved));
+    if (unsaved > 0)
+        what << (unsaved == 1 ? tr("1 finished run not yet saved.")
+                              : tr("%1 finished runs not yet saved.").arg(unsaved));
     if (!dataPage_->source().isEmpty() && settingsSnapshot() != savedSettings_)
         what << tr("Changed roles, model or synthesizers, not yet saved.");
     return what;
@@ -572,7 +574,8 @@ bool MainWindow::saveProject(const QString& path) {
     }
     if (pending.empty()) return writeProjectFile(savingPath_);
     QDir().mkpath(runsDir);
-    beginBusy(saveJob_, tr("Saving %n run(s)...", nullptr, int(pending.size())));
+    beginBusy(saveJob_, pending.size() == 1 ? tr("Saving 1 run...")
+                                            : tr("Saving %1 runs...").arg(pending.size()));
     saveJob_->start([pending = std::move(pending)](const ProgressCallback& progress) {
         SavedRuns out;
         for (std::size_t i = 0; i < pending.size(); ++i) {
