@@ -26,6 +26,7 @@
 #include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ui/column_panel.hpp"
+#include "ui/counted.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
 #include "ui/export/export_dialog.hpp"
@@ -422,8 +423,9 @@ QStringList MainWindow::unsavedWork() const {
         return r.result && r.folder.isEmpty();
     });
     if (unsaved > 0)
-        what << (unsaved == 1 ? tr("1 finished run not yet saved.")
-                              : tr("%1 finished runs not yet saved.").arg(unsaved));
+        what << tr("%1 not yet saved.")
+                    .arg(counted(static_cast<long long>(unsaved), tr("finished run"),
+                                 tr("finished runs")));
     if (!dataPage_->source().isEmpty() && settingsSnapshot() != savedSettings_)
         what << tr("Changed roles, model or synthesizers, not yet saved.");
     return what;
@@ -574,8 +576,9 @@ bool MainWindow::saveProject(const QString& path) {
     }
     if (pending.empty()) return writeProjectFile(savingPath_);
     QDir().mkpath(runsDir);
-    beginBusy(saveJob_, pending.size() == 1 ? tr("Saving 1 run...")
-                                            : tr("Saving %1 runs...").arg(pending.size()));
+    beginBusy(saveJob_,
+              tr("Saving %1...")
+                  .arg(counted(static_cast<long long>(pending.size()), tr("run"), tr("runs"))));
     saveJob_->start([pending = std::move(pending)](const ProgressCallback& progress) {
         SavedRuns out;
         for (std::size_t i = 0; i < pending.size(); ++i) {

@@ -5,6 +5,8 @@
 #include <QFont>
 #include <limits>
 
+#include "ui/counted.hpp"
+
 namespace ppsynth::ui {
 
 QString typeName(data::ColumnType type) {
@@ -100,7 +102,8 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
             QString tip =
                 tr("%1: %2").arg(QString::fromStdString(col.name()), typeName(col.type()));
             if (col.type() == data::ColumnType::Categorical)
-                tip += tr(", %n level(s)", nullptr, static_cast<int>(col.levels().size()));
+                tip += QStringLiteral(", ") + counted(static_cast<long long>(col.levels().size()),
+                                                      tr("level"), tr("levels"));
             if (const auto m = col.missingCount(); m > 0)
                 tip += tr(", %1 missing").arg(qulonglong(m));
             return tip;

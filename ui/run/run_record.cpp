@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "ui/charts/plot_chart.hpp"
+#include "ui/counted.hpp"
 
 namespace ppsynth::ui {
 
@@ -22,7 +23,8 @@ QString RunRecord::epsilonSummary() const {
 
 QString detailedSummary(const study::RunResult& run) {
     QStringList lines;
-    lines << QObject::tr("%n record(s), m = %1 datasets, %2 s in all.", nullptr, int(run.f.size()))
+    lines << QObject::tr("%1, m = %2 datasets, %3 s in all.")
+                 .arg(counted(run.f.size(), QObject::tr("record"), QObject::tr("records")))
                  .arg(run.config.synthesis.m)
                  .arg(run.seconds, 0, 'f', 1);
     for (const auto& s : run.synthesizers) {

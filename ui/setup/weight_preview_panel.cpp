@@ -10,6 +10,7 @@
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/charts/plot_chart.hpp"
+#include "ui/counted.hpp"
 
 namespace ppsynth::ui {
 
@@ -69,8 +70,8 @@ void WeightPreviewPanel::showPlaceholder() {
 void WeightPreviewPanel::setBounds(Eigen::VectorXd f, const QString& source) {
     f_ = std::move(f);
     source_ = source;
-    sourceLabel_->setText(
-        tr("Bounds f_i of %n record(s) from %1.", nullptr, int(f_.size())).arg(source_));
+    sourceLabel_->setText(tr("Bounds f_i of %1 from %2.")
+                              .arg(counted(f_.size(), tr("record"), tr("records")), source_));
 }
 
 void WeightPreviewPanel::clearBounds() {
