@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,6 +27,7 @@
 #include "ppsynth/data/roles.hpp"
 #include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/run_output.hpp"
+#include "ui/bundle_guard.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/counted.hpp"
 #include "ui/csv_options_dialog.hpp"
@@ -64,6 +67,10 @@ std::string localPath(const QString& path) {
     return QFile::encodeName(path).toStdString();
 }
 
+QString fromLocalPath(const std::string& path) {
+    return QFile::decodeName(QByteArray::fromStdString(path));
+}
+
 UnsavedChoice askAboutUnsavedWork(QWidget* parent, const QString& question,
                                   const QStringList& what) {
     QMessageBox box(QMessageBox::Warning, QObject::tr("Unsaved work"), question,
@@ -78,6 +85,34 @@ UnsavedChoice askAboutUnsavedWork(QWidget* parent, const QString& question,
         default:
             return UnsavedChoice::Cancel;
     }
+}
+
+// The data file a run folder's run.json records (written by study::writeRunOutput), read
+// before the folder is loaded so a file that has moved can be located first. Empty when
+// run.json cannot be read: the loader then says what is wrong.
+QString recordedDataPath(const QString& runDir) {
+    QFile file(QDir(runDir).filePath(QStringLiteral("run.json")));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object();
+    const QString path =
+        run.value(QStringLiteral("data_file")).toObject().value(QStringLiteral("path")).toString();
+    if (!path.isEmpty()) return path;
+    return run.value(QStringLiteral("configuration"))
+        .toObject()
+        .value(QStringLiteral("data"))
+        .toObject()
+        .value(QStringLiteral("path"))
+        .toString();
+}
+
+QString askForDataFile(QWidget* parent, const QString& missing) {
+    const QFileInfo was(missing);
+    return QFileDialog::getOpenFileName(
+        parent,
+        QObject::tr("Locate data file %1 (it was in %2)")
+            .arg(was.fileName(), QDir::toNativeSeparators(was.absolutePath())),
+        QSettings().value(kLastDirKey).toString(),
+        QObject::tr("%1 (%1);;All files (*)").arg(was.fileName()));
 }
 
 bool askToReplace(QWidget* parent, const QString& path) {
@@ -199,6 +234,9 @@ MainWindow::MainWindow(QWidget* parent)
         return QFileDialog::getSaveFileName(this, caption, dir, filter, selectedFilter);
     };
     questions_.replaceFile = [this](const QString& path) { return askToReplace(this, path); };
+    questions_.locateDataFile = [this](const QString& missing) {
+        return askForDataFile(this, missing);
+    };
     resize(1280, 800);
     QSettings settings;
     if (settings.contains(kGeometryKey))
@@ -477,7 +515,8 @@ Expected<study::RunConfig> MainWindow::currentConfig() const {
         return Error{tr("Choose the sensitive variable y on the Data page (its Role column).")
                          .toStdString()};
     if (auto s = data::validateRoles(roles, *table); !s) return Error{s.message()};
-    study::RunConfig c;
+    study::RunConfig c = baseConfig_;
+    c.data.types.clear();  // the shown table's, below
     c.data.path = QFile::encodeName(dataPage_->source()).toStdString();
     c.data.target = roles.target;
     c.data.predictors = roles.predictors;
@@ -495,7 +534,9 @@ Project MainWindow::gatherProject() const {
     Project p;
     p.dataPath = dataPage_->source();
     p.csv = readOptions_.csv;
+    p.config = baseConfig_;
     auto& c = p.config;
+    c.data.types.clear();  // the shown table's, below
     const auto table = dataPage_->model()->table();
     const auto roles = dataPage_->columnPanel()->roles();
     c.data.path = QFile::encodeName(p.dataPath).toStdString();
@@ -646,25 +687,8 @@ void MainWindow::startOpeningProject(Project project, const QString& path) {
 }
 
 void MainWindow::applyProject(const Project& project) {
-    const auto& d = project.config.data;
-    auto* panel = dataPage_->columnPanel();
-    const auto table = dataPage_->model()->table();
-    QStringList missing;
-    auto setRole = [&](const std::string& column, data::Role role) {
-        const auto idx = table->indexOf(column);
-        if (!idx) {
-            missing << QString::fromStdString(column);
-            return;
-        }
-        auto* combo = panel->roleCombo(int(*idx));
-        combo->setCurrentIndex(combo->findData(int(role)));
-    };
-    for (const auto& p : d.predictors) {
-        const bool known = std::find(d.known.begin(), d.known.end(), p) != d.known.end();
-        setRole(p, known ? data::Role::Known : data::Role::Predictor);
-    }
-    if (!d.target.empty()) setRole(d.target, data::Role::Target);
-    panel->setReferenceLevels(d.referenceLevels);
+    baseConfig_ = project.config;
+    const QStringList missing = applyRoles(project.config.data);
     modelPage_->load(project.config);
     if (project.hasSynthesizers) synthesizersPage_->load(project.config);
     // The run list becomes this project's: a run still going belongs to the previous one
@@ -677,6 +701,7 @@ void MainWindow::applyProject(const Project& project) {
         record.folder = r.folder;
         record.savedSummary = r.summary;
         record.finishedAt = QFileInfo(r.folder).lastModified();
+        record.dataPath = project.dataPath;  // the runs were made on the project's data
         runPanel_->runList()->add(std::move(record));
     }
     startLoadingRuns(project);
@@ -687,6 +712,64 @@ void MainWindow::applyProject(const Project& project) {
         dataPage_->messageArea()->showError(
             tr("The project names columns the data file no longer has: %1")
                 .arg(missing.join(QStringLiteral(", "))));
+}
+
+// Sets the shown table's roles to `data`'s (columns it does not name are ignored); returns
+// the columns the table does not have.
+QStringList MainWindow::applyRoles(const study::RunConfig::Data& roles) {
+    auto* panel = dataPage_->columnPanel();
+    const auto table = dataPage_->model()->table();
+    QStringList missing;
+    if (!table) return missing;
+    auto role = [&roles](const std::string& column) {
+        auto has = [&column](const std::vector<std::string>& v) {
+            return std::find(v.begin(), v.end(), column) != v.end();
+        };
+        if (column == roles.target) return data::Role::Target;
+        if (has(roles.known)) return data::Role::Known;
+        return has(roles.predictors) ? data::Role::Predictor : data::Role::Ignored;
+    };
+    for (std::size_t i = 0; i < table->columnCount(); ++i) {
+        auto* combo = panel->roleCombo(int(i));
+        combo->setCurrentIndex(combo->findData(int(role(table->column(i).name()))));
+    }
+    std::vector<std::string> named = roles.predictors;
+    if (!roles.target.empty()) named.push_back(roles.target);
+    for (const auto& column : named)
+        if (!table->indexOf(column)) missing << QString::fromStdString(column);
+    panel->setReferenceLevels(roles.referenceLevels);
+    return missing;
+}
+
+bool MainWindow::showsDataFile(const std::string& path) const {
+    const QString shown = QFileInfo(dataPage_->source()).canonicalFilePath();
+    return !shown.isEmpty() && shown == QFileInfo(fromLocalPath(path)).canonicalFilePath();
+}
+
+// `expected` when the file is there (or unknown: the loader then says what is wrong), else
+// the file the person locates instead; nullopt when they do not, said in the message area.
+// The loader still checks the located file against the run's checksum.
+std::optional<QString> MainWindow::findDataFile(const QString& expected, const QString& whose) {
+    if (expected.isEmpty() || QFileInfo(expected).isFile()) return expected;
+    const QString located =
+        questions_.locateDataFile ? questions_.locateDataFile(expected) : QString();
+    if (!located.isEmpty()) return located;
+    dataPage_->messageArea()->showError(
+        tr("The data file of %1 is no longer at %2. Try again and locate the file when asked, "
+           "or open the project from its new place.")
+            .arg(whose, QDir::toNativeSeparators(expected)));
+    return std::nullopt;
+}
+
+// Where the run's data file is now; a located one is remembered for the run's next export
+// or report.
+std::optional<QString> MainWindow::runDataFile(const RunRecord& run) {
+    const QString expected = !run.dataPath.isEmpty() ? run.dataPath
+                             : run.result            ? fromLocalPath(run.result->config.data.path)
+                                                     : QString();
+    auto found = findDataFile(expected, run.label);
+    if (found && *found != expected) runPanel_->runList()->setDataPath(run.id, *found);
+    return found;
 }
 
 // The saved runs' results come back from their folders in the background (core checks the
@@ -814,6 +897,7 @@ void MainWindow::buildRunMenu() {
             QFileInfo(QDir(openingRunDir_).filePath(QStringLiteral("run.json"))).lastModified();
         record.result = std::make_shared<const study::RunResult>(std::move(loaded->run));
         record.table = std::make_shared<const data::Table>(std::move(loaded->table));
+        record.dataPath = fromLocalPath(loaded->dataPath);
         const int id = runPanel_->runList()->add(std::move(record)).id;
         showRunResults(id);
         updateRunActions();
@@ -931,11 +1015,22 @@ bool MainWindow::openRunFolder(const QString& dir) {
         dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
+    // A moved data file: the one the Data page shows when it has the file's name (a moved
+    // project's), else the person locates it.
+    QString expected = recordedDataPath(dir);
+    if (!expected.isEmpty() && !QFileInfo(expected).isFile() &&
+        QFileInfo(dataPage_->source()).fileName() == QFileInfo(expected).fileName())
+        expected = dataPage_->source();
+    const auto dataFile =
+        findDataFile(expected, tr("the run in %1").arg(QFileInfo(dir).fileName()));
+    if (!dataFile) return false;
     openingRunDir_ = dir;
     beginBusy(openRunJob_, tr("Opening %1...").arg(QFileInfo(dir).fileName()));
     // The same loader the project's reopened runs and the CLI use; it checks the data file.
-    openRunJob_->start([folder = localPath(dir)](const ProgressCallback& progress) {
+    openRunJob_->start([folder = localPath(dir),
+                        dataFile = localPath(*dataFile)](const ProgressCallback& progress) {
         study::LoadOptions options;
+        options.dataPath = dataFile;
         options.progress = progress;
         return study::loadRunFolder(folder, options);
     });
@@ -946,7 +1041,10 @@ bool MainWindow::openRunFolder(const QString& dir) {
 bool MainWindow::exportRelease() {
     const RunRecord* r = currentRun();
     if (!r || !r->result || r->folder.isEmpty()) return false;
+    const auto dataFile = runDataFile(*r);
+    if (!dataFile) return false;
     ExportDialog dialog(r->folder, *r->result, this);
+    dialog.setDataPath(*dataFile);
     dialog.setWindowTitle(tr("Export release bundle - %1").arg(r->label));
     dialog.exec();
     return true;
@@ -974,14 +1072,24 @@ bool MainWindow::writeReport(const QString& path) {
         dataPage_->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
+    if (const QString why =
+            confidentialDestinationProblem(path, tr("the disclosure-review report"));
+        !why.isEmpty()) {
+        dataPage_->messageArea()->showError(why);
+        return false;
+    }
+    const auto dataFile = runDataFile(*r);
+    if (!dataFile) return false;
     beginBusy(reportJob_, tr("Writing %1...").arg(QFileInfo(path).fileName()));
     reportPath_ = path;
     reportRunDir_ = r->folder;
     // Reading the folder (every synthetic dataset and record file) is the slow part and
     // thread-safe core code; it goes to a worker. The record's in-memory result is not used
     // so the report describes exactly what is on disk.
-    reportJob_->start([dir = localPath(r->folder)](const ProgressCallback& progress) {
+    reportJob_->start([dir = localPath(r->folder),
+                       dataFile = localPath(*dataFile)](const ProgressCallback& progress) {
         study::LoadOptions options;
+        options.dataPath = dataFile;
         options.progress = progress;
         return study::loadRunFolder(dir, options);
     });
@@ -1021,14 +1129,28 @@ void MainWindow::openSweepPoint(const study::SweepRow& row) {
     study::SynthesizerConfig unweighted;
     unweighted.name = "Unweighted";
     config.synthesizers.insert(config.synthesizers.begin(), unweighted);
+    baseConfig_ = config;
     modelPage_->load(config);
     synthesizersPage_->load(config);
     tabs_->setCurrentWidget(synthesizersPage_);
-    statusBar()->showMessage(tr("Loaded sweep point %1 (c = %2, g = %3): run it from the Run tab")
-                                 .arg(row.point)
-                                 .arg(row.knobs.c)
-                                 .arg(row.knobs.g),
-                             6000);
+    const QString point =
+        tr("sweep point %1 (c = %2, g = %3)").arg(row.point).arg(row.knobs.c).arg(row.knobs.g);
+    // Other data would give another epsilon than the curve's; its roles would not fit.
+    if (!showsDataFile(config.data.path)) {
+        dataPage_->messageArea()->showError(
+            tr("Loaded %1, but it was run on %2, which the Data page does not show: open that "
+               "file, then choose the point again, or the run will not reproduce the curve.")
+                .arg(point, QDir::toNativeSeparators(fromLocalPath(config.data.path))));
+        return;
+    }
+    if (const QStringList missing = applyRoles(config.data); !missing.isEmpty()) {
+        dataPage_->messageArea()->showError(
+            tr("The data file no longer has the sweep's columns %1.")
+                .arg(missing.join(QStringLiteral(", "))));
+        return;
+    }
+    dataPage_->messageArea()->hide();
+    statusBar()->showMessage(tr("Loaded %1: run it from the Run tab").arg(point), 6000);
 }
 
 }  // namespace ppsynth::ui

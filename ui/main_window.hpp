@@ -65,6 +65,9 @@ struct WindowQuestions {
         saveFileName;
     // `path` exists: replace it?
     std::function<bool(const QString& path)> replaceFile;
+    // A run's data file is no longer at `missing` (its folder moved): where is it now? An
+    // empty path when the person cancels.
+    std::function<QString(const QString& missing)> locateDataFile;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -133,20 +136,25 @@ class MainWindow : public QMainWindow {
     const RunRecord* currentRun() const;
     // Reads a finished run folder in the background (study::loadRunFolder, which refuses a
     // data file that changed since the run), adds it to the run list and shows it on the
-    // Results tab; false when it cannot start.
+    // Results tab; false when it cannot start. A data file no longer where the run recorded
+    // it is taken from the Data page when that shows a file of its name, else the person is
+    // asked to locate it (questions().locateDataFile).
     bool openRunFolder(const QString& dir);
     JobRunnerBase* openRunJob() const { return openRunJob_; }
-    // Opens the Export dialog (modal) for the current run; false without one.
+    // Opens the Export dialog (modal) for the current run; false without one, or when its
+    // data file has moved and the person did not locate it.
     bool exportRelease();
     // Writes the current run's disclosure-review report (.html or .pdf by extension): its
     // folder is read on a worker thread, the charts and the file are then made on the GUI
     // thread (Qt Charts needs it); the outcome is said in the message area. False when it
-    // cannot start.
+    // cannot start, also for a path inside a release bundle (the report is confidential).
     bool writeReport(const QString& path);
     JobRunnerBase* reportJob() const { return reportJob_; }
     // Reads the output folder of `ppsynth-cli simulate` or `sweep` in the background
     // (study::openStudyFolder) and shows it on the Studies tab; clicking a point of the
-    // risk-utility curve loads that setting into the Model and Synthesizers pages.
+    // risk-utility curve loads that setting: its roles (when the Data page shows the sweep's
+    // data file; a warning otherwise), model, synthesizers and every setting the pages have
+    // no widget for (currentConfig() keeps them).
     QAction* openStudyAction() const { return openStudyAction_; }
     bool openStudyFolder(const QString& dir);
     JobRunnerBase* studyJob() const { return studyJob_; }
@@ -171,6 +179,10 @@ class MainWindow : public QMainWindow {
     void cancelBusyJobs();
     void startOpeningProject(Project project, const QString& path);
     void applyProject(const Project& project);
+    QStringList applyRoles(const study::RunConfig::Data& data);
+    bool showsDataFile(const std::string& path) const;
+    std::optional<QString> findDataFile(const QString& expected, const QString& whose);
+    std::optional<QString> runDataFile(const RunRecord& run);
     void startLoadingRuns(const Project& project);
     void onRunsLoaded(LoadedRuns loaded);
     void onRunsLoadFinished(JobOutcome outcome);
@@ -216,6 +228,10 @@ class MainWindow : public QMainWindow {
     JobRunner<Expected<study::LoadedRun>>* reportJob_;  // loads the run for the report
     JobRunner<Expected<study::StudyFolder>>* studyJob_;
     std::optional<study::SweepConfig> shownSweep_;  // the sweep on the Studies tab
+    // The configuration the widgets overlay: the opened project's or sweep point's, so what
+    // the pages have no widget for (Lipschitz quantile, risk threshold, MCMC tuning, EM's
+    // tolerance, ...) is run as loaded rather than reset to the defaults.
+    study::RunConfig baseConfig_;
     QString reportPath_;
     QString reportRunDir_;
     QString openingRunDir_;

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -85,6 +86,26 @@ class TstExportDialog : public QObject {
         const auto m = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
         QVERIFY(d.grab().save(q(test::outputDir("screenshots") / "export_dialog.png")));
+    }
+
+    // METHOD.md section 2: wherever epsilon is shown, so is how Delta was estimated.
+    void privacyLineSaysHowDeltaWasEstimated() {
+        study::RunResult run = run_;
+        QVERIFY(run.synthesizers.size() >= 2);
+        run.synthesizers[1].deltaMethod = "0.95-quantile over draws";
+        run.synthesizers[1].excludedDraws = 3;
+        ui::ExportDialog d(q(base_ / "run"), run);
+        const auto& first = run.synthesizers[0];
+        d.setSynthesizer(QString::fromStdString(first.name));
+        const QString text = d.privacyLabel()->text();
+        QVERIFY2(text.contains(QStringLiteral("All %1 datasets").arg(first.epsilon.m)),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("estimated as the max over draws")),
+                 qPrintable(text));
+        d.setSynthesizer(QString::fromStdString(run.synthesizers[1].name));
+        QVERIFY2(d.privacyLabel()->text().contains(
+                     QStringLiteral("estimated as the 0.95-quantile over draws; 3 draw(s)")),
+                 qPrintable(d.privacyLabel()->text()));
     }
 
     void asksBeforeReplacing() {

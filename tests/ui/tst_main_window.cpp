@@ -817,6 +817,106 @@ class TstMainWindow : public QObject {
         QCOMPARE(w.projectPath(), taken);
     }
 
+    // Project files keep paths relative so the folder can move: its runs' export and report
+    // then read the data file where the project says, not where run.json recorded it. A
+    // report is refused inside the release bundle.
+    void movedProjectExportsAndReports() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString before = tmp.filePath(QStringLiteral("before"));
+        const QString run = makeRunFolder(before);
+        writeProject(before, QStringLiteral("p"), {run});
+        const QString after = tmp.filePath(QStringLiteral("after"));
+        QVERIFY(QDir().rename(before, after));
+
+        ui::MainWindow w;
+        int asked = 0;
+        w.questions().locateDataFile = [&asked](const QString&) {
+            ++asked;
+            return QString();
+        };
+        w.openProject(QDir(after).filePath(QStringLiteral("p.ppsynth")));
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(waitForJob(w.loadRunsJob()));
+        const auto& records = w.runPanel()->runList()->records();
+        QCOMPARE(records.size(), std::size_t(1));
+        QVERIFY2(records.front().result, qPrintable(w.dataPage()->messageArea()->text()));
+        w.runPanel()->runList()->select({records.front().id});
+        QVERIFY(w.exportAction()->isEnabled());
+
+        const QString bundle = tmp.filePath(QStringLiteral("bundle"));
+        bool written = false;
+        QString said;
+        QTimer::singleShot(0, &w, [&] {
+            auto* d = qobject_cast<ui::ExportDialog*>(QApplication::activeModalWidget());
+            if (!d) return;
+            d->setDestination(bundle);
+            QSignalSpy finished(d, &ui::ExportDialog::exportFinished);
+            d->startExport();
+            if (finished.isEmpty()) finished.wait(60000);
+            written = !finished.isEmpty() && finished.front().at(0).toBool();
+            said = d->messageArea()->text();
+            d->reject();
+        });
+        QVERIFY(w.exportRelease());
+        QVERIFY2(written, qPrintable(said));
+        QVERIFY(QFileInfo::exists(QDir(bundle).filePath(QStringLiteral("manifest.json"))));
+
+        const QString html = tmp.filePath(QStringLiteral("review.html"));
+        QVERIFY(w.writeReport(html));
+        QVERIFY(waitForJob(w.reportJob()));
+        QVERIFY2(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Info,
+                 qPrintable(w.dataPage()->messageArea()->text()));
+        QVERIFY(QFileInfo::exists(html));
+        QCOMPARE(asked, 0);
+
+        // The confidential report never goes into the bundle (the SVGs and tables in it
+        // hold confidential values).
+        const QString inBundle = QDir(bundle).filePath(QStringLiteral("review.html"));
+        QVERIFY(!w.writeReport(inBundle));
+        QVERIFY(!QFileInfo::exists(inBundle));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("release bundle")),
+                 qPrintable(w.dataPage()->messageArea()->text()));
+        w.resize(1280, 800);
+        w.tabs()->setCurrentWidget(w.dataPage());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.grab().save(outputDir(QStringLiteral("screenshots")) +
+                              QStringLiteral("/window_report_refused_in_bundle.png")));
+    }
+
+    // A run folder whose data file moved: the person is asked to locate it (in GUI words
+    // when they do not, not the command line's --data advice).
+    void openRunFolderLocatesMovedData() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = makeRunFolder(tmp.path());
+        const QString moved = tmp.filePath(QStringLiteral("elsewhere"));
+        QVERIFY(QDir().rename(tmp.filePath(QStringLiteral("inputs")), moved));
+        ui::MainWindow w;
+        QString missing;
+        QString answer;
+        w.questions().locateDataFile = [&](const QString& path) {
+            missing = path;
+            return answer;
+        };
+        QVERIFY(!w.openRunFolder(dir));
+        QCOMPARE(missing, tmp.filePath(QStringLiteral("inputs/data.sav")));
+        const QString text = w.dataPage()->messageArea()->text();
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(
+            text.contains(QStringLiteral("locate")) && !text.contains(QStringLiteral("--data")),
+            qPrintable(text));
+        QVERIFY(w.runPanel()->runList()->records().empty());
+
+        answer = QDir(moved).filePath(QStringLiteral("data.sav"));
+        QVERIFY(w.openRunFolder(dir));
+        QVERIFY(waitForJob(w.openRunJob()));
+        QCOMPARE(w.runPanel()->runList()->records().size(), std::size_t(1));
+        QCOMPARE(w.runPanel()->runList()->records().front().dataPath, answer);
+    }
+
     void openRunFolderWithChangedData() {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
@@ -940,6 +1040,76 @@ class TstMainWindow : public QObject {
         QVERIFY(lw != applied.synthesizers.end());
         QCOMPARE(lw->c, 0.5);
         QCOMPARE(lw->g, -0.3);
+    }
+
+    // A sweep point loaded from the Studies tab runs as the sweep ran it: its data file and
+    // roles (known variables), and the settings the pages have no widget for (Lipschitz
+    // quantile, risk threshold, whack-a-mole rise, MCMC tuning, EM's tolerance), and an
+    // absolute radius stays absolute.
+    void sweepPointRunsAsTheSweepRanIt() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const auto base = std::filesystem::path(tmp.path().toStdString());
+        fixture::writeInputs(base);
+        auto sweep = study::parseSweepConfig(R"({
+          "data": {"path": "data.sav", "target": "visits",
+                   "predictors": ["region", "sex", "age"], "known": ["region", "sex"]},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 5, "refit_warmup": 40,
+                   "max_treedepth": 8, "adapt_delta": 0.9},
+          "synthesis": {"m": 3},
+          "risk": {"L": 3, "radius": 2.5, "radius_mode": "absolute", "threshold": 0.4,
+                   "whack_a_mole_rise": 0.3},
+          "lipschitz": {"quantile": 0.95}, "utility": {"bootstrap": 40},
+          "sweep": {"points": [{"c": 0.6, "g": -0.1}], "tolerance": 0.05}})",
+                                             base.string());
+        QVERIFY2(sweep.hasValue(), sweep.hasValue() ? "" : sweep.message().c_str());
+        auto input = study::readRunData(sweep->run);
+        QVERIFY(input.hasValue());
+        auto ran = study::runSweep(*sweep, *input, (base / "sweep").string());
+        QVERIFY2(ran.hasValue(), ran.hasValue() ? "" : ran.message().c_str());
+        const auto point = std::find_if(ran->rows.begin(), ran->rows.end(),
+                                        [](const auto& r) { return r.point == 1; });
+        QVERIFY(point != ran->rows.end());
+
+        ui::MainWindow w;
+        QVERIFY(w.openStudyFolder(tmp.filePath(QStringLiteral("sweep"))));
+        QVERIFY(waitForJob(w.studyJob()));
+        // No data shown: loaded, with a warning that names the sweep's data file.
+        w.openSweepPoint(*point);
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("data.sav")),
+                 qPrintable(w.dataPage()->messageArea()->text()));
+
+        const QString data = QString::fromStdString(sweep->run.data.path);
+        QVERIFY(w.readFile(data, {}));
+        QVERIFY(waitForJob(w.readJob()));
+        w.openSweepPoint(*point);
+        QVERIFY2(w.dataPage()->messageArea()->isHidden(),
+                 qPrintable(w.dataPage()->messageArea()->text()));
+        const auto c = w.currentConfig();
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        study::RunConfig expected = study::sweepPointRunConfig(*sweep, point->knobs);
+        study::SynthesizerConfig unweighted;
+        unweighted.name = "Unweighted";
+        expected.synthesizers.insert(expected.synthesizers.begin(), unweighted);
+        // The Data page writes out every column's type and the Model page every prior (the
+        // same defaults); the rest must be the sweep's own.
+        expected.data.types = c->data.types;
+        expected.model.priors = c->model.priors;
+        QCOMPARE(c->data.known, sweep->run.data.known);
+        QCOMPARE(c->lipschitz.quantile, 0.95);
+        QVERIFY(!c->risk.percentage);
+        QCOMPARE(c->risk.radius, 2.5);
+        // Line by line, so a difference is named.
+        QCOMPARE(QString::fromStdString(study::toJson(*c)).split(QLatin1Char('\n')),
+                 QString::fromStdString(study::toJson(expected)).split(QLatin1Char('\n')));
+
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.grab().save(outputDir(QStringLiteral("screenshots")) +
+                              QStringLiteral("/window_sweep_point_loaded.png")));
     }
 };
 

@@ -34,6 +34,7 @@
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
 #include "test_output.hpp"
+#include "ui/bundle_guard.hpp"
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/charts/curve_chart.hpp"
@@ -593,8 +594,9 @@ class TstResults : public QObject {
         const auto& t = view.comparisonCard()->data();
         QCOMPARE(t.rows.size(), run().synthesizers.size());
         for (const auto& row : t.rows) QCOMPARE(row.size(), t.headers.size());
-        QCOMPARE(t.headers[9], QStringLiteral("CI overlap of the mean\nc = 0.7"));
-        QCOMPARE(t.rows[1][9], formatCell(run().find("LW")->utility->statistics[0].ciOverlap));
+        QCOMPARE(t.headers[15], QStringLiteral("CI overlap of the mean\nc = 0.7"));
+        QCOMPARE(t.rows[1][15], formatCell(run().find("LW")->utility->statistics[0].ciOverlap));
+        QVERIFY2(t.warnings.isEmpty(), qPrintable(t.warnings.join(QLatin1Char('\n'))));
         QCOMPARE(t.rows[1][0], QStringLiteral("LW"));
         QCOMPARE(t.rows[1][1], formatCell(run().find("LW")->epsilon.perDataset));
         QCOMPARE(t.rows[1][2], formatCell(b->find("LW")->epsilon.perDataset));
@@ -628,6 +630,90 @@ class TstResults : public QObject {
         view.setPair(1, 1);  // a run against itself is allowed
         QCOMPARE(view.comparisonCard()->data().rows[1][1],
                  view.comparisonCard()->data().rows[1][2]);
+    }
+
+    // With m = 3 against m = 20, the lower epsilon per dataset can be the weaker release:
+    // the table shows m and the total with how Delta was estimated, and says so.
+    void comparisonShowsTheTotalAndWarnsWhenMDiffers() {
+        study::RunResult twenty = run();
+        twenty.config.synthesis.m = 20;
+        twenty.config.risk.L = 5;
+        for (auto& s : twenty.synthesizers) {
+            s.epsilon.m = 20;
+            s.epsilon.total = 20 * s.epsilon.perDataset;
+        }
+        const auto t =
+            comparisonTable(run(), QStringLiteral("m = 3"), twenty, QStringLiteral("m = 20"));
+        for (const auto& row : t.rows) QCOMPARE(row.size(), t.headers.size());
+        const auto column = [&t](const QString& header) {
+            const auto i = t.headers.indexOf(header);
+            if (i < 0) qWarning("no column '%s'", qPrintable(header));
+            return i;
+        };
+        const auto lw = run().find("LW");
+        const auto total3 = column(QStringLiteral("ε for all m datasets\nm = 3"));
+        const auto total20 = column(QStringLiteral("ε for all m datasets\nm = 20"));
+        const auto m20 = column(QStringLiteral("m\nm = 20"));
+        const auto delta = column(QStringLiteral("Δ estimated as\nm = 3"));
+        QVERIFY(total3 > 0 && total20 > 0 && m20 > 0 && delta > 0);
+        QCOMPARE(t.rows[1][0], QStringLiteral("LW"));
+        QCOMPARE(t.rows[1][total3], formatCell(lw->epsilon.total));
+        QCOMPARE(t.rows[1][total20], formatCell(20 * lw->epsilon.perDataset));
+        QCOMPARE(t.rows[1][m20], QStringLiteral("20"));
+        QCOMPARE(t.rows[1][delta], QStringLiteral("max over draws"));
+        const QString warnings = t.warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("m = 3 and 20")) &&
+                     warnings.contains(QStringLiteral("ε for all m datasets")),
+                 qPrintable(warnings));
+        QVERIFY2(warnings.contains(QStringLiteral("L = 3")) &&
+                     warnings.contains(QStringLiteral("L = 5")),
+                 qPrintable(warnings));
+
+        CompareView view;
+        view.resize(1400, 1000);
+        view.compare(QStringLiteral("m = 3"), run_, QStringLiteral("m = 20"),
+                     std::make_shared<const study::RunResult>(twenty));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/results_compare_m.png")));
+    }
+
+    // Charts show confidential values record by record: never into a release bundle.
+    void chartsAreNotExportedIntoAReleaseBundle() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        {
+            QFile manifest(tmp.filePath(QStringLiteral("manifest.json")));
+            QVERIFY(manifest.open(QIODevice::WriteOnly));
+            manifest.write(R"({"format": "ppsynth-release"})");
+        }
+        const QString inside = tmp.filePath(QStringLiteral("charts"));
+        ResultsPage page;
+        page.showRun(run_, QStringLiteral("bundle"));
+        page.exportAllCharts(inside);
+        QVERIFY(!page.exportJob() || !page.exportJob()->isRunning());
+        QVERIFY2(page.exportStatus()->text().contains(QStringLiteral("release bundle")),
+                 qPrintable(page.exportStatus()->text()));
+        QVERIFY(!QFileInfo::exists(inside));
+        ChartCard card(boundVsWeightScatter(run(), "LW"));
+        const QString svg = tmp.filePath(QStringLiteral("data/scatter.svg"));
+        QVERIFY(card.exportTo(svg).contains(QStringLiteral("release bundle")));
+        QVERIFY(!QFileInfo::exists(svg));
+        page.resize(1200, 300);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/results_export_refused.png")));
+        // A manifest.json some other program wrote does not make a bundle.
+        QTemporaryDir other;
+        QFile foreign(other.filePath(QStringLiteral("manifest.json")));
+        QVERIFY(foreign.open(QIODevice::WriteOnly));
+        foreign.write(R"({"name": "a web app"})");
+        foreign.close();
+        QVERIFY(ui::releaseBundleAround(other.filePath(QStringLiteral("x.svg"))).isEmpty());
+        QCOMPARE(ui::releaseBundleAround(svg), QFileInfo(tmp.path()).absoluteFilePath());
     }
 
     void exportAllChartsFromThePageOnePerEventLoopPass() {

@@ -32,6 +32,25 @@ std::string local(const QString& path) {
     return QFile::encodeName(QDir::toNativeSeparators(path)).toStdString();
 }
 
+// METHOD.md section 2: wherever epsilon is shown, say how Delta was estimated (the maximum
+// over draws or the robust quantile, which may leave draws out of synthesis).
+QString privacyText(const study::SynthesizerResult& s) {
+    QString text = ExportDialog::tr(
+                       "Each dataset: epsilon = %1. All %2 datasets together: "
+                       "epsilon = %3.")
+                       .arg(number(s.epsilon.perDataset))
+                       .arg(s.epsilon.m)
+                       .arg(number(s.epsilon.total));
+    if (s.deltaMethod.empty())
+        return text + ExportDialog::tr(" How Delta was estimated is not recorded in this run.");
+    text += ExportDialog::tr(" Delta (the sensitivity) was estimated as the %1")
+                .arg(QString::fromStdString(s.deltaMethod));
+    if (s.excludedDraws > 0)
+        return text + ExportDialog::tr("; %n draw(s) above it were left out of synthesis.", nullptr,
+                                       int(s.excludedDraws));
+    return text + QLatin1Char('.');
+}
+
 }  // namespace
 
 ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, QWidget* parent)
@@ -52,11 +71,7 @@ ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, Q
     setWindowTitle(tr("Export release bundle"));
     for (const auto& s : run.synthesizers) {
         synthesizer_->addItem(QString::fromStdString(s.name));
-        privacyTexts_.push_back(
-            tr("Each dataset: epsilon = %1. All %2 datasets together: epsilon = %3.")
-                .arg(number(s.epsilon.perDataset))
-                .arg(s.epsilon.m)
-                .arg(number(s.epsilon.total)));
+        privacyTexts_.push_back(privacyText(s));
     }
     csv_->setChecked(true);
     destination_->setPlaceholderText(tr("A new folder for the bundle"));

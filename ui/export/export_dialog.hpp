@@ -46,6 +46,8 @@ class ExportDialog : public QDialog {
     bool isRunning() const;
     MessageArea* messageArea() const { return message_; }
     QPushButton* exportButton() const { return export_; }
+    // The chosen synthesizer's epsilon (per dataset and for all m) and how Delta was estimated.
+    QLabel* privacyLabel() const { return privacy_; }
 
   public slots:
     // Checks the choices, asks about an existing folder, and starts the export.

@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "ui/bundle_guard.hpp"
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
 
@@ -69,6 +70,11 @@ ChartCard::ChartCard(Expected<BuiltChart> built, const QString& what, QWidget* p
 
 QString ChartCard::exportTo(const QString& path, QSize size) {
     if (!view_) return error_;
+    if (const QString why = confidentialDestinationProblem(path, tr("this chart"));
+        !why.isEmpty()) {
+        status_->setText(why);
+        return why;
+    }
     const QString error = view_->exportTo(path, size);
     status_->setText(error.isEmpty() ? tr("Saved %1").arg(QFileInfo(path).fileName()) : error);
     if (error.isEmpty()) emit exported(path);

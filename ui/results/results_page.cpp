@@ -11,6 +11,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "ui/bundle_guard.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
 #include "ui/results/results_tables.hpp"
@@ -65,6 +66,7 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
     top->addWidget(synthesizer_);
     exportStatus_ = new QLabel(this);
     exportStatus_->setObjectName(QStringLiteral("exportStatus"));
+    exportStatus_->setWordWrap(true);  // a refused destination takes a few lines
     top->addWidget(exportStatus_);
     exportButton_ = new QPushButton(tr("Export all charts..."), this);
     exportButton_->setToolTip(
@@ -168,6 +170,10 @@ QList<TableCard*> ResultsPage::tableCards(const QString& tab) const {
 
 void ResultsPage::exportAllCharts(const QString& dir) {
     if (!run_ || (exportJob_ && exportJob_->isRunning())) return;
+    if (const QString why = confidentialDestinationProblem(dir, tr("the charts")); !why.isEmpty()) {
+        exportStatus_->setText(why);
+        return;
+    }
     delete exportJob_;
     exportJob_ = new ChartExportJob(run_, dir, {}, QSize(900, 600), this);
     connect(exportJob_, &ChartExportJob::progress, this,

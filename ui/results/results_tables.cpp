@@ -415,18 +415,53 @@ Expected<TableData> posteriorTable(const RunResult& run, const std::string& synt
     return t;
 }
 
+namespace {
+
+// Settings that make the two runs' numbers measure different things, in words.
+QStringList comparabilityWarnings(const RunResult& a, const RunResult& b) {
+    QStringList out;
+    if (a.config.synthesis.m != b.config.synthesis.m)
+        out << QStringLiteral(
+                   "The runs release different numbers of datasets (m = %1 and %2): each "
+                   "dataset costs ε again, so compare ε for all m datasets, not ε per dataset.")
+                   .arg(a.config.synthesis.m)
+                   .arg(b.config.synthesis.m);
+    if (a.config.lipschitz.quantile != b.config.lipschitz.quantile)
+        out << QStringLiteral(
+                   "The runs estimate Δ differently (%1 and %2): their ε are not comparable.")
+                   .arg(q(a.synthesizers.empty() ? std::string() : a.synthesizers[0].deltaMethod),
+                        q(b.synthesizers.empty() ? std::string() : b.synthesizers[0].deltaMethod));
+    const auto& ra = a.config.risk;
+    const auto& rb = b.config.risk;
+    auto radius = [](const study::RunConfig::Risk& r) {
+        return r.percentage ? QStringLiteral("r = %1 of the value").arg(formatCell(r.radius))
+                            : QStringLiteral("r = %1 (absolute)").arg(formatCell(r.radius));
+    };
+    if (ra.L != rb.L || ra.radius != rb.radius || ra.percentage != rb.percentage)
+        out << QStringLiteral(
+                   "The runs measure identification risk differently (L = %1, %2 against L = "
+                   "%3, %4): their risks are not comparable.")
+                   .arg(QString::number(ra.L), radius(ra), QString::number(rb.L), radius(rb));
+    return out;
+}
+
+}  // namespace
+
 TableData comparisonTable(const RunResult& a, const QString& labelA, const RunResult& b,
                           const QString& labelB) {
     TableData t;
     t.key = QStringLiteral("comparison");
     t.title = QStringLiteral("%1 against %2").arg(labelA, labelB);
     t.caption = QStringLiteral(
-        "The same synthesizer in two runs: a lower ε is a stronger privacy guarantee, a lower "
-        "mean risk fewer identifiable records, a higher mean weight more information kept.");
+        "The same synthesizer in two runs: releasing all m datasets spends ε for all m, so "
+        "compare that total (a lower one is a stronger guarantee), estimated the same way; a "
+        "lower mean risk means fewer identifiable records, a higher mean weight more "
+        "information kept.");
     // Two-line headers (measure, then run) keep the table narrow enough to read.
     t.headers = {QStringLiteral("Synthesizer")};
-    for (const char* measure : {"ε per dataset", "Mean IR", "Mean weight", "High-risk records",
-                                "CI overlap of the mean"}) {
+    for (const char* measure :
+         {"ε per dataset", "m", "ε for all m datasets", "Δ estimated as", "Mean IR", "Mean weight",
+          "High-risk records", "CI overlap of the mean"}) {
         for (const QString& label : {labelA, labelB})
             t.headers << QStringLiteral("%1\n%2").arg(QString::fromUtf8(measure), label);
     }
@@ -441,6 +476,9 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
         const auto* y = b.find(name);
         auto cell = [&](const SynthesizerResult* s, auto value) { return s ? value(*s) : none; };
         auto eps = [](const SynthesizerResult& s) { return formatCell(s.epsilon.perDataset); };
+        auto m = [](const SynthesizerResult& s) { return QString::number(s.epsilon.m); };
+        auto total = [](const SynthesizerResult& s) { return formatCell(s.epsilon.total); };
+        auto delta = [](const SynthesizerResult& s) { return q(s.deltaMethod); };
         auto ir = [](const SynthesizerResult& s) { return formatCell(s.irSummary.mean); };
         auto w = [](const SynthesizerResult& s) { return formatCell(s.weights.mean); };
         auto high = [](const SynthesizerResult& s) { return count(s.irSummary.aboveThreshold); };
@@ -452,10 +490,12 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
             }
             return none;
         };
-        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, ir), cell(y, ir), cell(x, w),
-                          cell(y, w), cell(x, high), cell(y, high), cell(x, overlap),
-                          cell(y, overlap)});
+        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, m), cell(y, m),
+                          cell(x, total), cell(y, total), cell(x, delta), cell(y, delta),
+                          cell(x, ir), cell(y, ir), cell(x, w), cell(y, w), cell(x, high),
+                          cell(y, high), cell(x, overlap), cell(y, overlap)});
     }
+    t.warnings << comparabilityWarnings(a, b);
     if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
         a.config.data.target != b.config.data.target) {
         t.warnings << QStringLiteral(

@@ -57,8 +57,9 @@ Expected<TableData> regressionTable(const study::RunResult& run, const std::stri
 Expected<TableData> posteriorTable(const study::RunResult& run, const std::string& synthesizer);
 
 // Two runs side by side, one row per synthesizer name found in either (first run's order,
-// then the second's new ones): epsilon per dataset, mean IR, mean weight, records above the
-// risk threshold, each for both runs; "–" where a run lacks the synthesizer.
+// then the second's new ones): epsilon per dataset, m, epsilon for all m datasets, how Delta
+// was estimated, mean IR, mean weight, records above the risk threshold, each for both runs;
+// "–" where a run lacks the synthesizer. Warns when m, the Delta estimate, L or r differ.
 TableData comparisonTable(const study::RunResult& a, const QString& labelA,
                           const study::RunResult& b, const QString& labelB);
 

@@ -104,6 +104,11 @@ void RunList::setResult(int id, std::shared_ptr<const study::RunResult> result,
     }
 }
 
+void RunList::setDataPath(int id, const QString& path) {
+    for (auto& r : records_)
+        if (r.id == id) r.dataPath = path;
+}
+
 void RunList::clear() {
     records_.clear();
     table_->setRowCount(0);

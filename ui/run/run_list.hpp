@@ -25,6 +25,8 @@ class RunList : public QWidget {
     const RunRecord* find(int id) const;
     // Marks a record as saved in `folder`.
     void setFolder(int id, const QString& folder);
+    // Where a record's data file is now (RunRecord::dataPath).
+    void setDataPath(int id, const QString& path);
     // Gives a record reopened from its folder its result (and the table it describes).
     void setResult(int id, std::shared_ptr<const study::RunResult> result,
                    std::shared_ptr<const data::Table> table);

@@ -19,7 +19,11 @@ struct RunRecord {
     std::shared_ptr<const study::RunResult> result;  // null for a run reopened from disk
     std::shared_ptr<const data::Table> table;        // the table the run used
     QString folder;                                  // its saved folder; empty until saved
-    QString savedSummary;                            // epsilon summary of a reopened run
+    // Where its data file is now: the project's (project files keep paths relative, so the
+    // folder may have moved since the run) or one the person located. Empty: the path the
+    // run recorded.
+    QString dataPath;
+    QString savedSummary;  // epsilon summary of a reopened run
 
     // "LW: ε 1.23 per dataset; EM: ε 1.22 per dataset" (names in configuration order).
     QString epsilonSummary() const;

@@ -81,6 +81,16 @@ void KnobEditor::setValue(double v) {
     spin_->setValue(v);
 }
 
+void KnobEditor::setRange(double min, double max, double step) {
+    spec_.min = min;
+    spec_.max = max;
+    spec_.step = step;
+    spin_->setSingleStep(step);
+    spin_->setRange(min, max);  // emits valueChanged when it clamps
+    const QSignalBlocker block(slider_);
+    slider_->setValue(toSlider(spin_->value()));
+}
+
 bool KnobEditor::isUsed() const {
     return !use_ || use_->isChecked();
 }

@@ -32,6 +32,9 @@ class KnobEditor : public QWidget {
     std::optional<double> optionalValue() const;
     void setOptionalValue(std::optional<double> v);
     bool isUsed() const;
+    // A knob whose meaning changes (the radius r: a fraction or in units of y) gets another
+    // range; the value is kept where it fits, else clamped into the new range.
+    void setRange(double min, double max, double step);
 
     QDoubleSpinBox* spinBox() const { return spin_; }
     QSlider* slider() const { return slider_; }

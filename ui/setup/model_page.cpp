@@ -193,7 +193,7 @@ QWidget* ModelPage::buildMcmcGroup() {
     chains_ = spin(1, 16, 4,
                    tr("Independent Markov chains; at least 2 to judge convergence "
                       "(R-hat)."));
-    warmup_ = spin(10, 100000, 1000,
+    warmup_ = spin(0, 100000, 1000,
                    tr("Warm-up iterations per chain: the sampler tunes its step size and "
                       "metric; these draws are discarded."));
     draws_ = spin(10, 100000, 1000,

@@ -10,7 +10,9 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
+#include <utility>
 
 #include "ui/setup/knob_editor.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
@@ -238,13 +240,33 @@ QWidget* SynthesizersPage::buildRunGroup() {
                          2,
                          false,
                          {}});
+    radiusMode_ = new QComboBox;
+    radiusMode_->addItem(tr("fraction of the record's value"), true);
+    radiusMode_->addItem(tr("absolute, in units of y"), false);
+    radiusMode_->setToolTip(
+        tr("How r is measured: |y*_h - y_i| < r |y_i| (a fraction, 0.20 = 20%) or "
+           "|y*_h - y_i| < r (absolute, in the units of the sensitive variable)."));
     form->addRow(tr("Datasets released m"), m_);
     form->addRow(tr("Risk datasets L"), L_);
     form->addRow(r_);
+    form->addRow(tr("r is"), radiusMode_);
     connect(m_, &QSpinBox::valueChanged, this, &SynthesizersPage::changed);
     connect(L_, &QSpinBox::valueChanged, this, &SynthesizersPage::changed);
     connect(r_, &KnobEditor::changed, this, &SynthesizersPage::changed);
+    connect(radiusMode_, &QComboBox::currentIndexChanged, this, [this] {
+        updateRadiusRange();
+        emit changed();
+    });
     return box;
+}
+
+// A fraction lives in (0, 1]; an absolute radius is in the units of y, which may be large
+// (incomes), so only its sign is bounded.
+void SynthesizersPage::updateRadiusRange() {
+    if (radiusMode_->currentData().toBool())
+        r_->setRange(0.01, 1.0, 0.01);
+    else
+        r_->setRange(0.01, 1e9, 1.0);
 }
 
 // EM's match target and the re-weighting's base list the ticked synthesizers that can
@@ -300,8 +322,17 @@ Status SynthesizersPage::apply(study::RunConfig& config) const {
     config.synthesis.m = m_->value();
     config.risk.L = L_->value();
     config.risk.radius = r_->value();
-    config.risk.percentage = true;
-    config.synthesizers.clear();
+    config.risk.percentage = radiusMode_->currentData().toBool();
+    // What the page has no widget for (the EM match and re-weighting tolerance) stays as
+    // `config` had it for the synthesizer of the same name and scheme (a loaded sweep
+    // point's tolerance, say).
+    const auto previous = std::exchange(config.synthesizers, {});
+    auto hidden = [&previous](const std::string& name, study::Scheme scheme) {
+        const auto it = std::find_if(previous.begin(), previous.end(), [&](const auto& s) {
+            return s.name == name && s.scheme == scheme;
+        });
+        return it != previous.end() ? *it : study::SynthesizerConfig{};
+    };
     std::set<QString> names;
     for (int k = 0; k < KindCount; ++k) {
         const Kind kind = Kind(k);
@@ -316,6 +347,9 @@ Status SynthesizersPage::apply(study::RunConfig& config) const {
         study::SynthesizerConfig s;
         s.name = n.toStdString();
         s.scheme = kKinds[k].scheme;
+        const auto before = hidden(s.name, s.scheme);
+        s.tolerance = before.tolerance;
+        s.sigmoidA = before.sigmoidA;
         if (r.c) s.c = r.c->value();
         if (r.g) s.g = r.g->value();
         if (r.M) s.M = r.M->value();
@@ -345,6 +379,9 @@ Status SynthesizersPage::apply(study::RunConfig& config) const {
 void SynthesizersPage::load(const study::RunConfig& config) {
     m_->setValue(config.synthesis.m);
     L_->setValue(config.risk.L);
+    // The mode first: its range must hold the radius before the radius is set.
+    radiusMode_->setCurrentIndex(radiusMode_->findData(config.risk.percentage));
+    updateRadiusRange();
     r_->setValue(config.risk.radius);
     for (int k = 0; k < KindCount; ++k) setTicked(Kind(k), false);
     QString match, base;

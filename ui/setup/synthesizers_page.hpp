@@ -48,6 +48,8 @@ class SynthesizersPage : public QWidget {
     QSpinBox* mBox() const { return m_; }
     QSpinBox* lBox() const { return L_; }
     KnobEditor* radiusKnob() const { return r_; }
+    // Whether r is a fraction of the record's value (risk.percentage) or in units of y.
+    QComboBox* radiusModeBox() const { return radiusMode_; }
     WeightPreviewPanel* previewPanel() const { return preview_; }
 
     // Redraws the preview for the LW kind last tuned (LW unless LW-M was touched last).
@@ -69,6 +71,7 @@ class SynthesizersPage : public QWidget {
     QWidget* buildRow(Kind kind);
     QWidget* buildRunGroup();
     void updateTargets();
+    void updateRadiusRange();
 
     std::vector<Row> rows_;
     QComboBox* match_ = nullptr;
@@ -76,6 +79,7 @@ class SynthesizersPage : public QWidget {
     QSpinBox* m_ = nullptr;
     QSpinBox* L_ = nullptr;
     KnobEditor* r_ = nullptr;
+    QComboBox* radiusMode_ = nullptr;
     WeightPreviewPanel* preview_ = nullptr;
     Kind previewKind_ = LW;
 };
