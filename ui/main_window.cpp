@@ -523,6 +523,8 @@ Expected<study::RunConfig> MainWindow::currentConfig() const {
     c.data.known = roles.known;
     c.data.referenceLevels = roles.referenceLevels;
     c.data.maxLevels = readOptions_.maxLevels;
+    // run.json then says how the file was read, so reopening the run reads the same records.
+    c.data.read = {readOptions_.csv, readOptions_.stat};
     for (std::size_t i = 0; i < table->columnCount(); ++i)
         c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
     modelPage_->apply(c);

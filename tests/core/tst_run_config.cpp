@@ -21,6 +21,13 @@ RunConfig everyFieldSet() {
     d.referenceLevels = {{"age", "65+"}};
     d.types = {{"age", "categorical"}};
     d.maxLevels = 7;
+    d.read.csv.delimiter = '\t';
+    d.read.csv.quote = '\'';
+    d.read.csv.decimal = ',';
+    d.read.csv.header = false;
+    d.read.csv.encoding = "latin-1";
+    d.read.csv.missingTokens = {"-9", ""};
+    d.read.stat.encoding = "CP850";
     c.model = {"negbin", 3, {{"beta_scale", 2.5}}, "sampled"};
     auto& m = c.mcmc;
     m.chains = 3;
@@ -134,6 +141,13 @@ class TstRunConfig : public QObject {
         QCOMPARE_SET_FIELD(back, set, defaults, data.referenceLevels);
         QCOMPARE_SET_FIELD(back, set, defaults, data.types);
         QCOMPARE_SET_FIELD(back, set, defaults, data.maxLevels);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.delimiter);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.quote);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.decimal);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.header);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.encoding);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.missingTokens);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.stat.encoding);
         QCOMPARE_SET_FIELD(back, set, defaults, model.family);
         QCOMPARE_SET_FIELD(back, set, defaults, model.K);
         QCOMPARE_SET_FIELD(back, set, defaults, model.priors);
@@ -181,6 +195,37 @@ class TstRunConfig : public QObject {
         QCOMPARE_SET_FIELD(b[3], s[3], none, source);
         QCOMPARE_SET_FIELD(b[4], s[4], none, sigmoidA);
         QCOMPARE_SET_FIELD(b[5], s[5], none, epsilon);
+    }
+    // Without data.read a file is read as before the section existed: everything detected.
+    void dataReadDefaultsDetect() {
+        auto c = parseRunConfig(kMinimal + R"({"name": "U", "scheme": "unweighted"}]})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        const ppsynth::data::ReadOptions reader;
+        const auto& read = c->data.read;
+        QCOMPARE(read.csv.delimiter, reader.csv.delimiter);
+        QCOMPARE(read.csv.quote, reader.csv.quote);
+        QCOMPARE(read.csv.decimal, reader.csv.decimal);
+        QCOMPARE(read.csv.header, reader.csv.header);
+        QCOMPARE(read.csv.encoding, reader.csv.encoding);
+        QCOMPARE(read.csv.missingTokens, reader.csv.missingTokens);
+        QCOMPARE(read.stat.encoding, reader.stat.encoding);
+        const std::string text = toJson(*c);
+        QVERIFY2(text.find(R"("delimiter": "auto")") != std::string::npos, text.c_str());
+        QVERIFY2(text.find(R"("stat_encoding": "auto")") != std::string::npos, text.c_str());
+    }
+    void dataReadSpellings() {
+        auto c = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y", "read": {
+            "delimiter": ";", "decimal": ",", "missing_tokens": ["-9"], "encoding": "UTF-8",
+            "stat_encoding": "WINDOWS-1252"}},
+            "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QCOMPARE(c->data.read.csv.delimiter, ';');
+        QCOMPARE(c->data.read.csv.decimal, ',');
+        QCOMPARE(c->data.read.csv.missingTokens, std::vector<std::string>{"-9"});
+        QCOMPARE(c->data.read.csv.encoding, std::string("UTF-8"));
+        QCOMPARE(c->data.read.stat.encoding, std::string("WINDOWS-1252"));
+        QCOMPARE(c->data.read.csv.quote, '"');  // unset keys keep their defaults
+        QVERIFY(c->data.read.csv.header);
     }
     // Seeds are unsigned 64-bit: toJson writes any of them, so the reader must take them.
     void largeSeedRoundTrips() {
@@ -284,6 +329,46 @@ class TstRunConfig : public QObject {
         QTest::newRow("bad transform")
             << R"({"data": {"path": "x.csv", "target": "y", "transform": "sqrt"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
             << "data: 'transform' must be none, log, log-shift or asinh";
+        auto badRead = [](const char* read) {
+            return QStringLiteral(
+                       R"({"data": {"path": "x.csv", "target": "y", "read": %1}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})")
+                .arg(QString::fromUtf8(read));
+        };
+        QTest::newRow("two-character delimiter")
+            << badRead(R"({"delimiter": "ab"})")
+            << "data.read: 'delimiter' must be \"auto\" or one character (such as \",\", \";\", "
+               "\"\\t\" or \"|\")";
+        QTest::newRow("line end delimiter")
+            << badRead(R"({"delimiter": "\n"})")
+            << "data.read: 'delimiter' must be \"auto\" or one character (such as \",\", \";\", "
+               "\"\\t\" or \"|\")";
+        QTest::newRow("delimiter is the quote") << badRead(R"({"delimiter": "'", "quote": "'"})")
+                                                << "data.read: 'delimiter' and 'quote' must differ";
+        QTest::newRow("empty quote") << badRead(R"({"quote": ""})")
+                                     << "data.read: 'quote' must be one character (such as "
+                                        "\"\\\"\" or \"'\")";
+        QTest::newRow("bad decimal") << badRead(R"({"decimal": "comma"})")
+                                     << "data.read: 'decimal' must be \"auto\", \".\" or \",\"";
+        QTest::newRow("decimal is the delimiter")
+            << badRead(R"({"delimiter": ",", "decimal": ","})")
+            << "data.read: 'decimal' and 'delimiter' are both ','";
+        QTest::newRow("unknown encoding") << badRead(R"({"encoding": "utf-16"})")
+                                          << "data.read: 'encoding' must be auto, utf-8 or latin-1";
+        QTest::newRow("header not a flag")
+            << badRead(R"({"header": "yes"})") << "data.read: 'header' must be true or false";
+        QTest::newRow("token not text")
+            << badRead(R"({"missing_tokens": [-9]})")
+            << "data.read: 'missing_tokens' must be a list of texts (cells equal to one are "
+               "missing)";
+        QTest::newRow("bad stat encoding")
+            << badRead(R"({"stat_encoding": "windows 1252"})")
+            << "data.read: 'stat_encoding' must be \"auto\" (what the file declares) or an "
+               "encoding name such as WINDOWS-1252 or CP850";
+        QTest::newRow("typo in data.read")
+            << badRead(R"({"delimeter": ";"})")
+            << "data.read: unknown key 'delimeter' (known keys: decimal, delimiter, encoding, "
+               "header, missing_tokens, quote, stat_encoding)";
+        QTest::newRow("read not an object") << badRead(R"(";")") << "data.read: must be an object";
         QTest::newRow("bad family")
             << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"family": "gamma"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
             << "model: 'family' must be poisson-means, poisson, negbin, normal or normal-mixture";

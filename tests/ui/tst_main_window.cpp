@@ -977,6 +977,52 @@ class TstMainWindow : public QObject {
         QCOMPARE(back->config.data.maxLevels, std::size_t{7});
     }
 
+    // The project's CSV options reach the run configuration (and so run.json): reopening
+    // the run, releasing it or reporting on it reads the file the same way.
+    void projectCsvOptionsReachTheRunConfiguration() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString csv = tmp.filePath(QStringLiteral("survey.csv"));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("'age';'income'\n'18-34';10,5\n'65+';-9\n'35-64';15,25\n'65+';12\n");
+        f.close();
+        ui::Project p;
+        p.dataPath = csv;
+        p.csv.delimiter = ';';
+        p.csv.quote = '\'';
+        p.csv.decimal = ',';
+        p.csv.encoding = "latin-1";
+        p.csv.missingTokens = {"-9"};
+        p.config.data.path = csv.toStdString();
+        p.config.data.target = "income";
+        p.config.data.predictors = {"age"};
+        study::SynthesizerConfig unweighted;
+        unweighted.name = "Unweighted";
+        p.config.synthesizers = {unweighted};
+        const QString file = tmp.filePath(QStringLiteral("p.ppsynth"));
+        QVERIFY(bool(ui::saveProject(p, file)));
+
+        ui::MainWindow w;
+        QSignalSpy read(w.readJob(), &ui::JobRunnerBase::finished);
+        w.openProject(file);
+        QVERIFY(read.wait(60000));
+        const auto c = w.currentConfig();
+        QVERIFY2(bool(c), c ? "" : c.message().c_str());
+        const auto& got = c->data.read.csv;
+        QCOMPARE(got.delimiter, p.csv.delimiter);
+        QCOMPARE(got.quote, p.csv.quote);
+        QCOMPARE(got.decimal, p.csv.decimal);
+        QCOMPARE(got.header, p.csv.header);
+        QCOMPARE(got.encoding, p.csv.encoding);
+        QCOMPARE(got.missingTokens, p.csv.missingTokens);
+        // And core reads the file with them as the window did: -9 is missing, 10,5 a number.
+        auto data = study::readRunData(*c);
+        QVERIFY2(bool(data), data ? "" : data.message().c_str());
+        QCOMPARE(data->table.find("income")->missingCount(), std::size_t{1});
+        QCOMPARE(data->table.find("income")->value(0), 10.5);
+    }
+
     // Run > Open Study Folder: a simulation shows its contraction charts, a sweep its
     // risk-utility curve, and a chosen sweep point lands in the Synthesizers page.
     void openStudyFolders() {

@@ -455,3 +455,11 @@ Expected<Table> parseCsvBuffer(std::string_view bytes, const std::string& name,
 }
 
 }  // namespace ppsynth::data::detail
+
+namespace ppsynth::data {
+
+bool isCsvEncoding(const std::string& name) {
+    return detail::encodingFromName(name).has_value();
+}
+
+}  // namespace ppsynth::data

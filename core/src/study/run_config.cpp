@@ -1,6 +1,7 @@
 #include "ppsynth/study/run_config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -120,6 +121,102 @@ void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::st
         return r.fail("re-weighting needs 'base': the weighted synthesizer to start from");
 }
 
+// data.read writes the CSV characters as one-character strings, and "auto" for 0 (detect).
+std::string charSetting(char c) {
+    return c == 0 ? "auto" : std::string(1, c);
+}
+
+// CsvOptions holds plain chars, and a line end cannot separate cells or quote them.
+std::optional<char> oneCharacter(const std::string& s) {
+    if (s.size() != 1 || static_cast<unsigned char>(s[0]) >= 0x80 || s[0] == '\n' || s[0] == '\r')
+        return std::nullopt;
+    return s[0];
+}
+
+// ReadStat hands the name to iconv, which knows names like WINDOWS-1252, CP850, ISO-8859-15;
+// whether this system has the one named is only known when a file is read.
+bool looksLikeEncodingName(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
+               c == ':';
+    });
+}
+
+void readMissingTokens(Reader& r, std::vector<std::string>& tokens) {
+    if (!r.has("missing_tokens")) return;
+    const json& v = r.raw("missing_tokens");
+    if (!v.is_array() ||
+        !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
+        return r.fail("'missing_tokens' must be a list of texts (cells equal to one are missing)");
+    tokens = v.get<std::vector<std::string>>();
+}
+
+// The CSV characters as data.read spells them ("auto" or one character), checked together:
+// the parser cannot tell cells apart when two of them are the same character.
+void setCsvCharacters(Reader& r, const std::string& delimiter, const std::string& quote,
+                      const std::string& decimal, data::CsvOptions& csv) {
+    if (delimiter == "auto")
+        csv.delimiter = 0;
+    else if (auto c = oneCharacter(delimiter))
+        csv.delimiter = *c;
+    else
+        return r.fail(
+            "'delimiter' must be \"auto\" or one character (such as \",\", \";\", \"\\t\" or "
+            "\"|\")");
+    if (auto c = oneCharacter(quote))
+        csv.quote = *c;
+    else
+        return r.fail("'quote' must be one character (such as \"\\\"\" or \"'\")");
+    if (csv.delimiter == csv.quote) return r.fail("'delimiter' and 'quote' must differ");
+    if (!oneOf(decimal, {"auto", ".", ","}))
+        return r.fail("'decimal' must be \"auto\", \".\" or \",\"");
+    csv.decimal = decimal == "auto" ? 0 : decimal[0];
+    if (csv.decimal != 0 && csv.decimal == csv.delimiter)
+        return r.fail("'decimal' and 'delimiter' are both '" + decimal + "'");
+}
+
+// "auto" (or empty) leaves the choice to the file's own declaration.
+void setStatEncoding(Reader& r, const std::string& name, data::StatOptions& stat) {
+    if (name == "auto" || name.empty())
+        stat.encoding.clear();
+    else if (looksLikeEncodingName(name))
+        stat.encoding = name;
+    else
+        r.fail(
+            "'stat_encoding' must be \"auto\" (what the file declares) or an encoding name "
+            "such as WINDOWS-1252 or CP850");
+}
+
+void readDataRead(const json& j, RunConfig::Data::Read& read, std::string& error) {
+    Reader r(j, "data.read", error);
+    auto& csv = read.csv;
+    std::string delimiter = charSetting(csv.delimiter), quote(1, csv.quote),
+                decimal = charSetting(csv.decimal), statEncoding = "auto";
+    r.get("delimiter", delimiter);
+    r.get("quote", quote);
+    r.get("decimal", decimal);
+    r.get("header", csv.header);
+    r.get("encoding", csv.encoding);
+    readMissingTokens(r, csv.missingTokens);
+    r.get("stat_encoding", statEncoding);
+    if (!error.empty()) return;
+    setCsvCharacters(r, delimiter, quote, decimal, csv);
+    if (error.empty() && !data::isCsvEncoding(csv.encoding))
+        r.fail("'encoding' must be auto, utf-8 or latin-1");
+    if (error.empty()) setStatEncoding(r, statEncoding, read.stat);
+}
+
+json dataReadJson(const RunConfig::Data::Read& read) {
+    const auto& csv = read.csv;
+    return {{"delimiter", charSetting(csv.delimiter)},
+            {"quote", std::string(1, csv.quote)},
+            {"decimal", charSetting(csv.decimal)},
+            {"header", csv.header},
+            {"encoding", csv.encoding},
+            {"missing_tokens", csv.missingTokens},
+            {"stat_encoding", read.stat.encoding.empty() ? "auto" : read.stat.encoding}};
+}
+
 }  // namespace
 
 void readRunSections(Reader& top, RunConfig& c, std::string& error) {
@@ -136,6 +233,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         d.get("reference_levels", c.data.referenceLevels);
         d.get("types", c.data.types);
         d.get("max_levels", c.data.maxLevels);
+        if (d.has("read") && error.empty()) readDataRead(d.raw("read"), c.data.read, error);
         if (error.empty() && c.data.path.empty()) d.fail("needs 'path', the data file");
         if (error.empty() && c.data.target.empty())
             d.fail("needs 'target', the sensitive variable");
@@ -337,7 +435,8 @@ std::string toJson(const RunConfig& c) {
                  {"missing", c.data.missing},
                  {"reference_levels", c.data.referenceLevels},
                  {"types", c.data.types},
-                 {"max_levels", c.data.maxLevels}};
+                 {"max_levels", c.data.maxLevels},
+                 {"read", dataReadJson(c.data.read)}};
     j["model"] = {{"family", c.model.family},
                   {"K", c.model.K},
                   {"priors", c.model.priors},

@@ -5,7 +5,7 @@
 
 namespace ppsynth::study {
 
-Expected<data::ReadOptions> readOptionsFor(const RunConfig& config) {
+Expected<data::ReadOptions> columnOptionsFor(const RunConfig& config) {
     data::ReadOptions ro;
     ro.maxLevels = config.data.maxLevels;
     for (const auto& [column, type] : config.data.types) {
@@ -15,6 +15,14 @@ Expected<data::ReadOptions> readOptionsFor(const RunConfig& config) {
                          "' is not numeric, count, categorical or text"};
         ro.typeOverrides.emplace_back(column, *t);
     }
+    return ro;
+}
+
+Expected<data::ReadOptions> readOptionsFor(const RunConfig& config) {
+    auto ro = columnOptionsFor(config);
+    if (!ro) return ro;
+    ro->csv = config.data.read.csv;
+    ro->stat = config.data.read.stat;
     return ro;
 }
 

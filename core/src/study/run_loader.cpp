@@ -329,7 +329,9 @@ class Loader {
     }
 
     Status readSynthetic(const RunResult& run, SynthesizerResult& r) {
-        auto ro = readOptionsFor(run.config);
+        // writeRunOutput wrote these in the CSV writer's dialect, not the data file's: a
+        // synthetic value equal to the data's missing code is a value here.
+        auto ro = columnOptionsFor(run.config);
         if (!ro) return Error{ro.message()};
         const std::size_t m = static_cast<std::size_t>(run.config.synthesis.m);
         for (std::size_t l = 0; l < m; ++l) {

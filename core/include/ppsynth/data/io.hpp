@@ -39,6 +39,9 @@ struct CsvOptions {
     std::size_t chunkBytes = std::size_t{1} << 20;
 };
 
+// Whether CsvOptions::encoding may be `name` (auto, utf-8, latin-1 or an alias of one).
+bool isCsvEncoding(const std::string& name);
+
 // SPSS, Stata and SAS files (read through ReadStat).
 struct StatOptions {
     // The character encoding of the file's text, as iconv names it ("WINDOWS-1252",

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/io.hpp"
 #include "ppsynth/study/utility_options.hpp"
 
 namespace ppsynth::study {
@@ -42,6 +43,13 @@ struct RunConfig {
         std::map<std::string, std::string> referenceLevels;
         std::map<std::string, std::string> types;  // per-column type overrides
         std::size_t maxLevels = 100;
+        // data.read: how the data file is read. Part of the run because another dialect
+        // (a missing code, no header, decimal commas) reads other records from the same
+        // bytes. The defaults detect, as data::CsvOptions and data::StatOptions say.
+        struct Read {
+            data::CsvOptions csv;  // chunkBytes is not a setting: never read or written
+            data::StatOptions stat;
+        } read;
     } data;
     struct Model {
         std::string family =

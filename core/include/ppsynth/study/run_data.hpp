@@ -1,7 +1,8 @@
-// The confidential data of a run: read the way the configuration says (type overrides,
-// level limit), fingerprinted with SHA-256 so a finished run can later check it is looking
-// at the same file, and prepared into model inputs. Shared by the runner, `ppsynth-cli run`
-// and the run-folder loader, so a reopened run sees exactly the records the run saw.
+// The confidential data of a run: read the way the configuration says (data.read, type
+// overrides, level limit), fingerprinted with SHA-256 so a finished run can later check it
+// is looking at the same file, and prepared into model inputs. Shared by the runner,
+// `ppsynth-cli run` and the run-folder loader, so a reopened run sees exactly the records
+// the run saw.
 #pragma once
 
 #include <string>
@@ -14,8 +15,11 @@
 
 namespace ppsynth::study {
 
-// data.types and data.max_levels as reader options; an unknown type name is an error that
+// data.types and data.max_levels as reader options, in the reader's default CSV dialect: for
+// the files a run writes itself (synthetic data). An unknown type name is an error that
 // names the column.
+Expected<data::ReadOptions> columnOptionsFor(const RunConfig& config);
+// columnOptionsFor with data.read: how the run's data file is read.
 Expected<data::ReadOptions> readOptionsFor(const RunConfig& config);
 
 struct RunData {
