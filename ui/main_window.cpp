@@ -104,7 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
       saveJob_(new JobRunner<SavedRuns>(this)),
       loadRunsJob_(new JobRunner<LoadedRuns>(this)),
       openRunJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
-      reportJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
+      reportJob_(new report::ReportJob(this)),
       studyJob_(new JobRunner<Expected<study::StudyFolder>>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
@@ -819,18 +819,7 @@ void MainWindow::buildRunMenu() {
                 tr("Opening the run folder failed: %1").arg(openRunJob_->failureText()));
         updateRunActions();
     });
-    reportJob_->onResult([this](Expected<study::LoadedRun> loaded) {
-        if (!loaded) {
-            dataPage_->messageArea()->showError(
-                tr("The report was not written: %1").arg(QString::fromStdString(loaded.message())));
-            return;
-        }
-        statusBar()->showMessage(tr("Drawing the report's charts..."));
-        // Replacing an existing file was asked when it was chosen (chooseSavePath).
-        report::ReportOptions options;
-        options.overwrite = true;
-        auto written = report::writeReport(*loaded, reportRunDir_, reportPath_, options);
-        statusBar()->clearMessage();
+    reportJob_->onResult([this](Expected<report::WrittenReport> written) {
         if (!written) {
             dataPage_->messageArea()->showError(
                 tr("The report was not written: %1")
@@ -849,7 +838,8 @@ void MainWindow::buildRunMenu() {
             dataPage_->messageArea()->showError(
                 tr("Writing the report failed: %1").arg(reportJob_->failureText()));
         else if (outcome == JobOutcome::Canceled)
-            dataPage_->messageArea()->showInfo(tr("Writing the report was cancelled."));
+            dataPage_->messageArea()->showInfo(
+                tr("Writing the report was cancelled; no report file was written."));
         updateRunActions();
     });
     studyJob_->onResult([this](Expected<study::StudyFolder> folder) {
@@ -969,16 +959,12 @@ bool MainWindow::writeReport(const QString& path) {
         return false;
     }
     beginBusy(reportJob_, tr("Writing %1...").arg(QFileInfo(path).fileName()));
-    reportPath_ = path;
-    reportRunDir_ = r->folder;
-    // Reading the folder (every synthetic dataset and record file) is the slow part and
-    // thread-safe core code; it goes to a worker. The record's in-memory result is not used
-    // so the report describes exactly what is on disk.
-    reportJob_->start([dir = localPath(r->folder)](const ProgressCallback& progress) {
-        study::LoadOptions options;
-        options.progress = progress;
-        return study::loadRunFolder(dir, options);
-    });
+    // The job reads the run's folder again rather than the record's in-memory result, so the
+    // report describes exactly what is on disk. Replacing an existing file was asked when it
+    // was chosen (chooseSavePath).
+    report::ReportOptions options;
+    options.overwrite = true;
+    reportJob_->start(r->folder, path, std::move(options));
     updateRunActions();
     return true;
 }

@@ -19,7 +19,7 @@
 #include "ppsynth/study/study_folder.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/project_file.hpp"
-#include "ui/report/report_writer.hpp"
+#include "ui/report/report_job.hpp"
 
 class QLabel;
 class QMenu;
@@ -213,11 +213,9 @@ class MainWindow : public QMainWindow {
     JobRunner<SavedRuns>* saveJob_;
     JobRunner<LoadedRuns>* loadRunsJob_;
     JobRunner<Expected<study::LoadedRun>>* openRunJob_;
-    JobRunner<Expected<study::LoadedRun>>* reportJob_;  // loads the run for the report
+    report::ReportJob* reportJob_;
     JobRunner<Expected<study::StudyFolder>>* studyJob_;
     std::optional<study::SweepConfig> shownSweep_;  // the sweep on the Studies tab
-    QString reportPath_;
-    QString reportRunDir_;
     QString openingRunDir_;
     QString openingStudyDir_;
     QString readingPath_;
