@@ -749,6 +749,26 @@ class TstMainWindow : public QObject {
         QVERIFY(w.reportAction()->isEnabled());  // and another report can be asked for
     }
 
+    // Closing the window while the report is being written stops the writer and waits for it;
+    // no file is left.
+    void windowClosedWhileWritingReportLeavesNoFile() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto w = std::make_unique<ui::MainWindow>();
+        QVERIFY(openLargeRun(*w, tmp.path()));
+        bool closing = false;
+        connect(w->reportJob(), &ui::JobRunnerBase::progressChanged, w.get(),
+                [&](double, const QString& stage) {
+                    if (stage != QLatin1String("encoding charts") || closing) return;
+                    closing = true;
+                    QTimer::singleShot(0, [&] { w.reset(); });
+                });
+        const QString path = tmp.filePath(QStringLiteral("closed.pdf"));
+        QVERIFY(w->writeReport(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!w, 60000);
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList());
+    }
+
     // A data file changed since the run: the loader refuses, its message is shown and the
     // run list stays empty.
     // A project whose data file has gone does not open, and must not become the project Save
