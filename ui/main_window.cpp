@@ -140,7 +140,7 @@ MainWindow::MainWindow(QWidget* parent)
       saveJob_(new JobRunner<SavedRuns>(this)),
       loadRunsJob_(new JobRunner<LoadedRuns>(this)),
       openRunJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
-      reportJob_(new JobRunner<Expected<study::LoadedRun>>(this)),
+      reportJob_(new report::ReportJob(this)),
       studyJob_(new JobRunner<Expected<study::StudyFolder>>(this)) {
     setWindowTitle(tr("ppsynth"));
     setAcceptDrops(true);
@@ -911,28 +911,18 @@ void MainWindow::buildRunMenu() {
                 tr("Opening the run folder failed: %1").arg(openRunJob_->failureText()));
         updateRunActions();
     });
-    reportJob_->onResult([this](Expected<study::LoadedRun> loaded) {
-        if (!loaded) {
-            dataPage_->messageArea()->showError(
-                tr("The report was not written: %1").arg(QString::fromStdString(loaded.message())));
-            return;
-        }
-        statusBar()->showMessage(tr("Drawing the report's charts..."));
-        // Replacing an existing file was asked when it was chosen (chooseSavePath).
-        report::ReportOptions options;
-        options.overwrite = true;
-        auto written = report::writeReport(*loaded, reportRunDir_, reportPath_, options);
-        statusBar()->clearMessage();
+    reportJob_->onResult([this](Expected<report::WrittenReport> written) {
         if (!written) {
             dataPage_->messageArea()->showError(
                 tr("The report was not written: %1")
                     .arg(QString::fromStdString(written.message())));
             return;
         }
-        QString text = tr("The disclosure-review report was written to %1 (%n chart(s)", nullptr,
-                          int(written->figures))
-                           .arg(written->path);
-        if (written->pages > 0) text += tr(", %n page(s)", nullptr, written->pages);
+        QString text = tr("The disclosure-review report was written to %1 (%2")
+                           .arg(written->path, counted(static_cast<long long>(written->figures),
+                                                       tr("chart"), tr("charts")));
+        if (written->pages > 0)
+            text += QStringLiteral(", ") + counted(written->pages, tr("page"), tr("pages"));
         dataPage_->messageArea()->showInfo(text +
                                            tr("). It is confidential: keep it inside the agency."));
     });
@@ -941,7 +931,8 @@ void MainWindow::buildRunMenu() {
             dataPage_->messageArea()->showError(
                 tr("Writing the report failed: %1").arg(reportJob_->failureText()));
         else if (outcome == JobOutcome::Canceled)
-            dataPage_->messageArea()->showInfo(tr("Writing the report was cancelled."));
+            dataPage_->messageArea()->showInfo(
+                tr("Writing the report was cancelled; no report file was written."));
         updateRunActions();
     });
     studyJob_->onResult([this](Expected<study::StudyFolder> folder) {
@@ -1083,18 +1074,13 @@ bool MainWindow::writeReport(const QString& path) {
     const auto dataFile = runDataFile(*r);
     if (!dataFile) return false;
     beginBusy(reportJob_, tr("Writing %1...").arg(QFileInfo(path).fileName()));
-    reportPath_ = path;
-    reportRunDir_ = r->folder;
-    // Reading the folder (every synthetic dataset and record file) is the slow part and
-    // thread-safe core code; it goes to a worker. The record's in-memory result is not used
-    // so the report describes exactly what is on disk.
-    reportJob_->start([dir = localPath(r->folder),
-                       dataFile = localPath(*dataFile)](const ProgressCallback& progress) {
-        study::LoadOptions options;
-        options.dataPath = dataFile;
-        options.progress = progress;
-        return study::loadRunFolder(dir, options);
-    });
+    // The job reads the run's folder again rather than the record's in-memory result, so the
+    // report describes exactly what is on disk; the data file is where the run's record says
+    // it is now. Replacing an existing file was asked when it was chosen (chooseSavePath).
+    report::ReportOptions options;
+    options.overwrite = true;
+    options.dataPath = *dataFile;
+    reportJob_->start(r->folder, path, std::move(options));
     updateRunActions();
     return true;
 }

@@ -19,7 +19,7 @@
 #include "ppsynth/study/study_folder.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/project_file.hpp"
-#include "ui/report/report_writer.hpp"
+#include "ui/report/report_job.hpp"
 
 class QLabel;
 class QMenu;
@@ -225,15 +225,13 @@ class MainWindow : public QMainWindow {
     JobRunner<SavedRuns>* saveJob_;
     JobRunner<LoadedRuns>* loadRunsJob_;
     JobRunner<Expected<study::LoadedRun>>* openRunJob_;
-    JobRunner<Expected<study::LoadedRun>>* reportJob_;  // loads the run for the report
+    report::ReportJob* reportJob_;
     JobRunner<Expected<study::StudyFolder>>* studyJob_;
     std::optional<study::SweepConfig> shownSweep_;  // the sweep on the Studies tab
     // The configuration the widgets overlay: the opened project's or sweep point's, so what
     // the pages have no widget for (Lipschitz quantile, risk threshold, MCMC tuning, EM's
     // tolerance, ...) is run as loaded rather than reset to the defaults.
     study::RunConfig baseConfig_;
-    QString reportPath_;
-    QString reportRunDir_;
     QString openingRunDir_;
     QString openingStudyDir_;
     QString readingPath_;

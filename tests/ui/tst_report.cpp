@@ -192,6 +192,42 @@ class TstReport : public QObject {
                      e.path().c_str());
     }
 
+    // Stop from the progress callback (the CLI's Ctrl-C) is heard while the charts are drawn
+    // and encoded and while the file is written, not only while the run is read; the report
+    // ends "cancelled" and leaves no file, not even a temporary one.
+    void stoppedReportLeavesNothing_data() {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("drawing") << QStringLiteral("drawing charts")
+                                 << QStringLiteral("stopped.html");
+        QTest::newRow("encoding") << QStringLiteral("encoding charts")
+                                  << QStringLiteral("stopped.pdf");
+        QTest::newRow("pages") << QStringLiteral("writing pages") << QStringLiteral("stopped.pdf");
+        QTest::newRow("html") << QStringLiteral("writing the report")
+                              << QStringLiteral("stopped.html");
+    }
+    void stoppedReportLeavesNothing() {
+        QFETCH(QString, stage);
+        QFETCH(QString, file);
+        const fs::path dir = base_ / "stopped";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        QStringList seen;
+        ui::report::ReportOptions o;
+        o.progress = [&](const Progress& p) {
+            const QString s = QString::fromStdString(p.stage);
+            if (seen.isEmpty() || seen.back() != s) seen << s;
+            return s == stage ? Continue::Stop : Continue::Yes;
+        };
+        auto written = ui::report::writeReport(q(small_ / "run"), q(dir / file.toStdString()), o);
+        QVERIFY2(seen.contains(stage), qPrintable(seen.join(QStringLiteral(", "))));
+        QVERIFY(!written.hasValue());
+        QCOMPARE(QString::fromStdString(written.message()), QStringLiteral("cancelled"));
+        QStringList left;
+        for (const auto& e : fs::directory_iterator(dir)) left << q(e.path().filename());
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(", "))));
+    }
+
     // The command picks the offscreen platform itself when there is no display.
     void cliWithoutDisplay() {
         QProcess p;

@@ -1,44 +1,67 @@
 #include "ui/report/report_charts.hpp"
 
-#include <QFile>
-#include <QImage>
-#include <QTemporaryDir>
+#include <QBuffer>
 
-#include "ui/results/chart_files.hpp"
+#include "ui/charts/chart_export.hpp"
 
 namespace ppsynth::ui::report {
 
-Expected<ReportSection> chartsSection(const study::RunResult& run) {
+namespace {
+
+const Error kCancelled{"cancelled"};
+
+}  // namespace
+
+Status drawChart(const results::ChartRecipe& recipe, DrawnCharts& out) {
+    auto built = recipe.build();
+    if (!built) {
+        out.skipped << QStringLiteral("%1: %2").arg(recipe.what,
+                                                    QString::fromStdString(built.message()));
+        return {};
+    }
+    QImage image = charts::renderChartImage(built->chart.get(), kChartSize);
+    if (image.isNull()) return Error{"the chart '" + built->key.toStdString() + "' was not drawn"};
+    out.charts.push_back({built->key, built->title, built->caption, std::move(image)});
+    return {};
+}
+
+Expected<DrawnCharts> drawCharts(const study::RunResult& run, const ProgressCallback& progress) {
+    const auto recipes = results::runChartRecipes(run);
+    DrawnCharts out;
+    for (std::size_t i = 0; i < recipes.size(); ++i) {
+        if (ppsynth::report(progress, {"drawing charts", 0, double(i), double(recipes.size())}) ==
+            Continue::Stop)
+            return kCancelled;
+        if (auto s = drawChart(recipes[i], out); !s) return Error{s.message()};
+    }
+    return out;
+}
+
+Expected<ReportSection> chartsSection(const DrawnCharts& drawn, const ProgressCallback& progress) {
     ReportSection s{QStringLiteral("charts"), QStringLiteral("Charts"), {}};
     s.blocks.push_back(ReportBlock::paragraph(QStringLiteral(
         "Every chart of the run, as on the results page. Charts drawn from record-level "
         "quantities (weights, bounds, risks, the confidential y) are confidential like the rest "
         "of this report.")));
-    // The files are only a way to the PNG bytes: a temporary folder removed afterwards.
-    QTemporaryDir dir;
-    if (!dir.isValid())
-        return Error{"could not create a temporary folder for the charts: " +
-                     dir.errorString().toStdString()};
-    auto files = results::exportRunCharts(run, dir.path());
-    if (!files) return Error{"drawing the charts: " + files.message()};
-    for (const auto& f : files->files) {
-        QFile png(f.png);
-        if (!png.open(QIODevice::ReadOnly))
-            return Error{"could not read the chart '" + f.png.toStdString() + "'"};
+    const auto total = double(drawn.charts.size());
+    for (std::size_t i = 0; i < drawn.charts.size(); ++i) {
+        if (ppsynth::report(progress, {"encoding charts", 0, double(i), total}) == Continue::Stop)
+            return kCancelled;
+        const DrawnChart& c = drawn.charts[i];
         ReportFigure fig;
-        fig.key = f.key;
-        fig.title = f.title;
-        fig.caption = f.caption;
-        fig.png = png.readAll();
-        QImage image;
-        if (!image.loadFromData(fig.png, "PNG"))
-            return Error{"the chart '" + f.key.toStdString() + "' is not a readable PNG"};
-        fig.size = image.size();
+        fig.key = c.key;
+        fig.title = c.title;
+        fig.caption = c.caption;
+        fig.size = c.image.size();
+        QBuffer buffer(&fig.png);
+        buffer.open(QIODevice::WriteOnly);
+        if (!c.image.save(&buffer, "PNG"))
+            return Error{"the chart '" + c.key.toStdString() + "': PNG encoding failed"};
         s.blocks.push_back(ReportBlock::figureBlock(std::move(fig)));
     }
-    if (!files->skipped.isEmpty())
+    if (!drawn.skipped.isEmpty())
         s.blocks.push_back(ReportBlock::paragraph(QStringLiteral("Not drawn for this run: ") +
-                                                  files->skipped.join(QStringLiteral("; ")) +
+                                                  drawn.skipped.join(QStringLiteral("; ")) +
                                                   QLatin1Char('.')));
     return s;
 }

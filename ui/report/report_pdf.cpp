@@ -91,7 +91,8 @@ QString documentHtml(const ReportDocument& doc, double bodyWidth) {
 
 }  // namespace
 
-Expected<int> writePdf(const ReportDocument& doc, const QString& path) {
+Expected<int> writePdf(const ReportDocument& doc, const QString& path,
+                       const ProgressCallback& progress) {
     QPdfWriter writer(path);
     writer.setTitle(QString::fromLatin1(kConfidential) + QStringLiteral(" - ") + doc.title);
     writer.setCreator(QStringLiteral("ppsynth " PPSYNTH_VERSION));
@@ -128,6 +129,11 @@ Expected<int> writePdf(const ReportDocument& doc, const QString& path) {
     band.setPointSizeF(8);
     band.setBold(true);
     for (int p = 0; p < pages; ++p) {
+        if (ppsynth::report(progress, {"writing pages", 0, double(p), double(pages)}) ==
+            Continue::Stop) {
+            painter.end();
+            return Error{"cancelled"};
+        }
         if (p > 0 && !writer.newPage()) return Error{"could not add a page to the PDF"};
         painter.save();
         painter.setFont(band);

@@ -5,11 +5,15 @@
 #include <QString>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
 #include "ui/report/report_document.hpp"
 
 namespace ppsynth::ui::report {
 
-// Writes to `path` (the caller makes it atomic). Returns the page count.
-Expected<int> writePdf(const ReportDocument& doc, const QString& path);
+// Writes to `path` (the caller makes it atomic). Returns the page count. Thread-safe (no
+// widgets, no pixmaps). Stop from `progress` ends it between pages with "cancelled", the file
+// at `path` half-written for the caller to remove.
+Expected<int> writePdf(const ReportDocument& doc, const QString& path,
+                       const ProgressCallback& progress = {});
 
 }  // namespace ppsynth::ui::report

@@ -33,10 +33,53 @@ std::string local(const QString& path) {
     return QFile::encodeName(path).toStdString();
 }
 
+const Error kCancelled{"cancelled"};
+
+Expected<WrittenReport> writeHtml(const ReportDocument& doc, WrittenReport out,
+                                  const ProgressCallback& progress) {
+    if (ppsynth::report(progress, {"writing the report", 0, 0, 2}) == Continue::Stop)
+        return kCancelled;
+    const QByteArray bytes = toHtml(doc).toUtf8();
+    QSaveFile file(out.path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Error{"could not write '" + out.path.toStdString() +
+                     "': " + file.errorString().toStdString()};
+    file.write(bytes);
+    // The last chance to stop: an uncommitted QSaveFile leaves nothing behind.
+    if (ppsynth::report(progress, {"writing the report", 0, 1, 2}) == Continue::Stop)
+        return kCancelled;
+    if (!file.commit())
+        return Error{"could not write '" + out.path.toStdString() +
+                     "': " + file.errorString().toStdString()};
+    return out;
+}
+
+// QPdfWriter writes a path: a temporary beside the target, renamed into place.
+Expected<WrittenReport> writePdfFile(const ReportDocument& doc, WrittenReport out,
+                                     const ProgressCallback& progress) {
+    const QString temp = out.path + QStringLiteral(".partial-%1").arg(::getpid());
+    auto pages = writePdf(doc, temp, progress);
+    std::error_code ec;
+    if (pages && ppsynth::report(progress, {"writing pages", 0, double(*pages), double(*pages)}) ==
+                     Continue::Stop)
+        pages = kCancelled;
+    if (!pages) {
+        std::filesystem::remove(local(temp), ec);
+        return pages.error();
+    }
+    std::filesystem::rename(local(temp), local(out.path), ec);
+    if (ec) {
+        std::filesystem::remove(local(temp), ec);
+        return Error{"could not move the report into '" + out.path.toStdString() + "'"};
+    }
+    out.pages = *pages;
+    return out;
+}
+
 }  // namespace
 
-Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSource& source,
-                                     const ReportOptions& options) {
+ReportDocument textReport(const study::RunResult& run, const RunSource& source,
+                          const ReportOptions& options) {
     ReportDocument doc;
     doc.title = QStringLiteral("Disclosure review: %1 synthesized by %2 synthesizers")
                     .arg(QString::fromStdString(run.config.data.target))
@@ -53,82 +96,60 @@ Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSourc
     doc.sections.push_back(riskSection(run, options.topK));
     doc.sections.push_back(utilitySection(run));
     doc.sections.push_back(diagnosticsSection(run));
-    auto charts = chartsSection(run);
+    return doc;
+}
+
+Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSource& source,
+                                     const ReportOptions& options) {
+    ReportDocument doc = textReport(run, source, options);
+    auto drawn = drawCharts(run, options.progress);
+    if (!drawn) return drawn.error();
+    auto charts = chartsSection(*drawn, options.progress);
     if (!charts) return charts.error();
     doc.sections.push_back(std::move(*charts));
     return doc;
 }
 
-Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,
-                                    const ReportOptions& options) {
-    auto format = formatOf(outPath);
-    if (!format) return format.error();
+Status checkReportTarget(const QString& outPath, bool overwrite) {
+    if (auto format = formatOf(outPath); !format) return format.error();
     const QFileInfo target(outPath);
-    if (target.exists() && !options.overwrite)
+    if (target.exists() && !overwrite)
         return Error{"'" + outPath.toStdString() +
                      "' already exists; choose another file or allow overwriting"};
     if (target.exists() && !target.isFile())
         return Error{"'" + outPath.toStdString() +
                      "' exists and is not a file; it is not replaced"};
+    return {};
+}
 
+Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& outPath,
+                                      const ReportOptions& options) {
+    if (auto s = checkReportTarget(outPath, options.overwrite); !s) return Error{s.message()};
+    const QFileInfo target(outPath);
+    WrittenReport out;
+    out.path = target.absoluteFilePath();
+    for (const auto& s : doc.sections)
+        for (const auto& b : s.blocks)
+            if (b.kind == ReportBlock::Kind::Figure) ++out.figures;
+    if (!QDir().mkpath(target.absolutePath()))
+        return Error{"could not create the folder '" + target.absolutePath().toStdString() + "'"};
+    if (*formatOf(outPath) == Format::Html) return writeHtml(doc, std::move(out), options.progress);
+    return writePdfFile(doc, std::move(out), options.progress);
+}
+
+Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,
+                                    const ReportOptions& options) {
+    if (auto s = checkReportTarget(outPath, options.overwrite); !s) return Error{s.message()};
     study::LoadOptions lo;
     lo.dataPath = local(options.dataPath);
     lo.progress = options.progress;
     auto loaded = study::loadRunFolder(local(runDir), lo);
     if (!loaded) return loaded.error();
-    return writeReport(*loaded, runDir, outPath, options);
-}
-
-Expected<WrittenReport> writeReport(const study::LoadedRun& loaded, const QString& runDir,
-                                    const QString& outPath, const ReportOptions& options) {
-    auto format = formatOf(outPath);
-    if (!format) return format.error();
-    const QFileInfo target(outPath);
-    if (target.exists() && !options.overwrite)
-        return Error{"'" + outPath.toStdString() +
-                     "' already exists; choose another file or allow overwriting"};
-    if (target.exists() && !target.isFile())
-        return Error{"'" + outPath.toStdString() +
-                     "' exists and is not a file; it is not replaced"};
-    const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded.dataPath),
-                           loaded.dataVerified};
-    auto doc = buildReport(loaded.run, source, options);
+    const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath),
+                           loaded->dataVerified};
+    auto doc = buildReport(loaded->run, source, options);
     if (!doc) return doc.error();
-
-    WrittenReport out;
-    out.path = target.absoluteFilePath();
-    for (const auto& s : doc->sections)
-        for (const auto& b : s.blocks)
-            if (b.kind == ReportBlock::Kind::Figure) ++out.figures;
-    if (!QDir().mkpath(target.absolutePath()))
-        return Error{"could not create the folder '" + target.absolutePath().toStdString() + "'"};
-
-    if (*format == Format::Html) {
-        QSaveFile file(out.path);
-        if (!file.open(QIODevice::WriteOnly))
-            return Error{"could not write '" + outPath.toStdString() +
-                         "': " + file.errorString().toStdString()};
-        file.write(toHtml(*doc).toUtf8());
-        if (!file.commit())
-            return Error{"could not write '" + outPath.toStdString() +
-                         "': " + file.errorString().toStdString()};
-        return out;
-    }
-    // QPdfWriter writes a path: a temporary beside the target, renamed into place.
-    const QString temp = out.path + QStringLiteral(".partial-%1").arg(::getpid());
-    auto pages = writePdf(*doc, temp);
-    std::error_code ec;
-    if (!pages) {
-        std::filesystem::remove(local(temp), ec);
-        return pages.error();
-    }
-    std::filesystem::rename(local(temp), local(out.path), ec);
-    if (ec) {
-        std::filesystem::remove(local(temp), ec);
-        return Error{"could not move the report into '" + outPath.toStdString() + "'"};
-    }
-    out.pages = *pages;
-    return out;
+    return writeDocument(*doc, outPath, options);
 }
 
 }  // namespace ppsynth::ui::report

@@ -19,10 +19,15 @@ struct ReportOptions {
     QString dataPath;           // the run's data file when it moved (checked by checksum)
     bool overwrite = false;     // replace an existing report file
     std::size_t topK = 10;      // records per top-risk table
-    ProgressCallback progress;  // loading, charts; Stop cancels
+    ProgressCallback progress;  // loading, charts, writing; Stop cancels
 };
 
-// Every section from a run already in memory, charts included (rendered offscreen; needs a
+// The report's words: every section but the charts, from a run in memory. Thread-safe (no
+// GUI objects), so the GUI makes them on the worker that loads the run.
+ReportDocument textReport(const study::RunResult& run, const RunSource& source,
+                          const ReportOptions& options = {});
+
+// Every section, charts included (drawn offscreen one after the other: GUI thread, needs a
 // QApplication).
 Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSource& source,
                                      const ReportOptions& options = {});
@@ -33,14 +38,18 @@ struct WrittenReport {
     std::size_t figures = 0;
 };
 
+// Whether `outPath` can take a report: named .html, .htm or .pdf, and not an existing file
+// unless `overwrite`.
+Status checkReportTarget(const QString& outPath, bool overwrite);
+
+// Writes `doc` to `outPath` atomically. Thread-safe (no widgets, no pixmaps), so the GUI
+// writes on a worker. Stop from options.progress ends it with "cancelled" and nothing written.
+Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& outPath,
+                                      const ReportOptions& options = {});
+
 // Loads `runDir` (study::loadRunFolder), builds the report and writes `outPath` (.html,
-// .htm or .pdf).
+// .htm or .pdf), all on the calling thread (the CLI; the GUI uses ReportJob).
 Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,
                                     const ReportOptions& options = {});
-
-// The same for a run folder already loaded (the GUI loads it on a worker thread; the charts
-// and the writing need the GUI thread, since Qt Charts and QTextDocument are GUI objects).
-Expected<WrittenReport> writeReport(const study::LoadedRun& loaded, const QString& runDir,
-                                    const QString& outPath, const ReportOptions& options = {});
 
 }  // namespace ppsynth::ui::report

@@ -1,6 +1,6 @@
 // Writes a run's charts to files for reports: every chart as PNG and SVG under one folder,
-// named by the chart's key, each written atomically (QSaveFile). The disclosure report calls
-// exportRunCharts() and lists the files with their captions.
+// named by the chart's key, each written atomically (QSaveFile). (The disclosure report draws
+// the same charts to images itself: ui/report/report_charts.hpp.)
 #pragma once
 
 #include <QByteArray>
