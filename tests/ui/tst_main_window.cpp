@@ -680,7 +680,7 @@ class TstMainWindow : public QObject {
             probe.elapsedMs() / 1000.0, probe.ticks(), probe.longestGapMs(),
             qPrintable(stages.join(QStringLiteral(", "))));
         QVERIFY(w.reportJob()->lastOutcome() == ui::JobOutcome::Done);
-        QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("8 chart(s)")),
+        QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("8 charts")),
                  qPrintable(w.dataPage()->messageArea()->text()));
         QVERIFY(QFileInfo(pdf).size() > 0);
         QVERIFY2(stages.contains(QStringLiteral("drawing charts")) &&
