@@ -44,7 +44,9 @@ QJsonObject csvToJson(const data::CsvOptions& o) {
 data::CsvOptions csvFromJson(const QJsonObject& j) {
     data::CsvOptions o;
     o.delimiter = textChar(j.value(QStringLiteral("delimiter")).toString());
-    o.quote = textChar(j.value(QStringLiteral("quote")).toString(QStringLiteral("\"")));
+    // Cells are always quotable: an empty or missing quote means the usual double quote
+    // (a NUL quote would end up in run.json as "\u0000").
+    if (const char q = textChar(j.value(QStringLiteral("quote")).toString())) o.quote = q;
     o.header = j.value(QStringLiteral("header")).toBool(true);
     o.encoding = j.value(QStringLiteral("encoding")).toString(QStringLiteral("auto")).toStdString();
     o.decimal = textChar(j.value(QStringLiteral("decimal")).toString());

@@ -746,8 +746,8 @@ class TstStatFiles : public QObject {
         QVERIFY(!failed.hasValue());
         QString msg = QString::fromStdString(failed.message());
         qInfo("%s", qPrintable(msg));
-        QVERIFY2(msg.contains("could not be converted to UTF-8") && msg.contains("stat.encoding") &&
-                     msg.contains("WINDOWS-1252"),
+        QVERIFY2(msg.contains("could not be converted to UTF-8") &&
+                     msg.contains("data.read.stat_encoding") && msg.contains("WINDOWS-1252"),
                  qPrintable(msg));
 
         ReadOptions cp1252;
@@ -763,10 +763,11 @@ class TstStatFiles : public QObject {
         QVERIFY(!bad.hasValue());
         msg = QString::fromStdString(bad.message());
         qInfo("%s", qPrintable(msg));
-        QVERIFY2(msg.endsWith(
-                     "the chosen encoding 'NO-SUCH-CODEPAGE' (stat.encoding) is not one this "
-                     "system knows; use an iconv name such as WINDOWS-1252, CP850 or ISO-8859-15"),
-                 qPrintable(msg));
+        QVERIFY2(
+            msg.endsWith(
+                "the chosen encoding 'NO-SUCH-CODEPAGE' (data.read.stat_encoding) is not one this "
+                "system knows; use an iconv name such as WINDOWS-1252, CP850 or ISO-8859-15"),
+            qPrintable(msg));
     }
 
     // SAS files made with ReadStat's XPORT and sas7bdat writers: numbers, SAS special

@@ -348,6 +348,7 @@ class TstSetupPages : public QObject {
         QCOMPARE(back->dataPath, p.dataPath);
         QCOMPARE(back->csv.delimiter, ';');
         QCOMPARE(back->csv.missingTokens, (std::vector<std::string>{"NA", "-9"}));
+        QCOMPARE(back->csv.quote, '"');
         QCOMPARE(study::toJson(back->config), study::toJson(p.config));
         // The reference level changes the coding, hence priors and posterior (METHOD.md 1).
         QCOMPARE(back->config.data.referenceLevels, p.config.data.referenceLevels);
@@ -358,6 +359,23 @@ class TstSetupPages : public QObject {
         const auto options = ui::readOptionsOf(*back);
         QCOMPARE(options.typeOverrides.size(), std::size_t(2));
         QCOMPARE(options.maxLevels, std::size_t{7});  // the file is read as it was
+
+        // A project written with an empty quote (or none) reads the usual double quote, never
+        // a NUL character that would reach run.json.
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray json = f.readAll();
+            f.close();
+            QVERIFY(json.contains("\"quote\": \"\\\"\""));
+            json.replace("\"quote\": \"\\\"\"", "\"quote\": \"\"");
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(json);
+            f.close();
+            auto noQuote = ui::loadProject(file);
+            QVERIFY2(bool(noQuote), noQuote ? "" : noQuote.message().c_str());
+            QCOMPARE(noQuote->csv.quote, '"');
+        }
 
         // Saved before the sensitive variable and the synthesizers were chosen.
         p.config.data.target.clear();

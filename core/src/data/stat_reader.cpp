@@ -380,9 +380,11 @@ std::string encodingAdvice(const ReadContext& ctx) {
     const std::string& chosen = ctx.options->stat.encoding;
     if (chosen.empty())
         return "; the file may be in an older code page: choose its encoding with the "
-               "stat-file encoding read option (stat.encoding), for example WINDOWS-1252, "
+               "statistical files' encoding read option (data.read.stat_encoding in a run "
+               "configuration), for example WINDOWS-1252, "
                "CP850 or ISO-8859-15";
-    return "; the chosen encoding '" + chosen + "' (stat.encoding) does not fit; try another";
+    return "; the chosen encoding '" + chosen +
+           "' (data.read.stat_encoding) does not fit; try another";
 }
 
 std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
@@ -398,7 +400,8 @@ std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
         case READSTAT_ERROR_UNSUPPORTED_CHARSET:
             if (!ctx.options->stat.encoding.empty())
                 return inQuotes(ctx.path) + ": the chosen encoding '" + ctx.options->stat.encoding +
-                       "' (stat.encoding) is not one this system knows; use an iconv name "
+                       "' (data.read.stat_encoding) is not one this system knows; use an iconv "
+                       "name "
                        "such as WINDOWS-1252, CP850 or ISO-8859-15";
             [[fallthrough]];
         case READSTAT_ERROR_CONVERT:
