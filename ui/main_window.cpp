@@ -283,6 +283,13 @@ void MainWindow::openFile(const QString& path) {
         openProject(path);
         return;
     }
+    // Other data ends the open project (see onReadDone): what it has not saved is asked about
+    // first, as when opening another project.
+    if (!projectPath_.isEmpty() &&
+        !confirmLosingWork(
+            tr("Save the project before opening %1?").arg(QFileInfo(path).fileName()),
+            [this, path] { openFile(path); }))
+        return;
     data::ReadOptions options;
     if (data::formatFromPath(localPath(path)) == data::FileFormat::Csv &&
         QFileInfo(path).isFile()) {
@@ -330,11 +337,22 @@ void MainWindow::onReadDone(ReadOutcome result) {
     if (project) {
         projectPath_ = std::exchange(pendingProjectPath_, QString());
         applyProject(*project);
-    } else
+    } else {
         addRecentFile(readingPath_);
+        leaveProject();
+    }
     QStringList notes;
     for (const auto& n : result.report.notes) notes << QString::fromStdString(n);
     if (!notes.isEmpty()) dataPage_->messageArea()->showInfo(notes.join(QLatin1Char('\n')));
+}
+
+// Other data than the project's is shown: Save must not write it under the project's name.
+void MainWindow::leaveProject() {
+    if (projectPath_.isEmpty()) return;
+    const QString left = QFileInfo(std::exchange(projectPath_, QString())).fileName();
+    setWindowTitle(tr("ppsynth"));
+    statusBar()->showMessage(
+        tr("%1 is closed; Save Project will ask for a new project file.").arg(left), 8000);
 }
 
 void MainWindow::setTable(data::Table table, const QString& source) {

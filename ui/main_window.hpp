@@ -86,6 +86,7 @@ class MainWindow : public QMainWindow {
 
     // Shows a table built elsewhere (tests, examples); `source` names where it came from.
     void setTable(data::Table table, const QString& source);
+    void leaveProject();
     // Opens a file: CSV files ask for their options first, others are read at once.
     void openFile(const QString& path);
     // Reads a file with the given options in the background (progress bar and Cancel).

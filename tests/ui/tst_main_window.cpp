@@ -803,6 +803,33 @@ class TstMainWindow : public QObject {
         QCOMPARE(asked, 0);  // nothing unsaved: no question
     }
 
+    // Opening other data ends the project: Save then asks for a new file instead of writing
+    // the other data under the project's name.
+    void otherDataLeavesTheProject() {
+        QTemporaryDir a, b;
+        QVERIFY(a.isValid() && b.isValid());
+        fixture::writeInputs(std::filesystem::path(a.path().toStdString()) / "inputs");
+        fixture::writeInputs(std::filesystem::path(b.path().toStdString()) / "inputs");
+        const QString fileA = writeProject(a.path(), QStringLiteral("a"), {});
+        const QByteArray bytesA = fileBytes(fileA);
+        ui::MainWindow w;
+        int asked = 0;
+        w.questions().saveFileName = [&](const QString&, const QString&, const QString&, QString*) {
+            ++asked;
+            return QString();  // the person cancels the file dialog
+        };
+        w.openProject(fileA);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        w.openFile(b.filePath(QStringLiteral("inputs/data.sav")));
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.projectPath().isEmpty());
+        QCOMPARE(w.windowTitle(), QStringLiteral("ppsynth"));
+        w.findChild<QAction*>(QStringLiteral("saveProject"))->trigger();
+        QCOMPARE(asked, 1);
+        QCOMPARE(fileBytes(fileA), bytesA);
+    }
+
     // Closing with a finished run only in memory asks once; Cancel keeps the window open,
     // Discard closes it.
     void closeAsksBeforeLosingRuns() {
