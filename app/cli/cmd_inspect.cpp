@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_commands.hpp"
+#include "cli_read_options.hpp"
 #include "ppsynth/data/inspect.hpp"
 #include "ppsynth/data/io.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 struct InspectArgs {
     std::string file;
     bool json = false;
+    ReadFlags read;
 };
 
 // Six significant digits, locale-free: enough to read, not a round-trip format.
@@ -131,8 +133,13 @@ void printText(std::ostream& os, const std::string& file, const data::TableSumma
 }
 
 int runInspect(const InspectArgs& args) {
+    auto options = readOptionsFrom(args.read);
+    if (!options) {
+        std::cerr << "ppsynth-cli inspect: " << options.message() << '\n';
+        return 2;
+    }
     data::ReadReport report;
-    auto table = data::readTable(args.file, {}, &report);
+    auto table = data::readTable(args.file, *options, &report);
     if (!table) {
         std::cerr << "ppsynth-cli inspect: " << table.message() << '\n';
         return 1;
@@ -153,6 +160,7 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     cmd->add_option("file", args->file, "Data file (.csv, .tsv, .txt, .sav, .dta, .sas7bdat, .xpt)")
         ->required();
     cmd->add_flag("--json", args->json, "Print the summary as JSON");
+    addReadFlags(cmd, args->read, "the file");
     cmd->callback([args, &exitCode] { exitCode = runInspect(*args); });
 });
 

@@ -8,6 +8,7 @@
 
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
+#include "cli_read_options.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -24,6 +25,7 @@ struct RiskArgs {
     double radius = 0.2;
     bool absolute = false, pairwise = false, json = false;
     int threads = 2;
+    ReadFlags read;  // the original's; synthetic files are detected
 };
 
 Expected<std::vector<double>> targetValues(const data::Table& t, const std::string& file,
@@ -56,7 +58,9 @@ nlohmann::ordered_json summaryJson(const privacy::RiskSummary& s, const std::vec
 
 int runRisk(const RiskArgs& a) {
     const auto& cancel = installCancelHandler();
-    auto original = data::readTable(a.original);
+    auto options = readOptionsFrom(a.read);
+    if (!options) return std::cerr << "error: " << options.message() << "\n", 2;
+    auto original = data::readTable(a.original, *options);
     if (!original) return std::cerr << "error: " << original.message() << "\n", 1;
     auto y = targetValues(*original, a.original, a.target);
     if (!y) return std::cerr << "error: " << y.message() << "\n", 1;
@@ -154,6 +158,7 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     cmd->add_option("--out", a->out, "Per-record CSV: row, ir[, pairwise_weight]");
     cmd->add_flag("--json", a->json, "Summary as JSON on stdout");
     cmd->add_option("--threads", a->threads, "Threads")->check(CLI::Range(1, 256));
+    addReadFlags(cmd, a->read, "the original (synthetic files are detected)");
     cmd->callback([a, &exitCode] { exitCode = runRisk(*a); });
 });
 

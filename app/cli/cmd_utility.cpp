@@ -10,6 +10,7 @@
 
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
+#include "cli_read_options.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/utility_json.hpp"
 #include "ppsynth/study/utility_report.hpp"
@@ -27,6 +28,7 @@ struct UtilityArgs {
     std::uint64_t seed = 1;
     int threads = 2;
     bool noPmse = false, json = false, full = false;
+    ReadFlags read;  // the original's; synthetic files are detected
 };
 
 std::string fmt(double v, int precision = 4) {
@@ -74,7 +76,9 @@ void printTable(const study::UtilityReport& r) {
 
 int runUtility(const UtilityArgs& a) {
     const auto& cancel = installCancelHandler();
-    auto original = data::readTable(a.original);
+    auto options = readOptionsFrom(a.read);
+    if (!options) return std::cerr << "error: " << options.message() << "\n", 2;
+    auto original = data::readTable(a.original, *options);
     if (!original) return std::cerr << "error: " << original.message() << "\n", 1;
     std::vector<data::Table> synthetic;
     for (const auto& f : a.synthetic) {
@@ -140,6 +144,7 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
                   "Fully synthetic files: the predictors are synthetic too (any row count); "
                   "the regression is skipped");
     cmd->add_flag("--json", a->json, "The report as JSON on stdout");
+    addReadFlags(cmd, a->read, "the original (synthetic files are detected)");
     cmd->callback([a, &exitCode] { exitCode = runUtility(*a); });
 });
 

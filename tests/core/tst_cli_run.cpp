@@ -140,6 +140,24 @@ class TstCliRun : public QObject {
     }
     // SIGINT during the fits: exit 130 within seconds, the message, and no folder (not even
     // a half-written temporary one).
+    // inspect reads a ';' file with decimal commas and -9 for missing as told, and a bad
+    // option is refused in the flags' own words.
+    void inspectTakesReadOptions() {
+        const std::string file = dir_ + "/european.csv";
+        writeFile(file, "id;income\n1;1234,5\n2;-9\n3;2,25\n");
+        const auto r = cli({"inspect", QString::fromStdString(file), "--json", "--delimiter", ";",
+                            "--decimal", ",", "--missing", "-9"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QJsonObject income;
+        for (const auto& c : doc.value("columns").toArray())
+            if (c.toObject().value("name").toString() == "income") income = c.toObject();
+        QCOMPARE(income.value("type").toString(), QStringLiteral("numeric"));
+        QCOMPARE(income.value("missing").toInt(), 1);
+        const auto bad = cli({"inspect", QString::fromStdString(file), "--decimal", "x"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--decimal must be"), bad.err.constData());
+    }
     void ctrlCLeavesNothing() {
         // A real MCMC fit on the income example, long enough to be interrupted.
         writeFile(dir_ + "/slow.json",

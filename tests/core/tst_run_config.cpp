@@ -352,8 +352,9 @@ class TstRunConfig : public QObject {
         QTest::newRow("decimal is the delimiter")
             << badRead(R"({"delimiter": ",", "decimal": ","})")
             << "data.read: 'decimal' and 'delimiter' are both ','";
-        QTest::newRow("unknown encoding") << badRead(R"({"encoding": "utf-16"})")
-                                          << "data.read: 'encoding' must be auto, utf-8 or latin-1";
+        QTest::newRow("unknown encoding")
+            << badRead(R"({"encoding": "utf-16"})")
+            << "data.read: 'encoding' must be auto, utf-8 or windows-1252 (also spelt latin-1)";
         QTest::newRow("header not a flag")
             << badRead(R"({"header": "yes"})") << "data.read: 'header' must be true or false";
         QTest::newRow("token not text")

@@ -202,7 +202,7 @@ void readDataRead(const json& j, RunConfig::Data::Read& read, std::string& error
     if (!error.empty()) return;
     setCsvCharacters(r, delimiter, quote, decimal, csv);
     if (error.empty() && !data::isCsvEncoding(csv.encoding))
-        r.fail("'encoding' must be auto, utf-8 or latin-1");
+        r.fail("'encoding' must be auto, utf-8 or windows-1252 (also spelt latin-1)");
     if (error.empty()) setStatEncoding(r, statEncoding, read.stat);
 }
 
@@ -343,6 +343,16 @@ void resolveDataPath(RunConfig& c, const std::string& baseDir) {
     if (!c.data.path.empty() && !baseDir.empty() &&
         std::filesystem::path(c.data.path).is_relative())
         c.data.path = (std::filesystem::path(baseDir) / c.data.path).lexically_normal().string();
+}
+
+Expected<RunConfig::Data::Read> parseDataRead(const std::string& jsonObject) {
+    const json j = json::parse(jsonObject, nullptr, false);
+    if (j.is_discarded()) return Error{"data.read: not valid JSON"};
+    RunConfig::Data::Read read;
+    std::string error;
+    readDataRead(j, read, error);
+    if (!error.empty()) return Error{error};
+    return read;
 }
 
 Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& baseDir) {

@@ -93,6 +93,10 @@ struct RunConfig {
     const SynthesizerConfig* find(const std::string& name) const;
 };
 
+// data.read's JSON object on its own, checked as in a configuration (the command line's read
+// options go through it).
+Expected<RunConfig::Data::Read> parseDataRead(const std::string& jsonObject);
+
 // Parses and validates; `baseDir` resolves a relative data path. Messages name the key
 // ("synthesizers[2] 'EM': 'match' names 'LW2', which is not a synthesizer of this run").
 Expected<RunConfig> parseRunConfig(const std::string& jsonText, const std::string& baseDir = "");
