@@ -11,6 +11,7 @@
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "run_fixture.hpp"
+#include "run_maker.hpp"
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -37,18 +38,12 @@ struct Written {
 Written makeRun(const std::string& sub) {
     const fs::path base = outputDir(sub);
     const std::string configPath = fixture::writeInputs(base);
-    auto config = study::loadRunConfig(configPath);
-    if (!config) qFatal("%s", config.message().c_str());
-    auto input = study::readRunData(*config);
-    if (!input) qFatal("%s", input.message().c_str());
-    auto run = study::runStudy(*config, input->table);
-    if (!run) qFatal("%s", run.message().c_str());
-    run->dataSha256 = input->sha256;
+    auto made = fixture::runConfig(configPath);
     // Flags the fixture's fits do not raise, set so their round trip is checked too.
     // An unbounded Delta (a weighted record's non-finite log-likelihood) must read back as
     // unbounded, not as unknown.
     const double inf = std::numeric_limits<double>::infinity();
-    for (auto& s : run->synthesizers) {
+    for (auto& s : made.run.synthesizers) {
         if (s.scheme == study::Scheme::Scalar) {
             s.scalarNoiseLimited = true;
             s.scalarTries.front().delta = s.scalarTries.front().epsilon = inf;
@@ -61,9 +56,8 @@ Written makeRun(const std::string& sub) {
     }
     study::OutputOptions oo;
     oo.keepDraws = true;
-    if (auto s = study::writeRunOutput(*run, input->table, (base / "run").string(), oo); !s)
-        qFatal("%s", s.message().c_str());
-    return {std::move(*run), base / "run", base / "data.sav"};
+    fixture::writeRun(made, base / "run", oo);
+    return {std::move(made.run), base / "run", base / "data.sav"};
 }
 
 // A file in a European spreadsheet's dialect: ';' between cells, decimal commas, and -9

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/run_fixture.hpp"
+#include "../core/run_maker.hpp"
 #include "../core/test_files.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -27,16 +28,9 @@ namespace {
 
 // A run folder made as `ppsynth-cli run` makes one.
 study::RunResult makeRun(const fs::path& base, const std::string& config) {
-    auto c = study::loadRunConfig(config);
-    if (!c) qFatal("%s", c.message().c_str());
-    auto input = study::readRunData(*c);
-    if (!input) qFatal("%s", input.message().c_str());
-    auto run = study::runStudy(*c, input->table);
-    if (!run) qFatal("%s", run.message().c_str());
-    run->dataSha256 = input->sha256;
-    if (auto s = study::writeRunOutput(*run, input->table, (base / "run").string()); !s)
-        qFatal("%s", s.message().c_str());
-    return std::move(*run);
+    auto made = fixture::runConfig(config);
+    fixture::writeRun(made, base / "run");
+    return std::move(made.run);
 }
 
 QString q(const fs::path& p) {

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "../core/run_fixture.hpp"
+#include "../core/run_maker.hpp"
 #include "ppsynth/data/table.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -142,17 +143,8 @@ data::Table makeTable(std::size_t n) {
 // A seed other than 0 replaces the fixture's, so runs can be told apart.
 QString makeRunFolder(const QString& base, std::uint64_t seed = 0) {
     const std::filesystem::path dir(base.toStdString());
-    auto c = study::loadRunConfig(fixture::writeInputs(dir / "inputs"));
-    if (!c) qFatal("%s", c.message().c_str());
-    if (seed != 0) c->mcmc.seed = seed;
-    auto input = study::readRunData(*c);
-    if (!input) qFatal("%s", input.message().c_str());
-    auto run = study::runStudy(*c, input->table);
-    if (!run) qFatal("%s", run.message().c_str());
-    run->dataSha256 = input->sha256;
     const auto out = dir / "run";
-    if (auto s = study::writeRunOutput(*run, input->table, out.string()); !s)
-        qFatal("%s", s.message().c_str());
+    fixture::writeRun(fixture::runConfig(fixture::writeInputs(dir / "inputs"), seed), out);
     return QString::fromStdString(out.string());
 }
 
@@ -160,16 +152,8 @@ QString makeRunFolder(const QString& base, std::uint64_t seed = 0) {
 // its report draws every chart from tens of thousands of points.
 QString makeLargeRunFolder(const QString& base, std::size_t rows) {
     const std::filesystem::path dir(base.toStdString());
-    auto c = study::loadRunConfig(fixture::writeLargeInputs(dir / "inputs", rows, 3));
-    if (!c) qFatal("%s", c.message().c_str());
-    auto input = study::readRunData(*c);
-    if (!input) qFatal("%s", input.message().c_str());
-    auto run = study::runStudy(*c, input->table);
-    if (!run) qFatal("%s", run.message().c_str());
-    run->dataSha256 = input->sha256;
     const auto out = dir / "run";
-    if (auto s = study::writeRunOutput(*run, input->table, out.string()); !s)
-        qFatal("%s", s.message().c_str());
+    fixture::writeRun(fixture::runConfig(fixture::writeLargeInputs(dir / "inputs", rows, 3)), out);
     return QString::fromStdString(out.string());
 }
 
@@ -228,6 +212,11 @@ QString writeProject(const QString& base, const QString& name, const QStringList
 QByteArray fileBytes(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 // A finished run that exists only in memory (not saved to a folder).
@@ -948,11 +937,7 @@ class TstMainWindow : public QObject {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString csv = tmp.filePath(QStringLiteral("small.csv"));
-        {
-            QFile f(csv);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("a,b\n1,2\n3,4\n");
-        }
+        QVERIFY(writeBytes(csv, "a,b\n1,2\n3,4\n"));
         ui::MainWindow w;
         auto* bar = w.statusBar()->findChild<QProgressBar*>();
         QVERIFY(bar && bar->isHidden());
@@ -1000,11 +985,7 @@ class TstMainWindow : public QObject {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString taken = tmp.filePath(QStringLiteral("taken.ppsynth"));
-        {
-            QFile f(taken);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("another project");
-        }
+        QVERIFY(writeBytes(taken, "another project"));
         ui::MainWindow w;
         w.setTable(makeTable(20), tmp.filePath(QStringLiteral("data.csv")));
         QStringList asked;

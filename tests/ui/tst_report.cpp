@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "../core/run_fixture.hpp"
+#include "../core/run_maker.hpp"
 #include "../core/test_files.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -41,16 +42,9 @@ class TstReport : public QObject {
     fs::path small_;  // a one-synthesizer run: few charts, for the checks that write often
 
     static study::RunResult makeRun(const fs::path& dir, const std::string& configPath) {
-        auto config = study::loadRunConfig(configPath);
-        if (!config) qFatal("%s", config.message().c_str());
-        auto input = study::readRunData(*config);
-        if (!input) qFatal("%s", input.message().c_str());
-        auto run = study::runStudy(*config, input->table);
-        if (!run) qFatal("%s", run.message().c_str());
-        run->dataSha256 = input->sha256;
-        if (auto s = study::writeRunOutput(*run, input->table, (dir / "run").string()); !s)
-            qFatal("%s", s.message().c_str());
-        return std::move(*run);
+        auto made = fixture::runConfig(configPath);
+        fixture::writeRun(made, dir / "run");
+        return std::move(made.run);
     }
 
   private slots:
