@@ -630,24 +630,29 @@ bool MainWindow::saveProject(const QString& path) {
     const QFileInfo info(savingPath_);
     const QString runsDir =
         info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral("_runs"));
+    savingFolders_.clear();
     for (const auto& r : runPanel_->runList()->records()) {
         if (!r.folder.isEmpty() || !r.result || !r.table) continue;
         const QString dir = freeFolder(runsDir, QStringLiteral("run_%1").arg(r.id));
+        savingFolders_ << dir;
         pending.push_back({r.id, r.result, r.table, QFile::encodeName(dir).toStdString()});
     }
     if (pending.empty()) return writeProjectFile(savingPath_);
+    savingCreatedRunsDir_ = QFileInfo::exists(runsDir) ? QString() : runsDir;
     QDir().mkpath(runsDir);
     beginBusy(saveJob_,
               tr("Saving %1...")
                   .arg(counted(static_cast<long long>(pending.size()), tr("run"), tr("runs"))));
-    saveJob_->start([pending = std::move(pending)](const ProgressCallback& progress) {
+    saveJob_->start([pending = std::move(pending),
+                     write = runWriter_](const ProgressCallback& progress) {
         SavedRuns out;
         for (std::size_t i = 0; i < pending.size(); ++i) {
             const auto& p = pending[i];
             if (ppsynth::report(progress, {"saving runs", 0, double(i), double(pending.size())}) ==
                 Continue::Stop)
                 break;
-            auto s = study::writeRunOutput(*p.result, *p.table, p.dir);
+            auto s = write ? write(*p.result, *p.table, p.dir)
+                           : study::writeRunOutput(*p.result, *p.table, p.dir);
             out.folders.emplace_back(
                 p.id, s ? Expected<std::string>(p.dir) : Expected<std::string>(Error{s.message()}));
         }
@@ -656,15 +661,33 @@ bool MainWindow::saveProject(const QString& path) {
     return true;
 }
 
+void MainWindow::setRunWriter(RunWriter writer) {
+    runWriter_ = std::move(writer);
+}
+
 void MainWindow::onSaveFinished(JobOutcome outcome) {
-    if (outcome == JobOutcome::Done) return;  // the result handler wrote the project file
-    afterSave_ = nullptr;                     // a close or open waiting for this save stays undone
+    if (outcome == JobOutcome::Done) {  // the result handler recorded the folders written
+        savingFolders_.clear();
+        return;
+    }
+    // The runner dropped the result, so the folders written before the cancel (or the
+    // failure) are recorded nowhere: a cancelled save leaves nothing behind, and the runs
+    // stay unsaved for the next save.
+    removeFoldersOfThisSave();
+    afterSave_ = nullptr;  // a close or open waiting for this save stays undone
     if (outcome == JobOutcome::Failed)
         dataPage_->messageArea()->showError(
             tr("Saving the project failed: %1").arg(saveJob_->failureText()));
     else
         dataPage_->messageArea()->showInfo(
             tr("Saving was cancelled; the project file was not written."));
+}
+
+void MainWindow::removeFoldersOfThisSave() {
+    for (const QString& dir : std::exchange(savingFolders_, {})) QDir(dir).removeRecursively();
+    // Only when empty: QDir::rmdir leaves a folder that holds anything.
+    if (const QString runs = std::exchange(savingCreatedRunsDir_, {}); !runs.isEmpty())
+        QDir().rmdir(runs);
 }
 
 bool MainWindow::writeProjectFile(const QString& path) {

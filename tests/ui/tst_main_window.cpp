@@ -912,6 +912,61 @@ class TstMainWindow : public QObject {
         QVERIFY(!w.runPanel()->runList()->records().front().folder.isEmpty());
     }
 
+    // A save cancelled after its first run folder was written removes what it wrote (not
+    // an earlier save's folder): the runs stay unsaved, and the next save writes them.
+    void cancelledSaveLeavesNoRunFolders() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        ui::MainWindow w;
+        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        for (int i = 0; i < 2; ++i) {
+            ui::RunRecord r;
+            r.result = std::make_shared<const study::RunResult>(loaded->run);
+            r.table = w.dataPage()->model()->table();
+            w.runPanel()->runList()->add(std::move(r));
+        }
+        const QDir runsDir(tmp.filePath(QStringLiteral("saved_runs")));
+        QVERIFY(runsDir.mkpath(QStringLiteral("run_1")));  // an earlier save's folder
+        const QStringList before = runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        // The second run's write waits until the save was cancelled.
+        QSemaphore firstWritten, cancelled;
+        int writes = 0;
+        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                           const std::string& dir) -> Status {
+            if (++writes == 2) {
+                firstWritten.release();
+                cancelled.tryAcquire(1, 30000);
+            }
+            return study::writeRunOutput(run, table, dir);
+        });
+        const QString file = tmp.filePath(QStringLiteral("saved.ppsynth"));
+        QVERIFY(w.saveProject(file));
+        QVERIFY(firstWritten.tryAcquire(1, 30000));
+        QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), before.size() + 1);
+        w.saveJob()->cancel();
+        cancelled.release();
+        QVERIFY(waitForJob(w.saveJob()));
+        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Canceled);
+        QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
+        QVERIFY(!QFile::exists(file));
+        for (const auto& r : w.runPanel()->runList()->records()) QVERIFY(r.folder.isEmpty());
+
+        w.setRunWriter(nullptr);
+        QVERIFY(w.saveProject(file));
+        QVERIFY(waitForJob(w.saveJob()));
+        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Done);
+        QVERIFY(QFile::exists(file));
+        QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), before.size() + 2);
+        for (const auto& r : w.runPanel()->runList()->records()) {
+            QVERIFY(!r.folder.isEmpty());
+            QVERIFY2(QFileInfo::exists(QDir(r.folder).filePath(QStringLiteral("run.json"))),
+                     qPrintable(r.folder));
+        }
+        QVERIFY(w.unsavedWork().isEmpty());
+    }
+
     // Run ids restart at 1 for every project: a load of A's runs still going when B opens
     // must not give B's run 1 A's result.
     void secondProjectGetsItsOwnRuns() {
