@@ -68,6 +68,10 @@ struct WindowQuestions {
     // A run's data file is no longer at `missing` (its folder moved): where is it now? An
     // empty path when the person cancels.
     std::function<QString(const QString& missing)> locateDataFile;
+    // The text of SPSS/Stata/SAS file `path` is not in the encoding it declares (older files
+    // often are in a code page): which one (an iconv name) should it be read with? `tried`
+    // is the one that failed, empty for the file's own. Empty when the person cancels.
+    std::function<QString(const QString& path, const QString& tried)> statEncoding;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -178,6 +182,8 @@ class MainWindow : public QMainWindow {
     void addRecentFile(const QString& path);
     void updateRecentMenu();
     void onReadDone(ReadOutcome result);
+    void offerStatEncoding(const QString& path, data::ReadOptions options,
+                           std::optional<Project> project);
     void beginBusy(JobRunnerBase* job, const QString& what);
     void endBusy(JobRunnerBase* job);
     void showBusy();
