@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -113,6 +114,34 @@ QString askForDataFile(QWidget* parent, const QString& missing) {
             .arg(was.fileName(), QDir::toNativeSeparators(was.absolutePath())),
         QSettings().value(kLastDirKey).toString(),
         QObject::tr("%1 (%1);;All files (*)").arg(was.fileName()));
+}
+
+// Encodings older SPSS, Stata and SAS files were commonly written in (western Windows, DOS
+// and Unix code pages); the list is editable for any other iconv name.
+QString askForStatEncoding(QWidget* parent, const QString& path, const QString& tried) {
+    const QStringList common{QStringLiteral("WINDOWS-1252"), QStringLiteral("CP850"),
+                             QStringLiteral("ISO-8859-15")};
+    const QString why = tried.isEmpty()
+                            ? QObject::tr(
+                                  "The text of %1 is not in the encoding the file declares.\nOlder "
+                                  "SPSS, Stata and SAS files are often in a code page.")
+                                  .arg(QFileInfo(path).fileName())
+                            : QObject::tr("The text of %1 is not in %2 either.")
+                                  .arg(QFileInfo(path).fileName(), tried);
+    const int next = std::max(0, int(common.indexOf(tried)) + 1) % int(common.size());
+    bool ok = false;
+    const QString chosen =
+        QInputDialog::getItem(parent, QObject::tr("File encoding"),
+                              why + QStringLiteral("\n\n") + QObject::tr("Read it again as:"),
+                              common, tried.isEmpty() ? 0 : next, true, &ok);
+    return ok ? chosen.trimmed() : QString();
+}
+
+// The reader names the encoding option in both of its encoding failures (text that does
+// not convert, an encoding name iconv does not know); CSV files have their own dialog.
+bool isStatEncodingFailure(const QString& path, const std::string& message) {
+    return data::formatFromPath(localPath(path)) != data::FileFormat::Csv &&
+           message.find("data.read.stat_encoding") != std::string::npos;
 }
 
 bool askToReplace(QWidget* parent, const QString& path) {
@@ -237,6 +266,9 @@ MainWindow::MainWindow(QWidget* parent)
     questions_.locateDataFile = [this](const QString& missing) {
         return askForDataFile(this, missing);
     };
+    questions_.statEncoding = [this](const QString& path, const QString& tried) {
+        return askForStatEncoding(this, path, tried);
+    };
     resize(1280, 800);
     QSettings settings;
     if (settings.contains(kGeometryKey))
@@ -331,6 +363,14 @@ void MainWindow::onReadDone(ReadOutcome result) {
     auto project = std::exchange(pendingProject_, std::nullopt);
     if (!result.table) {
         dataPage_->messageArea()->showError(QString::fromStdString(result.table.message()));
+        // Asked once the read job has ended, so the retry is a job of its own.
+        if (isStatEncodingFailure(readingPath_, result.table.message()))
+            QMetaObject::invokeMethod(
+                this,
+                [this, path = readingPath_, options = readOptions_, project = std::move(project)] {
+                    offerStatEncoding(path, options, project);
+                },
+                Qt::QueuedConnection);
         return;
     }
     setTable(std::move(*result.table), readingPath_);
@@ -344,6 +384,19 @@ void MainWindow::onReadDone(ReadOutcome result) {
     QStringList notes;
     for (const auto& n : result.report.notes) notes << QString::fromStdString(n);
     if (!notes.isEmpty()) dataPage_->messageArea()->showInfo(notes.join(QLatin1Char('\n')));
+}
+
+// The chosen encoding becomes part of the read options, so the project saves it and the
+// run configuration (run.json) reads the file the same way.
+void MainWindow::offerStatEncoding(const QString& path, data::ReadOptions options,
+                                   std::optional<Project> project) {
+    if (!questions_.statEncoding) return;
+    const QString encoding =
+        questions_.statEncoding(path, QString::fromStdString(options.stat.encoding));
+    if (encoding.isEmpty()) return;
+    options.stat.encoding = encoding.toStdString();
+    if (!readFile(path, options)) return;
+    pendingProject_ = std::move(project);
 }
 
 // Other data than the project's is shown: Save must not write it under the project's name.
@@ -554,6 +607,7 @@ Project MainWindow::gatherProject() const {
     Project p;
     p.dataPath = dataPage_->source();
     p.csv = readOptions_.csv;
+    p.stat = readOptions_.stat;
     p.config = baseConfig_;
     auto& c = p.config;
     c.data.types.clear();  // the shown table's, below
@@ -630,24 +684,29 @@ bool MainWindow::saveProject(const QString& path) {
     const QFileInfo info(savingPath_);
     const QString runsDir =
         info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral("_runs"));
+    savingFolders_.clear();
     for (const auto& r : runPanel_->runList()->records()) {
         if (!r.folder.isEmpty() || !r.result || !r.table) continue;
         const QString dir = freeFolder(runsDir, QStringLiteral("run_%1").arg(r.id));
+        savingFolders_ << dir;
         pending.push_back({r.id, r.result, r.table, QFile::encodeName(dir).toStdString()});
     }
     if (pending.empty()) return writeProjectFile(savingPath_);
+    savingCreatedRunsDir_ = QFileInfo::exists(runsDir) ? QString() : runsDir;
     QDir().mkpath(runsDir);
     beginBusy(saveJob_,
               tr("Saving %1...")
                   .arg(counted(static_cast<long long>(pending.size()), tr("run"), tr("runs"))));
-    saveJob_->start([pending = std::move(pending)](const ProgressCallback& progress) {
+    saveJob_->start([pending = std::move(pending),
+                     write = runWriter_](const ProgressCallback& progress) {
         SavedRuns out;
         for (std::size_t i = 0; i < pending.size(); ++i) {
             const auto& p = pending[i];
             if (ppsynth::report(progress, {"saving runs", 0, double(i), double(pending.size())}) ==
                 Continue::Stop)
                 break;
-            auto s = study::writeRunOutput(*p.result, *p.table, p.dir);
+            auto s = write ? write(*p.result, *p.table, p.dir)
+                           : study::writeRunOutput(*p.result, *p.table, p.dir);
             out.folders.emplace_back(
                 p.id, s ? Expected<std::string>(p.dir) : Expected<std::string>(Error{s.message()}));
         }
@@ -656,15 +715,33 @@ bool MainWindow::saveProject(const QString& path) {
     return true;
 }
 
+void MainWindow::setRunWriter(RunWriter writer) {
+    runWriter_ = std::move(writer);
+}
+
 void MainWindow::onSaveFinished(JobOutcome outcome) {
-    if (outcome == JobOutcome::Done) return;  // the result handler wrote the project file
-    afterSave_ = nullptr;                     // a close or open waiting for this save stays undone
+    if (outcome == JobOutcome::Done) {  // the result handler recorded the folders written
+        savingFolders_.clear();
+        return;
+    }
+    // The runner dropped the result, so the folders written before the cancel (or the
+    // failure) are recorded nowhere: a cancelled save leaves nothing behind, and the runs
+    // stay unsaved for the next save.
+    removeFoldersOfThisSave();
+    afterSave_ = nullptr;  // a close or open waiting for this save stays undone
     if (outcome == JobOutcome::Failed)
         dataPage_->messageArea()->showError(
             tr("Saving the project failed: %1").arg(saveJob_->failureText()));
     else
         dataPage_->messageArea()->showInfo(
             tr("Saving was cancelled; the project file was not written."));
+}
+
+void MainWindow::removeFoldersOfThisSave() {
+    for (const QString& dir : std::exchange(savingFolders_, {})) QDir(dir).removeRecursively();
+    // Only when empty: QDir::rmdir leaves a folder that holds anything.
+    if (const QString runs = std::exchange(savingCreatedRunsDir_, {}); !runs.isEmpty())
+        QDir().rmdir(runs);
 }
 
 bool MainWindow::writeProjectFile(const QString& path) {

@@ -68,6 +68,10 @@ struct WindowQuestions {
     // A run's data file is no longer at `missing` (its folder moved): where is it now? An
     // empty path when the person cancels.
     std::function<QString(const QString& missing)> locateDataFile;
+    // The text of SPSS/Stata/SAS file `path` is not in the encoding it declares (older files
+    // often are in a code page): which one (an iconv name) should it be read with? `tried`
+    // is the one that failed, empty for the file's own. Empty when the person cancels.
+    std::function<QString(const QString& path, const QString& tried)> statEncoding;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -101,6 +105,11 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return tabs_; }
     JobRunnerBase* readJob() const { return readJob_; }
     JobRunnerBase* saveJob() const { return saveJob_; }
+    // Writes one run's folder while saving (study::writeRunOutput); called on the save's
+    // worker thread. Tests replace it to hold a save part-way.
+    using RunWriter = std::function<Status(const study::RunResult& run, const data::Table& table,
+                                           const std::string& dir)>;
+    void setRunWriter(RunWriter writer);
     // Reopens a project's saved run folders (after its data file is read).
     JobRunnerBase* loadRunsJob() const { return loadRunsJob_; }
     QStringList recentFiles() const;
@@ -173,6 +182,8 @@ class MainWindow : public QMainWindow {
     void addRecentFile(const QString& path);
     void updateRecentMenu();
     void onReadDone(ReadOutcome result);
+    void offerStatEncoding(const QString& path, data::ReadOptions options,
+                           std::optional<Project> project);
     void beginBusy(JobRunnerBase* job, const QString& what);
     void endBusy(JobRunnerBase* job);
     void showBusy();
@@ -189,6 +200,7 @@ class MainWindow : public QMainWindow {
     void onRunsLoadFinished(JobOutcome outcome);
     bool writeProjectFile(const QString& path);
     void onSaveFinished(JobOutcome outcome);
+    void removeFoldersOfThisSave();
     void chooseProjectToSave();
     QString askProjectPath();
     QString chooseSavePath(const QString& caption, const QString& dir, const QString& filter,
@@ -241,6 +253,12 @@ class MainWindow : public QMainWindow {
     QString pendingProjectPath_;             // becomes projectPath_ when applied
     QString projectPath_;
     QString savingPath_;
+    // The run folders the save in progress writes (none existed before it), and the runs
+    // folder when this save created it: removed again when the save is cancelled or fails,
+    // so neither leaves folders the project does not list.
+    QStringList savingFolders_;
+    QString savingCreatedRunsDir_;
+    RunWriter runWriter_;
     // Runs once the save in progress has written the project file (a deferred close or
     // opening of another project); dropped when the save fails or is cancelled.
     std::function<void()> afterSave_;

@@ -58,6 +58,21 @@ data::CsvOptions csvFromJson(const QJsonObject& j) {
     return o;
 }
 
+// The encoding as run configurations write it (data.read.stat_encoding): "auto" is what
+// the file declares.
+QJsonObject statToJson(const data::StatOptions& o) {
+    return {{QStringLiteral("encoding"),
+             o.encoding.empty() ? QStringLiteral("auto") : QString::fromStdString(o.encoding)}};
+}
+
+data::StatOptions statFromJson(const QJsonObject& j) {
+    data::StatOptions o;
+    const QString encoding = j.value(QStringLiteral("encoding")).toString();
+    if (encoding.compare(QStringLiteral("auto"), Qt::CaseInsensitive) != 0)
+        o.encoding = encoding.toStdString();
+    return o;
+}
+
 QJsonArray stringList(const std::vector<std::string>& v) {
     QJsonArray a;
     for (const auto& s : v) a.append(QString::fromStdString(s));
@@ -98,6 +113,7 @@ Status saveProject(const Project& project, const QString& path) {
     const auto& d = project.config.data;
     QJsonObject dataJson{{QStringLiteral("path"), storePath(project.dataPath, base)},
                          {QStringLiteral("csv"), csvToJson(project.csv)},
+                         {QStringLiteral("stat"), statToJson(project.stat)},
                          {QStringLiteral("target"), QString::fromStdString(d.target)},
                          {QStringLiteral("predictors"), stringList(d.predictors)},
                          {QStringLiteral("known"), stringList(d.known)},
@@ -160,6 +176,7 @@ Expected<Project> loadProject(const QString& path) {
     if (dataPath.isEmpty()) return fail(QStringLiteral("\"data.path\" is missing"));
     p.dataPath = loadPath(dataPath, base);
     p.csv = csvFromJson(d.value(QStringLiteral("csv")).toObject());
+    p.stat = statFromJson(d.value(QStringLiteral("stat")).toObject());
     p.hasSynthesizers = root.value(QStringLiteral("has_synthesizers")).toBool(true);
 
     // core checks the configuration; the roles are ours.
@@ -191,6 +208,7 @@ Expected<Project> loadProject(const QString& path) {
 data::ReadOptions readOptionsOf(const Project& project) {
     data::ReadOptions o;
     o.csv = project.csv;
+    o.stat = project.stat;
     o.maxLevels = project.config.data.maxLevels;
     for (const auto& [column, type] : project.config.data.types)
         if (auto t = data::columnTypeFromString(type)) o.typeOverrides.emplace_back(column, *t);

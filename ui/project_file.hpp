@@ -1,4 +1,5 @@
-// A .ppsynth project: the data file and how to read it (CSV options, column types), the
+// A .ppsynth project: the data file and how to read it (CSV options, the encoding of
+// SPSS/Stata/SAS files, column types), the
 // roles, transform, model, MCMC settings and synthesizers (a study::RunConfig, written with
 // core's toJson so the CLI could run it), and the folders of the finished runs. Small JSON
 // only: run results live in their own folders (study::writeRunOutput), never in here.
@@ -25,6 +26,7 @@ struct Project {
     static constexpr int kVersion = 1;
     QString dataPath;  // absolute when loaded
     data::CsvOptions csv;
+    data::StatOptions stat;  // the encoding of an older SPSS/Stata/SAS file
     // data.target/predictors/known/types/reference_levels/max_levels/transform/missing,
     // model, mcmc, synthesis, risk and the synthesizers. data.path is dataPath.
     study::RunConfig config;
@@ -37,7 +39,8 @@ Status saveProject(const Project& project, const QString& path);
 // Reads and checks a project; messages name the file and what is wrong in it.
 Expected<Project> loadProject(const QString& path);
 
-// Reading options for the project's data file: its CSV options and column types.
+// Reading options for the project's data file: its CSV and SPSS/Stata/SAS options and
+// column types.
 data::ReadOptions readOptionsOf(const Project& project);
 
 }  // namespace ppsynth::ui

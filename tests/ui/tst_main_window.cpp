@@ -1,12 +1,15 @@
 // Drives the real main window offscreen: a table built in code, roles and types changed
 // through the combo boxes, a million-row table scrolled to its end, read errors shown in
 // the message strip, and screenshots saved for a person to look at.
+#include <readstat.h>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -29,6 +32,7 @@
 #include <QUrl>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -207,6 +211,34 @@ QString writeProject(const QString& base, const QString& name, const QStringList
     const QString file = dir.filePath(name + QStringLiteral(".ppsynth"));
     if (auto s = ui::saveProject(p, file); !s) qFatal("%s", s.message().c_str());
     return file;
+}
+
+// An SPSS file as older programs wrote them: Windows-1252 text in a file that declares
+// UTF-8. Its value labels of g are "café" and "naïve €"; y is numeric.
+void writeCp1252Sav(const QString& path) {
+    std::FILE* f = std::fopen(QFile::encodeName(path).constData(), "wb");
+    QVERIFY(f);
+    readstat_writer_t* w = readstat_writer_init();
+    readstat_set_data_writer(w, [](const void* data, size_t n, void* ctx) {
+        return static_cast<ssize_t>(std::fwrite(data, 1, n, static_cast<std::FILE*>(ctx)));
+    });
+    readstat_label_set_t* labels = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "l");
+    readstat_label_double_value(labels, 1, "caf\xe9");
+    readstat_label_double_value(labels, 2, "na\xefve \x80");
+    readstat_variable_t* g = readstat_add_variable(w, "g", READSTAT_TYPE_DOUBLE, 0);
+    readstat_variable_set_label_set(g, labels);
+    readstat_variable_t* y = readstat_add_variable(w, "y", READSTAT_TYPE_DOUBLE, 0);
+    const int rows = 6;
+    QCOMPARE(readstat_begin_writing_sav(w, f, rows), READSTAT_OK);
+    for (int r = 0; r < rows; ++r) {
+        QCOMPARE(readstat_begin_row(w), READSTAT_OK);
+        QCOMPARE(readstat_insert_double_value(w, g, r % 2 + 1), READSTAT_OK);
+        QCOMPARE(readstat_insert_double_value(w, y, 1.5 * r), READSTAT_OK);
+        QCOMPARE(readstat_end_row(w), READSTAT_OK);
+    }
+    QCOMPARE(readstat_end_writing(w), READSTAT_OK);
+    readstat_writer_free(w);
+    std::fclose(f);
 }
 
 QByteArray fileBytes(const QString& path) {
@@ -901,6 +933,61 @@ class TstMainWindow : public QObject {
         QVERIFY(!w.runPanel()->runList()->records().front().folder.isEmpty());
     }
 
+    // A save cancelled after its first run folder was written removes what it wrote (not
+    // an earlier save's folder): the runs stay unsaved, and the next save writes them.
+    void cancelledSaveLeavesNoRunFolders() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        ui::MainWindow w;
+        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        for (int i = 0; i < 2; ++i) {
+            ui::RunRecord r;
+            r.result = std::make_shared<const study::RunResult>(loaded->run);
+            r.table = w.dataPage()->model()->table();
+            w.runPanel()->runList()->add(std::move(r));
+        }
+        const QDir runsDir(tmp.filePath(QStringLiteral("saved_runs")));
+        QVERIFY(runsDir.mkpath(QStringLiteral("run_1")));  // an earlier save's folder
+        const QStringList before = runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        // The second run's write waits until the save was cancelled.
+        QSemaphore firstWritten, cancelled;
+        int writes = 0;
+        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                           const std::string& dir) -> Status {
+            if (++writes == 2) {
+                firstWritten.release();
+                cancelled.tryAcquire(1, 30000);
+            }
+            return study::writeRunOutput(run, table, dir);
+        });
+        const QString file = tmp.filePath(QStringLiteral("saved.ppsynth"));
+        QVERIFY(w.saveProject(file));
+        QVERIFY(firstWritten.tryAcquire(1, 30000));
+        QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), before.size() + 1);
+        w.saveJob()->cancel();
+        cancelled.release();
+        QVERIFY(waitForJob(w.saveJob()));
+        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Canceled);
+        QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
+        QVERIFY(!QFile::exists(file));
+        for (const auto& r : w.runPanel()->runList()->records()) QVERIFY(r.folder.isEmpty());
+
+        w.setRunWriter(nullptr);
+        QVERIFY(w.saveProject(file));
+        QVERIFY(waitForJob(w.saveJob()));
+        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Done);
+        QVERIFY(QFile::exists(file));
+        QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), before.size() + 2);
+        for (const auto& r : w.runPanel()->runList()->records()) {
+            QVERIFY(!r.folder.isEmpty());
+            QVERIFY2(QFileInfo::exists(QDir(r.folder).filePath(QStringLiteral("run.json"))),
+                     qPrintable(r.folder));
+        }
+        QVERIFY(w.unsavedWork().isEmpty());
+    }
+
     // Run ids restart at 1 for every project: a load of A's runs still going when B opens
     // must not give B's run 1 A's result.
     void secondProjectGetsItsOwnRuns() {
@@ -1168,6 +1255,119 @@ class TstMainWindow : public QObject {
         QVERIFY2(bool(back), back ? "" : back.message().c_str());
         QCOMPARE(back->config.data.referenceLevels, p.config.data.referenceLevels);
         QCOMPARE(back->config.data.maxLevels, std::size_t{7});
+    }
+
+    // An SPSS file in an older code page fails to read; the window asks for its encoding
+    // (offering the common ones) and reads it again with the choice, which the project saves.
+    void statFileEncodingAskedAfterFailure() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString sav = tmp.filePath(QStringLiteral("old.sav"));
+        writeCp1252Sav(sav);
+        if (QTest::currentTestFailed()) return;
+        ui::MainWindow w;
+        QStringList tried;
+        // A name iconv does not know first: asked again, with what failed.
+        QString answer = QStringLiteral("NO-SUCH-CODEPAGE");
+        w.questions().statEncoding = [&](const QString& path, const QString& was) {
+            if (path != sav) return QString();
+            tried << was;
+            return std::exchange(answer, QStringLiteral("WINDOWS-1252"));
+        };
+        w.openFile(sav);
+        QTRY_VERIFY_WITH_TIMEOUT(tried.size() == 2 && !w.readJob()->isRunning(), 30000);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(tried, (QStringList{QString(), QStringLiteral("NO-SUCH-CODEPAGE")}));
+        const auto table = w.dataPage()->model()->table();
+        QVERIFY(table);
+        QCOMPARE(table->find("g")->levels()[1].label, std::string("naïve €"));
+        const QString file = tmp.filePath(QStringLiteral("old.ppsynth"));
+        QVERIFY(w.saveProject(file));
+        const auto back = ui::loadProject(file);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QCOMPARE(back->stat.encoding, std::string("WINDOWS-1252"));
+
+        // Cancelling the question leaves the error shown and nothing read.
+        ui::MainWindow other;
+        int asked = 0;
+        other.questions().statEncoding = [&](const QString&, const QString&) {
+            ++asked;
+            return QString();
+        };
+        other.openFile(sav);
+        QTRY_VERIFY_WITH_TIMEOUT(asked == 1, 30000);
+        QTest::qWait(50);
+        QVERIFY(!other.readJob()->isRunning());
+        QVERIFY(!other.dataPage()->model()->table());
+        QVERIFY(other.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(other.dataPage()->messageArea()->text().contains(
+                     QStringLiteral("could not be converted to UTF-8")),
+                 qPrintable(other.dataPage()->messageArea()->text()));
+    }
+
+    // The real question, rendered for a person to look at.
+    void statEncodingQuestionScreenshot() {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList offered;
+        QTimer::singleShot(0, &w, [&] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            offered = dialog->comboBoxItems();
+            dialog->grab().save(outputDir(QStringLiteral("screenshots")) +
+                                QStringLiteral("/stat_encoding_question.png"));
+            dialog->setTextValue(QStringLiteral("CP850"));
+            dialog->accept();
+        });
+        const QString chosen =
+            w.questions().statEncoding(QStringLiteral("/home/analyst/census_1998.sav"), {});
+        QCOMPARE(offered, (QStringList{QStringLiteral("WINDOWS-1252"), QStringLiteral("CP850"),
+                                       QStringLiteral("ISO-8859-15")}));
+        QCOMPARE(chosen, QStringLiteral("CP850"));
+    }
+
+    // A project's SPSS/Stata/SAS encoding reads its data file and reaches the run
+    // configuration (so run.json and the CLI read the file the same way).
+    void projectStatEncodingReachesTheRunConfiguration() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString sav = tmp.filePath(QStringLiteral("old.sav"));
+        writeCp1252Sav(sav);
+        if (QTest::currentTestFailed()) return;
+        ui::Project p;
+        p.dataPath = sav;
+        p.stat.encoding = "WINDOWS-1252";
+        p.config.data.path = sav.toStdString();
+        p.config.data.target = "y";
+        p.config.data.predictors = {"g"};
+        study::SynthesizerConfig unweighted;
+        unweighted.name = "Unweighted";
+        p.config.synthesizers = {unweighted};
+        const QString file = tmp.filePath(QStringLiteral("p.ppsynth"));
+        QVERIFY(bool(ui::saveProject(p, file)));
+        const auto back = ui::loadProject(file);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QCOMPARE(back->stat.encoding, p.stat.encoding);
+        QCOMPARE(ui::readOptionsOf(*back).stat.encoding, p.stat.encoding);
+
+        ui::MainWindow w;
+        int asked = 0;
+        w.questions().statEncoding = [&](const QString&, const QString&) {
+            ++asked;
+            return QString();
+        };
+        QSignalSpy read(w.readJob(), &ui::JobRunnerBase::finished);
+        w.openProject(file);
+        QVERIFY(read.wait(60000));
+        QCOMPARE(asked, 0);
+        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+        const auto c = w.currentConfig();
+        QVERIFY2(bool(c), c ? "" : c.message().c_str());
+        QCOMPARE(c->data.read.stat.encoding, p.stat.encoding);
+        auto data = study::readRunData(*c);
+        QVERIFY2(bool(data), data ? "" : data.message().c_str());
+        QCOMPARE(data->table.find("g")->levels()[0].label, std::string("café"));
     }
 
     // The project's CSV options reach the run configuration (and so run.json): reopening
