@@ -5,6 +5,7 @@
 
 #include <QRegularExpression>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -768,6 +769,59 @@ class TstStatFiles : public QObject {
                 "the chosen encoding 'NO-SUCH-CODEPAGE' (data.read.stat_encoding) is not one this "
                 "system knows; use an iconv name such as WINDOWS-1252, CP850 or ISO-8859-15"),
             qPrintable(msg));
+    }
+
+    // Stata 118+ text is UTF-8 by definition, so ReadStat passes it through unchecked;
+    // Windows-1252 bytes in one (as a converted old file may hold) fail with the same message
+    // as unconvertible text in other formats instead of reaching the table. ReadStat honours
+    // the encoding option for these files too, so with it they read.
+    void stata118NotUtf8_data() {
+        QTest::addColumn<bool>("inLabel");
+        QTest::addColumn<QString>("where");
+        QTest::newRow("string value") << false << "column 's' row 2 is not valid UTF-8";
+        QTest::newRow("value label") << true << "a value label is not valid UTF-8";
+    }
+    void stata118NotUtf8() {
+        QFETCH(bool, inLabel);
+        QFETCH(QString, where);
+        const std::string path = outPath("cp1252_118.dta");
+        const char* cp1252 = "caf\xe9 \x80";
+        writeWithReadStat(
+            path, Kind::Dta, 2,
+            [&](readstat_writer_t* w) {
+                check(readstat_writer_set_file_format_version(w, 118));
+                readstat_label_set_t* ls = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "l");
+                readstat_label_double_value(ls, 1, "one");
+                readstat_label_double_value(ls, 2, inLabel ? cp1252 : "two");
+                std::vector<readstat_variable_t*> v{
+                    readstat_add_variable(w, "s", READSTAT_TYPE_STRING, 8),
+                    readstat_add_variable(w, "g", READSTAT_TYPE_DOUBLE, 0)};
+                readstat_variable_set_label_set(v[1], ls);
+                return v;
+            },
+            [&](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+                for (int r = 0; r < 2; ++r) {
+                    check(readstat_begin_row(w));
+                    check(readstat_insert_string_value(w, v[0], r && !inLabel ? cp1252 : "x"));
+                    check(readstat_insert_double_value(w, v[1], r + 1));
+                    check(readstat_end_row(w));
+                }
+            });
+        auto failed = readTable(path);
+        QVERIFY(!failed.hasValue());
+        const QString msg = QString::fromStdString(failed.message());
+        qInfo("%s", qPrintable(msg));
+        QVERIFY2(msg.contains("could not be converted to UTF-8") && msg.contains(where) &&
+                     msg.contains("data.read.stat_encoding") && msg.contains("WINDOWS-1252"),
+                 qPrintable(msg));
+
+        ReadOptions windows1252;
+        windows1252.stat.encoding = "WINDOWS-1252";
+        auto t = readTable(path, windows1252);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const auto& levels = t->column(inLabel ? 1 : 0).levels();
+        QVERIFY(std::any_of(levels.begin(), levels.end(),
+                            [](const Level& l) { return l.label == "café €"; }));
     }
 
     // SAS files made with ReadStat's XPORT and sas7bdat writers: numbers, SAS special

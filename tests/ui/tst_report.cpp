@@ -184,11 +184,21 @@ class TstReport : public QObject {
         for (const auto& e : fs::directory_iterator(base_))
             QVERIFY2(e.path().filename().string().find(".partial-") == std::string::npos,
                      e.path().c_str());
+        // A write that fails in folders it made removes them: a name that fits but whose
+        // temporary (name.partial-PID) is longer than a file name may be.
+        const fs::path made = base_ / "made" / "for-report";
+        const std::string longName = std::string(246, 'r') + ".pdf";
+        QTest::ignoreMessage(QtWarningMsg, "QPainter::begin(): Returned false");
+        auto failed = ui::report::writeReport(q(small_ / "run"), q(made / longName));
+        QVERIFY(!failed.hasValue());
+        QVERIFY2(QString::fromStdString(failed.message()).contains("could not write the PDF"),
+                 failed.message().c_str());
+        QVERIFY(!fs::exists(base_ / "made"));
     }
 
     // Stop from the progress callback (the CLI's Ctrl-C) is heard while the charts are drawn
     // and encoded and while the file is written, not only while the run is read; the report
-    // ends "cancelled" and leaves no file, not even a temporary one.
+    // ends "cancelled" and leaves no file, not even a temporary one, nor a folder it made.
     void stoppedReportLeavesNothing_data() {
         QTest::addColumn<QString>("stage");
         QTest::addColumn<QString>("file");
@@ -199,6 +209,11 @@ class TstReport : public QObject {
         QTest::newRow("pages") << QStringLiteral("writing pages") << QStringLiteral("stopped.pdf");
         QTest::newRow("html") << QStringLiteral("writing the report")
                               << QStringLiteral("stopped.html");
+        // The folders the report would have gone into are made for it and removed again.
+        QTest::newRow("pages, new folders")
+            << QStringLiteral("writing pages") << QStringLiteral("new/sub/stopped.pdf");
+        QTest::newRow("html, new folders")
+            << QStringLiteral("writing the report") << QStringLiteral("new/sub/stopped.html");
     }
     void stoppedReportLeavesNothing() {
         QFETCH(QString, stage);
@@ -217,6 +232,7 @@ class TstReport : public QObject {
         QVERIFY2(seen.contains(stage), qPrintable(seen.join(QStringLiteral(", "))));
         QVERIFY(!written.hasValue());
         QCOMPARE(QString::fromStdString(written.message()), QStringLiteral("cancelled"));
+        QVERIFY(fs::is_directory(dir));  // it was there before: kept
         QStringList left;
         for (const auto& e : fs::directory_iterator(dir)) left << q(e.path().filename());
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(", "))));

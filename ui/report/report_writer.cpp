@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QStringList>
 #include <filesystem>
 
 #include "ppsynth/study/run_loader.hpp"
@@ -76,6 +77,32 @@ Expected<WrittenReport> writePdfFile(const ReportDocument& doc, WrittenReport ou
     return out;
 }
 
+// The folders that making `dir` creates, innermost first; none when it exists.
+QStringList missingFolders(const QString& dir) {
+    QStringList missing;
+    for (QString d = QDir(dir).absolutePath(); !QFileInfo::exists(d);) {
+        missing << d;
+        const QString parent = QFileInfo(d).absolutePath();
+        if (parent == d) break;
+        d = parent;
+    }
+    return missing;
+}
+
+// Undoes missingFolders' creation after a stopped or failed write, so that `report --out
+// NEW/report.html` leaves no empty NEW behind. rmdir removes only empty folders, so nothing
+// put there meanwhile is lost, and folders that existed before are never in the list.
+void removeMadeFolders(const QStringList& innermostFirst) {
+    for (const QString& d : innermostFirst)
+        if (!QDir().rmdir(d)) break;
+}
+
+Expected<WrittenReport> writeFile(const ReportDocument& doc, Format format, WrittenReport out,
+                                  const ProgressCallback& progress) {
+    if (format == Format::Html) return writeHtml(doc, std::move(out), progress);
+    return writePdfFile(doc, std::move(out), progress);
+}
+
 }  // namespace
 
 ReportDocument textReport(const study::RunResult& run, const RunSource& source,
@@ -131,10 +158,14 @@ Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& 
     for (const auto& s : doc.sections)
         for (const auto& b : s.blocks)
             if (b.kind == ReportBlock::Kind::Figure) ++out.figures;
-    if (!QDir().mkpath(target.absolutePath()))
+    const QStringList made = missingFolders(target.absolutePath());
+    if (!QDir().mkpath(target.absolutePath())) {
+        removeMadeFolders(made);
         return Error{"could not create the folder '" + target.absolutePath().toStdString() + "'"};
-    if (*formatOf(outPath) == Format::Html) return writeHtml(doc, std::move(out), options.progress);
-    return writePdfFile(doc, std::move(out), options.progress);
+    }
+    auto written = writeFile(doc, *formatOf(outPath), std::move(out), options.progress);
+    if (!written) removeMadeFolders(made);
+    return written;
 }
 
 Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,

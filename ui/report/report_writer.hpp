@@ -43,7 +43,8 @@ struct WrittenReport {
 Status checkReportTarget(const QString& outPath, bool overwrite);
 
 // Writes `doc` to `outPath` atomically. Thread-safe (no widgets, no pixmaps), so the GUI
-// writes on a worker. Stop from options.progress ends it with "cancelled" and nothing written.
+// writes on a worker. Stop from options.progress ends it with "cancelled" and nothing written;
+// a stopped or failed write also removes the folders it made for the file.
 Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& outPath,
                                       const ReportOptions& options = {});
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "data/memory_budget.hpp"
 #include "data/stat_common.hpp"
 #include "data/stat_dates.hpp"
+#include "data/text_encoding.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data::detail {
@@ -64,11 +66,22 @@ struct ReadContext {
     std::map<int, std::string> notes;
     std::string detail;   // the last message ReadStat's error handler gave
     std::string failure;  // why a handler of ours aborted
+    std::string badText;  // where text that is not UTF-8 was met (see acceptText)
     bool cancelled = false;
 };
 
 std::string inQuotes(const std::string& path) {
     return "'" + path + "'";
+}
+
+// ReadStat checks text only while converting it to UTF-8; Stata 118+ text is UTF-8 by
+// definition, so unless an encoding is chosen it passes unchecked and stray code-page bytes
+// would reach the table and every file and JSON written from it. `where` runs only on failure.
+template <class Where>
+bool acceptText(ReadContext& ctx, std::string_view text, const Where& where) {
+    if (isValidUtf8(text)) return true;
+    ctx.badText = where();
+    return false;
 }
 
 int onMetadata(readstat_metadata_t* metadata, void* user) {
@@ -103,6 +116,9 @@ int onVariable(int index, readstat_variable_t* variable, const char* labelSet, v
         ctx.variables.resize(static_cast<std::size_t>(index) + 1);
     Variable& v = ctx.variables[static_cast<std::size_t>(index)];
     v.name = readstat_variable_get_name(variable);
+    // By position: the name itself is what cannot be shown.
+    if (!acceptText(ctx, v.name, [&] { return "the name of column " + std::to_string(index + 1); }))
+        return READSTAT_HANDLER_ABORT;
     v.isString = readstat_variable_get_type_class(variable) == READSTAT_TYPE_CLASS_STRING;
     v.labelSet = labelSet ? labelSet : "";
     const char* format = readstat_variable_get_format(variable);
@@ -124,6 +140,9 @@ int onVariable(int index, readstat_variable_t* variable, const char* labelSet, v
             rule.isString = true;
             const char* s = readstat_string_value(lo);
             rule.text = s ? s : "";
+            if (!acceptText(ctx, rule.text,
+                            [&] { return "a missing value of column '" + v.name + "'"; }))
+                return READSTAT_HANDLER_ABORT;
         } else {
             rule.lo = readstat_double_value(lo);
             rule.hi = readstat_double_value(hi);
@@ -151,10 +170,15 @@ int onValue(int row, readstat_variable_t* variable, readstat_value_t value, void
     if (v.isString) {
         const char* s = readstat_string_value(value);
         // SPSS and Stata have no missing string; an empty one is the convention.
-        if (!missing && s && *s)
+        if (!missing && s && *s) {
+            if (!acceptText(ctx, s, [&] {
+                    return "column '" + v.name + "' row " + std::to_string(row + 1);
+                }))
+                return READSTAT_HANDLER_ABORT;
             v.texts[r] = s;
-        else
+        } else {
             missing = true;
+        }
     } else if (!missing) {
         v.numbers[r] = readstat_double_value(value);
         if (std::isnan(v.numbers[r])) missing = true;
@@ -178,6 +202,10 @@ int onValueLabel(const char* labelSet, readstat_value_t value, const char* label
         e.key = readstat_double_value(value);
         if (std::isnan(e.key)) return READSTAT_HANDLER_OK;
     }
+    // The label set's name is left out: it may be what is not UTF-8.
+    const auto where = [] { return std::string("a value label"); };
+    if (!acceptText(ctx, e.label, where) || !acceptText(ctx, e.textKey, where))
+        return READSTAT_HANDLER_ABORT;
     ctx.labelSets[labelSet ? labelSet : ""].push_back(std::move(e));
     return READSTAT_HANDLER_OK;
 }
@@ -465,6 +493,11 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
 
     const readstat_error_t err = parse(parser.get(), format, path, &ctx);
     if (ctx.cancelled) return Error{"reading cancelled"};
+    if (!ctx.badText.empty()) {
+        // Worded as ReadStat's own conversion failure, which names the encoding option.
+        ctx.detail = ctx.badText + " is not valid UTF-8";
+        return Error{parseFailure(ctx, READSTAT_ERROR_CONVERT_BAD_STRING)};
+    }
     if (!ctx.failure.empty()) return Error{ctx.failure};
     if (err != READSTAT_OK) return Error{parseFailure(ctx, err)};
 
