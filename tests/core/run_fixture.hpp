@@ -48,7 +48,8 @@ inline std::string configJson(const std::string& dataPath, int m = 3) {
     return R"({
       "data": {"path": ")" +
            dataPath + R"(", "target": "visits",
-               "predictors": ["region", "sex", "age"], "known": ["region", "sex"]},
+               "predictors": ["region", "sex", "age"], "known": ["region", "sex"],
+               "types": {"household": "numeric", "age": "numeric"}},
       "model": {"family": "poisson-means"},
       "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 11},
       "synthesis": {"m": )" +

@@ -333,6 +333,13 @@ class Loader {
         // synthetic value equal to the data's missing code is a value here.
         auto ro = columnOptionsFor(run.config);
         if (!ro) return Error{ro.message()};
+        // They hold the modelled columns only (syntheticTable): overrides of others name
+        // columns these files do not have.
+        const auto& d = run.config.data;
+        std::erase_if(ro->typeOverrides, [&](const auto& o) {
+            return o.first != d.target && std::find(d.predictors.begin(), d.predictors.end(),
+                                                    o.first) == d.predictors.end();
+        });
         const std::size_t m = static_cast<std::size_t>(run.config.synthesis.m);
         for (std::size_t l = 0; l < m; ++l) {
             std::ostringstream name;
