@@ -17,6 +17,7 @@
 
 #include "ppsynth/release/from_run.hpp"
 #include "ppsynth/study/run_loader.hpp"
+#include "ui/counted.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/message_area.hpp"
 
@@ -46,8 +47,11 @@ QString privacyText(const study::SynthesizerResult& s) {
     text += ExportDialog::tr(" Delta (the sensitivity) was estimated as the %1")
                 .arg(QString::fromStdString(s.deltaMethod));
     if (s.excludedDraws > 0)
-        return text + ExportDialog::tr("; %n draw(s) above it were left out of synthesis.", nullptr,
-                                       int(s.excludedDraws));
+        return text +
+               ExportDialog::tr("; %1 above it %2 left out of synthesis.")
+                   .arg(counted(static_cast<long long>(s.excludedDraws), ExportDialog::tr("draw"),
+                                ExportDialog::tr("draws")),
+                        s.excludedDraws == 1 ? ExportDialog::tr("was") : ExportDialog::tr("were"));
     return text + QLatin1Char('.');
 }
 

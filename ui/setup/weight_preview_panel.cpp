@@ -111,9 +111,9 @@ void WeightPreviewPanel::preview(const QString& synthesizer, double c, double g,
                  QStringLiteral("%1%").arg(ratio * 100, 0, 'f', 1),
                  charts::formatValue(2 * p.predictedBound));
     text += QStringLiteral("<br>") +
-            tr("Weights: median %1, mean %2; %3 record(s) left out (weight 0).")
-                .arg(charts::formatValue(p.summary.median), charts::formatValue(p.summary.mean))
-                .arg(qulonglong(p.summary.zeros));
+            tr("Weights: median %1, mean %2; %3 left out (weight 0).")
+                .arg(charts::formatValue(p.summary.median), charts::formatValue(p.summary.mean),
+                     counted(static_cast<long long>(p.summary.zeros), tr("record"), tr("records")));
     bound_->setText(text);
 }
 
