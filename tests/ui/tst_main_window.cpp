@@ -658,9 +658,7 @@ class TstMainWindow : public QObject {
         QVERIFY(!w.reportAction()->isEnabled());  // one report at a time
         QVERIFY(waitForJob(w.reportJob()));
         QVERIFY(w.reportJob()->lastOutcome() == ui::JobOutcome::Done);
-        QFile f(html);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray text = f.readAll();
+        const QByteArray text = fileBytes(html);
         QVERIFY(text.contains("CONFIDENTIAL"));
         QVERIFY(text.contains("LW"));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Info);
@@ -1221,10 +1219,7 @@ class TstMainWindow : public QObject {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString csv = tmp.filePath(QStringLiteral("survey.csv"));
-        QFile f(csv);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("age,income\n18-34,10\n65+,20\n35-64,15\n65+,12\n18-34,9\n");
-        f.close();
+        QVERIFY(writeBytes(csv, "age,income\n18-34,10\n65+,20\n35-64,15\n65+,12\n18-34,9\n"));
         ui::Project p;
         p.dataPath = csv;
         p.config.data.path = csv.toStdString();
@@ -1376,10 +1371,8 @@ class TstMainWindow : public QObject {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString csv = tmp.filePath(QStringLiteral("survey.csv"));
-        QFile f(csv);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("'age';'income'\n'18-34';10,5\n'65+';-9\n'35-64';15,25\n'65+';12\n");
-        f.close();
+        QVERIFY(
+            writeBytes(csv, "'age';'income'\n'18-34';10,5\n'65+';-9\n'35-64';15,25\n'65+';12\n"));
         ui::Project p;
         p.dataPath = csv;
         p.csv.delimiter = ';';

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
 #include "ppsynth/study/run_output.hpp"
 
@@ -99,12 +98,9 @@ Status describeMechanism(const study::RunResult& run, const study::SynthesizerCo
 }  // namespace
 
 std::vector<std::string> releasedColumnsOf(const study::RunResult& run, const data::Table& table) {
-    std::set<std::string> allowed(run.config.data.predictors.begin(),
-                                  run.config.data.predictors.end());
-    allowed.insert(run.config.data.target);
     std::vector<std::string> out;
     for (const auto& c : table.columns())
-        if (allowed.count(c.name())) out.push_back(c.name());
+        if (study::modelledColumn(run.config, c.name())) out.push_back(c.name());
     return out;
 }
 

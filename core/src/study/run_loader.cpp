@@ -11,6 +11,7 @@
 
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/utility_json.hpp"
 
 namespace ppsynth::study {

@@ -137,11 +137,15 @@ Status writeText(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
+bool modelledColumn(const RunConfig& config, const std::string& column) {
+    const auto& p = config.data.predictors;
+    return column == config.data.target || std::find(p.begin(), p.end(), column) != p.end();
+}
+
 Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
                                      const std::vector<double>& y) {
     std::vector<std::uint8_t> keep(table.rowCount(), 0);
     for (auto r : run.inputs.keptRows) keep[r] = 1;
-    const auto& predictors = run.config.data.predictors;
     const std::string& target = run.config.data.target;
     if (!table.find(target)) return Error{"the target column is missing from the table"};
     // Only the modelled columns: any other column of the input is confidential data that no
@@ -153,7 +157,7 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
             const bool count = c.type() == data::ColumnType::Count;
             s = t.addColumn(count ? data::Column::count(target, y)
                                   : data::Column::numeric(target, y));
-        } else if (std::find(predictors.begin(), predictors.end(), c.name()) != predictors.end()) {
+        } else if (modelledColumn(run.config, c.name())) {
             s = t.addColumn(c.filtered(keep));
         }
         if (!s) return Error{s.message()};

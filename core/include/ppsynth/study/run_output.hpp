@@ -27,6 +27,10 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
 // is run.dataSha256 as it is (writeRunOutput hashes the file when that is empty).
 std::string runSummaryJson(const RunResult& run);
 
+// The columns a run's synthetic datasets (and release bundles) hold: the target and the
+// predictors; every other column of the input stays confidential.
+bool modelledColumn(const RunConfig& config, const std::string& column);
+
 // Synthetic dataset `y` of a run as a table: the input's kept rows of the target (replaced
 // by `y`) and the predictors, with their types, levels and labels, in the input's column
 // order; no other column of the input. What synthetic/<name>/ and a release bundle are made of.
