@@ -24,4 +24,10 @@ int refuseInsideBundle(const std::string& out, const std::string& flag, const st
     return 0;
 }
 
+int refuseBundleInBundle(const std::string& out, const std::string& flag) {
+    if (const std::string why = release::nestedBundleProblem(out); !why.empty())
+        return refused(flag, why);
+    return 0;
+}
+
 }  // namespace ppsynth::cli

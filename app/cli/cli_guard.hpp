@@ -11,4 +11,7 @@ namespace ppsynth::cli {
 // (an optional output not asked for) is fine.
 int refuseInsideBundle(const std::string& out, const std::string& flag, const std::string& what);
 
+// The same for `release`: 2 when the bundle's folder would be inside another bundle.
+int refuseBundleInBundle(const std::string& out, const std::string& flag);
+
 }  // namespace ppsynth::cli

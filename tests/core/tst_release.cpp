@@ -782,6 +782,30 @@ class TstRelease : public QObject {
         QCOMPARE(leftovers(target), std::vector<std::string>{temp.string()});
     }
 
+    // A bundle inside another would be handed out with it (and break its checksums' promise
+    // that they list every file): refused before anything is made, the outer one untouched.
+    // Replacing the outer bundle itself is still allowed.
+    void bundleInsideABundleIsRefused() {
+        const fs::path outer = outputDir("nested") / "outer";
+        QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), outer.string()).isOk());
+        const std::vector<std::string> files = test::filesUnder(outer);
+        for (const fs::path& inner : {outer / "inner", outer / "data" / "new" / "bundle"}) {
+            const Status s = writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), inner.string());
+            QVERIFY(!s.isOk());
+            QVERIFY2(contains(s.message(), "inside the release bundle '" + outer.string() + "'"),
+                     s.message().c_str());
+            QCOMPARE(test::filesUnder(outer), files);
+            QVERIFY(!fs::exists(outer / "inner"));
+            QVERIFY(!fs::exists(outer / "data" / "new"));
+        }
+        ReleaseOptions o;
+        o.overwrite = true;
+        const Status replaced =
+            writeReleaseBundle(makeRequest(3, {FileFormat::Csv}), outer.string(), o);
+        QVERIFY2(replaced.isOk(), replaced.message().c_str());
+        QVERIFY(fs::exists(outer / "data" / "synthetic_03.csv"));
+    }
+
     // The manifest identifies each mechanism: risk-based weights with their radius, radius
     // mode, known variables, IR source (and L for the synthetic source); a re-weighted one
     // with its base's name, scheme and knobs.

@@ -281,8 +281,8 @@ class TstReleaseCli : public QObject {
     }
 
     // A bundle is handed out as a whole: no command writes confidential output into one (or
-    // over one). Refused before any work as a usage error (exit 2) naming the bundle, and
-    // nothing is written. Reading from a bundle is fine.
+    // over one), nor a bundle into another. Refused before any work as a usage error (exit
+    // 2) naming the bundle, and nothing is written. Reading from a bundle is fine.
     void confidentialOutputsAreRefusedInsideABundle_data() {
         QTest::addColumn<QStringList>("args");  // {bundle}, {run}, {config}, {data}, {sweep}
         QTest::addColumn<QString>("said");      // in the message
@@ -309,6 +309,9 @@ class TstReleaseCli : public QObject {
                               << confidential + "per-record identification risks";
         QTest::newRow("sweep") << QStringList{"sweep", "{sweep}", "--out", "{bundle}/sweep"}
                                << confidential + "a sweep folder";
+        QTest::newRow("release inside")
+            << QStringList{"release", "{run}", "--synthesizer", "CW", "--out", "{bundle}/inner"}
+            << QStringLiteral("is inside the release bundle");
     }
     void confidentialOutputsAreRefusedInsideABundle() {
         QFETCH(QStringList, args);

@@ -1,6 +1,7 @@
 // The Export dialog, offscreen: a bundle written in the background from a real run folder,
 // the question before an existing folder is replaced (no, then yes), errors in words
-// (no format, a data file that changed) and a cancel that leaves nothing. Screenshot to
+// (no format, a data file that changed, a bundle inside a bundle) and a cancel that leaves
+// nothing. Screenshot to
 // $PPSYNTH_TEST_OUTPUT/screenshots/export_dialog.png.
 #include <QApplication>
 #include <QCheckBox>
@@ -126,6 +127,24 @@ class TstExportDialog : public QObject {
         QVERIFY(waitForExport(d));
         const auto m = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("EM"));
+    }
+
+    // A bundle inside another bundle is refused in words; nothing is written.
+    void refusesABundleInsideABundle() {
+        const fs::path outer = base_ / "outer";
+        ui::ExportDialog d(q(base_ / "run"), run_);
+        d.setDestination(q(outer));
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const std::vector<std::string> files = test::filesUnder(outer);
+        d.setDestination(q(outer / "inner"));
+        d.startExport();
+        QVERIFY(!waitForExport(d));
+        QVERIFY2(d.messageArea()->kind() == ui::MessageArea::Kind::Error &&
+                     d.messageArea()->text().contains(
+                         QStringLiteral("inside the release bundle '%1'").arg(q(outer))),
+                 qPrintable(d.messageArea()->text()));
+        QCOMPARE(test::filesUnder(outer), files);
     }
 
     void errorsInWords() {

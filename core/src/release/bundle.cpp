@@ -16,6 +16,7 @@
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/sha256.hpp"
+#include "ppsynth/release/bundle_guard.hpp"
 #include "release/commit.hpp"
 #include "release/readme.hpp"
 
@@ -249,6 +250,9 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
     if (bundleDir.empty()) return Error{"no folder given for the release bundle"};
     fs::path target = fs::path(bundleDir).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "out/" -> "out"
+    // A bundle inside another would be handed out with it: refused before anything is made.
+    if (const std::string nested = nestedBundleProblem(target); !nested.empty())
+        return Error{nested};
 
     std::error_code ec;
     const bool exists = fs::exists(fs::symlink_status(target, ec));
