@@ -33,6 +33,7 @@ int runRelease(const ReleaseArgs& a) {
     release::ReleaseOptions ro;
     ro.overwrite = a.overwrite;
     ro.progress = stderrProgress(cancel);
+    ro.warning = [](const std::string& w) { std::cerr << "warning: " << w << "\n"; };
     if (auto s =
             release::releaseFromRun(loaded->run, loaded->table, a.synthesizer, a.out, *formats, ro);
         !s) {

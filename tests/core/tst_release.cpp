@@ -755,7 +755,7 @@ class TstRelease : public QObject {
         };
 
         failFrom = 2;  // new in and old back both fail
-        Status s = detail::commitBundle(temp, target, true, failing);
+        Status s = detail::commitBundle(temp, target, true, failing).status();
         QVERIFY(!s.isOk());
         QCOMPARE(calls, 3);
         QVERIFY2(!contains(s.message(), "unchanged"), s.message().c_str());
@@ -774,12 +774,48 @@ class TstRelease : public QObject {
             else
                 fs::rename(from, to, ec);
         };
-        s = detail::commitBundle(temp, target, true, newInFails);
+        s = detail::commitBundle(temp, target, true, newInFails).status();
         QVERIFY(!s.isOk());
         QCOMPARE(calls, 3);
         QVERIFY2(contains(s.message(), "the existing bundle is unchanged"), s.message().c_str());
         QCOMPARE(test::slurp(target / "manifest.json"), std::string("old"));
         QCOMPARE(leftovers(target), std::vector<std::string>{temp.string()});
+    }
+
+    // The old bundle moved aside but not deleted is a whole bundle under a name nobody
+    // chose: the writer says where it is and that it must be removed by hand.
+    void commitSaysWhereAnUndeletableOldBundleIs() {
+        const fs::path dir = outputDir("commit_leftover");
+        const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
+        fs::create_directories(target);
+        fs::create_directories(temp);
+        std::ofstream(target / "manifest.json") << "old";
+        std::ofstream(temp / "manifest.json") << "new";
+        fs::path removed;
+        const detail::RemoveFolder failing = [&](const fs::path& old, std::error_code& ec) {
+            removed = old;
+            ec = std::make_error_code(std::errc::permission_denied);
+        };
+        auto committed = detail::commitBundle(temp, target, true, {}, failing);
+        QVERIFY2(committed.hasValue(), committed.hasValue() ? "" : committed.message().c_str());
+        QCOMPARE(test::slurp(target / "manifest.json"), std::string("new"));
+        QVERIFY2(contains(removed.filename().string(), "bundle.old-"), removed.c_str());
+        QCOMPARE(test::slurp(removed / "manifest.json"), std::string("old"));
+        QCOMPARE(leftovers(target), std::vector<std::string>{removed.string()});
+        for (const std::string& part :
+             {"it was left in '" + removed.string() + "'",
+              std::string("remove that folder by hand"), std::string("Permission denied")})
+            QVERIFY2(contains(*committed, part), committed->c_str());
+
+        // Deleted as it should be: nothing to say, nothing left.
+        fs::remove_all(removed);
+        fs::create_directories(temp);
+        std::ofstream(temp / "manifest.json") << "newer";
+        committed = detail::commitBundle(temp, target, true);
+        QVERIFY(committed.hasValue());
+        QVERIFY2(committed->empty(), committed->c_str());
+        QVERIFY(leftovers(target).empty());
+        QCOMPARE(test::slurp(target / "manifest.json"), std::string("newer"));
     }
 
     // A bundle inside another would be handed out with it (and break its checksums' promise

@@ -5,6 +5,7 @@
 // writes confidential output refusing a destination inside a bundle.
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTest>
 #include <algorithm>
 #include <csignal>
@@ -353,6 +354,34 @@ class TstReleaseCli : public QObject {
                               "--known", "region,sex", "--out", q(dir / "risks.csv")});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(test::slurp(dir / "risks.csv").rfind("row,ir\n", 0) == 0);
+    }
+
+    // When the bundle that --overwrite replaced cannot be deleted, the command still succeeds
+    // but says where that old bundle was left and that it must be removed by hand.
+    void overwriteSaysWhereTheOldBundleWasLeft() {
+        const fs::path dir = outputDir("leftover");
+        const fs::path bundle = dir / "bundle";
+        QCOMPARE(cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle)}).code, 0);
+        // Undone wherever the file ended up, also when a check below fails.
+        const auto cleanup = qScopeGuard([dir] {
+            for (const auto& e : fs::directory_iterator(dir))
+                test::makeDeletable(e.path() / "data" / "synthetic_01.csv");
+        });
+        if (!test::makeUndeletable(bundle / "data" / "synthetic_01.csv"))
+            QSKIP("a file cannot be made undeletable here");
+        const Result r =
+            cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle), "--overwrite"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json m = json::parse(test::slurp(bundle / "manifest.json"));
+        QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
+        const std::vector<std::string> beside = besides(bundle);
+        QCOMPARE(beside.size(), std::size_t{2});
+        const std::string old = beside[0] == bundle.string() ? beside[1] : beside[0];
+        QVERIFY2(old.find("bundle.old-") != std::string::npos, old.c_str());
+        for (const std::string& part : {std::string("warning: "), "left in '" + old + "'",
+                                        std::string("remove that folder by hand")})
+            QVERIFY2(r.err.find(part) != std::string::npos, r.err.c_str());
+        QVERIFY(fs::exists(fs::path(old) / "data" / "synthetic_01.csv"));
     }
 
     void manifestFields() {
