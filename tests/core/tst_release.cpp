@@ -212,6 +212,10 @@ study::RunResult runWithSynthesizers() {
     run.synthesizers.back().k = 0.88;
     add("EM final", Scheme::Reweight).base = "EM";
     run.synthesizers.back().k = 0.97;
+    auto& budget = add("EM budget", Scheme::Scalar);
+    budget.epsilon = 3.0;
+    budget.tolerance = 0.05;
+    run.synthesizers.back().scalarWeight = 0.31;
     return run;
 }
 
@@ -843,8 +847,9 @@ class TstRelease : public QObject {
     }
 
     // The manifest identifies each mechanism: risk-based weights with their radius, radius
-    // mode, known variables, IR source (and L for the synthetic source); a re-weighted one
-    // with its base's name, scheme and knobs.
+    // mode, known variables, IR source (and L for the synthetic source); a scalar (EM) weight
+    // with what it was searched for (the synthesizer it matched or a target epsilon) and the
+    // tolerance; a re-weighted one with its base's name, scheme and knobs.
     void manifestKnobsIdentifyTheMechanism_data() {
         QTest::addColumn<QString>("synthesizer");
         QTest::addColumn<QString>("knobs");  // the manifest's "knobs" object, compact JSON
@@ -871,9 +876,15 @@ class TstRelease : public QObject {
             << R"({"base":"CW","base_c":0.7,"base_g":0.05,"base_ir_source":"data",)"
                R"("base_known":["sex","region"],"base_r":0.15,"base_radius_mode":"absolute",)"
                R"("base_scheme":"marginal","k":0.88,"tolerance":0.02})";
+        QTest::newRow("EM matched to LW-M") << "EM"
+                                            << R"({"a":0.42,"match":"LW-M","tolerance":0.02})";
+        QTest::newRow("EM to a target epsilon")
+            << "EM budget"
+            << R"({"a":0.31,"target_epsilon":3.0,"tolerance":0.05})";
         QTest::newRow("reweighted EM")
             << "EM final"
-            << R"({"base":"EM","base_a":0.42,"base_scheme":"scalar","k":0.97,"tolerance":0.02})";
+            << R"({"base":"EM","base_a":0.42,"base_match":"LW-M","base_scheme":"scalar",)"
+               R"("base_tolerance":0.02,"k":0.97,"tolerance":0.02})";
     }
     void manifestKnobsIdentifyTheMechanism() {
         QFETCH(QString, synthesizer);
