@@ -1,7 +1,8 @@
 // Confidential output (the disclosure-review report, exported charts, whose SVGs hold the
 // exact coordinates of confidential values) must never land inside a release bundle, which
 // is made to be handed out as a whole. Every place where the GUI picks such a destination
-// asks here first.
+// asks here first; the rule and its search are core's (ppsynth/release/bundle_guard.hpp),
+// shared with the CLI.
 #pragma once
 
 #include <QString>

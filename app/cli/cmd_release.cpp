@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli_commands.hpp"
+#include "cli_guard.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/release/from_run.hpp"
 #include "ppsynth/study/run_loader.hpp"
@@ -18,6 +19,7 @@ struct ReleaseArgs {
 };
 
 int runRelease(const ReleaseArgs& a) {
+    if (int refused = refuseBundleInBundle(a.out, "--out"); refused != 0) return refused;
     const auto& cancel = installCancelHandler();
     auto formats = release::parseReleaseFormats(a.formats);
     if (!formats) return std::cerr << "error: --format: " << formats.message() << "\n", 1;
@@ -31,6 +33,7 @@ int runRelease(const ReleaseArgs& a) {
     release::ReleaseOptions ro;
     ro.overwrite = a.overwrite;
     ro.progress = stderrProgress(cancel);
+    ro.warning = [](const std::string& w) { std::cerr << "warning: " << w << "\n"; };
     if (auto s =
             release::releaseFromRun(loaded->run, loaded->table, a.synthesizer, a.out, *formats, ro);
         !s) {

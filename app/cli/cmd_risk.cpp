@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli_commands.hpp"
+#include "cli_guard.hpp"
 #include "cli_progress.hpp"
 #include "cli_read_options.hpp"
 #include "ppsynth/common/atomic_file.hpp"
@@ -57,6 +58,9 @@ nlohmann::ordered_json summaryJson(const privacy::RiskSummary& s, const std::vec
 }
 
 int runRisk(const RiskArgs& a) {
+    if (int refused = refuseInsideBundle(a.out, "--out", "per-record identification risks");
+        refused != 0)
+        return refused;
     const auto& cancel = installCancelHandler();
     auto options = readOptionsFrom(a.read);
     if (!options) return std::cerr << "error: " << options.message() << "\n", 2;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_commands.hpp"
+#include "cli_guard.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -13,6 +14,10 @@
 namespace ppsynth::cli {
 
 int runRun(const RunArgs& a) {
+    if (int refused = refuseInsideBundle(
+            a.out, "--out", "a run folder, with record-level weights, bounds and risks");
+        refused != 0)
+        return refused;
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;

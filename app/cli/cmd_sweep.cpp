@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_commands.hpp"
+#include "cli_guard.hpp"
 #include "cli_progress.hpp"
 #include "cmd_run.hpp"
 #include "ppsynth/study/run_data.hpp"
@@ -20,6 +21,10 @@ struct SweepArgs {
 };
 
 int runSweepCommand(const SweepArgs& a) {
+    if (int refused = refuseInsideBundle(
+            a.out, "--out", "a sweep folder, with risks and utility of the confidential data");
+        refused != 0)
+        return refused;
     const auto& cancel = installCancelHandler();
     auto config = study::loadSweepConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;

@@ -2,6 +2,8 @@
 // temporary folder) and reading what was written.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -46,6 +48,33 @@ inline std::vector<std::string> filesUnder(const std::filesystem::path& dir) {
             out.push_back(std::filesystem::relative(e.path(), dir).generic_string());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+// For tests of what is left when deleting fails: makes `file` impossible to delete, by making
+// its folder read-only or, for root (whom permissions do not stop), by the immutable
+// attribute (chattr +i). False when neither can be done here (the test should then skip).
+inline bool makeUndeletable(const std::filesystem::path& file) {
+    namespace fs = std::filesystem;
+    if (::geteuid() == 0)
+        return std::system(("chattr +i '" + file.string() + "' 2>/dev/null").c_str()) == 0;
+    std::error_code ec;
+    fs::permissions(file.parent_path(), fs::perms::owner_write, fs::perm_options::remove, ec);
+    return !ec;
+}
+
+// Undoes makeUndeletable on `file` (where it is now); harmless on any other file.
+inline void makeDeletable(const std::filesystem::path& file) {
+    namespace fs = std::filesystem;
+    if (::geteuid() == 0) {
+        if (fs::exists(file)) {
+            [[maybe_unused]] const int rc =
+                std::system(("chattr -i '" + file.string() + "' 2>/dev/null").c_str());
+        }
+        return;
+    }
+    std::error_code ec;
+    if (fs::exists(file.parent_path()))
+        fs::permissions(file.parent_path(), fs::perms::owner_all, fs::perm_options::add, ec);
 }
 
 }  // namespace ppsynth::test

@@ -212,6 +212,10 @@ study::RunResult runWithSynthesizers() {
     run.synthesizers.back().k = 0.88;
     add("EM final", Scheme::Reweight).base = "EM";
     run.synthesizers.back().k = 0.97;
+    auto& budget = add("EM budget", Scheme::Scalar);
+    budget.epsilon = 3.0;
+    budget.tolerance = 0.05;
+    run.synthesizers.back().scalarWeight = 0.31;
     return run;
 }
 
@@ -755,7 +759,7 @@ class TstRelease : public QObject {
         };
 
         failFrom = 2;  // new in and old back both fail
-        Status s = detail::commitBundle(temp, target, true, failing);
+        Status s = detail::commitBundle(temp, target, true, failing).status();
         QVERIFY(!s.isOk());
         QCOMPARE(calls, 3);
         QVERIFY2(!contains(s.message(), "unchanged"), s.message().c_str());
@@ -774,7 +778,7 @@ class TstRelease : public QObject {
             else
                 fs::rename(from, to, ec);
         };
-        s = detail::commitBundle(temp, target, true, newInFails);
+        s = detail::commitBundle(temp, target, true, newInFails).status();
         QVERIFY(!s.isOk());
         QCOMPARE(calls, 3);
         QVERIFY2(contains(s.message(), "the existing bundle is unchanged"), s.message().c_str());
@@ -782,9 +786,70 @@ class TstRelease : public QObject {
         QCOMPARE(leftovers(target), std::vector<std::string>{temp.string()});
     }
 
+    // The old bundle moved aside but not deleted is a whole bundle under a name nobody
+    // chose: the writer says where it is and that it must be removed by hand.
+    void commitSaysWhereAnUndeletableOldBundleIs() {
+        const fs::path dir = outputDir("commit_leftover");
+        const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
+        fs::create_directories(target);
+        fs::create_directories(temp);
+        std::ofstream(target / "manifest.json") << "old";
+        std::ofstream(temp / "manifest.json") << "new";
+        fs::path removed;
+        const detail::RemoveFolder failing = [&](const fs::path& old, std::error_code& ec) {
+            removed = old;
+            ec = std::make_error_code(std::errc::permission_denied);
+        };
+        auto committed = detail::commitBundle(temp, target, true, {}, failing);
+        QVERIFY2(committed.hasValue(), committed.hasValue() ? "" : committed.message().c_str());
+        QCOMPARE(test::slurp(target / "manifest.json"), std::string("new"));
+        QVERIFY2(contains(removed.filename().string(), "bundle.old-"), removed.c_str());
+        QCOMPARE(test::slurp(removed / "manifest.json"), std::string("old"));
+        QCOMPARE(leftovers(target), std::vector<std::string>{removed.string()});
+        for (const std::string& part :
+             {"it was left in '" + removed.string() + "'",
+              std::string("remove that folder by hand"), std::string("Permission denied")})
+            QVERIFY2(contains(*committed, part), committed->c_str());
+
+        // Deleted as it should be: nothing to say, nothing left.
+        fs::remove_all(removed);
+        fs::create_directories(temp);
+        std::ofstream(temp / "manifest.json") << "newer";
+        committed = detail::commitBundle(temp, target, true);
+        QVERIFY(committed.hasValue());
+        QVERIFY2(committed->empty(), committed->c_str());
+        QVERIFY(leftovers(target).empty());
+        QCOMPARE(test::slurp(target / "manifest.json"), std::string("newer"));
+    }
+
+    // A bundle inside another would be handed out with it (and break its checksums' promise
+    // that they list every file): refused before anything is made, the outer one untouched.
+    // Replacing the outer bundle itself is still allowed.
+    void bundleInsideABundleIsRefused() {
+        const fs::path outer = outputDir("nested") / "outer";
+        QVERIFY(writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), outer.string()).isOk());
+        const std::vector<std::string> files = test::filesUnder(outer);
+        for (const fs::path& inner : {outer / "inner", outer / "data" / "new" / "bundle"}) {
+            const Status s = writeReleaseBundle(makeRequest(2, {FileFormat::Csv}), inner.string());
+            QVERIFY(!s.isOk());
+            QVERIFY2(contains(s.message(), "inside the release bundle '" + outer.string() + "'"),
+                     s.message().c_str());
+            QCOMPARE(test::filesUnder(outer), files);
+            QVERIFY(!fs::exists(outer / "inner"));
+            QVERIFY(!fs::exists(outer / "data" / "new"));
+        }
+        ReleaseOptions o;
+        o.overwrite = true;
+        const Status replaced =
+            writeReleaseBundle(makeRequest(3, {FileFormat::Csv}), outer.string(), o);
+        QVERIFY2(replaced.isOk(), replaced.message().c_str());
+        QVERIFY(fs::exists(outer / "data" / "synthetic_03.csv"));
+    }
+
     // The manifest identifies each mechanism: risk-based weights with their radius, radius
-    // mode, known variables, IR source (and L for the synthetic source); a re-weighted one
-    // with its base's name, scheme and knobs.
+    // mode, known variables, IR source (and L for the synthetic source); a scalar (EM) weight
+    // with what it was searched for (the synthesizer it matched or a target epsilon) and the
+    // tolerance; a re-weighted one with its base's name, scheme and knobs.
     void manifestKnobsIdentifyTheMechanism_data() {
         QTest::addColumn<QString>("synthesizer");
         QTest::addColumn<QString>("knobs");  // the manifest's "knobs" object, compact JSON
@@ -811,9 +876,15 @@ class TstRelease : public QObject {
             << R"({"base":"CW","base_c":0.7,"base_g":0.05,"base_ir_source":"data",)"
                R"("base_known":["sex","region"],"base_r":0.15,"base_radius_mode":"absolute",)"
                R"("base_scheme":"marginal","k":0.88,"tolerance":0.02})";
+        QTest::newRow("EM matched to LW-M") << "EM"
+                                            << R"({"a":0.42,"match":"LW-M","tolerance":0.02})";
+        QTest::newRow("EM to a target epsilon")
+            << "EM budget"
+            << R"({"a":0.31,"target_epsilon":3.0,"tolerance":0.05})";
         QTest::newRow("reweighted EM")
             << "EM final"
-            << R"({"base":"EM","base_a":0.42,"base_scheme":"scalar","k":0.97,"tolerance":0.02})";
+            << R"({"base":"EM","base_a":0.42,"base_match":"LW-M","base_scheme":"scalar",)"
+               R"("base_tolerance":0.02,"k":0.97,"tolerance":0.02})";
     }
     void manifestKnobsIdentifyTheMechanism() {
         QFETCH(QString, synthesizer);

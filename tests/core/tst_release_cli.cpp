@@ -1,10 +1,13 @@
 // `ppsynth-cli release` end to end, through the real executable: a run made by
 // `ppsynth-cli run`, then bundles checked for layout and checksums, re-imported through the
 // readers, scanned byte by byte for every confidential value, interrupted, refused when
-// they would overwrite, and their manifests read field by field.
+// they would overwrite, and their manifests read field by field. Also every command that
+// writes confidential output refusing a destination inside a bundle.
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTest>
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -71,6 +74,19 @@ std::string bytesOf(double v) {
     std::string s(sizeof v, '\0');
     std::memcpy(s.data(), &v, sizeof v);
     return s;
+}
+
+// A sweep of the run's data on the conjugate model: one point, quick.
+std::string quickSweepConfig(const fs::path& data) {
+    const json config = {
+        {"data",
+         {{"path", data.string()}, {"target", "visits"}, {"predictors", {"region", "age"}}}},
+        {"model", {{"family", "poisson-means"}}},
+        {"mcmc", {{"chains", 1}, {"draws", 100}}},
+        {"synthesis", {{"m", 2}}},
+        {"utility", {{"enabled", false}}},
+        {"sweep", {{"points", json::array({{{"c", 0.7}, {"g", 0.0}}})}}}};
+    return config.dump();
 }
 
 QString q(const fs::path& p) {
@@ -263,6 +279,109 @@ class TstReleaseCli : public QObject {
         const json m = json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
         QCOMPARE(besides(bundle), std::vector<std::string>{bundle.string()});
+    }
+
+    // A bundle is handed out as a whole: no command writes confidential output into one (or
+    // over one), nor a bundle into another. Refused before any work as a usage error (exit
+    // 2) naming the bundle, and nothing is written. Reading from a bundle is fine.
+    void confidentialOutputsAreRefusedInsideABundle_data() {
+        QTest::addColumn<QStringList>("args");  // {bundle}, {run}, {config}, {data}, {sweep}
+        QTest::addColumn<QString>("said");      // in the message
+        const QString confidential = QStringLiteral("confidential output (");
+        QTest::newRow("run") << QStringList{"run", "{config}", "--out", "{bundle}/run"}
+                             << confidential + "a run folder";
+        QTest::newRow("run, folders not yet made")
+            << QStringList{"run", "{config}", "--out", "{bundle}/data/new/run"}
+            << confidential + "a run folder";
+        QTest::newRow("run over the bundle")
+            << QStringList{"run", "{config}", "--out", "{bundle}", "--overwrite"}
+            << confidential + "a run folder";
+        QTest::newRow("demo") << QStringList{"demo", "--out", "{bundle}/demo"}
+                              << confidential + "a run folder";
+        QTest::newRow("risk") << QStringList{"risk",
+                                             "--original",
+                                             "{data}",
+                                             "--synthetic",
+                                             "{bundle}/data/synthetic_01.csv",
+                                             "--target",
+                                             "income",
+                                             "--out",
+                                             "{bundle}/risks.csv"}
+                              << confidential + "per-record identification risks";
+        QTest::newRow("sweep") << QStringList{"sweep", "{sweep}", "--out", "{bundle}/sweep"}
+                               << confidential + "a sweep folder";
+        QTest::newRow("release inside")
+            << QStringList{"release", "{run}", "--synthesizer", "CW", "--out", "{bundle}/inner"}
+            << QStringLiteral("is inside the release bundle");
+    }
+    void confidentialOutputsAreRefusedInsideABundle() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, said);
+        const fs::path dir = outputDir("guard");
+        const fs::path bundle = dir / "bundle";
+        const Result made = cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle)});
+        QVERIFY2(made.code == 0, made.err.c_str());
+        // A sweep of the same data on the conjugate model: quick, had it been run.
+        const fs::path sweep = dir / "sweep.json";
+        std::ofstream(sweep) << quickSweepConfig(data_);
+        const std::vector<std::string> files = test::filesUnder(bundle);
+        for (QString& a : args)
+            a.replace("{bundle}", q(bundle))
+                .replace("{run}", q(run_))
+                .replace("{config}", q(base_ / "config.json"))
+                .replace("{data}", q(data_))
+                .replace("{sweep}", q(sweep));
+        const Result r = cli(args);
+        QCOMPARE(r.code, 2);
+        for (const std::string& part :
+             {std::string("error: --out: "), said.toStdString(),
+              "release bundle '" + bundle.string() + "'", std::string("Choose a folder outside")})
+            QVERIFY2(r.err.find(part) != std::string::npos, r.err.c_str());
+        QCOMPARE(test::filesUnder(bundle), files);
+        std::vector<std::string> beside;
+        for (const auto& e : fs::directory_iterator(dir)) beside.push_back(e.path().string());
+        std::sort(beside.begin(), beside.end());
+        QCOMPARE(beside, (std::vector<std::string>{bundle.string(), sweep.string()}));
+    }
+
+    // The synthetic files of a bundle may be read; only what is written is checked.
+    void riskReadsABundleAndWritesOutsideIt() {
+        const fs::path dir = outputDir("guard_outside");
+        const fs::path bundle = dir / "bundle";
+        QCOMPARE(cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle)}).code, 0);
+        const Result r = cli({"risk", "--original", q(data_), "--synthetic",
+                              q(bundle / "data" / "synthetic_01.csv"), "--target", "income",
+                              "--known", "region,sex", "--out", q(dir / "risks.csv")});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(test::slurp(dir / "risks.csv").rfind("row,ir\n", 0) == 0);
+    }
+
+    // When the bundle that --overwrite replaced cannot be deleted, the command still succeeds
+    // but says where that old bundle was left and that it must be removed by hand.
+    void overwriteSaysWhereTheOldBundleWasLeft() {
+        const fs::path dir = outputDir("leftover");
+        const fs::path bundle = dir / "bundle";
+        QCOMPARE(cli({"release", q(run_), "--synthesizer", "LW", "--out", q(bundle)}).code, 0);
+        // Undone wherever the file ended up, also when a check below fails.
+        const auto cleanup = qScopeGuard([dir] {
+            for (const auto& e : fs::directory_iterator(dir))
+                test::makeDeletable(e.path() / "data" / "synthetic_01.csv");
+        });
+        if (!test::makeUndeletable(bundle / "data" / "synthetic_01.csv"))
+            QSKIP("a file cannot be made undeletable here");
+        const Result r =
+            cli({"release", q(run_), "--synthesizer", "CW", "--out", q(bundle), "--overwrite"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json m = json::parse(test::slurp(bundle / "manifest.json"));
+        QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("CW"));
+        const std::vector<std::string> beside = besides(bundle);
+        QCOMPARE(beside.size(), std::size_t{2});
+        const std::string old = beside[0] == bundle.string() ? beside[1] : beside[0];
+        QVERIFY2(old.find("bundle.old-") != std::string::npos, old.c_str());
+        for (const std::string& part : {std::string("warning: "), "left in '" + old + "'",
+                                        std::string("remove that folder by hand")})
+            QVERIFY2(r.err.find(part) != std::string::npos, r.err.c_str());
+        QVERIFY(fs::exists(fs::path(old) / "data" / "synthetic_01.csv"));
     }
 
     void manifestFields() {

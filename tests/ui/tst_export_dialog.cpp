@@ -1,12 +1,14 @@
 // The Export dialog, offscreen: a bundle written in the background from a real run folder,
 // the question before an existing folder is replaced (no, then yes), errors in words
-// (no format, a data file that changed) and a cancel that leaves nothing. Screenshot to
+// (no format, a data file that changed, a bundle inside a bundle), the old bundle an
+// overwrite could not delete named, and a cancel that leaves nothing. Screenshot to
 // $PPSYNTH_TEST_OUTPUT/screenshots/export_dialog.png.
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 #include <filesystem>
@@ -126,6 +128,54 @@ class TstExportDialog : public QObject {
         QVERIFY(waitForExport(d));
         const auto m = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("EM"));
+    }
+
+    // When the replaced bundle cannot be deleted, the dialog says where it was left.
+    void saysWhereTheOldBundleWasLeft() {
+        const fs::path dir = base_ / "leftover";
+        fs::create_directories(dir);
+        const fs::path bundle = dir / "bundle";
+        ui::ExportDialog d(q(base_ / "run"), run_);
+        d.setSynthesizer("LW");
+        d.setDestination(q(bundle));
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const auto cleanup = qScopeGuard([dir] {
+            for (const auto& e : fs::directory_iterator(dir))
+                test::makeDeletable(e.path() / "data" / "synthetic_01.csv");
+        });
+        if (!test::makeUndeletable(bundle / "data" / "synthetic_01.csv"))
+            QSKIP("a file cannot be made undeletable here");
+        d.setOverwriteQuestion([](const QString&) { return true; });
+        d.setSynthesizer("EM");
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const QString text = d.messageArea()->text();
+        QVERIFY2(text.contains(QStringLiteral("Wrote the release bundle")), qPrintable(text));
+        QString old;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().filename().string().starts_with("bundle.old-")) old = q(e.path());
+        QVERIFY(!old.isEmpty());
+        QVERIFY2(text.contains(QStringLiteral("left in '%1'").arg(old)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("remove that folder by hand")), qPrintable(text));
+    }
+
+    // A bundle inside another bundle is refused in words; nothing is written.
+    void refusesABundleInsideABundle() {
+        const fs::path outer = base_ / "outer";
+        ui::ExportDialog d(q(base_ / "run"), run_);
+        d.setDestination(q(outer));
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const std::vector<std::string> files = test::filesUnder(outer);
+        d.setDestination(q(outer / "inner"));
+        d.startExport();
+        QVERIFY(!waitForExport(d));
+        QVERIFY2(d.messageArea()->kind() == ui::MessageArea::Kind::Error &&
+                     d.messageArea()->text().contains(
+                         QStringLiteral("inside the release bundle '%1'").arg(q(outer))),
+                 qPrintable(d.messageArea()->text()));
+        QCOMPARE(test::filesUnder(outer), files);
     }
 
     void errorsInWords() {

@@ -2,7 +2,7 @@
 // CONFIDENTIAL top and bottom, with nothing loaded from outside the file; the PDF has
 // CONFIDENTIAL and its page number on every page (checked by text extraction with
 // pdftotext); bad names and existing files are refused; `ppsynth-cli report` works without
-// a display.
+// a display and refuses a file inside a release bundle.
 #include <QApplication>
 #include <QProcess>
 #include <QRegularExpression>
@@ -236,6 +236,29 @@ class TstReport : public QObject {
         QStringList left;
         for (const auto& e : fs::directory_iterator(dir)) left << q(e.path().filename());
         QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(", "))));
+    }
+
+    // The report is confidential: `ppsynth-cli report` refuses a file inside a release bundle
+    // (a usage error, exit 2) before reading the run, and writes nothing.
+    void cliRefusesAReportInsideABundle() {
+        const fs::path bundle = base_ / "bundle";
+        fs::remove_all(bundle);
+        fs::create_directories(bundle / "data");
+        std::ofstream(bundle / "manifest.json") << R"({"format": "ppsynth-release"})";
+        for (const fs::path& out : {bundle / "review.html", bundle / "data" / "new" / "r.pdf"}) {
+            QProcess p;
+            p.start(QStringLiteral(PPSYNTH_CLI),
+                    {QStringLiteral("report"), q(small_ / "run"), QStringLiteral("--out"), q(out)});
+            QVERIFY(p.waitForFinished(120000));
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            QCOMPARE(p.exitCode(), 2);
+            for (const QString& part :
+                 {QStringLiteral("confidential output (the disclosure-review report)"),
+                  QStringLiteral("release bundle '%1'").arg(q(bundle))})
+                QVERIFY2(err.contains(part), qPrintable(err));
+            QCOMPARE(test::filesUnder(bundle), std::vector<std::string>{"manifest.json"});
+            QVERIFY(!fs::exists(bundle / "data" / "new"));
+        }
     }
 
     // The command picks the offscreen platform itself when there is no display.

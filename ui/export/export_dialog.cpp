@@ -131,7 +131,11 @@ ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, Q
             [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
     job_->onResult([this](Status s) {
         if (s) {
-            say(MessageArea::Kind::Info, tr("Wrote the release bundle to %1.").arg(writing_));
+            QString text = tr("Wrote the release bundle to %1.").arg(writing_);
+            // The replaced bundle left behind under another name must not go unnoticed.
+            if (warning_ && !warning_->empty())
+                text += QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(*warning_));
+            say(MessageArea::Kind::Info, text);
             emit exportFinished(true);
         } else {
             say(MessageArea::Kind::Error,
@@ -245,11 +249,12 @@ void ExportDialog::startExport() {
     }
     message_->hide();
     writing_ = folder;
+    warning_ = std::make_shared<std::string>();
     setBusy(true);
     // The work owns copies of everything it reads; only a Status comes back.
     job_->start([runDir = local(runDir_), data = local(dataPath_),
                  name = synthesizer_->currentText().toStdString(), bundle = local(folder), formats,
-                 overwrite](const ProgressCallback& progress) -> Status {
+                 overwrite, warning = warning_](const ProgressCallback& progress) -> Status {
         study::LoadOptions lo;
         lo.dataPath = data;
         lo.draws = false;
@@ -260,6 +265,7 @@ void ExportDialog::startExport() {
         release::ReleaseOptions ro;
         ro.overwrite = overwrite;
         ro.progress = progress;
+        ro.warning = [warning](const std::string& w) { *warning = w; };
         return release::releaseFromRun(loaded->run, loaded->table, name, bundle, formats, ro);
     });
     setBusy(true);

@@ -6,6 +6,8 @@
 
 #include <QDialog>
 #include <functional>
+#include <memory>
+#include <string>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/study/runner.hpp"
@@ -80,6 +82,9 @@ class ExportDialog : public QDialog {
     JobRunner<Status>* job_;
     OverwriteQuestion question_;
     QString writing_;  // the folder the running export writes
+    // What the running export's writer warned about (an old bundle it could not delete);
+    // written on the worker, read once the result is back on the GUI thread.
+    std::shared_ptr<std::string> warning_;
     std::vector<QString> privacyTexts_;
 };
 

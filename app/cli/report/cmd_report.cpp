@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "../cli_commands.hpp"
+#include "../cli_guard.hpp"
 #include "../cli_progress.hpp"
 #include "ui/report/report_writer.hpp"
 
@@ -27,6 +28,9 @@ bool haveDisplay() {
 }
 
 int runReport(const ReportArgs& a) {
+    if (int refused = refuseInsideBundle(a.out, "--out", "the disclosure-review report");
+        refused != 0)
+        return refused;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !haveDisplay())
         qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;

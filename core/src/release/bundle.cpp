@@ -16,6 +16,7 @@
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/sha256.hpp"
+#include "ppsynth/release/bundle_guard.hpp"
 #include "release/commit.hpp"
 #include "release/readme.hpp"
 
@@ -193,19 +194,23 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
 
 namespace detail {
 
-Status commitBundle(const fs::path& temp, const fs::path& target, bool exists,
-                    const RenameFolder& renameFolder) {
+Expected<std::string> commitBundle(const fs::path& temp, const fs::path& target, bool exists,
+                                   const RenameFolder& renameFolder,
+                                   const RemoveFolder& removeFolder) {
     const RenameFolder rename = renameFolder
                                     ? renameFolder
                                     : [](const fs::path& from, const fs::path& to,
                                          std::error_code& ec) { fs::rename(from, to, ec); };
+    const RemoveFolder remove =
+        removeFolder ? removeFolder
+                     : [](const fs::path& dir, std::error_code& ec) { fs::remove_all(dir, ec); };
     std::error_code ec;
     if (!exists) {
         rename(temp, target, ec);
         if (ec)
             return Error{"could not move the bundle into '" + target.string() +
                          "': " + ec.message()};
-        return {};
+        return std::string();
     }
     // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
     const fs::path old = besideName(target, ".old-");
@@ -226,8 +231,14 @@ Status commitBundle(const fs::path& temp, const fs::path& target, bool exists,
         return Error{"could not move the new bundle into '" + target.string() +
                      "': " + ec.message() + "; the existing bundle is unchanged"};
     }
-    fs::remove_all(old, ec);  // the new bundle is in place; a leftover is only disk space
-    return {};
+    // The new bundle is in place. An old one left beside it is not lost data, but it is a
+    // whole bundle under a name nobody chose: say where it is so it does not go out with it.
+    remove(old, ec);
+    if (ec)
+        return "the new bundle is in '" + target.string() +
+               "', but the bundle it replaced could not be deleted (" + ec.message() +
+               "): it was left in '" + old.string() + "'; remove that folder by hand";
+    return std::string();
 }
 
 }  // namespace detail
@@ -249,6 +260,9 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
     if (bundleDir.empty()) return Error{"no folder given for the release bundle"};
     fs::path target = fs::path(bundleDir).lexically_normal();
     if (!target.has_filename()) target = target.parent_path();  // "out/" -> "out"
+    // A bundle inside another would be handed out with it: refused before anything is made.
+    if (const std::string nested = nestedBundleProblem(target); !nested.empty())
+        return Error{nested};
 
     std::error_code ec;
     const bool exists = fs::exists(fs::symlink_status(target, ec));
@@ -281,9 +295,11 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
 
     if (Status s = writeContents(request, temp, options); !s)
         return Error{withoutTemporary(s.message(), temp, target)};
-    if (Status s = detail::commitBundle(temp, target, exists); !s) return s;
+    auto committed = detail::commitBundle(temp, target, exists);
+    if (!committed) return committed.status();
     guard.release();
     parentGuard.release();
+    if (!committed->empty() && options.warning) options.warning(*committed);
     return {};
 }
 

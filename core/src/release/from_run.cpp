@@ -57,7 +57,13 @@ Status describeMechanism(const study::RunResult& run, const study::SynthesizerCo
             break;
         case study::Scheme::Scalar:
             knobs[prefix + "a"] = r.scalarWeight;
-            if (sc.epsilon) knobs[prefix + "target_epsilon"] = *sc.epsilon;
+            // What a was searched for: a target epsilon, or the epsilon of another synthesizer
+            // of the run (by name), within the relative tolerance.
+            if (sc.epsilon)
+                knobs[prefix + "target_epsilon"] = *sc.epsilon;
+            else
+                knobs[prefix + "match"] = sc.match;
+            knobs[prefix + "tolerance"] = sc.tolerance;
             if (top)
                 mf.notes.push_back(sc.epsilon
                                        ? "Scalar weight a chosen to reach the target epsilon."

@@ -11,6 +11,7 @@
 // listed, and (when the caller passes it) a column equal to the original y is refused.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct ReleaseOptions {
     // "ppsynth-release") is never replaced.
     bool overwrite = false;
     ProgressCallback progress;  // stage "release", done/total in files; Stop cancels
+    // Told, on the calling thread before the writer returns, what a person must know about a
+    // bundle that was written all the same: an old bundle that was replaced but could not be
+    // deleted, where it was left and that it must be removed by hand.
+    std::function<void(const std::string&)> warning;
 };
 
 // Names ppsynth refuses to release whatever the allow-list says: after splitting into parts

@@ -1,0 +1,17 @@
+// Confidential outputs never go into a release bundle (core's release/bundle_guard.hpp): each
+// command that writes one checks its destination first, before reading or computing anything.
+#pragma once
+
+#include <string>
+
+namespace ppsynth::cli {
+
+// 0 when `out` (given as `flag`) may receive `what`; otherwise prints why on stderr and
+// returns 2, the exit code of a usage error (nothing was read or written). An empty `out`
+// (an optional output not asked for) is fine.
+int refuseInsideBundle(const std::string& out, const std::string& flag, const std::string& what);
+
+// The same for `release`: 2 when the bundle's folder would be inside another bundle.
+int refuseBundleInBundle(const std::string& out, const std::string& flag);
+
+}  // namespace ppsynth::cli
