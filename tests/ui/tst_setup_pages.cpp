@@ -1,8 +1,9 @@
 // The setup pages on their own: knob editors keep spin box and slider in step; the Model
-// page starts from METHOD.md's priors and round-trips a configuration; the Synthesizers page
-// writes the ticked synthesizers and refuses what core would refuse, in words; the weight
-// preview equals the weights computed by hand and redraws within 100 ms (median printed);
-// project files round-trip and bad ones are refused with a message naming the problem.
+// page starts from METHOD.md's priors, round-trips a configuration and takes what core
+// accepts; the Synthesizers page writes the ticked synthesizers and refuses what core would
+// refuse, in words; the weight preview equals the weights computed by hand and redraws
+// within 100 ms (median printed); project files round-trip and bad ones are refused with a
+// message naming the problem.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
@@ -17,16 +18,19 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValidator>
 #include <algorithm>
 #include <random>
 #include <vector>
 
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/privacy/weights.hpp"
+#include "ppsynth/study/runner.hpp"
 #include "test_output.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/project_file.hpp"
 #include "ui/run/progress_board.hpp"
+#include "ui/setup/exact_spin_box.hpp"
 #include "ui/setup/knob_editor.hpp"
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
@@ -146,6 +150,51 @@ class TstSetupPages : public QObject {
         page.resetPriors();
         page.apply(out);
         QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);
+    }
+
+    // Core accepts one draw, many chains, any thinning, a seed beyond 32 bits and priors with
+    // many decimals: a configuration made on the command line loads without being changed.
+    void modelPageKeepsWhatCoreAccepts() {
+        auto c = baseConfig();
+        c.model.family = "normal-mixture";
+        c.model.K = 250;
+        c.mcmc.chains = 40;
+        c.mcmc.warmup = 250000;
+        c.mcmc.draws = 1;
+        c.mcmc.threads = 96;
+        c.mcmc.thin = 5000;
+        c.mcmc.seed = 18446744073709551557ULL;  // the largest 64-bit prime
+        const models::Priors defaults;
+        auto priors = study::priorValues(defaults);
+        priors["sigma_scale"] = 0.000025;
+        priors["tau_scale"] = 2.123456;
+        priors["gamma_rate"] = 2.5e6;
+        c.model.priors = priors;
+        c.synthesizers = {study::SynthesizerConfig{}};
+        c.synthesizers[0].name = "Unweighted";
+        const auto parsed = study::parseRunConfig(study::toJson(c));
+        QVERIFY2(bool(parsed), parsed ? "" : parsed.message().c_str());
+        ui::ModelPage page;
+        page.load(c);
+        page.resize(page.sizeHint().expandedTo(QSize(900, 700)));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_cli_limits.png")));
+        study::RunConfig out = baseConfig();
+        out.synthesizers = c.synthesizers;
+        page.apply(out);
+        QCOMPARE(QString::fromStdString(study::toJson(out)).split(QLatin1Char('\n')),
+                 QString::fromStdString(study::toJson(c)).split(QLatin1Char('\n')));
+        // The seed takes digits that fit in 64 bits; emptied, the last seed stays.
+        int pos = 0;
+        for (QString bad :
+             {QStringLiteral("18446744073709551616"), QStringLiteral("-1"), QStringLiteral("1e9")})
+            QCOMPARE(page.seedBox()->validator()->validate(bad, pos), QValidator::Invalid);
+        page.seedBox()->clear();
+        page.apply(out);
+        QCOMPARE(out.mcmc.seed, c.mcmc.seed);
+        page.seedBox()->setText(QStringLiteral("42"));
+        page.apply(out);
+        QCOMPARE(out.mcmc.seed, std::uint64_t(42));
     }
 
     void synthesizersApplyAndLoad() {

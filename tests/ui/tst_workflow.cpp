@@ -325,7 +325,7 @@ class TstWorkflow : public QObject {
         model->chainsBox()->setValue(2);
         model->warmupBox()->setValue(150);
         model->drawsBox()->setValue(150);
-        model->seedBox()->setValue(7);
+        model->seedBox()->setText(QStringLiteral("7"));
         model->threadsBox()->setValue(2);
         screenshot(w_.get(), QStringLiteral("model_page.png"));
 
