@@ -623,7 +623,7 @@ Project MainWindow::gatherProject() const {
         for (std::size_t i = 0; i < table->columnCount(); ++i)
             c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
     modelPage_->apply(c);
-    // An incomplete synthesizer set (nothing ticked) is still worth saving.
+    // An incomplete synthesizer set (none listed, or one not complete) is still worth saving.
     p.hasSynthesizers = bool(synthesizersPage_->apply(c)) && !c.synthesizers.empty();
     if (!p.hasSynthesizers) c.synthesizers.clear();
     for (const auto& r : runPanel_->runList()->records())

@@ -822,6 +822,47 @@ class TstMainWindow : public QObject {
         QCOMPARE(asked, 0);  // nothing unsaved: no question
     }
 
+    // A project made from a command-line configuration with synthesizers the old page had no
+    // row for (a sigmoid scheme, two LW, an EM with a fixed epsilon, a re-weighting of the
+    // sigmoid) opens and saves again with every one of them as it was.
+    void projectKeepsEverySynthesizer() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
+        const QString file = writeProject(tmp.path(), QStringLiteral("p"), {});
+        auto project = ui::loadProject(file);
+        QVERIFY2(bool(project), project ? "" : project.message().c_str());
+        const auto listed = study::parseRunConfig(R"({
+          "data": {"path": "x.csv", "target": "visits"},
+          "synthesizers": [
+            {"name": "Unweighted", "scheme": "unweighted"},
+            {"name": "LW 1", "scheme": "lipschitz", "c": 1.0, "g": 0.0},
+            {"name": "LW 2", "scheme": "lipschitz", "c": 2.0, "g": 0.0},
+            {"name": "Sigmoid", "scheme": "sigmoid", "source": "data", "a": 12},
+            {"name": "EM8", "scheme": "scalar", "epsilon": 8.0},
+            {"name": "Sigmoid final", "scheme": "reweight", "base": "Sigmoid"}]})");
+        QVERIFY2(bool(listed), listed ? "" : listed.message().c_str());
+        project->config.synthesizers = listed->synthesizers;
+        QVERIFY(bool(ui::saveProject(*project, file)));
+
+        ui::MainWindow w;
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+        QVERIFY(w.unsavedWork().isEmpty());  // nothing changed by opening it
+        const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
+        QVERIFY(w.saveProject(again));
+        QVERIFY(waitForJob(w.saveJob()));
+        const auto back = ui::loadProject(again);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        auto synthesizersOf = [](const study::RunConfig& c) {
+            study::RunConfig only;
+            only.synthesizers = c.synthesizers;
+            return QString::fromStdString(study::toJson(only)).split(QLatin1Char('\n'));
+        };
+        QCOMPARE(synthesizersOf(back->config), synthesizersOf(*listed));
+    }
+
     // Opening other data ends the project: Save then asks for a new file instead of writing
     // the other data under the project's name.
     void otherDataLeavesTheProject() {
@@ -1461,9 +1502,10 @@ class TstMainWindow : public QObject {
         QVERIFY(point2);
         w.openSweepPoint(*point2);
         QVERIFY(w.tabs()->currentWidget() == w.synthesizersPage());
-        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::LW));
-        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::EM));
-        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::Unweighted));
+        QCOMPARE(w.synthesizersPage()->rowCount(), 3);
+        QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::LW));
+        QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::EM));
+        QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::Unweighted));
         study::RunConfig applied;
         QVERIFY(w.synthesizersPage()->apply(applied));
         const auto lw =
