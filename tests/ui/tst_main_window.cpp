@@ -863,6 +863,29 @@ class TstMainWindow : public QObject {
         QCOMPARE(synthesizersOf(back->config), synthesizersOf(*listed));
     }
 
+    // Synthesizers that core would refuse (two of one name) cannot go into a project file:
+    // it is saved without them, and the window says so instead of dropping them silently.
+    void saveTellsOfIncompleteSynthesizers() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
+        const QString file = writeProject(tmp.path(), QStringLiteral("p"), {});
+        ui::MainWindow w;
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        auto* page = w.synthesizersPage();
+        QVERIFY(page->firstRow(ui::SynthesizerRow::CW));
+        page->firstRow(ui::SynthesizerRow::CW)->setName(QStringLiteral("LW"));
+        const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
+        QVERIFY(w.saveProject(again));
+        QVERIFY(waitForJob(w.saveJob()));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        const QString text = w.dataPage()->messageArea()->text();
+        QVERIFY2(text.contains(QStringLiteral("without its synthesizers")) &&
+                     text.contains(QStringLiteral("Two synthesizers are called 'LW'")),
+                 qPrintable(text));
+    }
+
     // Opening other data ends the project: Save then asks for a new file instead of writing
     // the other data under the project's name.
     void otherDataLeavesTheProject() {
