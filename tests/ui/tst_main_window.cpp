@@ -56,6 +56,7 @@
 #include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
+#include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
 #include "ui/table_model.hpp"
@@ -884,6 +885,55 @@ class TstMainWindow : public QObject {
         QVERIFY2(text.contains(QStringLiteral("without its synthesizers")) &&
                      text.contains(QStringLiteral("Two synthesizers are called 'LW'")),
                  qPrintable(text));
+    }
+
+    // Opening a project while a run is going: the run stops only once the new project has
+    // been read and applied. A project whose data file cannot be read leaves the run going
+    // (and the shown project in place); one that opens ends it.
+    void runKeepsGoingWhenProjectFailsToOpen() {
+        QTemporaryDir a, b;
+        QVERIFY(a.isValid() && b.isValid());
+        fixture::writeInputs(std::filesystem::path(a.path().toStdString()) / "inputs");
+        fixture::writeInputs(std::filesystem::path(b.path().toStdString()) / "inputs");
+        const QString fileA = writeProject(a.path(), QStringLiteral("a"), {});
+        const QString fileB = writeProject(b.path(), QStringLiteral("b"), {});
+        QVERIFY(QFile::remove(b.filePath(QStringLiteral("inputs/data.sav"))));  // moved away
+
+        ui::MainWindow w;
+        int asked = 0;
+        QStringList what;
+        w.questions().unsavedWork = [&](const QString&, const QStringList& items) {
+            ++asked;
+            what = items;
+            return ui::UnsavedChoice::Discard;
+        };
+        w.openProject(fileA);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        // A run long enough to be going throughout: NUTS on the Poisson regression.
+        auto* model = w.modelPage();
+        model->familyBox()->setCurrentIndex(
+            model->familyBox()->findData(QStringLiteral("poisson")));
+        model->warmupBox()->setValue(200000);
+        model->drawsBox()->setValue(200000);
+        QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
+        QVERIFY(w.runPanel()->isRunning());
+
+        w.openProject(fileB);
+        QCOMPARE(asked, 1);
+        QVERIFY2(what.join(QLatin1Char(' ')).contains(QStringLiteral("run is in progress")),
+                 qPrintable(what.join(QLatin1Char(' '))));
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY(w.runPanel()->isRunning());
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+
+        w.openProject(fileA);
+        QCOMPARE(asked, 2);
+        QVERIFY(waitForJob(w.readJob()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runPanel()->isRunning(), 30000);
+        QCOMPARE(w.runPanel()->job()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(w.runPanel()->runList()->records().empty());
     }
 
     // Opening other data ends the project: Save then asks for a new file instead of writing
