@@ -623,7 +623,7 @@ Project MainWindow::gatherProject() const {
         for (std::size_t i = 0; i < table->columnCount(); ++i)
             c.data.types[table->column(i).name()] = std::string(toString(table->column(i).type()));
     modelPage_->apply(c);
-    // An incomplete synthesizer set (nothing ticked) is still worth saving.
+    // An incomplete synthesizer set (none listed, or one not complete) is still worth saving.
     p.hasSynthesizers = bool(synthesizersPage_->apply(c)) && !c.synthesizers.empty();
     if (!p.hasSynthesizers) c.synthesizers.clear();
     for (const auto& r : runPanel_->runList()->records())
@@ -745,7 +745,8 @@ void MainWindow::removeFoldersOfThisSave() {
 }
 
 bool MainWindow::writeProjectFile(const QString& path) {
-    const auto status = ppsynth::ui::saveProject(gatherProject(), path);
+    const Project project = gatherProject();
+    const auto status = ppsynth::ui::saveProject(project, path);
     if (!status) {
         dataPage_->messageArea()->showError(QString::fromStdString(status.message()));
         return false;
@@ -755,6 +756,15 @@ bool MainWindow::writeProjectFile(const QString& path) {
     addRecentFile(path);
     setWindowTitle(tr("%1 - ppsynth").arg(QFileInfo(path).fileName()));
     statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+    // A project file holds a configuration core accepts: synthesizers that are not complete
+    // yet are not in it, and the person is told which and why.
+    if (!project.hasSynthesizers && synthesizersPage_->rowCount() > 0) {
+        study::RunConfig probe;
+        const auto incomplete = synthesizersPage_->apply(probe);
+        dataPage_->messageArea()->showError(
+            tr("Saved %1 without its synthesizers: %2")
+                .arg(QFileInfo(path).fileName(), QString::fromStdString(incomplete.message())));
+    }
     return true;
 }
 

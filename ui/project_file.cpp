@@ -182,7 +182,7 @@ Expected<Project> loadProject(const QString& path) {
     // core checks the configuration; the roles are ours.
     QJsonObject config = root.value(QStringLiteral("run_config")).toObject();
     config.insert(QStringLiteral("data"), coreDataSection(root, d, p.dataPath));
-    // A project saved with no synthesizer ticked: parse with a stand-in, then drop it.
+    // A project saved with no synthesizer listed: parse with a stand-in, then drop it.
     if (!p.hasSynthesizers)
         config.insert(
             QStringLiteral("synthesizers"),

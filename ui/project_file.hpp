@@ -30,7 +30,7 @@ struct Project {
     // data.target/predictors/known/types/reference_levels/max_levels/transform/missing,
     // model, mcmc, synthesis, risk and the synthesizers. data.path is dataPath.
     study::RunConfig config;
-    bool hasSynthesizers = true;  // false when the project was saved with none ticked
+    bool hasSynthesizers = true;  // false when the project was saved with none listed
     std::vector<ProjectRun> runs;
 };
 

@@ -56,6 +56,7 @@
 #include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
+#include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
 #include "ui/table_model.hpp"
@@ -822,6 +823,119 @@ class TstMainWindow : public QObject {
         QCOMPARE(asked, 0);  // nothing unsaved: no question
     }
 
+    // A project made from a command-line configuration with synthesizers the old page had no
+    // row for (a sigmoid scheme, two LW, an EM with a fixed epsilon, a re-weighting of the
+    // sigmoid) opens and saves again with every one of them as it was.
+    void projectKeepsEverySynthesizer() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
+        const QString file = writeProject(tmp.path(), QStringLiteral("p"), {});
+        auto project = ui::loadProject(file);
+        QVERIFY2(bool(project), project ? "" : project.message().c_str());
+        const auto listed = study::parseRunConfig(R"({
+          "data": {"path": "x.csv", "target": "visits"},
+          "synthesizers": [
+            {"name": "Unweighted", "scheme": "unweighted"},
+            {"name": "LW 1", "scheme": "lipschitz", "c": 1.0, "g": 0.0},
+            {"name": "LW 2", "scheme": "lipschitz", "c": 2.0, "g": 0.0},
+            {"name": "Sigmoid", "scheme": "sigmoid", "source": "data", "a": 12},
+            {"name": "EM8", "scheme": "scalar", "epsilon": 8.0},
+            {"name": "Sigmoid final", "scheme": "reweight", "base": "Sigmoid"}]})");
+        QVERIFY2(bool(listed), listed ? "" : listed.message().c_str());
+        project->config.synthesizers = listed->synthesizers;
+        QVERIFY(bool(ui::saveProject(*project, file)));
+
+        ui::MainWindow w;
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+        QVERIFY(w.unsavedWork().isEmpty());  // nothing changed by opening it
+        const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
+        QVERIFY(w.saveProject(again));
+        QVERIFY(waitForJob(w.saveJob()));
+        const auto back = ui::loadProject(again);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        auto synthesizersOf = [](const study::RunConfig& c) {
+            study::RunConfig only;
+            only.synthesizers = c.synthesizers;
+            return QString::fromStdString(study::toJson(only)).split(QLatin1Char('\n'));
+        };
+        QCOMPARE(synthesizersOf(back->config), synthesizersOf(*listed));
+    }
+
+    // Synthesizers that core would refuse (two of one name) cannot go into a project file:
+    // it is saved without them, and the window says so instead of dropping them silently.
+    void saveTellsOfIncompleteSynthesizers() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
+        const QString file = writeProject(tmp.path(), QStringLiteral("p"), {});
+        ui::MainWindow w;
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        auto* page = w.synthesizersPage();
+        QVERIFY(page->firstRow(ui::SynthesizerRow::CW));
+        page->firstRow(ui::SynthesizerRow::CW)->setName(QStringLiteral("LW"));
+        const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
+        QVERIFY(w.saveProject(again));
+        QVERIFY(waitForJob(w.saveJob()));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        const QString text = w.dataPage()->messageArea()->text();
+        QVERIFY2(text.contains(QStringLiteral("without its synthesizers")) &&
+                     text.contains(QStringLiteral("Two synthesizers are called 'LW'")),
+                 qPrintable(text));
+    }
+
+    // Opening a project while a run is going: the run stops only once the new project has
+    // been read and applied. A project whose data file cannot be read leaves the run going
+    // (and the shown project in place); one that opens ends it.
+    void runKeepsGoingWhenProjectFailsToOpen() {
+        QTemporaryDir a, b;
+        QVERIFY(a.isValid() && b.isValid());
+        fixture::writeInputs(std::filesystem::path(a.path().toStdString()) / "inputs");
+        fixture::writeInputs(std::filesystem::path(b.path().toStdString()) / "inputs");
+        const QString fileA = writeProject(a.path(), QStringLiteral("a"), {});
+        const QString fileB = writeProject(b.path(), QStringLiteral("b"), {});
+        QVERIFY(QFile::remove(b.filePath(QStringLiteral("inputs/data.sav"))));  // moved away
+
+        ui::MainWindow w;
+        int asked = 0;
+        QStringList what;
+        w.questions().unsavedWork = [&](const QString&, const QStringList& items) {
+            ++asked;
+            what = items;
+            return ui::UnsavedChoice::Discard;
+        };
+        w.openProject(fileA);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        // A run long enough to be going throughout: NUTS on the Poisson regression.
+        auto* model = w.modelPage();
+        model->familyBox()->setCurrentIndex(
+            model->familyBox()->findData(QStringLiteral("poisson")));
+        model->warmupBox()->setValue(200000);
+        model->drawsBox()->setValue(200000);
+        QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
+        QVERIFY(w.runPanel()->isRunning());
+
+        w.openProject(fileB);
+        QCOMPARE(asked, 1);
+        QVERIFY2(what.join(QLatin1Char(' ')).contains(QStringLiteral("run is in progress")),
+                 qPrintable(what.join(QLatin1Char(' '))));
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY(w.runPanel()->isRunning());
+        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+
+        w.openProject(fileA);
+        QCOMPARE(asked, 2);
+        QVERIFY(waitForJob(w.readJob()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runPanel()->isRunning(), 30000);
+        QCOMPARE(w.runPanel()->job()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(w.runPanel()->runList()->records().empty());
+    }
+
     // Opening other data ends the project: Save then asks for a new file instead of writing
     // the other data under the project's name.
     void otherDataLeavesTheProject() {
@@ -1461,9 +1575,10 @@ class TstMainWindow : public QObject {
         QVERIFY(point2);
         w.openSweepPoint(*point2);
         QVERIFY(w.tabs()->currentWidget() == w.synthesizersPage());
-        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::LW));
-        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::EM));
-        QVERIFY(w.synthesizersPage()->isTicked(ui::SynthesizersPage::Unweighted));
+        QCOMPARE(w.synthesizersPage()->rowCount(), 3);
+        QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::LW));
+        QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::EM));
+        QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::Unweighted));
         study::RunConfig applied;
         QVERIFY(w.synthesizersPage()->apply(applied));
         const auto lw =

@@ -1,8 +1,10 @@
 // The setup pages on their own: knob editors keep spin box and slider in step; the Model
-// page starts from METHOD.md's priors and round-trips a configuration; the Synthesizers page
-// writes the ticked synthesizers and refuses what core would refuse, in words; the weight
-// preview equals the weights computed by hand and redraws within 100 ms (median printed);
-// project files round-trip and bad ones are refused with a message naming the problem.
+// page starts from METHOD.md's priors, round-trips a configuration and takes what core
+// accepts; the Synthesizers page lists, adds, duplicates and removes synthesizers, writes
+// back every synthesizer a configuration holds and refuses what core would refuse, in
+// words; the weight preview equals the weights computed by hand and redraws within 100 ms
+// (median printed); project files round-trip and bad ones are refused with a message
+// naming the problem.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
@@ -12,27 +14,35 @@
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QValidator>
 #include <algorithm>
 #include <random>
 #include <vector>
 
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/privacy/weights.hpp"
+#include "ppsynth/study/runner.hpp"
 #include "test_output.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/project_file.hpp"
 #include "ui/run/progress_board.hpp"
+#include "ui/setup/exact_spin_box.hpp"
 #include "ui/setup/knob_editor.hpp"
 #include "ui/setup/model_page.hpp"
+#include "ui/setup/synthesizer_row.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
 
 using namespace ppsynth;
+using ui::SynthesizerRow;
 using ui::SynthesizersPage;
 
 namespace {
@@ -79,12 +89,23 @@ class TstSetupPages : public QObject {
 
     void everyKnobHasAPlainTooltipNamingItsTerm() {
         SynthesizersPage page;
-        const std::vector<std::pair<SynthesizersPage::Kind, QString>> knobs = {
-            {SynthesizersPage::LW, "c"},       {SynthesizersPage::LW, "g"},
-            {SynthesizersPage::LWM, "M"},      {SynthesizersPage::CW, "c"},
-            {SynthesizersPage::Pairwise, "g"}, {SynthesizersPage::Reweighted, "k"}};
+        for (auto kind : {SynthesizerRow::LWM, SynthesizerRow::CW, SynthesizerRow::Pairwise,
+                          SynthesizerRow::Sigmoid, SynthesizerRow::Reweighted})
+            page.addRow(kind);
+        const std::vector<std::pair<SynthesizerRow::Kind, QString>> knobs = {
+            {SynthesizerRow::LW, "c"},
+            {SynthesizerRow::LW, "g"},
+            {SynthesizerRow::LWM, "M"},
+            {SynthesizerRow::CW, "c"},
+            {SynthesizerRow::Pairwise, "g"},
+            {SynthesizerRow::Reweighted, "k"},
+            {SynthesizerRow::Reweighted, "tolerance"},
+            {SynthesizerRow::Sigmoid, "a"},
+            {SynthesizerRow::EM, "epsilon"},
+            {SynthesizerRow::EM, "tolerance"}};
         for (const auto& [kind, name] : knobs) {
-            auto* k = page.knob(kind, name);
+            QVERIFY(page.firstRow(kind));
+            auto* k = page.firstRow(kind)->knob(name);
             QVERIFY2(k, qPrintable(name));
             QVERIFY2(k->toolTip().startsWith(name + QStringLiteral(", ")),
                      qPrintable(k->toolTip()));
@@ -93,8 +114,13 @@ class TstSetupPages : public QObject {
         QVERIFY(page.radiusKnob()->toolTip().startsWith(QStringLiteral("r, ")));
         QVERIFY(page.mBox()->toolTip().startsWith(QStringLiteral("m: ")));
         QVERIFY(page.lBox()->toolTip().startsWith(QStringLiteral("L: ")));
-        QVERIFY(page.matchBox()->toolTip().contains(QStringLiteral("epsilon")));
-        QVERIFY(!page.sourceBox(SynthesizersPage::CW)->toolTip().isEmpty());
+        const auto* em = page.firstRow(SynthesizerRow::EM);
+        QVERIFY(em->matchBox()->toolTip().contains(QStringLiteral("epsilon")));
+        QVERIFY(em->targetBox()->toolTip().contains(QStringLiteral("epsilon")));
+        for (auto kind : {SynthesizerRow::CW, SynthesizerRow::Pairwise, SynthesizerRow::Sigmoid})
+            QVERIFY(!page.firstRow(kind)->sourceBox()->toolTip().isEmpty());
+        for (QAction* a : page.addMenu()->actions()) QVERIFY(a->toolTip().size() > 40);
+        QVERIFY(!page.addButton()->toolTip().isEmpty());
     }
 
     void modelPageDefaultsAndRoundTrip() {
@@ -148,17 +174,70 @@ class TstSetupPages : public QObject {
         QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);
     }
 
+    // Core accepts one draw, many chains, any thinning, a seed beyond 32 bits and priors with
+    // many decimals: a configuration made on the command line loads without being changed.
+    void modelPageKeepsWhatCoreAccepts() {
+        auto c = baseConfig();
+        c.model.family = "normal-mixture";
+        c.model.K = 250;
+        c.mcmc.chains = 40;
+        c.mcmc.warmup = 250000;
+        c.mcmc.draws = 1;
+        c.mcmc.threads = 96;
+        c.mcmc.thin = 5000;
+        c.mcmc.seed = 18446744073709551557ULL;  // the largest 64-bit prime
+        const models::Priors defaults;
+        auto priors = study::priorValues(defaults);
+        priors["sigma_scale"] = 0.000025;
+        priors["tau_scale"] = 2.123456;
+        priors["gamma_rate"] = 2.5e6;
+        c.model.priors = priors;
+        c.synthesizers = {study::SynthesizerConfig{}};
+        c.synthesizers[0].name = "Unweighted";
+        const auto parsed = study::parseRunConfig(study::toJson(c));
+        QVERIFY2(bool(parsed), parsed ? "" : parsed.message().c_str());
+        ui::ModelPage page;
+        page.load(c);
+        page.resize(page.sizeHint().expandedTo(QSize(900, 700)));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_cli_limits.png")));
+        study::RunConfig out = baseConfig();
+        out.synthesizers = c.synthesizers;
+        page.apply(out);
+        QCOMPARE(QString::fromStdString(study::toJson(out)).split(QLatin1Char('\n')),
+                 QString::fromStdString(study::toJson(c)).split(QLatin1Char('\n')));
+        // The seed takes digits that fit in 64 bits; emptied, the last seed stays.
+        int pos = 0;
+        for (QString bad :
+             {QStringLiteral("18446744073709551616"), QStringLiteral("-1"), QStringLiteral("1e9")})
+            QCOMPARE(page.seedBox()->validator()->validate(bad, pos), QValidator::Invalid);
+        page.seedBox()->clear();
+        page.apply(out);
+        QCOMPARE(out.mcmc.seed, c.mcmc.seed);
+        page.seedBox()->setText(QStringLiteral("42"));
+        page.apply(out);
+        QCOMPARE(out.mcmc.seed, std::uint64_t(42));
+    }
+
     void synthesizersApplyAndLoad() {
-        SynthesizersPage page;
-        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
-            page.setTicked(SynthesizersPage::Kind(k), true);
-        page.knob(SynthesizersPage::LW, "c")->setValue(0.6);
-        page.knob(SynthesizersPage::LW, "g")->setValue(-0.1);
-        page.knob(SynthesizersPage::LWM, "M")->setValue(2.0);
-        page.setName(SynthesizersPage::LW, QStringLiteral("LW 0.6"));
-        page.matchBox()->setCurrentIndex(page.matchBox()->findText(QStringLiteral("LW 0.6")));
-        page.baseBox()->setCurrentIndex(page.baseBox()->findText(QStringLiteral("LW-M")));
-        page.knob(SynthesizersPage::Reweighted, "k")->setOptionalValue(0.9);
+        SynthesizersPage page;  // Unweighted, LW and EM (matching LW)
+        for (auto kind : {SynthesizerRow::LWM, SynthesizerRow::CW, SynthesizerRow::Pairwise,
+                          SynthesizerRow::Reweighted})
+            page.addRow(kind);
+        QCOMPARE(page.rowCount(), 7);
+        auto* lw = page.firstRow(SynthesizerRow::LW);
+        auto* em = page.firstRow(SynthesizerRow::EM);
+        auto* rw = page.firstRow(SynthesizerRow::Reweighted);
+        lw->knob("c")->setValue(0.6);
+        lw->knob("g")->setValue(-0.1);
+        page.firstRow(SynthesizerRow::LWM)->knob("M")->setValue(2.0);
+        QCOMPARE(em->matchBox()->currentText(), QStringLiteral("LW"));
+        // Renaming a synthesizer keeps what refers to it.
+        lw->nameEdit()->setText(QStringLiteral("LW 0.6"));
+        QCOMPARE(em->matchBox()->currentText(), QStringLiteral("LW 0.6"));
+        QCOMPARE(em->match(), QStringLiteral("LW 0.6"));
+        rw->baseBox()->setCurrentIndex(rw->baseBox()->findText(QStringLiteral("LW-M")));
+        rw->knob("k")->setOptionalValue(0.9);
         page.mBox()->setValue(5);
         page.lBox()->setValue(7);
         page.radiusKnob()->setValue(0.1);
@@ -168,13 +247,14 @@ class TstSetupPages : public QObject {
         QCOMPARE(c.synthesis.m, 5);
         QCOMPARE(c.risk.L, 7);
         QCOMPARE(c.risk.radius, 0.1);
-        const auto* lw = c.find("LW 0.6");
-        QVERIFY(lw && lw->scheme == study::Scheme::Lipschitz);
-        QCOMPARE(lw->c, 0.6);
-        QCOMPARE(lw->g, -0.1);
-        QVERIFY(!lw->M);
+        const auto* lwc = c.find("LW 0.6");
+        QVERIFY(lwc && lwc->scheme == study::Scheme::Lipschitz);
+        QCOMPARE(lwc->c, 0.6);
+        QCOMPARE(lwc->g, -0.1);
+        QVERIFY(!lwc->M);
         QCOMPARE(c.find("LW-M")->M.value(), 2.0);
         QCOMPARE(c.find("EM")->match, std::string("LW 0.6"));
+        QVERIFY(!c.find("EM")->epsilon);
         QCOMPARE(c.find("LW re-weighted")->base, std::string("LW-M"));
         QCOMPARE(c.find("LW re-weighted")->k.value(), 0.9);
         // core accepts what the page writes.
@@ -183,38 +263,145 @@ class TstSetupPages : public QObject {
 
         SynthesizersPage other;
         other.load(c);
-        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
-            QVERIFY(other.isTicked(SynthesizersPage::Kind(k)));
-        QCOMPARE(other.name(SynthesizersPage::LW), QStringLiteral("LW 0.6"));
-        QCOMPARE(other.knob(SynthesizersPage::LWM, "M")->value(), 2.0);
-        QCOMPARE(other.matchBox()->currentText(), QStringLiteral("LW 0.6"));
-        QCOMPARE(other.baseBox()->currentText(), QStringLiteral("LW-M"));
+        QCOMPARE(other.rowCount(), 7);
+        for (int i = 0; i < 7; ++i) QCOMPARE(other.rows()[i]->kind(), page.rows()[i]->kind());
+        QCOMPARE(other.rows()[1]->name(), QStringLiteral("LW 0.6"));
+        QCOMPARE(other.firstRow(SynthesizerRow::LWM)->knob("M")->value(), 2.0);
+        QCOMPARE(other.firstRow(SynthesizerRow::EM)->matchBox()->currentText(),
+                 QStringLiteral("LW 0.6"));
+        QCOMPARE(other.firstRow(SynthesizerRow::Reweighted)->baseBox()->currentText(),
+                 QStringLiteral("LW-M"));
         auto again = baseConfig();
         QVERIFY(bool(other.apply(again)));
         QCOMPARE(study::toJson(again), study::toJson(c));
+
+        // EM with a fixed epsilon instead of a match.
+        auto* em2 = other.firstRow(SynthesizerRow::EM);
+        em2->targetBox()->setCurrentIndex(SynthesizerRow::FixedEpsilon);
+        QVERIFY(em2->matchBox()->isHidden());
+        em2->knob("epsilon")->setValue(4.5);
+        QVERIFY(bool(other.apply(again)));
+        QCOMPARE(again.find("EM")->epsilon.value(), 4.5);
+        QVERIFY(again.find("EM")->match.empty());
+        QVERIFY(bool(study::parseRunConfig(study::toJson(again))));
+    }
+
+    // The list grows from the Add menu, a row duplicates next to itself under a new name with
+    // its settings, and Remove takes it out; the page is saved for a person to look at.
+    void synthesizersAddDuplicateRemove() {
+        SynthesizersPage page;
+        page.resize(1200, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QAction* sigmoid = nullptr;
+        for (QAction* a : page.addMenu()->actions())
+            if (a->data().toInt() == SynthesizerRow::Sigmoid) sigmoid = a;
+        QVERIFY(sigmoid);
+        sigmoid->trigger();
+        QCOMPARE(page.rowCount(), 4);
+        QCOMPARE(page.rows().back()->kind(), SynthesizerRow::Sigmoid);
+        QCOMPARE(page.rows().back()->name(), QStringLiteral("Sigmoid"));
+        auto* lw = page.firstRow(SynthesizerRow::LW);
+        lw->knob("c")->setValue(0.5);
+        QTest::mouseClick(lw->duplicateButton(), Qt::LeftButton);
+        QCOMPARE(page.rowCount(), 5);
+        auto* copy = page.rows()[2];
+        QCOMPARE(copy->kind(), SynthesizerRow::LW);
+        QCOMPARE(copy->name(), QStringLiteral("LW 2"));
+        QCOMPARE(copy->knob("c")->value(), 0.5);
+        copy->knob("c")->setValue(0.7);
+        QTest::mouseClick(copy->duplicateButton(), Qt::LeftButton);
+        QCOMPARE(page.rows()[3]->name(), QStringLiteral("LW 3"));
+        QCOMPARE(page.rows()[3]->knob("c")->value(), 0.7);
+        page.rows()[3]->knob("c")->setValue(0.9);
+        // The EM row may match any of the three.
+        auto* em = page.firstRow(SynthesizerRow::EM);
+        for (const char* n : {"LW", "LW 2", "LW 3", "Sigmoid"})
+            QVERIFY2(em->matchBox()->findText(QString::fromLatin1(n)) >= 0, n);
+        QVERIFY(em->matchBox()->findText(QStringLiteral("Unweighted")) < 0);
+        QTest::qWait(50);  // the list's layout settles
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/synthesizers_page_list.png")));
+        auto c = baseConfig();
+        QVERIFY(bool(page.apply(c)));
+        QCOMPARE(c.synthesizers.size(), std::size_t(6));
+        QCOMPARE(c.find("LW")->c, 0.5);
+        QCOMPARE(c.find("LW 2")->c, 0.7);
+        QCOMPARE(c.find("LW 3")->c, 0.9);
+        QTest::mouseClick(page.rows()[3]->removeButton(), Qt::LeftButton);
+        QCOMPARE(page.rowCount(), 5);
+        QVERIFY(!page.findRow(QStringLiteral("LW 3")));
+        QVERIFY(em->matchBox()->findText(QStringLiteral("LW 3")) < 0);
+        QVERIFY(bool(page.apply(c)));
+        QCOMPARE(c.synthesizers.size(), std::size_t(5));
+    }
+
+    // Every synthesizer a configuration can hold comes back from the page as it was: a
+    // sigmoid scheme, two of one kind (LW at c = 1 and at c = 2.5, beyond the slider), an
+    // EM with a fixed epsilon beside one that matches, a re-weighting of the sigmoid, knobs
+    // with more decimals than the spin boxes show, and tolerances the page has no default
+    // for. Loaded from the CLI's JSON and read back, the configuration is unchanged.
+    void synthesizersKeepEveryConfiguredSynthesizer() {
+        const auto in = study::parseRunConfig(R"({
+          "data": {"path": "/data/survey.csv", "target": "income"},
+          "synthesis": {"m": 5}, "risk": {"L": 4, "radius": 0.125},
+          "synthesizers": [
+            {"name": "LW c=2.5", "scheme": "lipschitz", "c": 2.5, "g": -0.125},
+            {"name": "Unweighted", "scheme": "unweighted"},
+            {"name": "LW c=1", "scheme": "lipschitz", "c": 1.0, "g": 0.0},
+            {"name": "Sigmoid", "scheme": "sigmoid", "source": "data", "a": 7.25},
+            {"name": "EM8", "scheme": "scalar", "epsilon": 8.0, "tolerance": 0.05},
+            {"name": "EM", "scheme": "scalar", "match": "LW c=2.5"},
+            {"name": "Sigmoid final", "scheme": "reweight", "base": "Sigmoid", "k": 0.875,
+             "tolerance": 0.03}
+          ]})");
+        QVERIFY2(bool(in), in ? "" : in.message().c_str());
+        SynthesizersPage page;
+        page.load(*in);
+        page.resize(1200, 900);
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/synthesizers_page_loaded.png")));
+        study::RunConfig out = *in;
+        out.synthesizers.clear();
+        const auto s = page.apply(out);
+        QVERIFY2(bool(s), s ? "" : s.message().c_str());
+        QCOMPARE(QString::fromStdString(study::toJson(out)).split(QLatin1Char('\n')),
+                 QString::fromStdString(study::toJson(*in)).split(QLatin1Char('\n')));
     }
 
     void synthesizersRefuseInWords_data() {
         QTest::addColumn<int>("setup");
         QTest::addColumn<QString>("message");
-        QTest::newRow("nothing ticked") << 0 << QStringLiteral("Tick at least one");
-        QTest::newRow("EM alone") << 1 << QStringLiteral("EM matches the epsilon");
+        QTest::newRow("none listed") << 0 << QStringLiteral("Add at least one");
+        QTest::newRow("EM alone") << 1 << QStringLiteral("EM 'EM' matches the epsilon");
         QTest::newRow("duplicate names") << 2 << QStringLiteral("Two synthesizers are called");
-        QTest::newRow("re-weighting alone") << 3 << QStringLiteral("Re-weighting starts from");
+        QTest::newRow("re-weighting alone")
+            << 3 << QStringLiteral("Re-weighting 'LW re-weighted' starts from");
+        QTest::newRow("EM's target removed")
+            << 4 << QStringLiteral("EM 'EM' matches the epsilon of 'LW', which is not in the list");
+        QTest::newRow("cycle") << 5 << QStringLiteral("The synthesizers' targets go round");
+        QTest::newRow("no name") << 6 << QStringLiteral("Give the CW");
     }
     void synthesizersRefuseInWords() {
         QFETCH(int, setup);
         QFETCH(QString, message);
         SynthesizersPage page;
-        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
-            page.setTicked(SynthesizersPage::Kind(k), false);
-        if (setup == 1) page.setTicked(SynthesizersPage::EM, true);
+        if (setup != 4) page.clearRows();
+        if (setup == 1) page.addRow(SynthesizerRow::EM);
         if (setup == 2) {
-            page.setTicked(SynthesizersPage::LW, true);
-            page.setTicked(SynthesizersPage::CW, true);
-            page.setName(SynthesizersPage::CW, QStringLiteral("LW"));
+            page.addRow(SynthesizerRow::LW);
+            page.addRow(SynthesizerRow::CW)->setName(QStringLiteral("LW"));
         }
-        if (setup == 3) page.setTicked(SynthesizersPage::Reweighted, true);
+        if (setup == 3) page.addRow(SynthesizerRow::Reweighted);
+        if (setup == 4) page.removeRow(page.firstRow(SynthesizerRow::LW));
+        if (setup == 5) {
+            page.addRow(SynthesizerRow::LW);
+            auto* a = page.addRow(SynthesizerRow::EM);
+            auto* b = page.addRow(SynthesizerRow::EM);
+            a->setMatch(b->name());
+            b->setMatch(a->name());
+        }
+        if (setup == 6) page.addRow(SynthesizerRow::CW)->setName(QStringLiteral("  "));
         auto c = baseConfig();
         const auto s = page.apply(c);
         QVERIFY(!s);
@@ -235,9 +422,9 @@ class TstSetupPages : public QObject {
         Eigen::VectorXd f(100000);
         for (auto& v : f) v = gamma(rng);
         panel->setBounds(f, QStringLiteral("test"));
-        page.setTicked(SynthesizersPage::LWM, true);
+        page.addRow(SynthesizerRow::LWM);
 
-        auto* slider = page.knob(SynthesizersPage::LW, "c")->slider();
+        auto* slider = page.firstRow(SynthesizerRow::LW)->knob("c")->slider();
         std::vector<double> ms;
         QElapsedTimer t;
         for (int i = 0; i < 40; ++i) {
@@ -246,7 +433,7 @@ class TstSetupPages : public QObject {
             panel->chartView()->viewport()->repaint();  // draw now, not at the next idle
             QCoreApplication::processEvents();
             ms.push_back(double(t.nsecsElapsed()) / 1e6);
-            const double c = page.knob(SynthesizersPage::LW, "c")->value();
+            const double c = page.firstRow(SynthesizerRow::LW)->knob("c")->value();
             const auto alpha = privacy::lipschitzWeights(f, c, 0.0);
             const double bound = alpha.cwiseProduct(f).maxCoeff();
             QCOMPARE(panel->lastPreview()->predictedBound, bound);
@@ -254,7 +441,7 @@ class TstSetupPages : public QObject {
         QVERIFY(panel->boundLabel()->text().startsWith(QStringLiteral("LW: predicted bound")));
         QCOMPARE(panel->histogramSeries()->count(), int(2 * ui::WeightPreviewPanel::kBins + 2));
         // LW-M: moving M truncates; the predicted bound never exceeds M.
-        auto* M = page.knob(SynthesizersPage::LWM, "M");
+        auto* M = page.firstRow(SynthesizerRow::LWM)->knob("M");
         for (double m : {4.0, 2.0, 1.0}) {
             t.start();
             M->setValue(m);
@@ -264,6 +451,17 @@ class TstSetupPages : public QObject {
             QVERIFY(panel->lastPreview()->predictedBound <= m);
             QVERIFY(panel->boundLabel()->text().startsWith(QStringLiteral("LW-M:")));
         }
+        // A second LW row previews its own knobs; without LW rows the preview says so.
+        auto* second = page.duplicateRow(page.firstRow(SynthesizerRow::LW));
+        second->knob("c")->setValue(0.3);
+        QVERIFY(panel->boundLabel()->text().startsWith(QStringLiteral("LW 2:")));
+        QCOMPARE(panel->lastPreview()->predictedBound,
+                 privacy::lipschitzWeights(f, 0.3, 0.0).cwiseProduct(f).maxCoeff());
+        for (auto* row : std::vector<SynthesizerRow*>(page.rows()))
+            if (row->kind() == SynthesizerRow::LW || row->kind() == SynthesizerRow::LWM)
+                page.removeRow(row);
+        QVERIFY(!panel->lastPreview());
+        QVERIFY(panel->boundLabel()->text().startsWith(QStringLiteral("Add an LW")));
         const double med = median(ms);
         const double worst = *std::max_element(ms.begin(), ms.end());
         qInfo(

@@ -62,6 +62,7 @@
 #include "ui/table_model.hpp"
 
 using namespace ppsynth;
+using ui::SynthesizerRow;
 using ui::SynthesizersPage;
 
 using ppsynth::testing::outputDir;
@@ -261,6 +262,9 @@ class TstWorkflow : public QObject {
 
     ui::RunPanel* run() const { return w_->runPanel(); }
     SynthesizersPage* synth() const { return w_->synthesizersPage(); }
+    ui::KnobEditor* lwKnob(const char* name) const {
+        return synth()->firstRow(SynthesizerRow::LW)->knob(QString::fromLatin1(name));
+    }
 
     // Starts a run with the Run button and waits for its end, probing the event loop.
     qint64 runAndWait(int timeoutMs) {
@@ -325,17 +329,17 @@ class TstWorkflow : public QObject {
         model->chainsBox()->setValue(2);
         model->warmupBox()->setValue(150);
         model->drawsBox()->setValue(150);
-        model->seedBox()->setValue(7);
+        model->seedBox()->setText(QStringLiteral("7"));
         model->threadsBox()->setValue(2);
         screenshot(w_.get(), QStringLiteral("model_page.png"));
 
         w_->tabs()->setCurrentWidget(synth());
-        for (int k = 0; k < SynthesizersPage::KindCount; ++k)
-            synth()->setTicked(SynthesizersPage::Kind(k), false);
-        synth()->setTicked(SynthesizersPage::LW, true);
-        synth()->setTicked(SynthesizersPage::EM, true);
-        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.7);
-        QCOMPARE(synth()->matchBox()->currentText(), QStringLiteral("LW"));
+        synth()->clearRows();
+        synth()->addRow(SynthesizerRow::LW);
+        synth()->addRow(SynthesizerRow::EM);
+        lwKnob("c")->setValue(0.7);
+        QCOMPARE(synth()->firstRow(SynthesizerRow::EM)->matchBox()->currentText(),
+                 QStringLiteral("LW"));
         synth()->mBox()->setValue(3);
         synth()->lBox()->setValue(3);
         const auto config = w_->currentConfig();
@@ -433,7 +437,7 @@ class TstWorkflow : public QObject {
     void previewRedrawsOnKnobMoves() {
         w_->tabs()->setCurrentWidget(synth());
         auto* preview = synth()->previewPanel();
-        auto* slider = synth()->knob(SynthesizersPage::LW, "c")->slider();
+        auto* slider = lwKnob("c")->slider();
         std::vector<double> ms;
         QElapsedTimer t;
         for (int i = 0; i < 30; ++i) {
@@ -442,7 +446,7 @@ class TstWorkflow : public QObject {
             preview->chartView()->viewport()->repaint();
             QCoreApplication::processEvents();
             ms.push_back(double(t.nsecsElapsed()) / 1e6);
-            const double c = synth()->knob(SynthesizersPage::LW, "c")->value();
+            const double c = lwKnob("c")->value();
             const Eigen::VectorXd alpha = privacy::lipschitzWeights(firstRun_->f, c, 0.0);
             QCOMPARE(preview->lastPreview()->predictedBound,
                      alpha.cwiseProduct(firstRun_->f).maxCoeff());
@@ -452,7 +456,7 @@ class TstWorkflow : public QObject {
               ms[ms.size() / 2], ms.back());
         QVERIFY(ms[ms.size() / 2] < 100);
         QVERIFY(preview->boundLabel()->text().startsWith(QStringLiteral("LW: predicted bound")));
-        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.7);
+        lwKnob("c")->setValue(0.7);
         screenshot(w_.get(), QStringLiteral("synthesizers_page.png"));
     }
 
@@ -495,15 +499,15 @@ class TstWorkflow : public QObject {
         // The window still works: tabs switch, the preview follows a knob.
         w_->tabs()->setCurrentWidget(synth());
         const double before = synth()->previewPanel()->lastPreview()->predictedBound;
-        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.3);
+        lwKnob("c")->setValue(0.3);
         QVERIFY(synth()->previewPanel()->lastPreview()->predictedBound < before);
-        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.7);
+        lwKnob("c")->setValue(0.7);
     }
 
     void secondRunAndCompare() {
         w_->modelPage()->warmupBox()->setValue(150);
         w_->modelPage()->drawsBox()->setValue(150);
-        synth()->knob(SynthesizersPage::LW, "c")->setValue(0.5);
+        lwKnob("c")->setValue(0.5);
         w_->tabs()->setCurrentWidget(run());
         const qint64 gap = runAndWait(600000);
         qInfo("second run: longest event-loop gap %lld ms", gap);

@@ -25,7 +25,7 @@ RunPanel::RunPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* buttons = new QHBoxLayout;
     run_->setToolTip(
-        tr("Fit the unweighted model, then every ticked synthesizer, on worker "
+        tr("Fit the unweighted model, then every listed synthesizer, on worker "
            "threads. The window stays usable; edits made meanwhile apply to the "
            "next run."));
     cancel_->setToolTip(tr("Stop the run. Earlier runs and their results stay as they are."));

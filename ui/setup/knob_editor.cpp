@@ -1,13 +1,15 @@
 #include "ui/setup/knob_editor.hpp"
 
 #include <QCheckBox>
-#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <algorithm>
 #include <cmath>
+
+#include "ui/setup/exact_spin_box.hpp"
 
 namespace ppsynth::ui {
 
@@ -15,7 +17,7 @@ KnobEditor::KnobEditor(const Spec& spec, QWidget* parent)
     : QWidget(parent),
       spec_(spec),
       label_(new QLabel(spec.label, this)),
-      spin_(new QDoubleSpinBox(this)),
+      spin_(new ExactSpinBox(this)),
       slider_(new QSlider(Qt::Horizontal, this)) {
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -46,15 +48,19 @@ KnobEditor::KnobEditor(const Spec& spec, QWidget* parent)
     setToolTip(spec.tooltip);
 
     // Each side updates the other without echoing back (the slider is coarser than the
-    // spin box, so an echo would round the typed value).
-    connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        const QSignalBlocker block(slider_);
-        slider_->setValue(toSlider(v));
+    // spin box, so an echo would round the typed value). The spin box's own signal is not
+    // blocked: a slider move is a change by the person, which ends an exact value.
+    connect(spin_, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (syncing_) return;
+        syncSlider();
         emit changed();
     });
     connect(slider_, &QSlider::valueChanged, this, [this](int s) {
-        const QSignalBlocker block(spin_);
-        spin_->setValue(fromSlider(s));
+        if (syncing_) return;
+        {
+            const QScopedValueRollback guard(syncing_, true);
+            spin_->setValue(fromSlider(s));
+        }
         emit changed();
     });
     updateEnabled();
@@ -74,11 +80,17 @@ double KnobEditor::fromSlider(int s) const {
 }
 
 double KnobEditor::value() const {
-    return spin_->value();
+    return spin_->exactValue();
 }
 
 void KnobEditor::setValue(double v) {
-    spin_->setValue(v);
+    const double before = value();
+    {
+        const QScopedValueRollback guard(syncing_, true);
+        spin_->setExactValue(v);
+    }
+    syncSlider();
+    if (value() != before) emit changed();
 }
 
 void KnobEditor::setRange(double min, double max, double step) {
@@ -87,8 +99,17 @@ void KnobEditor::setRange(double min, double max, double step) {
     spec_.step = step;
     spin_->setSingleStep(step);
     spin_->setRange(min, max);  // emits valueChanged when it clamps
+    syncSlider();
+}
+
+void KnobEditor::setTypedRange(double lowest, double highest) {
+    spin_->setRange(lowest, highest);
+    syncSlider();
+}
+
+void KnobEditor::syncSlider() {
     const QSignalBlocker block(slider_);
-    slider_->setValue(toSlider(spin_->value()));
+    slider_->setValue(toSlider(value()));
 }
 
 bool KnobEditor::isUsed() const {
@@ -101,8 +122,8 @@ std::optional<double> KnobEditor::optionalValue() const {
 }
 
 void KnobEditor::setOptionalValue(std::optional<double> v) {
-    if (use_) use_->setChecked(v.has_value());
     if (v) setValue(*v);
+    if (use_) use_->setChecked(v.has_value());
 }
 
 void KnobEditor::updateEnabled() {

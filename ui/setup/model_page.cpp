@@ -1,20 +1,23 @@
 #include "ui/setup/model_page.hpp"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QValidator>
+#include <limits>
 #include <set>
 
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ui/setup/exact_spin_box.hpp"
 
 namespace ppsynth::ui {
 
@@ -98,6 +101,30 @@ const PriorChoice kPriors[] = {
 
 const char* const kTransforms[] = {"none", "log", "log-shift", "asinh"};
 
+// Core sets lower limits only (chains, draws, threads, thin, K at least 1; warm-up not
+// negative).
+constexpr int kMost = std::numeric_limits<int>::max();
+
+// A seed: up to 20 digits that fit in 64 bits. Left empty, the box gets `last` back.
+class SeedValidator : public QValidator {
+  public:
+    SeedValidator(const std::uint64_t* last, QObject* parent) : QValidator(parent), last_(last) {}
+    State validate(QString& input, int& /*pos*/) const override {
+        if (input.isEmpty()) return Intermediate;
+        for (const QChar ch : input)
+            if (ch < QLatin1Char('0') || ch > QLatin1Char('9')) return Invalid;
+        bool ok = false;
+        input.toULongLong(&ok);
+        return ok ? Acceptable : Invalid;
+    }
+    void fixup(QString& input) const override {
+        if (input.isEmpty()) input = QString::number(*last_);
+    }
+
+  private:
+    const std::uint64_t* last_;
+};
+
 QSpinBox* spin(int lo, int hi, int value, const QString& tip) {
     auto* s = new QSpinBox;
     s->setRange(lo, hi);
@@ -132,7 +159,7 @@ QWidget* ModelPage::buildModelGroup() {
     }
     family_->setToolTip(tr("The model the synthetic y are drawn from (its posterior predictive)."));
     form->addRow(tr("Family"), family_);
-    K_ = spin(1, 100, 20,
+    K_ = spin(1, kMost, 20,
               tr("K: the most mixture components the model may use. The Dirichlet prior lets "
                  "unneeded components empty out, so K is an upper bound, not a guess."));
     form->addRow(tr("Components K"), K_);
@@ -165,11 +192,13 @@ QWidget* ModelPage::buildPriorGroup() {
     auto* form = new QFormLayout;
     const auto defaults = study::priorValues(models::Priors{});
     for (const auto& p : kPriors) {
-        auto* s = new QDoubleSpinBox;
-        s->setRange(1e-6, 1e6);
+        // Any positive value: a configured one with more decimals or beyond the range is
+        // shown as it is (ExactSpinBox).
+        auto* s = new ExactSpinBox;
         s->setDecimals(4);
+        s->setRange(0.0001, 1e6);
         s->setSingleStep(0.1);
-        s->setValue(defaults.at(p.name));
+        s->setExactValue(defaults.at(p.name));
         s->setToolTip(tr(p.tip));
         auto* label = new QLabel(tr(p.label));
         label->setToolTip(tr(p.tip));
@@ -190,19 +219,28 @@ QWidget* ModelPage::buildMcmcGroup() {
     auto* box = new QGroupBox(tr("MCMC"));
     auto* form = new QFormLayout(box);
     const int cores = std::max(1, QThread::idealThreadCount());
-    chains_ = spin(1, 16, 4,
+    chains_ = spin(1, kMost, 4,
                    tr("Independent Markov chains; at least 2 to judge convergence "
                       "(R-hat)."));
-    warmup_ = spin(0, 100000, 1000,
+    warmup_ = spin(0, kMost, 1000,
                    tr("Warm-up iterations per chain: the sampler tunes its step size and "
                       "metric; these draws are discarded."));
-    draws_ = spin(10, 100000, 1000,
+    draws_ = spin(1, kMost, 1000,
                   tr("Kept posterior draws per chain. The Lipschitz bound is a maximum over "
                      "draws, so more draws give a more careful bound."));
-    seed_ = spin(0, 2147483647, 1,
-                 tr("The same seed gives the same result on any machine and "
-                    "with any number of threads."));
-    threads_ = spin(1, 64, std::min(cores, 4),
+    seed_ = new QLineEdit(QString::number(seedValue_));
+    seed_->setValidator(new SeedValidator(&seedValue_, seed_));
+    seed_->setToolTip(
+        tr("The same seed gives the same result on any machine and with any number of "
+           "threads. Any whole number from 0 to 18446744073709551615."));
+    connect(seed_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        bool ok = false;
+        const auto v = text.toULongLong(&ok);
+        if (!ok) return;  // emptied while typing: the last number stays the seed
+        seedValue_ = v;
+        emit changed();
+    });
+    threads_ = spin(1, kMost, std::min(cores, 4),
                     tr("Worker threads for the chains and the risk computation."));
     form->addRow(tr("Chains"), chains_);
     form->addRow(tr("Warm-up"), warmup_);
@@ -231,13 +269,13 @@ QWidget* ModelPage::buildMcmcGroup() {
            "coefficients and scale, the weights, tau and gamma; a Metropolis-Hastings "
            "correction keeps it exact under record weights). A Gibbs sweep costs about one "
            "twentieth of a NUTS iteration, so its warm-up and draws count sweeps."));
-    thin_ = spin(1, 1000, 1,
+    thin_ = spin(1, kMost, 1,
                  tr("Iterations per kept draw. For the mixture's Gibbs sampler, whose sweeps "
                     "are cheap but strongly autocorrelated, 10 to 20 keeps memory and the "
                     "per-draw work (bounds, synthesis) small while the chains run longer."));
     form->addRow(tr("Sampler"), sampler_);
     form->addRow(tr("Thin"), thin_);
-    for (auto* s : {chains_, warmup_, draws_, seed_, threads_, thin_})
+    for (auto* s : {chains_, warmup_, draws_, threads_, thin_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::updateRelevance);
@@ -269,10 +307,10 @@ void ModelPage::updateRelevance() {
 
 void ModelPage::resetPriors() {
     const auto defaults = study::priorValues(models::Priors{});
-    for (auto& [name, box] : priors_) box->setValue(defaults.at(name));
+    for (auto& [name, box] : priors_) box->setExactValue(defaults.at(name));
 }
 
-QDoubleSpinBox* ModelPage::priorBox(const std::string& name) const {
+ExactSpinBox* ModelPage::priorBox(const std::string& name) const {
     auto it = priors_.find(name);
     return it == priors_.end() ? nullptr : it->second;
 }
@@ -281,13 +319,13 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.model.family = family_->currentData().toString().toStdString();
     config.model.K = K_->value();
     config.model.priors.clear();
-    for (const auto& [name, box] : priors_) config.model.priors[name] = box->value();
+    for (const auto& [name, box] : priors_) config.model.priors[name] = box->exactValue();
     config.data.transform = transform_->currentText().toStdString();
     config.data.missing = missing_->currentData().toString().toStdString();
     config.mcmc.chains = chains_->value();
     config.mcmc.warmup = warmup_->value();
     config.mcmc.draws = draws_->value();
-    config.mcmc.seed = static_cast<std::uint64_t>(seed_->value());
+    config.mcmc.seed = seedValue_;
     config.mcmc.threads = threads_->value();
     config.model.tau = tau_->currentData().toString().toStdString();
     config.mcmc.sampler = sampler_->currentData().toString().toStdString();
@@ -300,7 +338,7 @@ void ModelPage::load(const study::RunConfig& config) {
     K_->setValue(config.model.K);
     resetPriors();
     for (const auto& [name, value] : config.model.priors)
-        if (auto* box = priorBox(name)) box->setValue(value);
+        if (auto* box = priorBox(name)) box->setExactValue(value);
     const int t = transform_->findText(QString::fromStdString(config.data.transform));
     if (t >= 0) transform_->setCurrentIndex(t);
     const int m = missing_->findData(QString::fromStdString(config.data.missing));
@@ -308,7 +346,8 @@ void ModelPage::load(const study::RunConfig& config) {
     chains_->setValue(config.mcmc.chains);
     warmup_->setValue(config.mcmc.warmup);
     draws_->setValue(config.mcmc.draws);
-    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.mcmc.seed, 2147483647)));
+    seed_->setText(QString::number(config.mcmc.seed));
+    seedValue_ = config.mcmc.seed;
     threads_->setValue(config.mcmc.threads);
     const int tau = tau_->findData(QString::fromStdString(config.model.tau));
     tau_->setCurrentIndex(tau >= 0 ? tau : 0);

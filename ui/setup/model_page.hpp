@@ -4,18 +4,24 @@
 #pragma once
 
 #include <QWidget>
+#include <cstdint>
 #include <map>
 #include <string>
 
 #include "ppsynth/study/run_config.hpp"
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 
 namespace ppsynth::ui {
 
+class ExactSpinBox;
+
+// The page's limits are core's (study::parseRunConfig, models::Priors::validate): one draw,
+// any number of chains or threads, a 64-bit seed, any positive prior; a configuration from
+// the command line or a project is shown and written back as it is.
 class ModelPage : public QWidget {
     Q_OBJECT
   public:
@@ -32,11 +38,12 @@ class ModelPage : public QWidget {
     QComboBox* familyBox() const { return family_; }
     QSpinBox* componentsBox() const { return K_; }
     QComboBox* transformBox() const { return transform_; }
-    QDoubleSpinBox* priorBox(const std::string& name) const;
+    ExactSpinBox* priorBox(const std::string& name) const;
     QSpinBox* chainsBox() const { return chains_; }
     QSpinBox* warmupBox() const { return warmup_; }
     QSpinBox* drawsBox() const { return draws_; }
-    QSpinBox* seedBox() const { return seed_; }
+    // Digits of a 64-bit unsigned number.
+    QLineEdit* seedBox() const { return seed_; }
     QSpinBox* threadsBox() const { return threads_; }
     QComboBox* tauBox() const { return tau_; }
     QComboBox* samplerBox() const { return sampler_; }
@@ -56,12 +63,13 @@ class ModelPage : public QWidget {
     QComboBox* transform_ = nullptr;
     QComboBox* missing_ = nullptr;
     QLabel* familyNote_ = nullptr;
-    std::map<std::string, QDoubleSpinBox*> priors_;
+    std::map<std::string, ExactSpinBox*> priors_;
     std::map<std::string, QLabel*> priorLabels_;
     QSpinBox* chains_ = nullptr;
     QSpinBox* warmup_ = nullptr;
     QSpinBox* draws_ = nullptr;
-    QSpinBox* seed_ = nullptr;
+    QLineEdit* seed_ = nullptr;
+    std::uint64_t seedValue_ = 1;  // the last complete number typed or loaded
     QSpinBox* threads_ = nullptr;
     QComboBox* tau_ = nullptr;
     QComboBox* sampler_ = nullptr;

@@ -1,20 +1,25 @@
-// The Synthesizers page: tick the synthesizers to compare (Unweighted, LW, LW-M, CW,
-// Pairwise, EM, re-weighted), name them, tune their knobs (c, g, M, k; CW/Pairwise's risk
-// source; EM's match target), the run's m, L and radius r; beside them the live weight
-// preview of the LW synthesizer being tuned.
+// The Synthesizers page: the list of synthesizers to compare, one row each (SynthesizerRow:
+// its kind, name and knobs), added from the Add menu, duplicated (LW at several c) or
+// removed; the run's m, L and radius r; beside them the live weight preview of the LW or
+// LW-M row being tuned. Every synthesizer a study::RunConfig can hold has a row, so a
+// loaded configuration is written back as it was.
 #pragma once
 
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ui/setup/synthesizer_row.hpp"
 
 class QComboBox;
-class QGroupBox;
-class QLineEdit;
+class QMenu;
+class QPushButton;
+class QScrollArea;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace ppsynth::ui {
 
@@ -24,27 +29,32 @@ class WeightPreviewPanel;
 class SynthesizersPage : public QWidget {
     Q_OBJECT
   public:
-    // The kinds offered, in the page's order.
-    enum Kind { Unweighted, LW, LWM, CW, Pairwise, EM, Reweighted, KindCount };
+    using Kind = SynthesizerRow::Kind;
 
     explicit SynthesizersPage(QWidget* parent = nullptr);
 
-    // Writes m, L, r and the ticked synthesizers into `config`; fails with a message a
-    // person can act on (nothing ticked, duplicate names, EM's target not ticked, ...).
+    // Writes m, L, r and the listed synthesizers into `config`; fails with a message a
+    // person can act on (none listed, no name, duplicate names, EM's target not chosen, a
+    // cycle of references, ...).
     Status apply(study::RunConfig& config) const;
-    // Shows `config`'s synthesizers (matched to kinds by scheme) and its m, L and r.
+    // Shows `config`'s synthesizers, one row each in its order, and its m, L and r.
     void load(const study::RunConfig& config);
 
-    void setTicked(Kind kind, bool on);
-    bool isTicked(Kind kind) const;
-    QString name(Kind kind) const;
-    void setName(Kind kind, const QString& name);
-    // nullptr when the kind does not have that knob ("c", "g", "M", "k").
-    KnobEditor* knob(Kind kind, const QString& knob) const;
-    QGroupBox* box(Kind kind) const;
-    QComboBox* sourceBox(Kind kind) const;
-    QComboBox* matchBox() const { return match_; }
-    QComboBox* baseBox() const { return base_; }
+    const std::vector<SynthesizerRow*>& rows() const { return rows_; }
+    int rowCount() const { return static_cast<int>(rows_.size()); }
+    // The first row of `kind`, or nullptr.
+    SynthesizerRow* firstRow(Kind kind) const;
+    SynthesizerRow* findRow(const QString& name) const;
+    // Appends a row of `kind` with a name no row has yet; EM matches, and a re-weighting
+    // starts from, the first weighted row.
+    SynthesizerRow* addRow(Kind kind);
+    // Appends a copy of `row`'s settings under a new name.
+    SynthesizerRow* duplicateRow(SynthesizerRow* row);
+    void removeRow(SynthesizerRow* row);
+    void clearRows();
+
+    QPushButton* addButton() const { return add_; }
+    QMenu* addMenu() const { return addMenu_; }
     QSpinBox* mBox() const { return m_; }
     QSpinBox* lBox() const { return L_; }
     KnobEditor* radiusKnob() const { return r_; }
@@ -52,36 +62,33 @@ class SynthesizersPage : public QWidget {
     QComboBox* radiusModeBox() const { return radiusMode_; }
     WeightPreviewPanel* previewPanel() const { return preview_; }
 
-    // Redraws the preview for the LW kind last tuned (LW unless LW-M was touched last).
+    // Redraws the preview for the LW or LW-M row last tuned (else the first one).
     void refreshPreview();
 
   signals:
     void changed();
 
   private:
-    struct Row {
-        QGroupBox* box = nullptr;
-        QLineEdit* name = nullptr;
-        KnobEditor* c = nullptr;
-        KnobEditor* g = nullptr;
-        KnobEditor* M = nullptr;
-        KnobEditor* k = nullptr;
-        QComboBox* source = nullptr;
-    };
-    QWidget* buildRow(Kind kind);
+    // Inserts a row at `index` named `name`, or showing `loaded` when given; its signals are
+    // connected after, so setting it up is not taken for an edit.
+    SynthesizerRow* insertRow(int index, Kind kind, const QString& name,
+                              const study::SynthesizerConfig* loaded = nullptr);
+    QString unusedName(const QString& base) const;
     QWidget* buildRunGroup();
     void updateTargets();
     void updateRadiusRange();
 
-    std::vector<Row> rows_;
-    QComboBox* match_ = nullptr;
-    QComboBox* base_ = nullptr;
+    std::vector<SynthesizerRow*> rows_;
+    QScrollArea* scroll_ = nullptr;
+    QVBoxLayout* list_ = nullptr;
+    QPushButton* add_ = nullptr;
+    QMenu* addMenu_ = nullptr;
     QSpinBox* m_ = nullptr;
     QSpinBox* L_ = nullptr;
     KnobEditor* r_ = nullptr;
     QComboBox* radiusMode_ = nullptr;
     WeightPreviewPanel* preview_ = nullptr;
-    Kind previewKind_ = LW;
+    QPointer<SynthesizerRow> previewRow_;
 };
 
 }  // namespace ppsynth::ui

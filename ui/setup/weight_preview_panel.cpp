@@ -74,6 +74,14 @@ void WeightPreviewPanel::setBounds(Eigen::VectorXd f, const QString& source) {
                               .arg(counted(f_.size(), tr("record"), tr("records")), source_));
 }
 
+void WeightPreviewPanel::clearPreview(const QString& why) {
+    if (!hasBounds()) return;
+    bound_->setText(why.toHtmlEscaped());
+    upper_->clear();
+    charts::setValueRange(y_, 0, 1);
+    last_.reset();
+}
+
 void WeightPreviewPanel::clearBounds() {
     f_.resize(0);
     source_.clear();

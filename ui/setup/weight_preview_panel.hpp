@@ -37,6 +37,9 @@ class WeightPreviewPanel : public QWidget {
 
     // Recomputes and redraws for the named synthesizer's knobs (no-op without bounds).
     void preview(const QString& synthesizer, double c, double g, std::optional<double> M);
+    // No synthesizer to preview: the chart empties and `why` says what to do (the
+    // placeholder stays while there are no bounds).
+    void clearPreview(const QString& why);
 
     const std::optional<study::WeightPreview>& lastPreview() const { return last_; }
     QLabel* boundLabel() const { return bound_; }
