@@ -419,6 +419,65 @@ class TstCsv : public QObject {
                                   "UTF-8\" and read that");
     }
 
+    // The same files without the byte order mark (some exporters leave it out) are known by
+    // their zero bytes and refused with the same advice, read from a file as a person would.
+    void unicodeWithoutBomRefused_data() {
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<QString>("order");
+        QTest::newRow("UTF-16LE") << "UTF-16LE"
+                                  << "every other byte is zero";
+        QTest::newRow("UTF-16BE") << "UTF-16BE"
+                                  << "every other byte is zero";
+        QTest::newRow("UTF-32LE") << "UTF-32LE"
+                                  << "three bytes in four are zero";
+        QTest::newRow("UTF-32BE") << "UTF-32BE"
+                                  << "three bytes in four are zero";
+    }
+    void unicodeWithoutBomRefused() {
+        QFETCH(QString, encoding);
+        QFETCH(QString, order);
+        // Non-ASCII text too: the ASCII delimiters, digits and line ends give it away.
+        const QString text = QString::fromUtf8(
+            "région;revenu;größe\r\nNord-Est;1234,5;1,80\r\nÎle-de-France;2 000;1,65\r\n"
+            "日本;17;1,7\r\n");
+        const bool little = encoding.endsWith("LE");
+        std::string bytes;
+        const auto put = [&](char32_t unit, int width) {
+            for (int i = 0; i < width; ++i) {
+                const int shift = 8 * (little ? i : width - 1 - i);
+                bytes.push_back(static_cast<char>((unit >> shift) & 0xFFU));
+            }
+        };
+        if (encoding.startsWith("UTF-16"))
+            for (QChar ch : text) put(ch.unicode(), 2);
+        else
+            for (char32_t cp : text.toUcs4()) put(cp, 4);
+        const std::string path = outputDir() + "/no_bom_" + encoding.toStdString() + ".csv";
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << bytes;
+        }
+        auto t = readTable(path);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(QString::fromStdString(t.message()),
+                 "'" + QString::fromStdString(path) + "' is " + encoding +
+                     " text without a byte order mark (" + order +
+                     "); save it as \"CSV UTF-8\" and read that");
+        // The bytes the test wrote are those of the named encoding.
+        QCOMPARE(little ? bytes[1] : bytes[encoding.startsWith("UTF-16") ? 0 : 2], '\0');
+    }
+
+    // Text with no zero bytes, or a stray one, is not taken for UTF-16.
+    void eightBitTextIsNotUnicode() {
+        using namespace std::string_literals;
+        for (const std::string& input :
+             {"a;b\n1;2\n"s, "x\n\0\n"s, "name;note\nA;a\0b\nB;ok\nC;fine\n"s}) {
+            auto t = detail::parseCsvBuffer(input, "t.csv", {});
+            const std::string message = t.hasValue() ? std::string() : t.message();
+            QVERIFY2(message.find("byte order") == std::string::npos, message.c_str());
+        }
+    }
+
     // A header longer than the 64 KiB the delimiter is guessed from.
     void wideFileKeepsItsColumns() {
         constexpr int kColumns = 6000;

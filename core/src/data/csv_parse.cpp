@@ -361,6 +361,18 @@ Expected<Table> Parser::run() {
         return Error{quoted_ + " is " + std::string(*utf) +
                      " text (as Excel's \"Unicode Text\" saves); save it as \"CSV UTF-8\" and "
                      "read that"};
+    // The same without the byte order mark (some exporters leave it out): read as bytes it
+    // would give a ragged-row or encoding error nobody can act on.
+    if (const auto utf = unicodeWithoutBom(head)) {
+        std::string message = quoted_;
+        message.append(" is ")
+            .append(*utf)
+            .append(" text without a byte order mark (")
+            .append(utf->starts_with("UTF-16") ? "every other byte is zero"
+                                               : "three bytes in four are zero")
+            .append("); save it as \"CSV UTF-8\" and read that");
+        return Error{std::move(message)};
+    }
     if (stripUtf8Bom(head)) begin_ += 3;
     auto sample = sniffSample(quote);
     if (!sample) return Error{sample.message()};

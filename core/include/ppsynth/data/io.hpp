@@ -30,7 +30,8 @@ struct CsvOptions {
     // "auto": UTF-8 (with or without BOM), falling back to Windows-1252 (Latin-1 with
     // Excel's euro sign, curly quotes and dashes) when the bytes are not valid UTF-8; or
     // "utf-8" / "latin-1" (read as Windows-1252) to force one. UTF-16 and UTF-32 files
-    // (with a byte order mark) are refused with advice to save them as UTF-8.
+    // (with a byte order mark, or without one, known by their zero bytes) are refused with
+    // advice to save them as UTF-8.
     std::string encoding = "auto";
     // Cells equal to one of these (after trimming spaces) are missing.
     std::vector<std::string> missingTokens = {"", "NA", "."};
