@@ -77,7 +77,11 @@ struct WriteOptions {
 };
 
 // The format follows the extension unless given. CSV writes labels for categorical
-// columns; .sav and .dta keep level values and labels so the file reads back equal.
+// columns; .sav and .dta keep level values and labels so the file reads back equal, and
+// the date, date-time and time formats of columns read from SPSS, Stata or SAS: as they
+// were for the same program, else the matching format with the numbers converted (an SPSS
+// DATE11 column, seconds since 1582, becomes a Stata %td column of days since 1960).
+// Formats with no counterpart (Stata %tC, %ty, %tb; SPSS DTIME) leave plain numbers there.
 Status writeTable(const Table& table, const std::string& path,
                   std::optional<FileFormat> format = std::nullopt,
                   const WriteOptions& options = {});
