@@ -26,6 +26,12 @@ struct CsvOptions {
     // Decimal separator of numbers, '.' or ','; 0: ',' when the delimiter is not ',' and
     // the numbers in the first rows are written with commas (1,5) and none with points.
     char decimal = 0;
+    // Separator of digit groups in numbers ("1,234.5", "1.234,5", "1 234,5", "1'234.5"):
+    // ',', '.', ' ' (also the no-break spaces U+00A0 and U+202F) or '\''; 0 for none. Never
+    // guessed: without it, a column that would be numbers with one gets a note saying which
+    // to set. It must differ from the decimal separator; with ',' or '.' an automatic decimal
+    // separator is the other one. Numbers without separators are read too.
+    char thousands = 0;
     bool header = true;
     // "auto": UTF-8 (with or without BOM), falling back to Windows-1252 (Latin-1 with
     // Excel's euro sign, curly quotes and dashes) when the bytes are not valid UTF-8; or
