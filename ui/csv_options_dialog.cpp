@@ -39,6 +39,7 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
       header_(new QCheckBox(tr("First line holds the column names"), this)),
       encoding_(new QComboBox(this)),
       decimal_(new QComboBox(this)),
+      thousands_(new QComboBox(this)),
       missing_(new QLineEdit(this)),
       emptyMissing_(new QCheckBox(tr("Empty cells are missing"), this)),
       raw_(new QPlainTextEdit(this)),
@@ -70,6 +71,11 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     decimal_->addItem(tr("Detect"), 0);
     decimal_->addItem(tr("Point  1.5"), int('.'));
     decimal_->addItem(tr("Comma  1,5"), int(','));
+    thousands_->addItem(tr("None"), 0);
+    thousands_->addItem(tr("Comma  1,234.5"), int(','));
+    thousands_->addItem(tr("Point  1.234,5"), int('.'));
+    thousands_->addItem(tr("Space  1 234,5"), int(' '));
+    thousands_->addItem(tr("Apostrophe  1'234.5"), int('\''));
     missing_->setToolTip(tr("Cells equal to one of these (comma-separated) are missing"));
 
     auto* form = new QFormLayout;
@@ -78,6 +84,7 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     form->addRow(QString(), header_);
     form->addRow(tr("Encoding:"), encoding_);
     form->addRow(tr("Decimal separator:"), decimal_);
+    form->addRow(tr("Thousands separator:"), thousands_);
     form->addRow(tr("Missing values:"), missing_);
     form->addRow(QString(), emptyMissing_);
 
@@ -129,6 +136,7 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
     connect(header_, &QCheckBox::toggled, this, refresh);
     connect(encoding_, &QComboBox::currentIndexChanged, this, refresh);
     connect(decimal_, &QComboBox::currentIndexChanged, this, refresh);
+    connect(thousands_, &QComboBox::currentIndexChanged, this, refresh);
     connect(missing_, &QLineEdit::editingFinished, this, refresh);
     connect(emptyMissing_, &QCheckBox::toggled, this, refresh);
     refresh();
@@ -136,13 +144,14 @@ CsvOptionsDialog::CsvOptionsDialog(const QString& path, const data::CsvOptions& 
 
 void CsvOptionsDialog::setOptions(const data::CsvOptions& o) {
     const QSignalBlocker b1(delimiter_), b2(quote_), b3(header_), b4(encoding_), b5(missing_),
-        b6(emptyMissing_), b7(decimal_);
+        b6(emptyMissing_), b7(decimal_), b8(thousands_);
     delimiter_->setCurrentIndex(std::max(0, delimiter_->findData(int(o.delimiter))));
     quote_->setCurrentIndex(std::max(0, quote_->findData(int(o.quote))));
     header_->setChecked(o.header);
     encoding_->setCurrentIndex(
         std::max(0, encoding_->findData(QString::fromStdString(o.encoding))));
     decimal_->setCurrentIndex(std::max(0, decimal_->findData(int(o.decimal))));
+    thousands_->setCurrentIndex(std::max(0, thousands_->findData(int(o.thousands))));
     QStringList tokens;
     bool empty = false;
     for (const auto& t : o.missingTokens) {
@@ -162,6 +171,7 @@ data::CsvOptions CsvOptionsDialog::options() const {
     o.header = header_->isChecked();
     o.encoding = encoding_->currentData().toString().toStdString();
     o.decimal = static_cast<char>(decimal_->currentData().toInt());
+    o.thousands = static_cast<char>(thousands_->currentData().toInt());
     o.missingTokens.clear();
     if (emptyMissing_->isChecked()) o.missingTokens.emplace_back();
     for (const auto& t : missing_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {

@@ -44,6 +44,7 @@ class CsvOptionsDialog : public QDialog {
     QCheckBox* header_;
     QComboBox* encoding_;
     QComboBox* decimal_;
+    QComboBox* thousands_;
     QLineEdit* missing_;
     QCheckBox* emptyMissing_;
     QPlainTextEdit* raw_;

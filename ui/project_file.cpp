@@ -38,6 +38,7 @@ QJsonObject csvToJson(const data::CsvOptions& o) {
             {QStringLiteral("header"), o.header},
             {QStringLiteral("encoding"), QString::fromStdString(o.encoding)},
             {QStringLiteral("decimal"), charText(o.decimal)},
+            {QStringLiteral("thousands"), charText(o.thousands)},
             {QStringLiteral("missing_tokens"), tokens}};
 }
 
@@ -50,6 +51,7 @@ data::CsvOptions csvFromJson(const QJsonObject& j) {
     o.header = j.value(QStringLiteral("header")).toBool(true);
     o.encoding = j.value(QStringLiteral("encoding")).toString(QStringLiteral("auto")).toStdString();
     o.decimal = textChar(j.value(QStringLiteral("decimal")).toString());
+    o.thousands = textChar(j.value(QStringLiteral("thousands")).toString());
     if (j.contains(QStringLiteral("missing_tokens"))) {
         o.missingTokens.clear();
         for (const auto& t : j.value(QStringLiteral("missing_tokens")).toArray())

@@ -13,6 +13,10 @@ void addReadFlags(CLI::App* cmd, ReadFlags& f, const std::string& which) {
     cmd->add_option("--quote", f.quote, "CSV quote character (default \")")->group(group);
     cmd->add_option("--decimal", f.decimal, "CSV decimal separator: auto (default), . or ,")
         ->group(group);
+    cmd->add_option("--thousands", f.thousands,
+                    "CSV thousands separator: none (default), ',', '.', ' ' or \"'\" "
+                    "(1,234.5  1.234,5  1 234,5  1'234.5)")
+        ->group(group);
     cmd->add_option("--encoding", f.encoding, "CSV text: auto (default), utf-8 or windows-1252")
         ->group(group);
     cmd->add_option(
@@ -36,6 +40,7 @@ std::string flagWords(std::string message) {
           {"'delimiter'", "--delimiter"},
           {"'quote'", "--quote"},
           {"'decimal'", "--decimal"},
+          {"'thousands'", "--thousands"},
           {"'encoding'", "--encoding"}})
         for (auto at = message.find(key); at != std::string::npos; at = message.find(key))
             message.replace(at, key.size(), flag);
@@ -49,6 +54,7 @@ Expected<data::ReadOptions> readOptionsFrom(const ReadFlags& f) {
     if (f.delimiter) j["delimiter"] = *f.delimiter == "\\t" ? std::string("\t") : *f.delimiter;
     if (f.quote) j["quote"] = *f.quote;
     if (f.decimal) j["decimal"] = *f.decimal;
+    if (f.thousands) j["thousands"] = *f.thousands;
     if (f.encoding) j["encoding"] = *f.encoding;
     if (f.missing) j["missing_tokens"] = *f.missing;
     if (f.noHeader) j["header"] = false;

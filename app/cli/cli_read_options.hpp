@@ -13,7 +13,7 @@
 namespace ppsynth::cli {
 
 struct ReadFlags {
-    std::optional<std::string> delimiter, quote, decimal, encoding, statEncoding;
+    std::optional<std::string> delimiter, quote, decimal, thousands, encoding, statEncoding;
     std::optional<std::vector<std::string>> missing;
     bool noHeader = false;
 };

@@ -158,6 +158,34 @@ class TstCliRun : public QObject {
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.contains("--decimal must be"), bad.err.constData());
     }
+    // Grouped thousands: without --thousands the column is categorical and a note names the
+    // flag's setting; with it the column is numeric; the flag is checked against --decimal.
+    void inspectTakesThousands() {
+        const std::string file = dir_ + "/grouped.csv";
+        writeFile(file, "id;income\n1;1.234,5\n2;12.500\n3;2.000.000\n");
+        const auto incomeType = [](const QByteArray& out) {
+            for (const auto& c : QJsonDocument::fromJson(out).object().value("columns").toArray())
+                if (c.toObject().value("name").toString() == "income")
+                    return c.toObject().value("type").toString();
+            return QString();
+        };
+        const auto plain = cli({"inspect", QString::fromStdString(file)});
+        QVERIFY2(plain.code == 0, plain.err.constData());
+        QVERIFY2(plain.out.contains("set the thousands separator option to '.' (point) and the "
+                                    "decimal separator option to ','"),
+                 plain.out.constData());
+        const auto asText = cli({"inspect", QString::fromStdString(file), "--json"});
+        QCOMPARE(incomeType(asText.out), QStringLiteral("categorical"));
+        const auto grouped =
+            cli({"inspect", QString::fromStdString(file), "--json", "--thousands", "."});
+        QVERIFY2(grouped.code == 0, grouped.err.constData());
+        QCOMPARE(incomeType(grouped.out), QStringLiteral("numeric"));
+        const auto clash = cli({"inspect", QString::fromStdString(file), "--thousands", ".",
+                                "--decimal", "."});
+        QCOMPARE(clash.code, 2);
+        QVERIFY2(clash.err.contains("--thousands and --decimal are both '.'"),
+                 clash.err.constData());
+    }
     void ctrlCLeavesNothing() {
         // A real MCMC fit on the income example, long enough to be interrupted.
         writeFile(dir_ + "/slow.json",

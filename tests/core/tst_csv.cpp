@@ -270,6 +270,196 @@ class TstCsv : public QObject {
                                           "both ',' (comma); choose another delimiter"));
     }
 
+    // The thousands separator option: grouped numbers read as numbers; numbers without
+    // separators still read; a misplaced separator leaves text; a number column that turns
+    // categorical keeps each cell's own text.
+    void thousandsSeparator_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<char>("thousands");
+        QTest::addColumn<char>("decimal");
+        QTest::addColumn<std::string>("expected");
+        QTest::newRow("comma, quoted in a comma file")
+            << std::string("a,b\n\"1,234.5\",x\n\"12,345,678\",y\n-999,z\n\"-1,000.25\",w\n") << ','
+            << char(0)
+            << std::string(
+                   "a:numeric=1234.5|12345678|-999|-1000.25; "
+                   "b:categorical=x|y|z|w");
+        QTest::newRow("point with decimal comma")
+            << std::string("a;b\n1.234,5;x\n2.000.000;y\n7,25;z\n") << '.' << char(0)
+            << std::string("a:numeric=1234.5|2000000|7.25; b:categorical=x|y|z");
+        QTest::newRow("space, decimal comma detected")
+            << std::string("a;b\n1 234,5;x\n12 345;y\n") << ' ' << char(0)
+            << std::string("a:numeric=1234.5|12345; b:categorical=x|y");
+        QTest::newRow("no-break spaces")
+            << std::string(
+                   "a;b\n1\xC2\xA0"
+                   "234,5;x\n12\xE2\x80\xAF"
+                   "345;y\n")
+            << ' ' << ',' << std::string("a:numeric=1234.5|12345; b:categorical=x|y");
+        QTest::newRow("apostrophe") << std::string("a\n1'234.5\n-12'345\n") << '\'' << char(0)
+                                    << std::string("a:numeric=1234.5|-12345");
+        QTest::newRow("whole numbers are counts")
+            << std::string("n;m\n1,000;x\n2,500;y\n") << ',' << char(0)
+            << std::string("n:count=1000|2500; m:categorical=x|y");
+        QTest::newRow("ungrouped too")
+            << std::string("a;b\n1234.5;x\n1,234.5;y\n") << ',' << char(0)
+            << std::string("a:numeric=1234.5|1234.5; b:categorical=x|y");
+        QTest::newRow("misplaced separator is text")
+            << std::string("a;b\n1,23;x\n1,234;y\n") << ',' << char(0)
+            << std::string("a:categorical=1,23|1,234; b:categorical=x|y");
+        QTest::newRow("separator among decimals is text")
+            << std::string("a;b\n1.500,000;x\n") << ',' << char(0)
+            << std::string("a:categorical=1.500,000; b:categorical=x");
+        QTest::newRow("cells keep their text as levels")
+            << std::string("a;b\n1,234;x\n1234;y\n12,345.50;z\nfoo;w\n") << ',' << char(0)
+            << std::string("a:categorical=1,234|1234|12,345.50|foo; b:categorical=x|y|z|w");
+    }
+    void thousandsSeparator() {
+        QFETCH(std::string, input);
+        QFETCH(char, thousands);
+        QFETCH(char, decimal);
+        QFETCH(std::string, expected);
+        for (std::size_t chunk : {std::size_t{1}, std::size_t{1} << 20}) {
+            ReadOptions o;
+            o.csv.thousands = thousands;
+            o.csv.decimal = decimal;
+            o.csv.chunkBytes = chunk;
+            ReadReport report;
+            auto t = detail::parseCsvBuffer(input, "t.csv", o, &report);
+            QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+            QCOMPARE(QString::fromStdString(describe(*t)), QString::fromStdString(expected));
+            for (const auto& n : report.notes)
+                QVERIFY2(n.find("separates thousands") == std::string::npos, n.c_str());
+        }
+    }
+
+    // Without the option nothing is guessed: a column that would be numbers with a thousands
+    // separator is read as it reads, and a note names the setting (and the decimal separator
+    // it needs, when that is not the one in use).
+    void thousandsNote_data() {
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<char>("decimal");
+        QTest::addColumn<std::string>("note");  // empty: no such note
+        QTest::newRow("comma")
+            << std::string("a,b\n\"1,234.5\",x\n\"12,345\",y\n7,z\n") << char(0)
+            << std::string(
+                   "'t.csv': column 'a' is read as categorical, but its cells are numbers "
+                   "if ',' (comma) separates thousands (such as '1,234.5'); to read them "
+                   "as numbers set the thousands separator option to ',' (comma)");
+        QTest::newRow("point, decimal comma")
+            << std::string("a;b\n1.234,5;x\n2.000;y\n") << char(0)
+            << std::string(
+                   "'t.csv': column 'a' is read as categorical, but its cells are numbers "
+                   "if '.' (point) separates thousands (such as '1.234,5'); to read them "
+                   "as numbers set the thousands separator option to '.' (point) and the "
+                   "decimal separator option to ','");
+        QTest::newRow("space")
+            << std::string("a;b\n1 234,5;x\n12,5;y\n") << char(0)
+            << std::string(
+                   "'t.csv': column 'a' is read as categorical, but its cells are numbers "
+                   "if ' ' (space) separates thousands (such as '1 234,5'); to read them "
+                   "as numbers set the thousands separator option to ' ' (space)");
+        std::string many = "id;amount\n";
+        for (int i = 0; i < 150; ++i)
+            many += std::to_string(i) + ";\"" + std::to_string(1 + i) + "'500\"\n";
+        QTest::newRow("many values: text")
+            << many << char(0)
+            << std::string(
+                   "'t.csv': column 'amount' is read as text, but its cells are numbers "
+                   "if \"'\" (apostrophe) separates thousands (such as '1'500'); to read "
+                   "them as numbers set the thousands separator option to \"'\" "
+                   "(apostrophe)");
+        QTest::newRow("words") << std::string("a;b\n1,234;x\nfoo;y\n") << '.' << std::string();
+        QTest::newRow("chosen decimal point")
+            << std::string("a;b\n1.234,5;x\n") << '.' << std::string();
+        QTest::newRow("lists") << std::string("a,b\n\"1,2\",x\n\"3,4\",y\n") << char(0)
+                               << std::string();
+    }
+    void thousandsNote() {
+        QFETCH(std::string, input);
+        QFETCH(char, decimal);
+        QFETCH(std::string, note);
+        ReadOptions o;
+        o.csv.decimal = decimal;
+        ReadReport report;
+        auto t = detail::parseCsvBuffer(input, "t.csv", o, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const auto grouping =
+            std::find_if(report.notes.begin(), report.notes.end(), [](const std::string& n) {
+                return n.find("separates thousands") != std::string::npos;
+            });
+        if (note.empty()) {
+            QVERIFY2(grouping == report.notes.end(), grouping->c_str());
+            return;
+        }
+        QVERIFY2(grouping != report.notes.end(), "no note on thousands");
+        QCOMPARE(QString::fromStdString(*grouping), QString::fromStdString(note));
+        QVERIFY(t->column(0).type() != ColumnType::Numeric);  // told, not guessed
+        // With the setting the note's advice reads the column as numbers.
+        o.csv.thousands = note.find("(comma)") != std::string::npos   ? ','
+                          : note.find("(point)") != std::string::npos ? '.'
+                          : note.find("(space)") != std::string::npos ? ' '
+                                                                      : '\'';
+        ReadReport after;
+        auto again = detail::parseCsvBuffer(input, "t.csv", o, &after);
+        QVERIFY2(again.hasValue(), again.hasValue() ? "" : again.message().c_str());
+        const Column& c = *again->find(note.find("'amount'") != std::string::npos ? "amount" : "a");
+        QVERIFY2(c.type() == ColumnType::Numeric || c.type() == ColumnType::Count,
+                 describe(*again).c_str());
+    }
+
+    // A decimal comma chosen from numbers that all look like grouped thousands (1,250) says
+    // so: which one it is cannot be told from the file.
+    void ambiguousDecimalCommaIsNoted() {
+        ReadReport report;
+        auto t = detail::parseCsvBuffer("a;b\n1,250;x\n-12,500;y\n", "t.csv", {}, &report);
+        QVERIFY(t.hasValue());
+        QCOMPARE(describe(*t), std::string("a:numeric=1.25|-12.5; b:categorical=x|y"));
+        QVERIFY2(std::find(report.notes.begin(), report.notes.end(),
+                           "'t.csv': the decimal separator is ',' (comma); every number written "
+                           "with a comma has three digits after it, as thousands do (1,250): if "
+                           "the comma separates thousands, set the thousands separator option to "
+                           "','") != report.notes.end(),
+                 report.notes.back().c_str());
+        ReadOptions o;
+        o.csv.thousands = ',';
+        t = detail::parseCsvBuffer("a;b\n1,250;x\n-12,500;y\n", "t.csv", o);
+        QVERIFY(t.hasValue());
+        QCOMPARE(describe(*t), std::string("a:numeric=1250|-12500; b:categorical=x|y"));
+    }
+
+    void thousandsSeparatorMessages() {
+        ReadOptions o;
+        o.csv.decimal = ',';
+        o.csv.thousands = ',';
+        auto t = detail::parseCsvBuffer("a;b\n1;2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'t.csv': the thousands and the decimal separator are "
+                                          "both ',' (comma); they must differ"));
+        o.csv.decimal = 0;
+        o.csv.thousands = '_';
+        t = detail::parseCsvBuffer("a;b\n1;2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'t.csv': the thousands separator must be ',', '.', ' ' "
+                                          "(space), \"'\" or none"));
+        o.csv.thousands = '\'';
+        o.csv.quote = '\'';
+        t = detail::parseCsvBuffer("a;b\n1;2\n", "t.csv", o);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(), std::string("'t.csv': the thousands separator and the quote are "
+                                          "both \"'\" (apostrophe); choose another quote"));
+        // A numeric override met by a grouped number names the option.
+        ReadOptions n;
+        n.csv.decimal = '.';
+        n.typeOverrides = {{"a", ColumnType::Numeric}};
+        t = detail::parseCsvBuffer("a;b\n1,234.5;x\n", "t.csv", n);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(t.message(),
+                 std::string("'t.csv' line 2, column 'a': '1,234.5' is not a number, and the "
+                             "column's type is set to numeric (if ',' (comma) separates "
+                             "thousands, set the thousands separator option to ',' (comma))"));
+    }
+
     void numericOverrideRefusesText() {
         ReadOptions o;
         o.typeOverrides = {{"x", ColumnType::Numeric}};
@@ -417,6 +607,65 @@ class TstCsv : public QObject {
         QCOMPARE(t.message(), "'t.csv' is " + encoding +
                                   " text (as Excel's \"Unicode Text\" saves); save it as \"CSV "
                                   "UTF-8\" and read that");
+    }
+
+    // The same files without the byte order mark (some exporters leave it out) are known by
+    // their zero bytes and refused with the same advice, read from a file as a person would.
+    void unicodeWithoutBomRefused_data() {
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<QString>("order");
+        QTest::newRow("UTF-16LE") << "UTF-16LE"
+                                  << "every other byte is zero";
+        QTest::newRow("UTF-16BE") << "UTF-16BE"
+                                  << "every other byte is zero";
+        QTest::newRow("UTF-32LE") << "UTF-32LE"
+                                  << "three bytes in four are zero";
+        QTest::newRow("UTF-32BE") << "UTF-32BE"
+                                  << "three bytes in four are zero";
+    }
+    void unicodeWithoutBomRefused() {
+        QFETCH(QString, encoding);
+        QFETCH(QString, order);
+        // Non-ASCII text too: the ASCII delimiters, digits and line ends give it away.
+        const QString text = QString::fromUtf8(
+            "région;revenu;größe\r\nNord-Est;1234,5;1,80\r\nÎle-de-France;2 000;1,65\r\n"
+            "日本;17;1,7\r\n");
+        const bool little = encoding.endsWith("LE");
+        std::string bytes;
+        const auto put = [&](char32_t unit, int width) {
+            for (int i = 0; i < width; ++i) {
+                const int shift = 8 * (little ? i : width - 1 - i);
+                bytes.push_back(static_cast<char>((unit >> shift) & 0xFFU));
+            }
+        };
+        if (encoding.startsWith("UTF-16"))
+            for (QChar ch : text) put(ch.unicode(), 2);
+        else
+            for (char32_t cp : text.toUcs4()) put(cp, 4);
+        const std::string path = outputDir() + "/no_bom_" + encoding.toStdString() + ".csv";
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << bytes;
+        }
+        auto t = readTable(path);
+        QVERIFY(!t.hasValue());
+        QCOMPARE(QString::fromStdString(t.message()),
+                 "'" + QString::fromStdString(path) + "' is " + encoding +
+                     " text without a byte order mark (" + order +
+                     "); save it as \"CSV UTF-8\" and read that");
+        // The bytes the test wrote are those of the named encoding.
+        QCOMPARE(little ? bytes[1] : bytes[encoding.startsWith("UTF-16") ? 0 : 2], '\0');
+    }
+
+    // Text with no zero bytes, or a stray one, is not taken for UTF-16.
+    void eightBitTextIsNotUnicode() {
+        using namespace std::string_literals;
+        for (const std::string& input :
+             {"a;b\n1;2\n"s, "x\n\0\n"s, "name;note\nA;a\0b\nB;ok\nC;fine\n"s}) {
+            auto t = detail::parseCsvBuffer(input, "t.csv", {});
+            const std::string message = t.hasValue() ? std::string() : t.message();
+            QVERIFY2(message.find("byte order") == std::string::npos, message.c_str());
+        }
     }
 
     // A header longer than the 64 KiB the delimiter is guessed from.

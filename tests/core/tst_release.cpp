@@ -19,6 +19,7 @@
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/release/bundle.hpp"
 #include "ppsynth/release/from_run.hpp"
+#include "ppsynth/study/run_output.hpp"
 #include "release/commit.hpp"  // white-box: a rename that fails
 #include "test_files.hpp"
 
@@ -331,6 +332,48 @@ class TstRelease : public QObject {
                 }
             }
         }
+    }
+
+    // Dates read from SPSS (seconds since 14 October 1582, DATE11) stay dates in a run's
+    // synthetic tables, the synthetic target's as much as a predictor's, and in a bundle's
+    // .sav (as they were) and .dta (days since 1960, %td).
+    void syntheticDatesKeepTheirFormat() {
+        constexpr double kDay = 86400, kSpss2020 = (21989 + 137775) * kDay;  // 15 March 2020
+        const TimeFormat date{TimeFormat::Family::Spss, "DATE11"};
+        study::RunResult run;
+        run.config.data.target = "interview";
+        run.config.data.predictors = {"born"};
+        run.inputs.keptRows = {0, 2};
+        Column interview = Column::numeric("interview", {kSpss2020, kSpss2020, kSpss2020});
+        interview.setTimeFormat(date);
+        Column born = Column::numeric("born", {kSpss2020 - 9000 * kDay, 0, kSpss2020 - 20 * kDay});
+        born.setTimeFormat(date);
+        Table input;
+        QVERIFY(input.addColumn(interview).isOk());
+        QVERIFY(input.addColumn(born).isOk());
+        auto synthetic =
+            study::syntheticTable(run, input, {kSpss2020 + kDay, kSpss2020 + 2 * kDay});
+        QVERIFY2(synthetic.hasValue(), synthetic.hasValue() ? "" : synthetic.message().c_str());
+        QVERIFY(synthetic->find("interview")->timeFormat() == date);
+        QVERIFY(synthetic->find("born")->timeFormat() == date);
+
+        ReleaseRequest r = makeRequest(1, {FileFormat::Sav, FileFormat::Dta});
+        r.datasets = {*synthetic};
+        r.target = "interview";
+        r.releasedColumns = {"interview", "born"};
+        const fs::path bundle = outputDir("dates") / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        auto sav = readTable((bundle / "data" / datasetFileName(0, 1, FileFormat::Sav)).string());
+        QVERIFY2(sav.hasValue(), sav.hasValue() ? "" : sav.message().c_str());
+        QVERIFY(*sav == *synthetic);
+        auto dta = readTable((bundle / "data" / datasetFileName(0, 1, FileFormat::Dta)).string());
+        QVERIFY2(dta.hasValue(), dta.hasValue() ? "" : dta.message().c_str());
+        const TimeFormat stataDate{TimeFormat::Family::Stata, "%td"};
+        QVERIFY(dta->find("interview")->timeFormat() == stataDate);
+        QVERIFY(dta->find("born")->timeFormat() == stataDate);
+        QCOMPARE(dta->find("interview")->values(), (std::vector<double>{21990, 21991}));
+        QCOMPARE(dta->find("born")->values(), (std::vector<double>{21989 - 9000, 21989 - 20}));
     }
 
     // The leak scan: the run's tables also hold alpha, IR, f and the original y; no written

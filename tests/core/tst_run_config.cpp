@@ -24,6 +24,7 @@ RunConfig everyFieldSet() {
     d.read.csv.delimiter = '\t';
     d.read.csv.quote = '\'';
     d.read.csv.decimal = ',';
+    d.read.csv.thousands = '.';
     d.read.csv.header = false;
     d.read.csv.encoding = "latin-1";
     d.read.csv.missingTokens = {"-9", ""};
@@ -144,6 +145,7 @@ class TstRunConfig : public QObject {
         QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.delimiter);
         QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.quote);
         QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.decimal);
+        QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.thousands);
         QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.header);
         QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.encoding);
         QCOMPARE_SET_FIELD(back, set, defaults, data.read.csv.missingTokens);
@@ -205,6 +207,7 @@ class TstRunConfig : public QObject {
         QCOMPARE(read.csv.delimiter, reader.csv.delimiter);
         QCOMPARE(read.csv.quote, reader.csv.quote);
         QCOMPARE(read.csv.decimal, reader.csv.decimal);
+        QCOMPARE(read.csv.thousands, reader.csv.thousands);
         QCOMPARE(read.csv.header, reader.csv.header);
         QCOMPARE(read.csv.encoding, reader.csv.encoding);
         QCOMPARE(read.csv.missingTokens, reader.csv.missingTokens);
@@ -212,15 +215,17 @@ class TstRunConfig : public QObject {
         const std::string text = toJson(*c);
         QVERIFY2(text.find(R"("delimiter": "auto")") != std::string::npos, text.c_str());
         QVERIFY2(text.find(R"("stat_encoding": "auto")") != std::string::npos, text.c_str());
+        QVERIFY2(text.find(R"("thousands": "none")") != std::string::npos, text.c_str());
     }
     void dataReadSpellings() {
         auto c = parseRunConfig(R"({"data": {"path": "d.csv", "target": "y", "read": {
             "delimiter": ";", "decimal": ",", "missing_tokens": ["-9"], "encoding": "UTF-8",
-            "stat_encoding": "WINDOWS-1252"}},
+            "stat_encoding": "WINDOWS-1252", "thousands": " "}},
             "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
         QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
         QCOMPARE(c->data.read.csv.delimiter, ';');
         QCOMPARE(c->data.read.csv.decimal, ',');
+        QCOMPARE(c->data.read.csv.thousands, ' ');
         QCOMPARE(c->data.read.csv.missingTokens, std::vector<std::string>{"-9"});
         QCOMPARE(c->data.read.csv.encoding, std::string("UTF-8"));
         QCOMPARE(c->data.read.stat.encoding, std::string("WINDOWS-1252"));
@@ -352,6 +357,16 @@ class TstRunConfig : public QObject {
         QTest::newRow("decimal is the delimiter")
             << badRead(R"({"delimiter": ",", "decimal": ","})")
             << "data.read: 'decimal' and 'delimiter' are both ','";
+        QTest::newRow("bad thousands")
+            << badRead(R"({"thousands": "_"})")
+            << "data.read: 'thousands' must be \"none\" or the separator of digit groups: "
+               "\",\", \".\", \" \" (space) or \"'\"";
+        QTest::newRow("thousands is the decimal")
+            << badRead(R"({"decimal": ".", "thousands": "."})")
+            << "data.read: 'thousands' and 'decimal' are both '.'; they must differ";
+        QTest::newRow("thousands is the quote")
+            << badRead(R"({"quote": "'", "delimiter": ";", "thousands": "'"})")
+            << "data.read: 'thousands' and 'quote' are both \"'\"";
         QTest::newRow("unknown encoding")
             << badRead(R"({"encoding": "utf-16"})")
             << "data.read: 'encoding' must be auto, utf-8 or windows-1252 (also spelt latin-1)";
@@ -368,7 +383,7 @@ class TstRunConfig : public QObject {
         QTest::newRow("typo in data.read")
             << badRead(R"({"delimeter": ";"})")
             << "data.read: unknown key 'delimeter' (known keys: decimal, delimiter, encoding, "
-               "header, missing_tokens, quote, stat_encoding)";
+               "header, missing_tokens, quote, stat_encoding, thousands)";
         QTest::newRow("read not an object") << badRead(R"(";")") << "data.read: must be an object";
         QTest::newRow("bad family")
             << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"family": "gamma"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"

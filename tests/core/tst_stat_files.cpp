@@ -138,6 +138,61 @@ void check(readstat_error_t e) {
     if (e != READSTAT_OK) qFatal("ReadStat: %s", readstat_error_message(e));
 }
 
+// The display format of each variable as ReadStat reads it from the file, independent of
+// ppsynth's reader.
+std::vector<std::string> displayFormats(const std::string& path) {
+    std::vector<std::string> formats;
+    readstat_parser_t* parser = readstat_parser_init();
+    readstat_set_variable_handler(
+        parser, [](int, readstat_variable_t* v, const char*, void* user) -> int {
+            const char* f = readstat_variable_get_format(v);
+            static_cast<std::vector<std::string>*>(user)->push_back(f ? f : "");
+            return READSTAT_HANDLER_OK;
+        });
+    const bool sav = path.ends_with(".sav");
+    const readstat_error_t e = sav ? readstat_parse_sav(parser, path.c_str(), &formats)
+                                   : readstat_parse_dta(parser, path.c_str(), &formats);
+    readstat_parser_free(parser);
+    if (e != READSTAT_OK) qFatal("ReadStat: %s", readstat_error_message(e));
+    return formats;
+}
+
+// A file of one date column WHEN (three dates and a missing cell) written by ReadStat with
+// display format `format`, as SPSS, Stata or SAS would have written it.
+void writeDateFile(const std::string& path, Kind kind, const std::string& format,
+                   const std::vector<double>& values) {
+    writeWithReadStat(
+        path, kind, static_cast<long>(values.size()) + 1,
+        [&](readstat_writer_t* w) {
+            std::vector<readstat_variable_t*> v{
+                readstat_add_variable(w, "WHEN", READSTAT_TYPE_DOUBLE, 8)};
+            readstat_variable_set_format(v[0], format.c_str());
+            return v;
+        },
+        [&](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+            for (std::size_t r = 0; r <= values.size(); ++r) {
+                check(readstat_begin_row(w));
+                if (r == 1)
+                    check(readstat_insert_missing_value(w, v[0]));
+                else
+                    check(readstat_insert_double_value(w, v[0], values[r < 1 ? r : r - 1]));
+                check(readstat_end_row(w));
+            }
+        });
+}
+
+// Values as writeDateFile lays them out: the missing cell second.
+std::vector<double> withMissingSecond(const std::vector<double>& values) {
+    std::vector<double> out = values;
+    out.insert(out.begin() + 1, kNaN);
+    return out;
+}
+
+// 15 March 2020 (a Sunday) and what each program counts for it.
+constexpr double kDays = 21989;                     // Stata %td, SAS: days since 1960
+constexpr double kSpss = (kDays + 137775) * 86400;  // SPSS: seconds since 14 October 1582
+constexpr double kAfternoon = 13.5 * 3600;          // 13:30:00
+
 }  // namespace
 
 class TstStatFiles : public QObject {
@@ -716,6 +771,154 @@ class TstStatFiles : public QObject {
         QVERIFY2(note.startsWith("column 'WHEN' has the ") && note.contains(format) &&
                      note.contains(expected) && note.contains("plain numbers"),
                  qPrintable(note));
+    }
+
+    // A date column keeps its display format through read -> write -> read of the same
+    // program: SPSS and Stata show dates again, with the same numbers.
+    void dateFormatsSurviveRoundTrip_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<double>("value");
+        QTest::newRow("sav DATE11") << static_cast<int>(Kind::Sav) << "DATE11" << kSpss;
+        QTest::newRow("sav ADATE10") << static_cast<int>(Kind::Sav) << "ADATE10" << kSpss;
+        QTest::newRow("sav DATETIME20")
+            << static_cast<int>(Kind::Sav) << "DATETIME20" << kSpss + kAfternoon;
+        QTest::newRow("sav TIME8") << static_cast<int>(Kind::Sav) << "TIME8" << kAfternoon;
+        QTest::newRow("sav DTIME") << static_cast<int>(Kind::Sav) << "DTIME12" << 2 * 86400.0;
+        QTest::newRow("dta %td") << static_cast<int>(Kind::Dta) << "%td" << kDays;
+        QTest::newRow("dta %tdCCYY-NN-DD")
+            << static_cast<int>(Kind::Dta) << "%tdCCYY-NN-DD" << kDays;
+        QTest::newRow("dta %tc") << static_cast<int>(Kind::Dta) << "%tc"
+                                 << (kDays * 86400 + kAfternoon) * 1000;
+        QTest::newRow("dta %tC") << static_cast<int>(Kind::Dta) << "%tC" << 1.9e12;
+        QTest::newRow("dta %tm") << static_cast<int>(Kind::Dta) << "%tm" << 722.0;
+        QTest::newRow("dta %ty") << static_cast<int>(Kind::Dta) << "%ty" << 2020.0;
+    }
+    void dateFormatsSurviveRoundTrip() {
+        QFETCH(int, kind);
+        QFETCH(QString, format);
+        QFETCH(double, value);
+        const bool sav = static_cast<Kind>(kind) == Kind::Sav;
+        const std::string fmt = format.toStdString();
+        const std::string source = outPath(std::string("dates_in") + (sav ? ".sav" : ".dta"));
+        const std::vector<double> values{value, value + 1, value + 30};
+        writeDateFile(source, static_cast<Kind>(kind), fmt, values);
+
+        auto t = readTable(source);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const TimeFormat expected{sav ? TimeFormat::Family::Spss : TimeFormat::Family::Stata, fmt};
+        QVERIFY(t->column(0).timeFormat() == expected);
+
+        const std::string written = outPath(std::string("dates_out") + (sav ? ".sav" : ".dta"));
+        const Status s = writeTable(*t, written);
+        QVERIFY2(s.isOk(), s.message().c_str());
+        QCOMPARE(displayFormats(written), std::vector<std::string>{fmt});
+        auto back = readTable(written);
+        QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
+        QVERIFY(*back == *t);  // the same numbers, missing cell and format
+        QVERIFY(back->column(0).timeFormat() == expected);
+        const auto want = withMissingSecond(values);
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (i != 1) QCOMPARE(back->column(0).value(i), want[i]);
+        QVERIFY(back->column(0).isMissing(1));
+    }
+
+    // Between programs a date becomes the other program's date (a date-time its date-time,
+    // a time of day a time), with the numbers converted from one origin and unit to the
+    // other; formats without a counterpart leave plain numbers, unchanged. `returns`: the
+    // file written back in the first program has the first format and numbers again.
+    void datesConvertBetweenPrograms_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<FileFormat>("target");
+        QTest::addColumn<QString>("targetFormat");  // empty: none (plain numbers)
+        QTest::addColumn<double>("targetValue");
+        QTest::addColumn<bool>("returns");
+        const auto sav = static_cast<int>(Kind::Sav), dta = static_cast<int>(Kind::Dta),
+                   sas = static_cast<int>(Kind::Sas7bdat);
+        const double tc = (kDays * 86400 + kAfternoon) * 1000;
+        QTest::newRow("sav DATE11 -> %td")
+            << sav << "DATE11" << kSpss << FileFormat::Dta << "%td" << kDays << true;
+        QTest::newRow("sav ADATE10 -> %tdNN/DD/CCYY")
+            << sav << "ADATE10" << kSpss << FileFormat::Dta << "%tdNN/DD/CCYY" << kDays << true;
+        QTest::newRow("sav EDATE10 -> %tdDD/NN/CCYY")
+            << sav << "EDATE10" << kSpss << FileFormat::Dta << "%tdDD/NN/CCYY" << kDays << true;
+        QTest::newRow("sav MOYR8 -> %tdMon_CCYY")
+            << sav << "MOYR8" << kSpss << FileFormat::Dta << "%tdMon_CCYY" << kDays << true;
+        QTest::newRow("sav DATETIME20 -> %tc")
+            << sav << "DATETIME20" << kSpss + kAfternoon << FileFormat::Dta << "%tc" << tc << true;
+        QTest::newRow("sav TIME8 -> %tcHH:MM:SS") << sav << "TIME8" << kAfternoon << FileFormat::Dta
+                                                  << "%tcHH:MM:SS" << kAfternoon * 1000 << true;
+        QTest::newRow("sav DTIME: no Stata duration")
+            << sav << "DTIME12" << 2 * 86400.0 << FileFormat::Dta << "" << 2 * 86400.0 << false;
+        QTest::newRow("%td -> DATE11")
+            << dta << "%td" << kDays << FileFormat::Sav << "DATE11" << kSpss << true;
+        QTest::newRow("%tdCCYY-NN-DD -> DATE11")
+            << dta << "%tdCCYY-NN-DD" << kDays << FileFormat::Sav << "DATE11" << kSpss << false;
+        QTest::newRow("%tc -> DATETIME20")
+            << dta << "%tc" << tc << FileFormat::Sav << "DATETIME20" << kSpss + kAfternoon << true;
+        // March 2020 is month 722 since January 1960; its first day is 14 days before the 15th.
+        QTest::newRow("%tm -> MOYR8")
+            << dta << "%tm" << 722.0 << FileFormat::Sav << "MOYR8" << kSpss - 14 * 86400 << false;
+        // The first quarter of 2020 is quarter 240; it starts on 1 January (day 21915).
+        QTest::newRow("%tq -> QYR8") << dta << "%tq" << 240.0 << FileFormat::Sav << "QYR8"
+                                     << (21915 + 137775) * 86400.0 << false;
+        // Stata's week 11 of 2020 (3120 + 10) starts 70 days after 1 January.
+        QTest::newRow("%tw -> DATE11") << dta << "%tw" << 3130.0 << FileFormat::Sav << "DATE11"
+                                       << (21915 + 70 + 137775) * 86400.0 << false;
+        QTest::newRow("%tC: no SPSS date-time with leap seconds")
+            << dta << "%tC" << 1.9e12 << FileFormat::Sav << "" << 1.9e12 << false;
+        QTest::newRow("%ty: years stay numbers")
+            << dta << "%ty" << 2020.0 << FileFormat::Sav << "" << 2020.0 << false;
+        QTest::newRow("sas DATE9 -> %td")
+            << sas << "DATE9" << kDays << FileFormat::Dta << "%td" << kDays << false;
+        QTest::newRow("sas MMDDYY10 -> ADATE10")
+            << sas << "MMDDYY10" << kDays << FileFormat::Sav << "ADATE10" << kSpss << false;
+        QTest::newRow("sas DATETIME20 -> %tc") << sas << "DATETIME20" << kDays * 86400 + kAfternoon
+                                               << FileFormat::Dta << "%tc" << tc << false;
+        QTest::newRow("sas TIME8 -> TIME8")
+            << sas << "TIME8" << kAfternoon << FileFormat::Sav << "TIME8" << kAfternoon << false;
+    }
+    void datesConvertBetweenPrograms() {
+        QFETCH(int, kind);
+        QFETCH(QString, format);
+        QFETCH(double, value);
+        QFETCH(FileFormat, target);
+        QFETCH(QString, targetFormat);
+        QFETCH(double, targetValue);
+        QFETCH(bool, returns);
+        const auto sourceKind = static_cast<Kind>(kind);
+        const std::string sourceExt = sourceKind == Kind::Sav   ? ".sav"
+                                      : sourceKind == Kind::Dta ? ".dta"
+                                                                : ".sas7bdat";
+        const std::string source = outPath("convert_in" + sourceExt);
+        writeDateFile(source, sourceKind, format.toStdString(), {value});
+        auto t = readTable(source);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+
+        const std::string written = outPath("convert_out" + ext(target));
+        const Status s = writeTable(*t, written);
+        QVERIFY2(s.isOk(), s.message().c_str());
+        const std::vector<std::string> formats = displayFormats(written);
+        if (targetFormat.isEmpty())  // ReadStat's defaults for plain numbers
+            QVERIFY2(formats[0] == "F8.2" || formats[0] == "%10.0g", formats[0].c_str());
+        else
+            QCOMPARE(formats, std::vector<std::string>{targetFormat.toStdString()});
+        auto back = readTable(written);
+        QVERIFY2(back.hasValue(), back.hasValue() ? "" : back.message().c_str());
+        const Column& c = back->column(0);
+        QCOMPARE(c.value(0), targetValue);
+        QVERIFY(c.isMissing(1));
+        QCOMPARE(c.timeFormat().has_value(), !targetFormat.isEmpty());
+        if (!returns) return;
+
+        const std::string again = outPath("convert_again" + sourceExt);
+        QVERIFY(writeTable(*back, again).isOk());
+        QCOMPARE(displayFormats(again), std::vector<std::string>{format.toStdString()});
+        auto twice = readTable(again);
+        QVERIFY(twice.hasValue());
+        QVERIFY(*twice == *t);
     }
 
     // A file whose text is not in the encoding it declares (here Windows-1252 bytes in a .sav

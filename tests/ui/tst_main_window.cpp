@@ -528,6 +528,7 @@ class TstMainWindow : public QObject {
         data::CsvOptions initial;
         initial.delimiter = ';';
         initial.missingTokens = {"", "NA", "-99"};
+        initial.thousands = '\'';
         ui::CsvOptionsDialog dialog(path, initial);
         const auto lines = dialog.rawPreview().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 20);
@@ -539,6 +540,7 @@ class TstMainWindow : public QObject {
         QVERIFY(o.header);
         QCOMPARE(o.encoding, std::string("auto"));
         QCOMPARE(o.missingTokens, (std::vector<std::string>{"", "NA", "-99"}));
+        QCOMPARE(o.thousands, '\'');
         // Parsed preview: the first 50 rows when the CSV reader is linked; otherwise its
         // error, naming the real file rather than the temporary preview file.
         if (dialog.previewError().isEmpty()) {
@@ -1485,13 +1487,14 @@ class TstMainWindow : public QObject {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString csv = tmp.filePath(QStringLiteral("survey.csv"));
-        QVERIFY(
-            writeBytes(csv, "'age';'income'\n'18-34';10,5\n'65+';-9\n'35-64';15,25\n'65+';12\n"));
+        QVERIFY(writeBytes(csv,
+                           "'age';'income'\n'18-34';1.010,5\n'65+';-9\n'35-64';15,25\n'65+';12\n"));
         ui::Project p;
         p.dataPath = csv;
         p.csv.delimiter = ';';
         p.csv.quote = '\'';
         p.csv.decimal = ',';
+        p.csv.thousands = '.';
         p.csv.encoding = "latin-1";
         p.csv.missingTokens = {"-9"};
         p.config.data.path = csv.toStdString();
@@ -1513,14 +1516,15 @@ class TstMainWindow : public QObject {
         QCOMPARE(got.delimiter, p.csv.delimiter);
         QCOMPARE(got.quote, p.csv.quote);
         QCOMPARE(got.decimal, p.csv.decimal);
+        QCOMPARE(got.thousands, p.csv.thousands);
         QCOMPARE(got.header, p.csv.header);
         QCOMPARE(got.encoding, p.csv.encoding);
         QCOMPARE(got.missingTokens, p.csv.missingTokens);
-        // And core reads the file with them as the window did: -9 is missing, 10,5 a number.
+        // And core reads the file with them as the window did: -9 is missing, 1.010,5 a number.
         auto data = study::readRunData(*c);
         QVERIFY2(bool(data), data ? "" : data.message().c_str());
         QCOMPARE(data->table.find("income")->missingCount(), std::size_t{1});
-        QCOMPARE(data->table.find("income")->value(0), 10.5);
+        QCOMPARE(data->table.find("income")->value(0), 1010.5);
     }
 
     // Run > Open Study Folder: a simulation shows its contraction charts, a sweep its

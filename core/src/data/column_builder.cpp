@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 
+#include "data/csv_sniff.hpp"
 #include "data/text_encoding.hpp"
 #include "ppsynth/data/number_format.hpp"
 
@@ -87,10 +88,11 @@ void trimCapacity(V& v) {
 }
 }  // namespace
 
-ColumnBuilder::ColumnBuilder(std::size_t maxLevels, Intent intent, char decimal)
+ColumnBuilder::ColumnBuilder(std::size_t maxLevels, Intent intent, char decimal, char thousands)
     : maxLevels_(maxLevels),
       intent_(intent),
       decimal_(decimal),
+      thousands_(thousands),
       mode_(intent == Intent::Text ? Mode::Levels : Mode::Numbers) {}
 
 void ColumnBuilder::reserve(std::size_t rows) {
@@ -172,30 +174,69 @@ bool ColumnBuilder::isCode(std::string_view cell, double value) {
 }
 
 std::optional<double> ColumnBuilder::parse(std::string_view cell) const {
-    if (decimal_ == '.') return parseNumber(cell);
-    // A point is no separator here, and parseNumber reads only points: swap the comma.
-    constexpr std::size_t kLongestNumber = 64;
-    const auto comma = cell.find(',');
-    if (cell.find('.') != std::string_view::npos || cell.size() > kLongestNumber)
-        return std::nullopt;
-    if (comma == std::string_view::npos) return parseNumber(cell);
-    char buffer[kLongestNumber];
-    std::copy(cell.begin(), cell.end(), buffer);
-    buffer[comma] = '.';
-    return parseNumber({buffer, cell.size()});
+    if (decimal_ == '.' && thousands_ == 0) return parseNumber(cell);
+    return parseSeparated(cell, decimal_, thousands_);
 }
 
 std::string ColumnBuilder::canonical(double value) const {
     std::string text = formatNumber(value);
-    if (decimal_ != '.') std::replace(text.begin(), text.end(), '.', decimal_);
+    const std::size_t point = std::min(text.find('.'), text.size());
+    if (decimal_ != '.' && point < text.size()) text[point] = decimal_;
+    // Digits grouped by three, as the file writes them: 1,234,567.5.
+    if (thousands_ != 0 && text.find('e') == std::string::npos) {
+        const std::size_t first = text.front() == '-' ? 1 : 0;
+        for (std::size_t at = point; at > first + 3; at -= 3) text.insert(at - 3, 1, thousands_);
+    }
     return text;
+}
+
+std::optional<ColumnBuilder::GroupingHint> ColumnBuilder::groupingHint(bool decimalChosen) const {
+    if (intent_ != Intent::Detect || thousands_ != 0 || mode_ == Mode::Numbers) return std::nullopt;
+    struct Candidate {
+        GroupingHint hint;
+        bool alive = true;
+    };
+    std::vector<Candidate> candidates;
+    const char otherDecimal = decimal_ == '.' ? ',' : '.';
+    for (char d : {decimal_, otherDecimal}) {
+        if (d != decimal_ && decimalChosen) continue;
+        for (char t : kThousandsSeparators)
+            if (t != d) candidates.push_back({{t, d, {}}});
+    }
+    std::size_t alive = candidates.size();
+    char buffer[kLongestNumber];
+    // False once no candidate is left.
+    const auto visit = [&](std::string_view cell) {
+        for (auto& c : candidates) {
+            if (!c.alive) continue;
+            const auto plain = ungrouped(cell, c.hint.thousands, buffer);
+            if (!plain || !parseSeparated(*plain, c.hint.decimal, 0)) {
+                c.alive = false;
+                --alive;
+            } else if (c.hint.example.empty() && plain->data() != cell.data()) {
+                c.hint.example = cell;
+            }
+        }
+        return alive > 0;
+    };
+    if (mode_ == Mode::Levels) {
+        for (const auto& level : levels_)
+            if (!visit(level)) return std::nullopt;
+    } else {
+        for (std::size_t i = 0; i < texts_.size(); ++i)
+            if ((missing_.empty() || !missing_[i]) && !visit(texts_[i])) return std::nullopt;
+    }
+    for (const auto& c : candidates)
+        if (c.alive && !c.hint.example.empty()) return c.hint;
+    return std::nullopt;
 }
 
 void ColumnBuilder::addNumber(std::string_view cell, double value) {
     numbers_.push_back(value);
     if (value < 0 || value != std::floor(value)) allWhole_ = false;
-    const std::uint8_t spelling =
-        isPlainInteger(cell) ? kCanonical : spellingOf(cell, canonical(value), decimal_);
+    // Below 1000 a grouped number has no separator to write.
+    const bool plain = isPlainInteger(cell) && (thousands_ == 0 || std::abs(value) < 1000);
+    const std::uint8_t spelling = plain ? kCanonical : spellingOf(cell, canonical(value), decimal_);
     if (spellings_.empty()) {
         if (spelling == kCanonical) return;
         spellings_.reserve(std::max(reserved_, rows_ + 1));

@@ -32,9 +32,10 @@ class ColumnBuilder {
         Numbers,  // numeric or count: a cell that is no number is refused
     };
 
-    // `decimal` is the decimal separator numbers are written with, '.' or ','.
+    // `decimal` is the decimal separator numbers are written with, '.' or ','; `thousands`
+    // the separator of their digit groups ("1,234.5"), 0 for none.
     explicit ColumnBuilder(std::size_t maxLevels, Intent intent = Intent::Detect,
-                           char decimal = '.');
+                           char decimal = '.', char thousands = 0);
 
     // Expected number of rows, so storage is allocated once.
     void reserve(std::size_t rows);
@@ -47,6 +48,18 @@ class ColumnBuilder {
     // Why a column of numbers was kept as text ("'02134' has a leading zero ..."); empty
     // when it was not. Valid until finish().
     const std::string& keptAsTextReason() const { return keptAsTextReason_; }
+
+    // A column read as categories or text although every present cell is a number written
+    // with a thousands separator: the separator, the decimal separator it goes with, and a
+    // cell that has it ("1,234.5"). Only for a detected type without a thousands separator;
+    // `decimalChosen` keeps the builder's decimal separator, else both are tried (its own
+    // first). nullopt when there is none. Valid until finish().
+    struct GroupingHint {
+        char thousands = 0;
+        char decimal = '.';
+        std::string example;
+    };
+    std::optional<GroupingHint> groupingHint(bool decimalChosen) const;
 
     // Numbers -> Count (all non-negative whole) or Numeric; levels -> Categorical sorted
     // (numbers by value first, then texts by bytes); more than maxLevels -> Text.
@@ -77,6 +90,7 @@ class ColumnBuilder {
     std::size_t maxLevels_;
     Intent intent_;
     char decimal_;
+    char thousands_;
     Mode mode_ = Mode::Numbers;
     std::size_t rows_ = 0;
     std::size_t reserved_ = 0;

@@ -38,6 +38,22 @@ std::optional<Encoding> encodingFromName(std::string s) {
     return std::nullopt;
 }
 
+// How notes name a thousands separator.
+std::string thousandsName(char t) {
+    switch (t) {
+        case ',':
+            return "',' (comma)";
+        case '.':
+            return "'.' (point)";
+        case ' ':
+            return "' ' (space)";
+        case '\'':
+            return "\"'\" (apostrophe)";
+        default:
+            return std::string(1, t);
+    }
+}
+
 std::string delimiterName(char d) {
     switch (d) {
         case ',':
@@ -109,6 +125,8 @@ class Parser {
     Status notANumber(std::string_view cell, std::size_t line, std::size_t field) const;
     Status checkEncoding(std::string_view text, std::size_t line, std::size_t field);
     bool isMissing(const CsvField& f) const;
+    std::string groupingNote(const ColumnBuilder::GroupingHint& hint, const std::string& column,
+                             ColumnType type) const;
     void estimateRows();
 
     ByteSource& source_;
@@ -180,6 +198,24 @@ bool Parser::isMissing(const CsvField& f) const {
     if (f.text.size() > longestToken_) return false;
     const auto& tokens = options_.csv.missingTokens;
     return std::find(tokens.begin(), tokens.end(), f.text) != tokens.end();
+}
+
+std::string Parser::groupingNote(const ColumnBuilder::GroupingHint& hint, const std::string& column,
+                                 ColumnType type) const {
+    std::string text = quoted_;
+    text.append(": column '")
+        .append(column)
+        .append("' is read as ")
+        .append(toString(type))
+        .append(", but its cells are numbers if ")
+        .append(thousandsName(hint.thousands))
+        .append(" separates thousands (such as '")
+        .append(latin1_ ? windows1252ToUtf8(hint.example) : hint.example)
+        .append("'); to read them as numbers set the thousands separator option to ")
+        .append(thousandsName(hint.thousands));
+    if (hint.decimal != decimal_)
+        text.append(" and the decimal separator option to '").append(1, hint.decimal).append("'");
+    return text;
 }
 
 Expected<std::string_view> Parser::sniffSample(char quote) {
@@ -268,7 +304,8 @@ Status Parser::takeHeader(const std::vector<CsvField>& fields, std::size_t line)
     builders_.clear();
     builders_.reserve(n);
     for (std::size_t k = 0; k < n; ++k)
-        builders_.emplace_back(options_.maxLevels, intentFor(typeOverride(names_[k])), decimal_);
+        builders_.emplace_back(options_.maxLevels, intentFor(typeOverride(names_[k])), decimal_,
+                               options_.csv.thousands);
     haveHeader_ = true;
     return {};
 }
@@ -281,6 +318,12 @@ Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t f
     message.append(": '").append(cell).append(
         "' is not a number, and the column's type is set to ");
     message.append(toString(type));
+    const auto grouping = [&]() -> std::optional<char> {
+        if (options_.csv.thousands != 0) return std::nullopt;
+        for (char t : kThousandsSeparators)
+            if (t != decimal_ && parseSeparated(cell, decimal_, t)) return t;
+        return std::nullopt;
+    };
     if (const auto sep = decimalSeparatorOf(cell); sep && *sep != decimal_)
         message.append(" (if '")
             .append(1, *sep)
@@ -288,6 +331,12 @@ Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t f
             .append("decimal separator option to '")
             .append(1, *sep)
             .append("')");
+    else if (const auto t = grouping())
+        message.append(" (if ")
+            .append(thousandsName(*t))
+            .append(" separates thousands, set the thousands separator option to ")
+            .append(thousandsName(*t))
+            .append(")");
     else
         message.append(" (add it to the missing-value tokens if it marks a missing value)");
     return Error{std::move(message)};
@@ -353,6 +402,16 @@ Expected<Table> Parser::run() {
         return Error{quoted_ + ": the delimiter cannot be a line end or the quote character"};
     if (const char d = options_.csv.decimal; d != 0 && d != '.' && d != ',')
         return Error{quoted_ + ": the decimal separator must be '.', ',' or automatic"};
+    const char thousands = options_.csv.thousands;
+    if (thousands != 0 && kThousandsSeparators.find(thousands) == std::string_view::npos)
+        return Error{quoted_ +
+                     ": the thousands separator must be ',', '.', ' ' (space), \"'\" or none"};
+    if (thousands != 0 && thousands == options_.csv.decimal)
+        return Error{quoted_ + ": the thousands and the decimal separator are both " +
+                     thousandsName(thousands) + "; they must differ"};
+    if (thousands != 0 && thousands == quote)
+        return Error{quoted_ + ": the thousands separator and the quote are both " +
+                     thousandsName(thousands) + "; choose another quote"};
 
     while (!eof_ && end_ - begin_ < kSniffBytes)
         if (auto s = fill(chunk_); !s) return Error{s.message()};
@@ -361,6 +420,18 @@ Expected<Table> Parser::run() {
         return Error{quoted_ + " is " + std::string(*utf) +
                      " text (as Excel's \"Unicode Text\" saves); save it as \"CSV UTF-8\" and "
                      "read that"};
+    // The same without the byte order mark (some exporters leave it out): read as bytes it
+    // would give a ragged-row or encoding error nobody can act on.
+    if (const auto utf = unicodeWithoutBom(head)) {
+        std::string message = quoted_;
+        message.append(" is ")
+            .append(*utf)
+            .append(" text without a byte order mark (")
+            .append(utf->starts_with("UTF-16") ? "every other byte is zero"
+                                               : "three bytes in four are zero")
+            .append("); save it as \"CSV UTF-8\" and read that");
+        return Error{std::move(message)};
+    }
     if (stripUtf8Bom(head)) begin_ += 3;
     auto sample = sniffSample(quote);
     if (!sample) return Error{sample.message()};
@@ -377,9 +448,20 @@ Expected<Table> Parser::run() {
     if (decimal_ == delimiter)
         return Error{quoted_ + ": the decimal separator and the delimiter are both " +
                      delimiterName(delimiter) + "; choose another delimiter"};
+    // A comma or point that separates thousands leaves the other for decimals.
+    if (decimal_ == 0 && (thousands == ',' || thousands == '.'))
+        decimal_ = thousands == ',' ? '.' : ',';
     if (decimal_ == 0) {
-        decimal_ = sniffDecimal(*sample, sampleIsFile_, delimiter, quote, options_.csv.header);
-        if (decimal_ == ',') note(quoted_ + ": the decimal separator is ',' (comma)");
+        const DecimalSniff sniff =
+            sniffDecimal(*sample, sampleIsFile_, delimiter, quote, options_.csv.header, thousands);
+        decimal_ = sniff.decimal;
+        if (decimal_ == ',')
+            note(quoted_ + ": the decimal separator is ',' (comma)" +
+                 (sniff.commasMayGroupThousands
+                      ? "; every number written with a comma has three digits after it, as "
+                        "thousands do (1,250): if the comma separates thousands, set the "
+                        "thousands separator option to ','"
+                      : ""));
     }
 
     RecordTokenizer tokenizer(delimiter, quote);
@@ -435,8 +517,12 @@ Expected<Table> Parser::run() {
         if (const std::string& why = builders_[k].keptAsTextReason(); !why.empty())
             note(quoted_ + ": column '" + name + "' is read as text, not numbers: " + why +
                  "; set its type to numeric to read it as numbers");
+        // Told, not guessed: "1,234" may be a thousand or one and a bit.
+        const auto grouping = builders_[k].groupingHint(options_.csv.decimal != 0);
+        const std::string noted = grouping ? name : std::string();
         if (auto s = table.addColumn(builders_[k].finish(std::move(name), latin1_)); !s)
             return Error{quoted_ + ": " + s.message()};
+        if (grouping) note(groupingNote(*grouping, noted, table.column(k).type()));
     }
     return table;
 }

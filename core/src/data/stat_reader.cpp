@@ -381,8 +381,11 @@ Column buildNumberColumn(const ReadContext& ctx, const Variable& v, char hint, R
     if (categorical) return categoricalFrom(v, labelled, v.numbers, present, present.empty());
     // A date is a point on a scale, not a number of events.
     const bool countable = hint == 'c' || (hint == 0 && !units);
-    if (countable && allCounts(v)) return Column::count(v.name, v.numbers, v.missing);
-    return Column::numeric(v.name, v.numbers, v.missing);
+    Column c = countable && allCounts(v) ? Column::count(v.name, v.numbers, v.missing)
+                                         : Column::numeric(v.name, v.numbers, v.missing);
+    // Kept so that a written .sav or .dta shows the dates as dates again.
+    c.setTimeFormat(timeFormatOf(ctx.format, v.format));
+    return c;
 }
 
 Column buildTextColumn(const ReadContext& ctx, const Variable& v, char hint, ReadReport* report) {

@@ -9,7 +9,9 @@
 // are 1..K in level order: the column reads back with level values "1".."K" and the same
 // labels, codes, order and missing cells. Types survive through ppsynth's type note (see
 // stat_common.hpp). Text loses trailing spaces (both formats pad strings) and an empty
-// string reads back as missing.
+// string reads back as missing. Date, date-time and time formats are kept (stat_dates.hpp's
+// writtenTime): as they were in a file of the same program, otherwise the matching format
+// with the numbers converted to what it counts.
 #include <readstat.h>
 #include <unistd.h>
 
@@ -20,12 +22,14 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "data/formats.hpp"
 #include "data/stat_common.hpp"
+#include "data/stat_dates.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/data/number_format.hpp"
 
@@ -45,6 +49,7 @@ struct ColumnPlan {
     readstat_type_t type = READSTAT_TYPE_DOUBLE;
     std::size_t width = 0;            // strings: bytes
     std::vector<std::int32_t> codes;  // categorical: the file code of each level
+    std::optional<WrittenTime> time;  // numbers with a date/time format
     readstat_variable_t* variable = nullptr;
 };
 
@@ -149,6 +154,7 @@ Expected<std::vector<ColumnPlan>> planColumns(const Table& table, FileFormat for
                         return Error{columnRef(c) + " row " + std::to_string(i + 1) + ": " +
                                      formatNumber(c.value(i)) + " cannot be stored in " +
                                      formatName + " file; make it missing or finite"};
+                if (c.timeFormat()) plan.time = writtenTime(*c.timeFormat(), format);
                 break;
             case ColumnType::Categorical: {
                 plan.type = sav ? READSTAT_TYPE_DOUBLE : READSTAT_TYPE_INT32;
@@ -234,7 +240,8 @@ Status writeRows(readstat_writer_t* w, const Table& table, const std::vector<Col
                 e = sav ? readstat_insert_double_value(w, plan.variable, code)
                         : readstat_insert_int32_value(w, plan.variable, code);
             } else {
-                e = readstat_insert_double_value(w, plan.variable, c.value(row));
+                const double v = plan.time ? plan.time->convert(c.value(row)) : c.value(row);
+                e = readstat_insert_double_value(w, plan.variable, v);
             }
             if (e != READSTAT_OK) return fail(e, c, row);
         }
@@ -266,6 +273,7 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
         const Column& c = table.column(j);
         ColumnPlan& plan = plans[j];
         plan.variable = readstat_add_variable(w, c.name().c_str(), plan.type, plan.width);
+        if (plan.time) readstat_variable_set_format(plan.variable, plan.time->format.c_str());
         if (c.type() == ColumnType::Categorical) {
             readstat_label_set_t* set = readstat_add_label_set(w, plan.type, c.name().c_str());
             for (std::size_t k = 0; k < c.levels().size(); ++k) {

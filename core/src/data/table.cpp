@@ -152,14 +152,20 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
         }
     }
     switch (target) {
-        case ColumnType::Numeric:
-            return numeric(name_, std::move(nums), std::move(miss));
-        case ColumnType::Count:
+        case ColumnType::Numeric: {
+            Column c = numeric(name_, std::move(nums), std::move(miss));
+            c.timeFormat_ = timeFormat_;  // between numeric and count: still dates
+            return c;
+        }
+        case ColumnType::Count: {
             for (std::size_t i = 0; i < size_; ++i)
                 if (!miss[i] && (nums[i] < 0 || nums[i] != std::floor(nums[i])))
                     return fail("row " + std::to_string(i + 1) + ": " + formatNumber(nums[i]) +
                                 " is not a non-negative whole number");
-            return count(name_, std::move(nums), std::move(miss));
+            Column c = count(name_, std::move(nums), std::move(miss));
+            c.timeFormat_ = timeFormat_;
+            return c;
+        }
         case ColumnType::Text: {
             std::vector<std::string> out(size_);
             for (std::size_t i = 0; i < size_; ++i) out[i] = display(i);
@@ -207,6 +213,7 @@ Column Column::filtered(const std::vector<std::uint8_t>& keep) const {
     c.name_ = name_;
     c.type_ = type_;
     c.levels_ = levels_;
+    c.timeFormat_ = timeFormat_;
     std::vector<std::uint8_t> miss;
     for (std::size_t i = 0; i < size_; ++i) {
         if (!keep[i]) continue;
@@ -239,7 +246,8 @@ std::size_t Column::memoryBytes() const {
 }
 
 bool Column::operator==(const Column& o) const {
-    if (name_ != o.name_ || type_ != o.type_ || size_ != o.size_ || missing_ != o.missing_)
+    if (name_ != o.name_ || type_ != o.type_ || size_ != o.size_ || missing_ != o.missing_ ||
+        timeFormat_ != o.timeFormat_)
         return false;
     switch (type_) {
         case ColumnType::Numeric:

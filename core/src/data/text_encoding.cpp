@@ -1,5 +1,6 @@
 #include "data/text_encoding.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -87,6 +88,46 @@ std::optional<std::string_view> unicodeBom(std::string_view s) {
     if (s.starts_with(std::string_view("\xFF\xFE\0\0", 4))) return "UTF-32";
     if (s.starts_with(std::string_view("\0\0\xFE\xFF", 4))) return "UTF-32";
     if (s.starts_with("\xFF\xFE") || s.starts_with("\xFE\xFF")) return "UTF-16";
+    return std::nullopt;
+}
+
+std::optional<std::string_view> unicodeWithoutBom(std::string_view s) {
+    // The first block is enough: a text file's first lines are its header and first rows.
+    constexpr std::size_t kBlock = 4096;
+    s = s.substr(0, std::min(s.size(), kBlock));
+    const auto zero = [&](std::size_t i) { return s[i] == '\0'; };
+
+    // UTF-32: a code point is at most 0x10FFFF, so its highest byte is always zero, and the
+    // next is zero for every character below U+10000 (all ordinary text).
+    const std::size_t units32 = s.size() / 4;
+    if (units32 >= 2) {
+        std::size_t le = 0, be = 0;
+        for (std::size_t u = 0; u < units32; ++u) {
+            const std::size_t b = 4 * u;
+            le += zero(b + 3) && zero(b + 2) && !zero(b);
+            be += zero(b) && zero(b + 1) && !zero(b + 3);
+        }
+        if (10 * le >= 9 * units32) return "UTF-32LE";
+        if (10 * be >= 9 * units32) return "UTF-32BE";
+    }
+
+    // UTF-16: ASCII characters have a zero high byte, first (big-endian) or second
+    // (little-endian). Most of a CSV file's characters are ASCII even when its text is not;
+    // the other byte of the pair is almost never zero.
+    const std::size_t units16 = s.size() / 2;
+    if (units16 < 2) return std::nullopt;
+    std::size_t zeroFirst = 0, zeroSecond = 0;
+    for (std::size_t u = 0; u < units16; ++u) {
+        zeroFirst += zero(2 * u);
+        zeroSecond += zero(2 * u + 1);
+    }
+    // A few zeros do not make a pattern: a stray zero byte in a short file is no encoding.
+    constexpr std::size_t kFewest = 4;
+    const auto pattern = [&](std::size_t zeros, std::size_t others) {
+        return zeros >= kFewest && 10 * zeros >= 3 * units16 && 10 * others <= zeros;
+    };
+    if (pattern(zeroSecond, zeroFirst)) return "UTF-16LE";
+    if (pattern(zeroFirst, zeroSecond)) return "UTF-16BE";
     return std::nullopt;
 }
 

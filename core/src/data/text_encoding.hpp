@@ -19,6 +19,13 @@ std::string windows1252ToUtf8(std::string_view s);
 // "UTF-16" or "UTF-32" when `s` starts with that encoding's byte order mark.
 std::optional<std::string_view> unicodeBom(std::string_view s);
 
+// "UTF-16LE", "UTF-16BE", "UTF-32LE" or "UTF-32BE" when `s` (the start of a file without a
+// byte order mark) has the zero bytes of that encoding: text whose characters are mostly
+// ASCII, as a CSV file's delimiters, digits and line ends are, has a zero in every other
+// byte (UTF-16) or in three bytes of four (UTF-32), at positions that tell the byte order.
+// UTF-8 and the 8-bit code pages have no zero bytes in text.
+std::optional<std::string_view> unicodeWithoutBom(std::string_view s);
+
 // Strips a leading UTF-8 byte order mark; true when there was one.
 bool stripUtf8Bom(std::string_view& s);
 

@@ -126,6 +126,11 @@ std::string charSetting(char c) {
     return c == 0 ? "auto" : std::string(1, c);
 }
 
+// data.read.thousands: "none" for 0 (no separator; never detected).
+std::string thousandsSetting(char c) {
+    return c == 0 ? "none" : std::string(1, c);
+}
+
 // CsvOptions holds plain chars, and a line end cannot separate cells or quote them.
 std::optional<char> oneCharacter(const std::string& s) {
     if (s.size() != 1 || static_cast<unsigned char>(s[0]) >= 0x80 || s[0] == '\n' || s[0] == '\r')
@@ -154,7 +159,8 @@ void readMissingTokens(Reader& r, std::vector<std::string>& tokens) {
 // The CSV characters as data.read spells them ("auto" or one character), checked together:
 // the parser cannot tell cells apart when two of them are the same character.
 void setCsvCharacters(Reader& r, const std::string& delimiter, const std::string& quote,
-                      const std::string& decimal, data::CsvOptions& csv) {
+                      const std::string& decimal, const std::string& thousands,
+                      data::CsvOptions& csv) {
     if (delimiter == "auto")
         csv.delimiter = 0;
     else if (auto c = oneCharacter(delimiter))
@@ -173,6 +179,16 @@ void setCsvCharacters(Reader& r, const std::string& delimiter, const std::string
     csv.decimal = decimal == "auto" ? 0 : decimal[0];
     if (csv.decimal != 0 && csv.decimal == csv.delimiter)
         return r.fail("'decimal' and 'delimiter' are both '" + decimal + "'");
+    // The delimiter may be the thousands separator ("1,234.5" quoted in a comma file).
+    if (thousands != "none" && !oneOf(thousands, {",", ".", " ", "'"}))
+        return r.fail(
+            "'thousands' must be \"none\" or the separator of digit groups: \",\", \".\", "
+            "\" \" (space) or \"'\"");
+    csv.thousands = thousands == "none" ? 0 : thousands[0];
+    if (csv.thousands != 0 && csv.thousands == csv.decimal)
+        return r.fail("'thousands' and 'decimal' are both '" + thousands + "'; they must differ");
+    if (csv.thousands != 0 && csv.thousands == csv.quote)
+        return r.fail("'thousands' and 'quote' are both \"" + thousands + "\"");
 }
 
 // "auto" (or empty) leaves the choice to the file's own declaration.
@@ -191,16 +207,18 @@ void readDataRead(const json& j, RunConfig::Data::Read& read, std::string& error
     Reader r(j, "data.read", error);
     auto& csv = read.csv;
     std::string delimiter = charSetting(csv.delimiter), quote(1, csv.quote),
-                decimal = charSetting(csv.decimal), statEncoding = "auto";
+                decimal = charSetting(csv.decimal), thousands = thousandsSetting(csv.thousands),
+                statEncoding = "auto";
     r.get("delimiter", delimiter);
     r.get("quote", quote);
     r.get("decimal", decimal);
+    r.get("thousands", thousands);
     r.get("header", csv.header);
     r.get("encoding", csv.encoding);
     readMissingTokens(r, csv.missingTokens);
     r.get("stat_encoding", statEncoding);
     if (!error.empty()) return;
-    setCsvCharacters(r, delimiter, quote, decimal, csv);
+    setCsvCharacters(r, delimiter, quote, decimal, thousands, csv);
     if (error.empty() && !data::isCsvEncoding(csv.encoding))
         r.fail("'encoding' must be auto, utf-8 or windows-1252 (also spelt latin-1)");
     if (error.empty()) setStatEncoding(r, statEncoding, read.stat);
@@ -211,6 +229,7 @@ json dataReadJson(const RunConfig::Data::Read& read) {
     return {{"delimiter", charSetting(csv.delimiter)},
             {"quote", std::string(1, csv.quote)},
             {"decimal", charSetting(csv.decimal)},
+            {"thousands", thousandsSetting(csv.thousands)},
             {"header", csv.header},
             {"encoding", csv.encoding},
             {"missing_tokens", csv.missingTokens},

@@ -155,8 +155,10 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
         Status s;
         if (c.name() == target) {
             const bool count = c.type() == data::ColumnType::Count;
-            s = t.addColumn(count ? data::Column::count(target, y)
-                                  : data::Column::numeric(target, y));
+            data::Column synthetic =
+                count ? data::Column::count(target, y) : data::Column::numeric(target, y);
+            synthetic.setTimeFormat(c.timeFormat());  // synthetic dates are shown as dates
+            s = t.addColumn(std::move(synthetic));
         } else if (modelledColumn(run.config, c.name())) {
             s = t.addColumn(c.filtered(keep));
         }

@@ -26,11 +26,18 @@ struct CsvOptions {
     // Decimal separator of numbers, '.' or ','; 0: ',' when the delimiter is not ',' and
     // the numbers in the first rows are written with commas (1,5) and none with points.
     char decimal = 0;
+    // Separator of digit groups in numbers ("1,234.5", "1.234,5", "1 234,5", "1'234.5"):
+    // ',', '.', ' ' (also the no-break spaces U+00A0 and U+202F) or '\''; 0 for none. Never
+    // guessed: without it, a column that would be numbers with one gets a note saying which
+    // to set. It must differ from the decimal separator; with ',' or '.' an automatic decimal
+    // separator is the other one. Numbers without separators are read too.
+    char thousands = 0;
     bool header = true;
     // "auto": UTF-8 (with or without BOM), falling back to Windows-1252 (Latin-1 with
     // Excel's euro sign, curly quotes and dashes) when the bytes are not valid UTF-8; or
     // "utf-8" / "latin-1" (read as Windows-1252) to force one. UTF-16 and UTF-32 files
-    // (with a byte order mark) are refused with advice to save them as UTF-8.
+    // (with a byte order mark, or without one, known by their zero bytes) are refused with
+    // advice to save them as UTF-8.
     std::string encoding = "auto";
     // Cells equal to one of these (after trimming spaces) are missing.
     std::vector<std::string> missingTokens = {"", "NA", "."};
@@ -76,7 +83,11 @@ struct WriteOptions {
 };
 
 // The format follows the extension unless given. CSV writes labels for categorical
-// columns; .sav and .dta keep level values and labels so the file reads back equal.
+// columns; .sav and .dta keep level values and labels so the file reads back equal, and
+// the date, date-time and time formats of columns read from SPSS, Stata or SAS: as they
+// were for the same program, else the matching format with the numbers converted (an SPSS
+// DATE11 column, seconds since 1582, becomes a Stata %td column of days since 1960).
+// Formats with no counterpart (Stata %tC, %ty, %tb; SPSS DTIME) leave plain numbers there.
 Status writeTable(const Table& table, const std::string& path,
                   std::optional<FileFormat> format = std::nullopt,
                   const WriteOptions& options = {});

@@ -30,6 +30,18 @@ struct Level {
     bool operator==(const Level&) const = default;
 };
 
+// The date, date-time or time display format a statistics file gave a number column (SPSS
+// "DATE11", Stata "%td", SAS "DATE9"). Those programs store such values as plain numbers
+// counted from an origin only the format names (days since 1960, seconds since 1582); the
+// format travels with the column so that a written .sav or .dta shows dates again, converted
+// when that program counts from another origin (see io.hpp's writeTable).
+struct TimeFormat {
+    enum class Family { Spss, Stata, Sas };  // whose format `name` is
+    Family family = Family::Spss;
+    std::string name;  // as the file gave it: "DATE11", "%tdCCYY-NN-DD", "DATETIME20"
+    bool operator==(const TimeFormat&) const = default;
+};
+
 class Column {
   public:
     static constexpr std::int32_t kMissingCode = -1;
@@ -64,6 +76,10 @@ class Column {
     const std::vector<Level>& levels() const { return levels_; }
     // Text columns.
     const std::vector<std::string>& texts() const { return texts_; }
+    // Numeric and count columns read with a date/time display format; nullopt otherwise.
+    // Kept by filtered() and by conversions between numeric and count.
+    const std::optional<TimeFormat>& timeFormat() const { return timeFormat_; }
+    void setTimeFormat(std::optional<TimeFormat> format) { timeFormat_ = std::move(format); }
 
     // A cell as a person would read it ("" when missing); for error messages and views.
     std::string display(std::size_t row) const;
@@ -88,6 +104,7 @@ class Column {
     std::vector<std::int32_t> codes_;
     std::vector<Level> levels_;
     std::vector<std::string> texts_;
+    std::optional<TimeFormat> timeFormat_;
 };
 
 class Table {
