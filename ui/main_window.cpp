@@ -671,6 +671,15 @@ bool MainWindow::saveProject(const QString& path) {
         dataPage_->messageArea()->showInfo(tr("Wait for the current read or save to finish."));
         return false;
     }
+    // The runs go to folders beside the project file, with their record-level files: never
+    // into a release bundle (Save As there, or Save of a project that lives in one).
+    if (const QString why = confidentialDestinationProblem(
+            path, tr("the project and its run folders, with record-level weights, bounds and "
+                     "risks"));
+        !why.isEmpty()) {
+        dataPage_->messageArea()->showError(why);
+        return false;
+    }
     savingPath_ = QFileInfo(path).absoluteFilePath();
     // Finished runs not yet on disk go to folders beside the project, written by core on a
     // worker thread (synthetic datasets can be large); the project file itself is small.

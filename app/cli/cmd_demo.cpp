@@ -17,7 +17,9 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     args->overwrite = true;
     auto* cmd =
         app.add_subcommand("demo", "Run the bundled example end to end (no display needed)");
-    cmd->add_option("--out", args->out, "Output folder (replaced if it exists)");
+    cmd->add_option("--out", args->out,
+                    "Output folder (an earlier run folder there, holding nothing else, is "
+                    "replaced)");
     cmd->callback([args, &exitCode] {
         std::cerr << "ppsynth demo: " << args->config << " -> "
                   << std::filesystem::absolute(args->out).string() << "\n";

@@ -13,11 +13,25 @@
 
 namespace ppsynth::cli {
 
+namespace {
+
+int outputRefused(const RunArgs& a, const Status& s) {
+    std::cerr << "error: " << s.message();
+    if (!a.overwrite && s.message().find("already exists") != std::string::npos)
+        std::cerr << " (--overwrite replaces an earlier run folder)";
+    return std::cerr << "\n", 1;
+}
+
+}  // namespace
+
 int runRun(const RunArgs& a) {
     if (int refused = refuseInsideBundle(
             a.out, "--out", "a run folder, with record-level weights, bounds and risks");
         refused != 0)
         return refused;
+    // What is at --out is checked now, not after the run has been computed (and again when
+    // it is written).
+    if (auto s = study::checkRunDestination(a.out, a.overwrite); !s) return outputRefused(a, s);
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;
@@ -35,8 +49,7 @@ int runRun(const RunArgs& a) {
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
     oo.overwrite = a.overwrite;
-    if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s)
-        return std::cerr << "error: " << s.message() << "\n", 1;
+    if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s) return outputRefused(a, s);
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
     for (const auto& s : result->synthesizers) {
@@ -66,10 +79,13 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     cmd->add_option("config", args->config, "Run configuration (JSON)")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("--out", args->out, "Output folder (must not exist)")->required();
+    cmd->add_option("--out", args->out, "Output folder (must not exist, unless --overwrite)")
+        ->required();
     cmd->add_flag("--keep-draws", args->keepDraws,
                   "Also write each synthesizer's parameter draws (confidential/)");
-    cmd->add_flag("--overwrite", args->overwrite, "Replace an existing output folder");
+    cmd->add_flag("--overwrite", args->overwrite,
+                  "Replace an earlier run folder there (only a ppsynth run folder holding "
+                  "nothing else, or an empty folder)");
     cmd->callback([args, &exitCode] { exitCode = runRun(*args); });
 });
 

@@ -1,7 +1,7 @@
 // `ppsynth-cli run` end to end with the real executable: the output folder's layout and
 // run.json's contract keys (issue 4), the confidential folder kept apart from what is
-// released, Ctrl-C (SIGINT) ending quickly with exit 130 and nothing written, and clear
-// messages for bad configurations.
+// released, Ctrl-C (SIGINT) ending quickly with exit 130 and nothing written, --overwrite
+// replacing only a run folder, and clear messages for bad configurations.
 #include <signal.h>
 
 #include <QElapsedTimer>
@@ -137,6 +137,60 @@ class TstCliRun : public QObject {
                                 QString::fromStdString(out)});
         QCOMPARE(again.code, 1);
         QVERIFY(QString::fromUtf8(again.err).contains("already exists"));
+    }
+    // --overwrite, and demo (which always overwrites), replace only an earlier run folder
+    // holding nothing else. A folder of someone's files is refused, and kept, before anything
+    // is read or computed; so is a run folder with a report left in it.
+    void overwriteReplacesOnlyARunFolder() {
+        const QString quick = QString::fromStdString(dir_ + "/quick.json");
+        writeFile(quick.toStdString(), quickConfig());
+        const QString noData = QString::fromStdString(dir_ + "/no_data.json");
+        writeFile(noData.toStdString(), R"({"data": {"path": "no_such.csv", "target": "y"},
+                  "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+        const std::string docs = dir_ + "/documents";
+        fs::create_directories(docs + "/letters");
+        writeFile(docs + "/thesis.tex", "\\documentclass{article}\n");
+        writeFile(docs + "/letters/2024.txt", "Dear\n");
+        const QString docsArg = QString::fromStdString(docs);
+        for (const QStringList& args : {QStringList{"run", quick, "--out", docsArg, "--overwrite"},
+                                        QStringList{"run", noData, "--out", docsArg, "--overwrite"},
+                                        QStringList{"demo", "--out", docsArg}}) {
+            const auto r = cli(args);
+            const QString err = QString::fromUtf8(r.err);
+            QVERIFY2(r.code == 1, qPrintable(args.join(' ') + ": " + err));
+            QVERIFY2(err.contains(QStringLiteral("'") + docsArg +
+                                  "' is a folder that is not a ppsynth run folder (no run.json, "
+                                  "it holds 'letters/', 'thesis.tex'); it is not replaced, "
+                                  "choose another output folder"),
+                     qPrintable(err));
+            QVERIFY2(!err.contains("wrote") && !err.contains("no_such.csv"), qPrintable(err));
+            QVERIFY(fs::exists(docs + "/thesis.tex") && fs::exists(docs + "/letters/2024.txt"));
+        }
+        // An earlier run folder is replaced (also named with a trailing separator)...
+        const std::string out = dir_ + "/again";
+        const QString outArg = QString::fromStdString(out);
+        auto r = cli({"run", quick, "--out", outArg});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = cli({"run", quick, "--out", outArg});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("already exists") &&
+                     r.err.contains("(--overwrite replaces an earlier run folder)"),
+                 r.err.constData());
+        r = cli({"run", quick, "--out", outArg + "/", "--overwrite"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(fs::exists(out + "/run.json"));
+        // ... but not with a report kept in it.
+        writeFile(out + "/report.html", "<html>CONFIDENTIAL</html>\n");
+        r = cli({"run", noData, "--out", outArg, "--overwrite"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("is a ppsynth run folder but also holds 'report.html', which the "
+                                "run did not write; it is not replaced (that would delete them): "
+                                "move them out first or choose another output folder"),
+                 r.err.constData());
+        QVERIFY(fs::exists(out + "/report.html") && fs::exists(out + "/run.json"));
+        for (const auto& entry : fs::directory_iterator(dir_))  // no temporary folder left
+            QVERIFY2(entry.path().filename().string().find(".partial-") == std::string::npos,
+                     entry.path().c_str());
     }
     // SIGINT during the fits: exit 130 within seconds, the message, and no folder (not even
     // a half-written temporary one).

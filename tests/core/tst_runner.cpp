@@ -1,6 +1,8 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/release/from_run.hpp"
@@ -142,6 +144,122 @@ class TstRunner : public QObject {
             QVERIFY2(json.find(key) != std::string::npos, key);
         // A second write to the same folder is refused rather than mixed in.
         QVERIFY(!study::writeRunOutput(*run, table, dir).isOk());
+    }
+    // --overwrite replaces only what a run wrote: an earlier run folder holding nothing else,
+    // or an empty folder. Anything else at the destination is refused, named in the message,
+    // and left exactly as it was (nothing deleted, no temporary folder beside it).
+    void overwriteReplacesOnlyARunFolder_data() {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<bool>("overwrite");
+        QTest::addColumn<QString>("refusal");  // empty: the run is written
+        QTest::newRow("nothing there") << "none" << false << "";
+        QTest::newRow("earlier run, no overwrite") << "run" << false << "already exists";
+        QTest::newRow("earlier run") << "run" << true << "";
+        QTest::newRow("earlier run with draws") << "run+draws" << true << "";
+        QTest::newRow("earlier run, trailing separator") << "run/" << true << "";
+        QTest::newRow("empty folder") << "empty" << true << "";
+        QTest::newRow("run and a report")
+            << "run+report.html" << true
+            << "is a ppsynth run folder but also holds 'report.html', which the run did not "
+               "write; it is not replaced (that would delete them): move them out first";
+        QTest::newRow("run and files among its own")
+            << "run+synthetic/LW/analysis.R+confidential/notes.txt+synthetic/Other/synthetic_01.csv"
+            << true
+            << "also holds 'confidential/notes.txt', 'synthetic/LW/analysis.R', "
+               "'synthetic/Other/synthetic_01.csv', which";
+        QTest::newRow("documents")
+            << "docs" << true
+            << "is a folder that is not a ppsynth run folder (no run.json, it holds 'letters/', "
+               "'thesis.tex'); it is not replaced, choose another output folder";
+        QTest::newRow("another program's run.json")
+            << "foreign" << true
+            << "is not a ppsynth run folder: its run.json is not one a run wrote (it does not "
+               "name ppsynth as its software)";
+        QTest::newRow("damaged run.json")
+            << "damaged" << true << "its run.json is not one a run wrote (it is not a JSON object)";
+        QTest::newRow("a file") << "file" << true
+                                << "exists and is not a folder; it is not replaced";
+    }
+    void overwriteReplacesOnlyARunFolder() {
+        QFETCH(QString, setup);
+        QFETCH(bool, overwrite);
+        QFETCH(QString, refusal);
+        namespace fs = std::filesystem;
+        static const auto table = data::makeExample(data::ExampleId::Poisson);
+        static const auto run = [] {
+            auto c = poissonConfig();
+            c.synthesis.m = 2;
+            c.synthesizers.resize(2);  // Unweighted and LW
+            auto r = study::runStudy(c, table);
+            if (!r) qFatal("%s", r.message().c_str());
+            return std::move(*r);
+        }();
+        const fs::path base =
+            fs::path(qgetenv("PPSYNTH_TEST_OUTPUT").constData()) / "tst_runner_overwrite";
+        fs::remove_all(base);
+        fs::create_directories(base);
+        const fs::path dir = base / "out";
+        auto put = [&](const std::string& rel, const std::string& text) {
+            fs::create_directories((dir / rel).parent_path());
+            std::ofstream(dir / rel) << text;
+        };
+        const std::string kind = setup.section(QLatin1Char('+'), 0, 0).toStdString();
+        if (kind == "run" || kind == "run/") {
+            study::OutputOptions o;
+            o.keepDraws = setup.contains(QStringLiteral("+draws"));
+            QVERIFY(study::writeRunOutput(run, table, dir.string(), o).isOk());
+            for (const QString& extra : setup.split(QLatin1Char('+')).mid(1))
+                if (extra != QStringLiteral("draws")) put(extra.toStdString(), "kept\n");
+        } else if (kind == "empty") {
+            fs::create_directories(dir);
+        } else if (kind == "docs") {
+            put("thesis.tex", "\\documentclass{article}\n");
+            put("letters/2024.txt", "Dear\n");
+        } else if (kind == "foreign") {
+            put("run.json", R"({"name": "a CI job", "status": "passed"})");
+        } else if (kind == "damaged") {
+            put("run.json", "{ \"software\": ");
+        } else if (kind == "file") {
+            std::ofstream(dir) << "not a folder\n";
+        }
+        // Every file there before, with its bytes.
+        auto snapshot = [&] {
+            std::map<std::string, std::string> files;
+            std::error_code ec;
+            if (fs::is_regular_file(dir, ec)) files[""] = "";
+            for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+                 it.increment(ec))
+                if (it->is_regular_file()) {
+                    std::ifstream in(it->path());
+                    files[it->path().lexically_relative(dir).generic_string()] =
+                        std::string(std::istreambuf_iterator<char>(in), {});
+                }
+            return files;
+        };
+        const auto before = snapshot();
+
+        study::OutputOptions o;
+        o.overwrite = overwrite;
+        const std::string target = dir.string() + (kind == "run/" ? "/" : "");
+        const Status checked = study::checkRunDestination(target, overwrite);
+        const Status written = study::writeRunOutput(run, table, target, o);
+        QCOMPARE(checked.isOk(), written.isOk());
+        if (refusal.isEmpty()) {
+            QVERIFY2(written.isOk(), written.message().c_str());
+            QVERIFY(fs::exists(dir / "synthetic/LW/synthetic_02.csv"));
+            QVERIFY(fs::exists(dir / "confidential/LW_records.csv"));
+            QVERIFY(!fs::exists(dir / "confidential/LW_draws.csv"));  // the old run's are gone
+        } else {
+            QVERIFY(!written.isOk());
+            QCOMPARE(checked.message(), written.message());
+            QVERIFY2(written.message().find(refusal.toStdString()) != std::string::npos,
+                     written.message().c_str());
+            QVERIFY2(written.message().find(dir.string()) != std::string::npos,
+                     written.message().c_str());
+            QVERIFY(snapshot() == before);
+        }
+        for (const auto& entry : fs::directory_iterator(base))  // no temporary folder left
+            QVERIFY2(entry.path().filename() == "out", entry.path().c_str());
     }
     // Paper 001 Algorithm 2: with source "data", IR_i is the share of the records of i's
     // pattern whose confidential y_j lies outside the ball B(y_i, r) (no synthetic data; the

@@ -1,24 +1,35 @@
 // Chart adapters offscreen: series and point counts of violins, thinning of 100,000 scatter
 // points through one replace(), full detail when zoomed in, PNG/SVG export, hover texts,
-// clicks on the risk-utility curve. Screenshots go to $PPSYNTH_TEST_OUTPUT/screenshots.
+// clicks on the risk-utility curve, the context menu's export (never into a release bundle).
+// Screenshots go to $PPSYNTH_TEST_OUTPUT/screenshots.
 #include <QAreaSeries>
 #include <QCategoryAxis>
+#include <QContextMenuEvent>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QImage>
+#include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSvgRenderer>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QValueAxis>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
+#include <utility>
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/kde.hpp"
 #include "test_output.hpp"
+#include "ui/bundle_guard.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/chart_style.hpp"
 #include "ui/charts/chart_view.hpp"
@@ -294,6 +305,94 @@ class TstCharts : public QObject {
         // An unwritable path gives a message naming the file.
         error = exportChart(&chart, "/nonexistent-dir/x.png", QSize(10, 10));
         QVERIFY(error.contains("/nonexistent-dir/x.png"));
+    }
+
+    // The view's own right-click "Export PNG..." / "Export SVG...", driven as a person would
+    // (menu, file dialog, message box): a file inside a release bundle is refused with the
+    // chart cards' message and nothing is written; elsewhere the chart is written.
+    void contextMenuExportRefusesAReleaseBundle_data() {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("inBundle");
+        const QString png = QStringLiteral("Export PNG..."), svg = QStringLiteral("Export SVG...");
+        QTest::newRow("PNG in a bundle") << png << QStringLiteral("data/risks.png") << true;
+        QTest::newRow("SVG in a bundle") << svg << QStringLiteral("risks.svg") << true;
+        QTest::newRow("SVG elsewhere") << svg << QStringLiteral("risks.svg") << false;
+    }
+    void contextMenuExportRefusesAReleaseBundle() {
+        QFETCH(QString, action);
+        QFETCH(QString, file);
+        QFETCH(bool, inBundle);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("data")));
+        if (inBundle) {
+            QFile manifest(dir.filePath(QStringLiteral("manifest.json")));
+            QVERIFY(manifest.open(QIODevice::WriteOnly));
+            manifest.write(R"({"format": "ppsynth-release"})");
+        }
+        const QString path = dir.filePath(file);
+        ScatterChart& chart = *new ScatterChart;  // the view's scene owns it
+        chart.setPoints(boundVsWeight(500));
+        ChartView view(&chart);
+        view.resize(500, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy failed(&view, &ChartView::exportFailed);
+
+        // One poll answers whatever is open: the menu, then the file dialog, then the box.
+        bool clicked = false, chose = false;
+        QString boxText;
+        QElapsedTimer clock;
+        clock.start();
+        QTimer driver;
+        driver.setInterval(20);
+        connect(&driver, &QTimer::timeout, &view, [&] {
+            QWidget* popup = QApplication::activePopupWidget();
+            QWidget* modal = QApplication::activeModalWidget();
+            if (clock.elapsed() > 20000) {  // stuck: give up rather than hang the test
+                if (popup) popup->close();
+                if (auto* d = qobject_cast<QDialog*>(modal)) d->reject();
+                return;
+            }
+            if (auto* menu = qobject_cast<QMenu*>(popup); menu && !clicked) {
+                for (QAction* a : menu->actions())
+                    if (a->text() == action && !std::exchange(clicked, true))
+                        // Outside this slot, so the poll goes on while the dialog is open.
+                        QTimer::singleShot(0, menu, [menu, a] {
+                            menu->setActiveAction(a);
+                            QTest::keyClick(menu, Qt::Key_Return);
+                        });
+            } else if (auto* d = qobject_cast<QFileDialog*>(modal)) {
+                chose = true;
+                // Typed into the name field (selectFile leaves a focused field alone).
+                if (auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                    name->setText(path);
+                static_cast<QDialog*>(d)->accept();  // QFileDialog::accept is protected
+            } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+                boxText = box->text();
+                box->accept();
+            }
+        });
+        driver.start();
+        const QPoint at(250, 200);
+        QContextMenuEvent event(QContextMenuEvent::Mouse, at, view.viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view.viewport(), &event);  // returns once all is answered
+        driver.stop();
+        QVERIFY(!QApplication::activeModalWidget());
+        QVERIFY2(chose, "the file dialog did not open");
+        if (!inBundle) {
+            QVERIFY2(boxText.isEmpty(), qPrintable(boxText));
+            QVERIFY(QFileInfo(path).size() > 0);
+            QCOMPARE(failed.count(), 0);
+            return;
+        }
+        const QString why = ui::confidentialDestinationProblem(path, QStringLiteral("this chart"));
+        QVERIFY(why.contains(QStringLiteral("release bundle")));
+        QCOMPARE(boxText, why);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.front().front().toString(), why);
+        QVERIFY(!QFileInfo::exists(path));
     }
 
     void hoverShowsNearestRecord() {

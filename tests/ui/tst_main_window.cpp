@@ -1102,6 +1102,84 @@ class TstMainWindow : public QObject {
         QVERIFY(w.unsavedWork().isEmpty());
     }
 
+    // A project's runs are written beside it, record-level files included: Save As into a
+    // release bundle, or Save of a project that lives in one, is refused with a message
+    // naming the bundle before anything is written; the runs stay unsaved. Saved elsewhere,
+    // the same project and runs are written.
+    void projectIsNotSavedInsideAReleaseBundle_data() {
+        QTest::addColumn<bool>("saveAs");
+        QTest::newRow("Save As into a bundle") << true;
+        QTest::newRow("Save of a project in a bundle") << false;
+    }
+    void projectIsNotSavedInsideAReleaseBundle() {
+        QFETCH(bool, saveAs);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        const QDir bundle(tmp.filePath(QStringLiteral("bundle")));
+        QVERIFY(bundle.mkpath(QStringLiteral("data")));
+        QVERIFY(writeBytes(bundle.filePath(QStringLiteral("manifest.json")),
+                           R"({"format": "ppsynth-release"})"));
+        const QString file = bundle.filePath(QStringLiteral("study.ppsynth"));
+        ui::MainWindow w;
+        if (saveAs) {
+            w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        } else {  // a project file put there by hand (core's writer does not check), opened
+            auto config = study::loadRunConfig(
+                QDir(tmp.path()).filePath(QStringLiteral("inputs/config.json")).toStdString());
+            QVERIFY(config.hasValue());
+            ui::Project p;
+            p.dataPath = QString::fromStdString(loaded->dataPath);
+            p.config = *config;
+            QVERIFY(ui::saveProject(p, file).isOk());
+            w.openProject(file);
+            QVERIFY(waitForJob(w.readJob()));
+            QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+        }
+        const QByteArray projectBefore = fileBytes(file);
+        ui::RunRecord r;
+        r.result = std::make_shared<const study::RunResult>(loaded->run);
+        r.table = w.dataPage()->model()->table();
+        w.runPanel()->runList()->add(std::move(r));
+        int writes = 0, asked = 0;
+        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                           const std::string& dir) -> Status {
+            ++writes;
+            return study::writeRunOutput(run, table, dir);
+        });
+        QString answer = file;
+        w.questions().saveFileName = [&](const QString&, const QString&, const QString&, QString*) {
+            ++asked;
+            return answer;
+        };
+        const QString action =
+            saveAs ? QStringLiteral("saveProjectAs") : QStringLiteral("saveProject");
+        w.findChild<QAction*>(action)->trigger();
+        QCOMPARE(asked, saveAs ? 1 : 0);
+        QVERIFY(!w.saveJob()->isRunning());
+        QCOMPARE(writes, 0);
+        const QString message = w.dataPage()->messageArea()->text();
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(
+            message.contains(QStringLiteral("release bundle")) && message.contains(bundle.path()),
+            qPrintable(message));
+        QCOMPARE(fileBytes(file), projectBefore);  // not written (Save As: still no file)
+        QVERIFY(!QFileInfo::exists(bundle.filePath(QStringLiteral("study_runs"))));
+        QCOMPARE(w.runPanel()->runList()->records().front().folder, QString());
+        QVERIFY(!w.unsavedWork().isEmpty());
+
+        // Outside the bundle the same save goes through.
+        answer = tmp.filePath(QStringLiteral("study.ppsynth"));
+        w.findChild<QAction*>(QStringLiteral("saveProjectAs"))->trigger();
+        QVERIFY(waitForJob(w.saveJob()));
+        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Done);
+        QCOMPARE(writes, 1);
+        QVERIFY(QFile::exists(answer));
+        QVERIFY(QFileInfo::exists(tmp.filePath(QStringLiteral("study_runs/run_1/run.json"))));
+        QVERIFY(w.unsavedWork().isEmpty());
+    }
+
     // Run ids restart at 1 for every project: a load of A's runs still going when B opens
     // must not give B's run 1 A's result.
     void secondProjectGetsItsOwnRuns() {

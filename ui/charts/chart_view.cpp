@@ -11,6 +11,7 @@
 #include <QWheelEvent>
 #include <cmath>
 
+#include "ui/bundle_guard.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/plot_chart.hpp"
 
@@ -211,7 +212,10 @@ void ChartView::exportWithDialog(const QString& filter, const QString& suffix) {
     QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), filter);
     if (path.isEmpty()) return;
     if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
-    const QString error = exportTo(path);
+    // A chart shows confidential values record by record (an SVG keeps their exact
+    // coordinates): never into a release bundle, as the chart cards' own buttons refuse.
+    QString error = confidentialDestinationProblem(path, tr("this chart"));
+    if (error.isEmpty()) error = exportTo(path);
     if (!error.isEmpty()) {
         emit exportFailed(error);
         QMessageBox::warning(this, tr("Export chart"), error);

@@ -3,11 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "ppsynth/common/atomic_file.hpp"
@@ -230,19 +233,128 @@ std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
     return j.dump(2);
 }
 
+// A run.json is read whole to check it; a real one is at most a few megabytes.
+constexpr std::uintmax_t kMaxRunJsonBytes = 64u << 20;
+
+// `names` as "'a', 'b', 'c' and 2 more" (sorted, at most three named).
+std::string namedFew(std::vector<std::string> names) {
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (std::size_t k = 0; k < names.size() && k < 3; ++k)
+        out += (k ? ", '" : "'") + names[k] + "'";
+    if (names.size() > 3) out += " and " + std::to_string(names.size() - 3) + " more";
+    return out;
+}
+
+// Whether `rel` (a path inside a run folder, '/'-separated) is a file writeRunOutput writes
+// for a run whose synthesizers are `names`.
+bool writtenByRun(const std::string& rel, const std::set<std::string>& names) {
+    if (rel == "run.json") return true;
+    for (const auto& name : names) {
+        if (rel == "confidential/" + name + "_records.csv" ||
+            rel == "confidential/" + name + "_draws.csv")
+            return true;
+        const std::string prefix = "synthetic/" + name + "/synthetic_";
+        if (rel.size() > prefix.size() + 4 && rel.compare(0, prefix.size(), prefix) == 0 &&
+            rel.compare(rel.size() - 4, 4, ".csv") == 0) {
+            const std::string number = rel.substr(prefix.size(), rel.size() - prefix.size() - 4);
+            if (std::all_of(number.begin(), number.end(),
+                            [](unsigned char c) { return std::isdigit(c); }))
+                return true;
+        }
+    }
+    return false;
+}
+
+// The synthesizer names of the run whose run.json is `file`, or why it is not a run's.
+Expected<std::set<std::string>> runSynthesizers(const fs::path& file) {
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(file, ec);
+    if (ec || size > kMaxRunJsonBytes)
+        return Error{ec ? "it cannot be read (" + ec.message() + ")" : "it is far too large"};
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{"it cannot be opened"};
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return Error{"it is not a JSON object"};
+    const auto software = j.find("software");
+    if (software == j.end() || !software->is_object() || software->value("name", "") != "ppsynth")
+        return Error{"it does not name ppsynth as its software"};
+    const auto synthesizers = j.find("synthesizers");
+    if (!j.contains("configuration") || synthesizers == j.end() || !synthesizers->is_object())
+        return Error{"it has no configuration and synthesizers"};
+    std::set<std::string> names;
+    for (const auto& [name, value] : synthesizers->items()) names.insert(name);
+    return names;
+}
+
 }  // namespace
 
 std::string runSummaryJson(const RunResult& run) {
     return summaryJson(run, run.dataSha256);
 }
 
-Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
-                      const OutputOptions& options) {
+Status checkRunDestination(const std::string& dir, bool overwrite) {
+    if (dir.empty()) return Error{"no output folder given for the run"};
+    fs::path target = fs::path(dir).lexically_normal();
+    if (!target.has_filename() && target.has_relative_path()) target = target.parent_path();
     std::error_code ec;
-    const fs::path target(dir);
-    if (fs::exists(target, ec) && !options.overwrite)
+    if (!fs::exists(fs::symlink_status(target, ec))) return {};
+    if (!overwrite)
         return Error{"'" + dir +
                      "' already exists; choose another output folder or remove it first"};
+    if (!fs::is_directory(target, ec))
+        return Error{"'" + dir +
+                     "' exists and is not a folder; it is not replaced, choose another output "
+                     "folder"};
+    if (fs::is_empty(target, ec) && !ec) return {};
+    if (!fs::is_regular_file(target / "run.json", ec)) {
+        std::vector<std::string> held;
+        for (auto it = fs::directory_iterator(target, ec); !ec && it != fs::end(it);
+             it.increment(ec)) {
+            std::error_code kind;
+            held.push_back(it->path().filename().string() + (it->is_directory(kind) ? "/" : ""));
+        }
+        const std::string holds =
+            held.empty() ? std::string() : ", it holds " + namedFew(std::move(held));
+        return Error{"'" + dir + "' is a folder that is not a ppsynth run folder (no run.json" +
+                     holds + "); it is not replaced, choose another output folder"};
+    }
+    const auto names = runSynthesizers(target / "run.json");
+    if (!names)
+        return Error{"'" + dir +
+                     "' is not a ppsynth run folder: its run.json is not one a run wrote (" +
+                     names.message() +
+                     "); it is not replaced, choose another output folder or remove this one "
+                     "first"};
+    std::vector<std::string> extra;
+    for (auto it = fs::recursive_directory_iterator(target, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+        std::error_code kind;
+        if (it->is_directory(kind)) continue;
+        const std::string rel = it->path().lexically_relative(target).generic_string();
+        if (!writtenByRun(rel, *names)) extra.push_back(rel);
+    }
+    if (ec)
+        return Error{"cannot look through '" + dir + "' (" + ec.message() +
+                     "); it is not replaced, choose another output folder"};
+    if (!extra.empty())
+        return Error{"'" + dir + "' is a ppsynth run folder but also holds " +
+                     namedFew(std::move(extra)) +
+                     ", which the run did not write; it is not replaced (that would delete "
+                     "them): move them out first or choose another output folder"};
+    return {};
+}
+
+Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
+                      const OutputOptions& options) {
+    if (Status s = checkRunDestination(dir, options.overwrite); !s) return s;
+    std::error_code ec;
+    // Absolute and without "." or a trailing separator, so the temporary folder goes beside
+    // the target ("out/" -> "out"), never inside it.
+    fs::path target = fs::absolute(fs::path(dir), ec).lexically_normal();
+    if (ec) target = fs::path(dir).lexically_normal();
+    if (!target.has_filename() && target.has_relative_path()) target = target.parent_path();
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     fs::create_directories(parent, ec);
     const fs::path tmp =

@@ -17,11 +17,21 @@ namespace ppsynth::study {
 
 struct OutputOptions {
     bool keepDraws = false;
-    bool overwrite = false;  // replace an existing folder (otherwise an error)
+    // Replace an earlier run folder at the destination (otherwise one there is an error);
+    // see checkRunDestination for what may be replaced.
+    bool overwrite = false;
 };
 
+// Writes the folder after checking the destination (checkRunDestination).
 Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
                       const OutputOptions& options = {});
+
+// Whether a run folder may be written at `dir`: nothing is there yet, or, with `overwrite`,
+// what is there may be replaced. Only an empty folder or a run folder writeRunOutput wrote
+// (its run.json is a ppsynth run's) that holds nothing else is replaced, so a mistyped --out
+// never deletes someone's documents, nor files kept beside a run (a report, exported charts).
+// The message says what is there and what to do. The CLI asks before computing the run.
+Status checkRunDestination(const std::string& dir, bool overwrite);
 
 // run.json's text (exposed for tests and for the GUI's project files). Its data_file.sha256
 // is run.dataSha256 as it is (writeRunOutput hashes the file when that is empty).
