@@ -311,6 +311,14 @@ class TstRunConfig : public QObject {
         QTest::newRow("bad source")
             << R"({"name": "CW", "scheme": "marginal", "source": "both"})"
             << "synthesizers[0] 'CW': 'source' must be \"data\" or \"synthetic\"";
+        // The sigmoid's c_i rises along a logistic curve in IR_i only for a > 0.
+        for (const char* a : {"0", "-3", "-0.0"})
+            QTest::newRow(qPrintable(QStringLiteral("sigmoid a = %1").arg(QLatin1String(a))))
+                << QStringLiteral(R"({"name": "Sigmoid", "scheme": "sigmoid", "a": %1})")
+                       .arg(QLatin1String(a))
+                << "synthesizers[0] 'Sigmoid': 'a' (the sigmoid's steepness) must be positive, "
+                   "such as 10; a = 0 gives every record the same scale c_i and a negative a "
+                   "gives the riskiest records the mildest one";
         QTest::newRow("c wrong type") << R"({"name": "LW", "scheme": "lipschitz", "c": "high"})"
                                       << "synthesizers[0] 'LW': 'c' must be a number";
     }

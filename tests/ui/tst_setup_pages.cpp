@@ -369,6 +369,38 @@ class TstSetupPages : public QObject {
                  QString::fromStdString(study::toJson(*in)).split(QLatin1Char('\n')));
     }
 
+    // Core refuses a sigmoid steepness a <= 0 (a flat or inverted curve): the spin box goes
+    // no lower than a positive a, whatever is typed, and its lowest value is one core runs.
+    // A small positive a from a configuration is still shown as it is.
+    void sigmoidSteepnessStaysPositive() {
+        SynthesizersPage page;
+        page.clearRows();
+        auto* a = page.addRow(SynthesizerRow::Sigmoid)->knob(QStringLiteral("a"));
+        QVERIFY(a);
+        QVERIFY2(a->spinBox()->minimum() > 0, qPrintable(QString::number(a->spinBox()->minimum())));
+        for (const char* typed : {"0", "-2"}) {
+            a->spinBox()->selectAll();
+            QTest::keyClicks(a->spinBox(), QLatin1String(typed));
+            a->spinBox()->interpretText();
+            QVERIFY2(a->value() > 0, typed);
+        }
+        a->spinBox()->setValue(a->spinBox()->minimum());
+        auto c = baseConfig();
+        QVERIFY(bool(page.apply(c)));
+        const auto parsed = study::parseRunConfig(study::toJson(c));
+        QVERIFY2(bool(parsed), parsed ? "" : parsed.message().c_str());
+        QCOMPARE(parsed->synthesizers.front().sigmoidA, a->spinBox()->minimum());
+        auto small = baseConfig();
+        small.synthesizers = {study::SynthesizerConfig{}};
+        small.synthesizers[0].name = "Sigmoid";
+        small.synthesizers[0].scheme = study::Scheme::Sigmoid;
+        small.synthesizers[0].sigmoidA = 0.001;
+        page.load(small);
+        auto back = baseConfig();
+        QVERIFY(bool(page.apply(back)));
+        QCOMPARE(back.synthesizers.front().sigmoidA, 0.001);
+    }
+
     void synthesizersRefuseInWords_data() {
         QTest::addColumn<int>("setup");
         QTest::addColumn<QString>("message");

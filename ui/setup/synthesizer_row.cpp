@@ -203,19 +203,21 @@ void SynthesizerRow::build() {
         form_->addRow(M_);
     }
     if (kind_ == Sigmoid) {
+        // Core refuses a <= 0 (a flat or inverted curve); a configured a below the
+        // spin box's smallest is still shown as it is (KnobEditor::setValue widens).
         a_ = makeKnob({tr("a (steepness)"),
                        tr("a, the steepness of the sigmoid scale c_i = 1 + 0.5 / (1 + exp(-a "
                           "(IR_i - 0.5))): with a large a, records below risk 0.5 keep c_i near 1 "
-                          "and those above get c_i near 1.5; a = 0 gives every record c_i = "
-                          "1.25."),
-                       0.0,
+                          "and those above get c_i near 1.5; a small a brings every c_i near "
+                          "1.25. It must be positive."),
+                       0.5,
                        50.0,
                        0.5,
                        10.0,
                        2,
                        false,
                        {}},
-                      -kLarge, kLarge);
+                      0.01, kLarge);
         form_->addRow(a_);
     }
     if (kind_ == CW || kind_ == Pairwise || kind_ == Sigmoid) {

@@ -105,6 +105,13 @@ void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::st
     }
     if (!error.empty()) return;
     if (s.c < 0) return r.fail("'c' must not be negative");
+    // c_i rises with IR_i only for a > 0: a = 0 flattens the curve (every c_i halfway) and a
+    // negative a inverts it, scaling the riskiest records' weights down the least.
+    if (s.scheme == Scheme::Sigmoid && !(s.sigmoidA > 0))
+        return r.fail(
+            "'a' (the sigmoid's steepness) must be positive, such as 10; a = 0 gives "
+            "every record the same scale c_i and a negative a gives the riskiest "
+            "records the mildest one");
     if (s.M && *s.M <= 0) return r.fail("'M' must be positive");
     if (s.M && s.scheme != Scheme::Lipschitz)
         return r.fail("'M' applies to the lipschitz scheme only");

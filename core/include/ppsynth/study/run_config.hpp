@@ -29,7 +29,7 @@ struct SynthesizerConfig {
     std::string base;               // reweight: the weighted synthesizer to start from
     std::optional<double> k;        // reweight: fixed k; nullopt = "auto" (search)
     double tolerance = 0.02;        // scalar match and reweight bound tolerance
-    double sigmoidA = 10.0;         // sigmoid scheme steepness
+    double sigmoidA = 10.0;         // sigmoid scheme steepness a > 0 (refused otherwise)
 };
 
 struct RunConfig {
