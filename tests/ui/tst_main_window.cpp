@@ -200,10 +200,13 @@ class TickProbe : public QObject {
 
 // A project on makeRunFolder's inputs under `base` (data.sav, the fixture's configuration)
 // listing `runs` (a folder may repeat); returns the project file's path.
-QString writeProject(const QString& base, const QString& name, const QStringList& runs) {
+// `edit` may change the configuration first.
+QString writeProject(const QString& base, const QString& name, const QStringList& runs,
+                     const std::function<void(study::RunConfig&)>& edit = {}) {
     const QDir dir(base);
     auto c = study::loadRunConfig(dir.filePath(QStringLiteral("inputs/config.json")).toStdString());
     if (!c) qFatal("%s", c.message().c_str());
+    if (edit) edit(*c);
     ui::Project p;
     p.dataPath = dir.filePath(QStringLiteral("inputs/data.sav"));
     p.config = *c;
@@ -935,6 +938,38 @@ class TstMainWindow : public QObject {
         QVERIFY(waitForJob(w.readJob()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.runPanel()->isRunning(), 30000);
         QCOMPARE(w.runPanel()->job()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(w.runPanel()->runList()->records().empty());
+    }
+
+    // A project whose configuration names the Gibbs sampler for a model without one (core
+    // reads it, and refuses it when the run fits): the Model page keeps the choice and marks
+    // it, and the run stops with core's reason instead of running another sampler.
+    void inapplicableSamplerIsKeptAndTheRunSaysWhy() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
+        const QString file =
+            writeProject(tmp.path(), QStringLiteral("p"), {}, [](study::RunConfig& c) {
+                c.model.family = "poisson";
+                c.mcmc.sampler = "gibbs";
+            });
+        ui::MainWindow w;
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(w.modelPage()->samplerBox()->currentData().toString(), QStringLiteral("gibbs"));
+        QVERIFY(w.modelPage()->samplerNote()->isVisibleTo(w.modelPage()));
+        const auto c = w.currentConfig();
+        QVERIFY2(bool(c), c ? "" : c.message().c_str());
+        QCOMPARE(c->mcmc.sampler, std::string("gibbs"));
+        QVERIFY(w.unsavedWork().isEmpty());  // nothing was changed behind the person's back
+        QSignalSpy ended(w.runPanel(), &ui::RunPanel::runEnded);
+        QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
+        QVERIFY(ended.wait(60000));
+        const QString said = w.runPanel()->messageLabel()->text();
+        QVERIFY2(said.contains(QStringLiteral("the Gibbs sampler is available only for the normal "
+                                              "mixture")),
+                 qPrintable(said));
         QVERIFY(w.runPanel()->runList()->records().empty());
     }
 

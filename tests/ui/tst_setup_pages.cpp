@@ -166,9 +166,11 @@ class TstSetupPages : public QObject {
         QCOMPARE(out.model.tau, std::string("sampled"));
         QCOMPARE(out.mcmc.sampler, std::string("gibbs"));
         QCOMPARE(out.mcmc.thin, 12);
-        // The Gibbs sampler needs tau sampled: integrating tau out falls back to automatic.
+        // The Gibbs sampler needs tau sampled: integrating tau out keeps the choice and says
+        // it does not apply (modelPageKeepsInapplicableSampler).
         page.tauBox()->setCurrentIndex(page.tauBox()->findData("integrated"));
-        QCOMPARE(page.samplerBox()->currentData().toString(), QString("auto"));
+        QCOMPARE(page.samplerBox()->currentData().toString(), QString("gibbs"));
+        QVERIFY(!page.samplerNote()->isHidden());
         page.resetPriors();
         page.apply(out);
         QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);
@@ -217,6 +219,48 @@ class TstSetupPages : public QObject {
         page.seedBox()->setText(QStringLiteral("42"));
         page.apply(out);
         QCOMPARE(out.mcmc.seed, std::uint64_t(42));
+    }
+
+    // Core reads "sampler": "gibbs" for any model and refuses it at run time unless the
+    // model is the mixture with tau sampled: the page keeps what was loaded, marks it as not
+    // applicable and never turns it into another sampler by itself.
+    void modelPageKeepsInapplicableSampler() {
+        auto c = baseConfig();
+        c.model.family = "normal";
+        c.mcmc.sampler = "gibbs";
+        c.model.priors = study::priorValues(models::Priors{});
+        c.synthesizers = {study::SynthesizerConfig{}};
+        c.synthesizers[0].name = "Unweighted";
+        QVERIFY(bool(study::parseRunConfig(study::toJson(c))));
+        ui::ModelPage page;
+        page.load(c);
+        page.resize(page.sizeHint().expandedTo(QSize(900, 700)));
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QCOMPARE(page.samplerBox()->currentData().toString(), QStringLiteral("gibbs"));
+        QVERIFY(page.samplerNote()->isVisible());
+        QVERIFY2(page.samplerNote()->text().contains(QStringLiteral("Not applicable")),
+                 qPrintable(page.samplerNote()->text()));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_sampler_not_applicable.png")));
+        study::RunConfig out = baseConfig();
+        out.synthesizers = c.synthesizers;
+        page.apply(out);
+        QCOMPARE(QString::fromStdString(study::toJson(out)).split(QLatin1Char('\n')),
+                 QString::fromStdString(study::toJson(c)).split(QLatin1Char('\n')));
+        // The mixture with tau sampled takes it: no note. Integrating tau out: the note again,
+        // the choice still kept.
+        auto* family = page.familyBox();
+        family->setCurrentIndex(family->findData(QStringLiteral("normal-mixture")));
+        QVERIFY(!page.samplerNote()->isVisible());
+        page.tauBox()->setCurrentIndex(page.tauBox()->findData(QStringLiteral("integrated")));
+        QCOMPARE(page.samplerBox()->currentData().toString(), QStringLiteral("gibbs"));
+        QVERIFY(page.samplerNote()->isVisible());
+        // Choosing another sampler is the person's to do; then the note goes.
+        page.samplerBox()->setCurrentIndex(page.samplerBox()->findData(QStringLiteral("nuts")));
+        QVERIFY(!page.samplerNote()->isVisible());
+        page.apply(out);
+        QCOMPARE(out.mcmc.sampler, std::string("nuts"));
     }
 
     void synthesizersApplyAndLoad() {

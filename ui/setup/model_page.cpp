@@ -274,11 +274,18 @@ QWidget* ModelPage::buildMcmcGroup() {
                     "are cheap but strongly autocorrelated, 10 to 20 keeps memory and the "
                     "per-draw work (bounds, synthesis) small while the chains run longer."));
     form->addRow(tr("Sampler"), sampler_);
+    samplerNote_ = new QLabel;
+    samplerNote_->setObjectName(QStringLiteral("samplerNote"));
+    samplerNote_->setWordWrap(true);
+    samplerNote_->setStyleSheet(QStringLiteral("color: #b3261e;"));
+    samplerNote_->hide();
+    form->addRow(samplerNote_);
     form->addRow(tr("Thin"), thin_);
     for (auto* s : {chains_, warmup_, draws_, threads_, thin_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::updateRelevance);
+    connect(sampler_, &QComboBox::currentIndexChanged, this, &ModelPage::updateRelevance);
     connect(sampler_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     return box;
 }
@@ -287,12 +294,19 @@ void ModelPage::updateRelevance() {
     const std::string fam = family_->currentData().toString().toStdString();
     K_->setEnabled(fam == "normal-mixture");
     tau_->setEnabled(fam != "poisson-means");
-    // The Gibbs sampler exists for the mixture with tau sampled (or automatic) only.
+    // The Gibbs sampler exists for the mixture with tau sampled (or automatic) only. It cannot
+    // be chosen otherwise, but a configuration that names it keeps it: the run refuses it
+    // with core's reason, and the note says so now (the page never changes it silently).
     const bool gibbs = fam == "normal-mixture" && tau_->currentData().toString() != "integrated";
-    if (auto* model = qobject_cast<QStandardItemModel*>(sampler_->model())) {
+    if (auto* model = qobject_cast<QStandardItemModel*>(sampler_->model()))
         model->item(2)->setEnabled(gibbs);
-        if (!gibbs && sampler_->currentIndex() == 2) sampler_->setCurrentIndex(0);
-    }
+    const bool misplaced = !gibbs && sampler_->currentIndex() == 2;
+    samplerNote_->setText(
+        misplaced ? tr("Not applicable: the Gibbs sampler exists only for the normal mixture with "
+                       "its coefficient scales sampled or automatic, so a run with it is "
+                       "refused. Choose automatic or NUTS.")
+                  : QString());
+    samplerNote_->setVisible(misplaced);
     for (const auto& p : kPriors) {
         const bool used = p.families.count(fam) > 0;
         priors_.at(p.name)->setEnabled(used);

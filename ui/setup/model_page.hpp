@@ -47,6 +47,8 @@ class ModelPage : public QWidget {
     QSpinBox* threadsBox() const { return threads_; }
     QComboBox* tauBox() const { return tau_; }
     QComboBox* samplerBox() const { return sampler_; }
+    // Says why the chosen sampler does not apply to the model (hidden when it does).
+    QLabel* samplerNote() const { return samplerNote_; }
     QSpinBox* thinBox() const { return thin_; }
 
   signals:
@@ -73,6 +75,7 @@ class ModelPage : public QWidget {
     QSpinBox* threads_ = nullptr;
     QComboBox* tau_ = nullptr;
     QComboBox* sampler_ = nullptr;
+    QLabel* samplerNote_ = nullptr;
     QSpinBox* thin_ = nullptr;
 };
 
