@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -37,6 +38,7 @@
 #include "ui/charts/density_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
 #include "ui/charts/violin_chart.hpp"
+#include "ui/setup/weight_preview_panel.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::ui::charts;
@@ -73,6 +75,31 @@ QList<QPointF> boundVsWeight(qsizetype n) {
         pts.append(QPointF(w, 0.4 + 2.2 * w * w + z(rng)));
     }
     return pts;
+}
+
+// The tick labels Qt Charts drew for `axis` of a shown chart (left or bottom), in the order
+// of their values: the visible text items beside the plot area other than the titles.
+QStringList drawnLabels(QChart* chart, QValueAxis* axis) {
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const QRectF plot = chart->plotArea();
+    std::vector<std::pair<double, QString>> found;
+    for (QGraphicsItem* item : chart->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible()) continue;
+        const QString t = text->toPlainText();
+        if (t.isEmpty() || t == axis->titleText() || t == chart->title()) continue;
+        const QRectF r = chart->mapFromScene(text->sceneBoundingRect()).boundingRect();
+        if (vertical && r.right() <= plot.left() + 1 && r.center().y() > plot.top() - r.height() &&
+            r.center().y() < plot.bottom() + r.height())
+            found.emplace_back(-r.center().y(), t);
+        if (!vertical && r.top() >= plot.bottom() - 1 && r.center().x() > plot.left() - r.width() &&
+            r.center().x() < plot.right() + r.width())
+            found.emplace_back(r.center().x(), t);
+    }
+    std::sort(found.begin(), found.end());
+    QStringList out;
+    for (const auto& f : found) out << f.second;
+    return out;
 }
 
 std::vector<Violin> threeViolins() {
@@ -155,6 +182,91 @@ class TstCharts : public QObject {
         QVERIFY(view.grab().save(outputDir() + QStringLiteral("/chart_violin.png")));
         chart.setViolins(threeViolins());  // replacing keeps no stale series
         QCOMPARE(chart.series().size(), 10);
+    }
+
+    // Every value axis labels its ticks so that they read as the ticks: no two alike (a 0..1
+    // range once read "0 0 0 1 1 1" under a "%.0f" format), as many decimals as the step
+    // needs, no exponents for counts in the thousands, and whole numbers only on count axes.
+    void axisLabelsReadAsTheirTicks_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<bool>("counts");
+        QTest::addColumn<QStringList>("labels");
+        QTest::newRow("unit interval")
+            << 0.0 << 1.0 << false << QStringList{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"};
+        QTest::newRow("a few records") << 0.0 << 2.16 << true << QStringList{"0", "1", "2"};
+        QTest::newRow("thousands of records")
+            << 0.0 << 64800.0 << true
+            << QStringList{"0", "10000", "20000", "30000", "40000", "50000", "60000"};
+        QTest::newRow("narrow range at large values")
+            << 100000.0 << 100010.0 << false
+            << QStringList{"100000", "100002", "100004", "100006", "100008", "100010"};
+        QTest::newRow("small densities")
+            << 0.0 << 0.00042 << false
+            << QStringList{"0.0000", "0.0001", "0.0002", "0.0003", "0.0004"};
+        QTest::newRow("negative to positive")
+            << -2.5 << 2.5 << false << QStringList{"-2", "-1", "0", "1", "2"};
+    }
+    void axisLabelsReadAsTheirTicks() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(bool, counts);
+        QFETCH(QStringList, labels);
+        auto* chart = new QChart;
+        applyChartStyle(chart);
+        auto* series = new QLineSeries;
+        series->append(0, lo);
+        series->append(1, hi);
+        chart->addSeries(series);
+        auto* x = makeValueAxis(QStringLiteral("x"));
+        auto* y = counts ? makeCountAxis(QStringLiteral("y")) : makeValueAxis(QStringLiteral("y"));
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        setValueRange(x, 0, 1);
+        setValueRange(y, lo, hi);
+        ChartView view(chart);
+        view.resize(420, 480);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        QCOMPARE(drawnLabels(chart, y), labels);
+        // Zooming sets the format again for the new range.
+        y->setRange(lo, lo + (hi - lo) / 100);
+        QCoreApplication::processEvents();
+        QStringList zoomed = drawnLabels(chart, y);
+        QVERIFY2(!zoomed.isEmpty() && zoomed.removeDuplicates() == 0,
+                 qPrintable(zoomed.join(QLatin1Char(' '))));
+    }
+
+    // The Synthesizers page's weight preview before any run: an empty chart with no record
+    // counts on its axis (it read "1 1 1 0 0 0"); with a few records, whole numbers only.
+    void weightPreviewAxes() {
+        ppsynth::ui::WeightPreviewPanel panel;
+        panel.resize(460, 380);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCoreApplication::processEvents();
+        QVERIFY(panel.grab().save(outputDir() + QStringLiteral("/weight_preview_empty.png")));
+        auto* chart = panel.chartView()->chart();
+        auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        QCOMPARE(drawnLabels(chart, panel.countAxis()), QStringList());
+        QCOMPARE(drawnLabels(chart, x), (QStringList{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}));
+        Eigen::VectorXd f(4);
+        f << 0.5, 1.0, 2.0, 4.0;
+        panel.setBounds(f, QStringLiteral("a test"));
+        panel.preview(QStringLiteral("LW"), 0.7, 0.0, std::nullopt);
+        QCoreApplication::processEvents();
+        const QStringList counts = drawnLabels(chart, panel.countAxis());
+        QVERIFY2(counts.size() >= 2 && counts.front() == QLatin1String("0"),
+                 qPrintable(counts.join(QLatin1Char(' '))));
+        for (qsizetype i = 0; i < counts.size(); ++i) QCOMPARE(counts[i], QString::number(i));
+        QVERIFY(panel.grab().save(outputDir() + QStringLiteral("/weight_preview_few_records.png")));
+        panel.clearPreview(QStringLiteral("Add an LW synthesizer."));
+        QCoreApplication::processEvents();
+        QCOMPARE(drawnLabels(chart, panel.countAxis()), QStringList());
     }
 
     void violinOfRisksInUnitInterval() {

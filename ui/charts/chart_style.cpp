@@ -4,6 +4,7 @@
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QValueAxis>
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -52,14 +53,30 @@ double niceTickStep(double lo, double hi, int targetTicks) {
     return nice * mag;
 }
 
+QString tickLabelFormat(double lo, double hi, double step) {
+    const double largest = std::max(std::abs(lo), std::abs(hi));
+    if (!(step > 0) || !std::isfinite(step) || !std::isfinite(largest))
+        return QStringLiteral("%.4g");
+    // The step is 1, 2 or 5 times a power of ten: 10^-d with d decimals tells ticks apart.
+    const int stepExponent = int(std::floor(std::log10(step) + 1e-9));
+    if (largest < 1e7 && stepExponent >= -6)
+        return QStringLiteral("%.%1f").arg(std::max(0, -stepExponent));
+    // Very large or very small values: as many significant digits as the step needs.
+    const int largestExponent = largest > 0 ? int(std::floor(std::log10(largest))) : 0;
+    return QStringLiteral("%.%1g").arg(std::clamp(largestExponent - stepExponent + 1, 1, 15));
+}
+
 namespace {
+const char* const kWholeNumbers = "ppsynthWholeNumberTicks";
+
 void setNiceTicks(QValueAxis* axis, double lo, double hi) {
-    const double step = niceTickStep(lo, hi, 6);
-    if (step > 0) {
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setTickAnchor(0.0);
-        axis->setTickInterval(step);
-    }
+    double step = niceTickStep(lo, hi, 6);
+    if (!(step > 0)) return;
+    if (axis->property(kWholeNumbers).toBool()) step = std::max(step, 1.0);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(tickLabelFormat(lo, hi, step));
 }
 }  // namespace
 
@@ -75,6 +92,12 @@ QValueAxis* makeValueAxis(const QString& title) {
     // also after zooming; evenly split ranges give labels like 0.5875.
     QObject::connect(axis, &QValueAxis::rangeChanged, axis,
                      [axis](qreal lo, qreal hi) { setNiceTicks(axis, lo, hi); });
+    return axis;
+}
+
+QValueAxis* makeCountAxis(const QString& title) {
+    auto* axis = makeValueAxis(title);
+    axis->setProperty(kWholeNumbers, true);
     return axis;
 }
 

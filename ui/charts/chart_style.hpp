@@ -21,8 +21,17 @@ void applyChartStyle(QChart* chart);
 // Tick interval of about `targetTicks` ticks over [lo, hi]: 1, 2 or 5 times a power of ten.
 double niceTickStep(double lo, double hi, int targetTicks);
 
-// A value axis with a readable title and compact numeric labels.
+// The printf format of tick labels over [lo, hi] every `step` (a niceTickStep): as many
+// decimals as the step needs and no more ("%.1f" for 0.2, "%.0f" for 5 or 10000), so no two
+// ticks print alike; significant digits ("%.7g") for values beyond 1e7 or steps below 1e-6.
+QString tickLabelFormat(double lo, double hi, double step);
+
+// A value axis with a readable title and labels that tell its ticks apart (tickLabelFormat,
+// set again on every range change).
 QValueAxis* makeValueAxis(const QString& title);
+// The same for counts (records, datasets): ticks at whole numbers only, so a small range
+// (0 to 2 records) is not labelled 0, 0.5, 1, ...
+QValueAxis* makeCountAxis(const QString& title);
 // Moves a house value axis to [lo, hi], its round tick interval first: rangeChanged picks
 // the interval only after Qt Charts has laid the ticks out at the old one, and growing a
 // range from 1 to 100,000 would first lay out 500,000 ticks (a hang).

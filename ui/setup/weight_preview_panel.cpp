@@ -24,7 +24,7 @@ WeightPreviewPanel::WeightPreviewPanel(QWidget* parent)
       upper_(new QLineSeries),
       area_(new QAreaSeries(upper_)),
       x_(charts::makeValueAxis(tr("weight alpha_i"))),
-      y_(charts::makeValueAxis(tr("records"))) {
+      y_(charts::makeCountAxis(tr("records"))) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     heading_->setText(tr("<b>Preview</b> (from the unweighted fit, before any refit)"));
@@ -47,9 +47,7 @@ WeightPreviewPanel::WeightPreviewPanel(QWidget* parent)
     chart_->addAxis(y_, Qt::AlignLeft);
     area_->attachAxis(x_);
     area_->attachAxis(y_);
-    x_->setRange(0, 1);
-    x_->setTickCount(6);
-    y_->setLabelFormat(QStringLiteral("%.0f"));
+    charts::setValueRange(x_, 0, 1);
     chart_->legend()->hide();
     view_->setMinimumSize(320, 240);
     layout->addWidget(view_, 1);
@@ -62,8 +60,15 @@ void WeightPreviewPanel::showPlaceholder() {
         tr("No unweighted fit yet. Run once (any synthesizers) and moving c, g or "
            "M will show the weights and the bound they predict here."));
     sourceLabel_->clear();
+    showEmptyChart();
+}
+
+// No histogram: no record counts to show, so no count axis (its numbers would be for a
+// made-up range).
+void WeightPreviewPanel::showEmptyChart() {
     upper_->clear();
     charts::setValueRange(y_, 0, 1);
+    y_->setVisible(false);
     last_.reset();
 }
 
@@ -77,9 +82,7 @@ void WeightPreviewPanel::setBounds(Eigen::VectorXd f, const QString& source) {
 void WeightPreviewPanel::clearPreview(const QString& why) {
     if (!hasBounds()) return;
     bound_->setText(why.toHtmlEscaped());
-    upper_->clear();
-    charts::setValueRange(y_, 0, 1);
-    last_.reset();
+    showEmptyChart();
 }
 
 void WeightPreviewPanel::clearBounds() {
@@ -108,6 +111,7 @@ void WeightPreviewPanel::preview(const QString& synthesizer, double c, double g,
     pts.append({1.0, 0.0});
     upper_->replace(pts);
     charts::setValueRange(y_, 0, double(top) * 1.08);
+    y_->setVisible(true);
 
     const double ratio = p.unweightedBound > 0 ? p.predictedBound / p.unweightedBound : 0;
     QString text =

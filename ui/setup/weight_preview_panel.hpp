@@ -45,9 +45,11 @@ class WeightPreviewPanel : public QWidget {
     QLabel* boundLabel() const { return bound_; }
     QLineSeries* histogramSeries() const { return upper_; }
     charts::ChartView* chartView() const { return view_; }
+    QValueAxis* countAxis() const { return y_; }
 
   private:
     void showPlaceholder();
+    void showEmptyChart();
 
     Eigen::VectorXd f_;
     QString source_;
