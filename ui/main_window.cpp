@@ -223,6 +223,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     loadRunsJob_->onResult([this](LoadedRuns loaded) { onRunsLoaded(std::move(loaded)); });
     connect(loadRunsJob_, &JobRunnerBase::finished, this, &MainWindow::onRunsLoadFinished);
+    // The stage is the status bar's text ("Loading saved run 2 of 5..."); the busy entry ends
+    // in onRunsLoadFinished, which may start a queued load at once.
+    connect(loadRunsJob_, &JobRunnerBase::progressChanged, this,
+            [this](double f, const QString& stage) { showBusyProgress(loadRunsJob_, f, stage); });
     connect(saveJob_, &JobRunnerBase::finished, this, &MainWindow::onSaveFinished);
     setCentralWidget(tabs_);
     buildMenus();
@@ -231,6 +235,7 @@ MainWindow::MainWindow(QWidget* parent)
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(240);
     progress_->setTextVisible(false);
+    busyLabel_->setObjectName(QStringLiteral("busyLabel"));
     statusBar()->addPermanentWidget(busyLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
@@ -440,9 +445,24 @@ void MainWindow::showBusy() {
     busyLabel_->setVisible(busy);
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
-    if (openAction_) openAction_->setEnabled(!busy);
-    if (saveAction_) saveAction_->setEnabled(!busy);
-    if (recentMenu_) recentMenu_->setEnabled(!busy);
+    // Reopening saved runs leaves Open and Save available: opening another project cancels
+    // it (startLoadingRuns), and a save writes only runs that are not on disk yet.
+    const bool blocksFiles = std::any_of(busyJobs_.begin(), busyJobs_.end(),
+                                         [this](const auto& b) { return b.first != loadRunsJob_; });
+    if (openAction_) openAction_->setEnabled(!blocksFiles);
+    if (saveAction_) saveAction_->setEnabled(!blocksFiles);
+    if (recentMenu_) recentMenu_->setEnabled(!blocksFiles);
+}
+
+// A job's progress, and its new text when it has one, shown while it is the newest busy job.
+void MainWindow::showBusyProgress(JobRunnerBase* job, double fraction, const QString& text) {
+    auto it = std::find_if(busyJobs_.begin(), busyJobs_.end(),
+                           [job](const auto& b) { return b.first == job; });
+    if (it == busyJobs_.end()) return;
+    if (!text.isEmpty()) it->second = text;
+    if (busyJobs_.back().first != job) return;
+    busyLabel_->setText(it->second);
+    progress_->setValue(static_cast<int>(fraction * 1000));
 }
 
 void MainWindow::watchBusy(JobRunnerBase* job) {
@@ -889,9 +909,10 @@ std::optional<QString> MainWindow::runDataFile(const RunRecord& run) {
 }
 
 // The saved runs' results come back from their folders in the background (core checks the
-// data file is still the one they were run on). Run ids restart at 1 for every project, so
-// a load still going for the previous project is cancelled and its results, should they
-// arrive anyway, are dropped by generation.
+// data file is still the one they were run on), with "Loading saved run 2 of 5..." and the
+// files read so far in the status bar and its Cancel stopping even within a run. Run ids
+// restart at 1 for every project, so a load still going for the previous project is
+// cancelled and its results, should they arrive anyway, are dropped by generation.
 void MainWindow::startLoadingRuns(const Project& project) {
     const int generation = ++runsGeneration_;
     queuedRunsLoad_ = nullptr;
@@ -900,27 +921,41 @@ void MainWindow::startLoadingRuns(const Project& project) {
     for (const auto& r : runPanel_->runList()->records())
         folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
     if (folders.empty()) return;
-    JobRunner<LoadedRuns>::Work work = [folders, generation, data = localPath(project.dataPath)](
-                                           const ProgressCallback& progress) {
+    // The texts are made here, on the GUI thread; the worker reports one per run as its stage.
+    std::vector<std::string> stages;
+    for (std::size_t i = 0; i < folders.size(); ++i)
+        stages.push_back(
+            tr("Loading saved run %1 of %2...").arg(i + 1).arg(folders.size()).toStdString());
+    const QString first = QString::fromStdString(stages.front());
+    JobRunner<LoadedRuns>::Work work = [folders, generation, data = localPath(project.dataPath),
+                                        stages](const ProgressCallback& progress) {
         LoadedRuns out;
         out.generation = generation;
+        const double n = double(folders.size());
         for (std::size_t i = 0; i < folders.size(); ++i) {
-            if (ppsynth::report(progress, {"loading runs", 0, double(i), double(folders.size())}) ==
-                Continue::Stop)
-                break;
+            const std::string& stage = stages[i];
+            if (ppsynth::report(progress, {stage, 0, double(i), n}) == Continue::Stop) break;
             study::LoadOptions options;
             options.dataPath = data;
+            // Files read within this run move the bar between run i and run i + 1.
+            options.progress = [&progress, &stage, i, n](const Progress& p) {
+                const double within = p.total > 0 ? std::clamp(p.done / p.total, 0.0, 1.0) : 0;
+                return ppsynth::report(progress, {stage, 0, double(i) + within, n});
+            };
             out.runs.emplace_back(folders[i].first,
                                   study::loadRunOutput(folders[i].second, options));
+            ppsynth::report(progress, {stage, 0, double(i + 1), n});  // the last one reads 100%
         }
         return out;
     };
     if (loadRunsJob_->isRunning()) {  // starts when the cancelled one has stopped
         queuedRunsLoad_ = std::move(work);
+        queuedRunsText_ = first;
         return;
     }
     loadingGeneration_ = generation;
     loadRunsJob_->start(std::move(work));
+    beginBusy(loadRunsJob_, first);
 }
 
 void MainWindow::onRunsLoaded(LoadedRuns loaded) {
@@ -941,9 +976,11 @@ void MainWindow::onRunsLoaded(LoadedRuns loaded) {
 }
 
 void MainWindow::onRunsLoadFinished(JobOutcome outcome) {
+    endBusy(loadRunsJob_);
     if (queuedRunsLoad_) {
         loadingGeneration_ = runsGeneration_;
         loadRunsJob_->start(std::exchange(queuedRunsLoad_, nullptr));
+        beginBusy(loadRunsJob_, queuedRunsText_);
         return;
     }
     if (loadingGeneration_ != runsGeneration_) return;  // superseded: nothing to say

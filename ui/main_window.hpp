@@ -188,6 +188,7 @@ class MainWindow : public QMainWindow {
     void endBusy(JobRunnerBase* job);
     void showBusy();
     void watchBusy(JobRunnerBase* job);
+    void showBusyProgress(JobRunnerBase* job, double fraction, const QString& text);
     void cancelBusyJobs();
     void startOpeningProject(Project project, const QString& path);
     void applyProject(const Project& project);
@@ -268,6 +269,7 @@ class MainWindow : public QMainWindow {
     int runsGeneration_ = 0;  // bumped by every project applied; tags its runs' load
     int loadingGeneration_ = 0;
     JobRunner<LoadedRuns>::Work queuedRunsLoad_;  // starts once the superseded load stopped
+    QString queuedRunsText_;                      // its first status-bar text
     WindowQuestions questions_;
 };
 

@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QSettings>
@@ -1242,6 +1243,93 @@ class TstMainWindow : public QObject {
         QVERIFY(records.front().result);
         QCOMPARE(records.front().result->config.mcmc.seed, std::uint64_t(4242));
         QCOMPARE(w.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+    }
+
+    // Reopening a project's saved runs (run.json, records, synthetic datasets of each) runs
+    // on a worker and says so in the status bar: "Loading saved run k of n..." with a bar
+    // that moves, while the window keeps turning its event loop and Open stays available.
+    void savedRunsLoadShowsProgress() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString run = makeRunFolder(tmp.path());
+        const int n = 12;
+        QStringList runs;
+        for (int i = 0; i < n; ++i) runs << run;
+        const QString file = writeProject(tmp.path(), QStringLiteral("p"), runs);
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* label = w.statusBar()->findChild<QLabel*>(QStringLiteral("busyLabel"));
+        auto* bar = w.statusBar()->findChild<QProgressBar*>();
+        QVERIFY(label && bar);
+        QStringList shown;
+        int updatesWhileRunning = 0, mostPermille = 0;
+        bool openUsable = true;
+        connect(w.loadRunsJob(), &ui::JobRunnerBase::progressChanged, &w, [&] {
+            if (!w.loadRunsJob()->isRunning()) return;
+            ++updatesWhileRunning;
+            if (shown.isEmpty() || shown.back() != label->text()) shown << label->text();
+            mostPermille = std::max(mostPermille, bar->value());
+            openUsable = openUsable && label->isVisible() && bar->isVisible();
+        });
+        TickProbe probe;
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.loadRunsJob()->isRunning());
+        probe.start();
+        QCOMPARE(label->text(), QStringLiteral("Loading saved run 1 of 12..."));
+        QVERIFY(label->isVisible() && bar->isVisible());
+        const QList<QAction*> fileActions = w.menuBar()->actions().front()->menu()->actions();
+        QVERIFY(fileActions.front()->isEnabled());  // Open...: another project cancels this
+        QVERIFY(waitForJob(w.loadRunsJob()));
+        probe.stop();
+        QCOMPARE(w.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+        qInfo("%d saved runs reopened in %lld ms: %d progress updates, %d timer ticks, texts: %s",
+              n, probe.elapsedMs(), updatesWhileRunning, probe.ticks(),
+              qPrintable(shown.join(QStringLiteral(" | "))));
+        QVERIFY(openUsable);
+        // The GUI thread turned while the worker loaded: progress arrived as it went.
+        QVERIFY2(updatesWhileRunning >= 2, qPrintable(QString::number(updatesWhileRunning)));
+        QVERIFY2(
+            shown.size() >= 2 && shown.back() == QStringLiteral("Loading saved run 12 of 12..."),
+            qPrintable(shown.join(QStringLiteral(" | "))));
+        int last = 0;
+        for (const QString& text : shown) {
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral("^Loading saved run (\\d+) of 12\\.\\.\\.$"))
+                    .match(text);
+            QVERIFY2(m.hasMatch(), qPrintable(text));
+            QVERIFY(m.captured(1).toInt() >= last);
+            last = m.captured(1).toInt();
+        }
+        QVERIFY2(mostPermille >= 900, qPrintable(QString::number(mostPermille)));
+        QVERIFY(label->isHidden() && bar->isHidden());
+        for (const auto& r : w.runPanel()->runList()->records()) QVERIFY(r.result);
+    }
+
+    // A screenshot of the window while saved runs load (at the load's first progress).
+    void savedRunsLoadScreenshot() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString run = makeRunFolder(tmp.path());
+        const QString file =
+            writeProject(tmp.path(), QStringLiteral("p"), {run, run, run, run, run});
+        ui::MainWindow w;
+        w.resize(1100, 640);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        bool grabbed = false;
+        connect(w.loadRunsJob(), &ui::JobRunnerBase::progressChanged, &w, [&] {
+            auto* label = w.statusBar()->findChild<QLabel*>(QStringLiteral("busyLabel"));
+            if (grabbed || !label || !label->isVisible() || !w.loadRunsJob()->isRunning()) return;
+            grabbed = w.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                    QStringLiteral("/saved_runs_loading.png"));
+        });
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        w.tabs()->setCurrentWidget(w.runPanel());
+        QVERIFY(waitForJob(w.loadRunsJob()));
+        QVERIFY(grabbed);
     }
 
     // Two jobs at once: the status bar's progress and Cancel stay until the last has ended.
