@@ -43,6 +43,7 @@
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
+#include "ui/stat_options_dialog.hpp"
 #include "ui/table_model.hpp"
 
 namespace ppsynth::ui {
@@ -119,8 +120,7 @@ QString askForDataFile(QWidget* parent, const QString& missing) {
 // Encodings older SPSS, Stata and SAS files were commonly written in (western Windows, DOS
 // and Unix code pages); the list is editable for any other iconv name.
 QString askForStatEncoding(QWidget* parent, const QString& path, const QString& tried) {
-    const QStringList common{QStringLiteral("WINDOWS-1252"), QStringLiteral("CP850"),
-                             QStringLiteral("ISO-8859-15")};
+    const QStringList common = StatOptionsDialog::commonEncodings();
     const QString why = tried.isEmpty()
                             ? QObject::tr(
                                   "The text of %1 is not in the encoding the file declares.\nOlder "
@@ -274,6 +274,13 @@ MainWindow::MainWindow(QWidget* parent)
     questions_.statEncoding = [this](const QString& path, const QString& tried) {
         return askForStatEncoding(this, path, tried);
     };
+    questions_.statOptions =
+        [this](const QString& path,
+               const data::StatOptions& initial) -> std::optional<data::StatOptions> {
+        StatOptionsDialog dialog(path, initial, this);
+        if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+        return dialog.options();
+    };
     resize(1280, 800);
     QSettings settings;
     if (settings.contains(kGeometryKey))
@@ -328,11 +335,17 @@ void MainWindow::openFile(const QString& path) {
             [this, path] { openFile(path); }))
         return;
     data::ReadOptions options;
-    if (data::formatFromPath(localPath(path)) == data::FileFormat::Csv &&
-        QFileInfo(path).isFile()) {
+    const auto format = data::formatFromPath(localPath(path));
+    if (format == data::FileFormat::Csv && QFileInfo(path).isFile()) {
         CsvOptionsDialog dialog(path, options.csv, this);
         if (dialog.exec() != QDialog::Accepted) return;
         options.csv = dialog.options();
+    } else if (format && QFileInfo(path).isFile() && questions_.statOptions) {
+        // SPSS, Stata, SAS: the encoding can be chosen before the read, not only after a
+        // read failed (a wrong declaration that converts gives wrong labels, not an error).
+        auto chosen = questions_.statOptions(path, options.stat);
+        if (!chosen) return;
+        options.stat = *chosen;
     }
     readFile(path, options);
 }

@@ -72,6 +72,12 @@ struct WindowQuestions {
     // often are in a code page): which one (an iconv name) should it be read with? `tried`
     // is the one that failed, empty for the file's own. Empty when the person cancels.
     std::function<QString(const QString& path, const QString& tried)> statEncoding;
+    // How to read SPSS/Stata/SAS file `path` before it is read (its text encoding), offered
+    // as CSV files offer theirs; `initial` is what is chosen now. nullopt when the person
+    // cancels.
+    std::function<std::optional<data::StatOptions>(const QString& path,
+                                                   const data::StatOptions& initial)>
+        statOptions;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -91,7 +97,8 @@ class MainWindow : public QMainWindow {
     // Shows a table built elsewhere (tests, examples); `source` names where it came from.
     void setTable(data::Table table, const QString& source);
     void leaveProject();
-    // Opens a file: CSV files ask for their options first, others are read at once.
+    // Opens a file: CSV files ask for their options first, SPSS/Stata/SAS files for their
+    // encoding (questions().statOptions); projects open as projects.
     void openFile(const QString& path);
     // Reads a file with the given options in the background (progress bar and Cancel).
     bool readFile(const QString& path, const data::ReadOptions& options);

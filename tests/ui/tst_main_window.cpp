@@ -60,6 +60,7 @@
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
+#include "ui/stat_options_dialog.hpp"
 #include "ui/table_model.hpp"
 
 // Printable roles for QCOMPARE (found by ADL). ColumnType already has a toString
@@ -265,6 +266,12 @@ ui::RunRecord unsavedRun(std::shared_ptr<const data::Table> table = nullptr,
     r.result = result;
     r.table = std::move(table);
     return r;
+}
+
+// The up-front question for SPSS/Stata/SAS files answered with what is chosen already (the
+// file's own encoding unless something else was): the person clicks Read.
+std::optional<data::StatOptions> keepStatOptions(const QString&, const data::StatOptions& o) {
+    return o;
 }
 
 bool waitForJob(ui::JobRunnerBase* job) {
@@ -989,6 +996,7 @@ class TstMainWindow : public QObject {
             ++asked;
             return QString();  // the person cancels the file dialog
         };
+        w.questions().statOptions = keepStatOptions;
         w.openProject(fileA);
         QVERIFY(waitForJob(w.readJob()));
         QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
@@ -1586,6 +1594,7 @@ class TstMainWindow : public QObject {
             tried << was;
             return std::exchange(answer, QStringLiteral("WINDOWS-1252"));
         };
+        w.questions().statOptions = keepStatOptions;
         w.openFile(sav);
         QTRY_VERIFY_WITH_TIMEOUT(tried.size() == 2 && !w.readJob()->isRunning(), 30000);
         QVERIFY(waitForJob(w.readJob()));
@@ -1606,6 +1615,7 @@ class TstMainWindow : public QObject {
             ++asked;
             return QString();
         };
+        other.questions().statOptions = keepStatOptions;
         other.openFile(sav);
         QTRY_VERIFY_WITH_TIMEOUT(asked == 1, 30000);
         QTest::qWait(50);
@@ -1615,6 +1625,88 @@ class TstMainWindow : public QObject {
         QVERIFY2(other.dataPage()->messageArea()->text().contains(
                      QStringLiteral("could not be converted to UTF-8")),
                  qPrintable(other.dataPage()->messageArea()->text()));
+    }
+
+    // Opening an SPSS/Stata/SAS file offers its encoding before the read, as CSV files offer
+    // theirs: a code page chosen there reads the labels right at once (no failure first,
+    // and no question after), and the project saves it. Cancelling reads nothing.
+    void statEncodingOfferedBeforeReading() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString sav = tmp.filePath(QStringLiteral("old.sav"));
+        writeCp1252Sav(sav);
+        if (QTest::currentTestFailed()) return;
+        ui::MainWindow w;
+        QStringList offered;
+        std::optional<data::StatOptions> answer;
+        w.questions().statOptions = [&](const QString& path, const data::StatOptions& initial) {
+            offered << path + QLatin1Char('|') + QString::fromStdString(initial.encoding);
+            return answer;
+        };
+        int askedAfter = 0;
+        w.questions().statEncoding = [&](const QString&, const QString&) {
+            ++askedAfter;
+            return QString();
+        };
+        w.openFile(sav);  // cancelled
+        QCOMPARE(offered, QStringList{sav + QLatin1Char('|')});
+        QVERIFY(!w.readJob()->isRunning());
+        QVERIFY(!w.dataPage()->model()->table());
+
+        answer = data::StatOptions{"WINDOWS-1252"};
+        w.openFile(sav);
+        QCOMPARE(offered.size(), 2);
+        QVERIFY(waitForJob(w.readJob()));
+        const auto table = w.dataPage()->model()->table();
+        QVERIFY2(table, qPrintable(w.dataPage()->messageArea()->text()));
+        QCOMPARE(table->find("g")->levels()[0].label, std::string("café"));
+        QCOMPARE(table->find("g")->levels()[1].label, std::string("naïve €"));
+        QCOMPARE(askedAfter, 0);
+        const QString file = tmp.filePath(QStringLiteral("old.ppsynth"));
+        QVERIFY(w.saveProject(file));
+        const auto back = ui::loadProject(file);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QCOMPARE(back->stat.encoding, std::string("WINDOWS-1252"));
+    }
+
+    // The real dialog: the file's own encoding first, the common code pages, any other iconv
+    // name typed, and a name that cannot be one refused before reading.
+    void statOptionsDialogScreenshot() {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList items;
+        bool refusedBadName = false, tookTypedName = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* d = qobject_cast<ui::StatOptionsDialog*>(QApplication::activeModalWidget());
+            if (!d) return;
+            auto* box = d->encodingBox();
+            for (int i = 0; i < box->count(); ++i) items << box->itemText(i);
+            d->grab().save(outputDir(QStringLiteral("screenshots")) +
+                           QStringLiteral("/stat_options_dialog.png"));
+            box->setEditText(QStringLiteral("CP 1250"));
+            refusedBadName = !d->readButton()->isEnabled();
+            d->grab().save(outputDir(QStringLiteral("screenshots")) +
+                           QStringLiteral("/stat_options_dialog_bad_name.png"));
+            box->setEditText(QStringLiteral("CP1250"));
+            tookTypedName = d->readButton()->isEnabled() && d->options().encoding == "CP1250";
+            box->setCurrentIndex(2);
+            d->readButton()->click();
+        });
+        const auto chosen =
+            w.questions().statOptions(QStringLiteral("/home/analyst/census_1998.sav"), {});
+        QCOMPARE(items.size(), 4);
+        QVERIFY2(items[0].startsWith(QStringLiteral("As the file declares")), qPrintable(items[0]));
+        QVERIFY(refusedBadName);
+        QVERIFY(tookTypedName);
+        QVERIFY(chosen);
+        QCOMPARE(chosen->encoding, std::string("CP850"));
+        // Shown again with a chosen encoding, the dialog starts from it.
+        ui::StatOptionsDialog again(QStringLiteral("x.sav"), data::StatOptions{"ISO-8859-15"});
+        QCOMPARE(again.options().encoding, std::string("ISO-8859-15"));
+        ui::StatOptionsDialog typed(QStringLiteral("x.sav"), data::StatOptions{"KOI8-R"});
+        QCOMPARE(typed.options().encoding, std::string("KOI8-R"));
+        QCOMPARE(ui::StatOptionsDialog(QStringLiteral("x.sav")).options().encoding, std::string());
     }
 
     // The real question, rendered for a person to look at.
