@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/name_list.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/release/bundle_guard.hpp"
 #include "release/commit.hpp"
@@ -87,12 +88,7 @@ std::string filesNotInBundle(const fs::path& bundle) {
             const std::string rel = fs::relative(it->path(), bundle, ec).generic_string();
             if (!listed.count(rel)) extra.push_back(rel);
         }
-    std::sort(extra.begin(), extra.end());
-    std::string out;
-    for (std::size_t k = 0; k < extra.size() && k < 3; ++k)
-        out += (k ? ", '" : "'") + extra[k] + "'";
-    if (extra.size() > 3) out += " and " + std::to_string(extra.size() - 3) + " more";
-    return out;
+    return quotedNames(std::move(extra));
 }
 
 // May an existing path be replaced by a bundle (with overwrite)? Only a folder that is a

@@ -15,6 +15,7 @@
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/engine_revision.hpp"
+#include "ppsynth/common/name_list.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -236,16 +237,6 @@ std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
 // A run.json is read whole to check it; a real one is at most a few megabytes.
 constexpr std::uintmax_t kMaxRunJsonBytes = 64u << 20;
 
-// `names` as "'a', 'b', 'c' and 2 more" (sorted, at most three named).
-std::string namedFew(std::vector<std::string> names) {
-    std::sort(names.begin(), names.end());
-    std::string out;
-    for (std::size_t k = 0; k < names.size() && k < 3; ++k)
-        out += (k ? ", '" : "'") + names[k] + "'";
-    if (names.size() > 3) out += " and " + std::to_string(names.size() - 3) + " more";
-    return out;
-}
-
 // Whether `rel` (a path inside a run folder, '/'-separated) is a file writeRunOutput writes
 // for a run whose synthesizers are `names`.
 bool writtenByRun(const std::string& rel, const std::set<std::string>& names) {
@@ -316,7 +307,7 @@ Status checkRunDestination(const std::string& dir, bool overwrite) {
             held.push_back(it->path().filename().string() + (it->is_directory(kind) ? "/" : ""));
         }
         const std::string holds =
-            held.empty() ? std::string() : ", it holds " + namedFew(std::move(held));
+            held.empty() ? std::string() : ", it holds " + quotedNames(std::move(held));
         return Error{"'" + dir + "' is a folder that is not a ppsynth run folder (no run.json" +
                      holds + "); it is not replaced, choose another output folder"};
     }
@@ -340,7 +331,7 @@ Status checkRunDestination(const std::string& dir, bool overwrite) {
                      "); it is not replaced, choose another output folder"};
     if (!extra.empty())
         return Error{"'" + dir + "' is a ppsynth run folder but also holds " +
-                     namedFew(std::move(extra)) +
+                     quotedNames(std::move(extra)) +
                      ", which the run did not write; it is not replaced (that would delete "
                      "them): move them out first or choose another output folder"};
     return {};
