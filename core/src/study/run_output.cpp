@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/replace_folder.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/name_list.hpp"
@@ -381,9 +382,15 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
             if (auto s = writeDraws(run, r, tmp / "confidential" / (r.name + "_draws.csv")); !s)
                 return fail(s.message());
     }
-    if (fs::exists(target, ec)) fs::remove_all(target, ec);
-    fs::rename(tmp, target, ec);
-    if (ec) return fail("could not move the results into '" + dir + "': " + ec.message());
+    // What is there is checked again (something may have appeared, or been put into the
+    // earlier run, while the files were written). An earlier run folder is moved aside, not
+    // deleted, until the new one is in place: a failure leaves it whole.
+    const bool exists = fs::exists(fs::symlink_status(target, ec));
+    if (exists)
+        if (Status s = checkRunDestination(dir, options.overwrite); !s) return fail(s.message());
+    auto committed = replaceFolder(tmp, target, exists, "run folder");
+    if (!committed) return fail(committed.message());
+    if (!committed->empty() && options.warning) options.warning(*committed);
     return {};
 }
 
