@@ -1240,9 +1240,11 @@ bool MainWindow::writeReport(const QString& path) {
     beginBusy(reportJob_, tr("Writing %1...").arg(QFileInfo(path).fileName()));
     // The job reads the run's folder again rather than the record's in-memory result, so the
     // report describes exactly what is on disk; the data file is where the run's record says
-    // it is now. Replacing an existing file was asked when it was chosen (chooseSavePath).
+    // it is now. Replacing an existing file, whichever program made it, was asked when it was
+    // chosen (chooseSavePath).
     report::ReportOptions options;
     options.overwrite = true;
+    options.replaceAnyFile = true;
     options.dataPath = *dataFile;
     reportJob_->start(r->folder, path, std::move(options));
     updateRunActions();

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/release/bundle_guard.hpp"
 
 namespace ppsynth::cli {
@@ -28,6 +29,17 @@ int refuseBundleInBundle(const std::string& out, const std::string& flag) {
     if (const std::string why = release::nestedBundleProblem(out); !why.empty())
         return refused(flag, why);
     return 0;
+}
+
+int refuseExistingFile(const std::string& out, bool overwrite) {
+    if (out.empty()) return 0;
+    const Status s = checkFileDestination(out, overwrite);
+    if (s) return 0;
+    std::cerr << "error: " << s.message();
+    if (!overwrite && s.message().find("already exists") != std::string::npos)
+        std::cerr << " (--overwrite replaces it)";
+    std::cerr << "\n";
+    return 1;
 }
 
 }  // namespace ppsynth::cli

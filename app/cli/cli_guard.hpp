@@ -14,4 +14,10 @@ int refuseInsideBundle(const std::string& out, const std::string& flag, const st
 // The same for `release`: 2 when the bundle's folder would be inside another bundle.
 int refuseBundleInBundle(const std::string& out, const std::string& flag);
 
+// 0 when a file may be written at `out` (given as `flag`): nothing is there, or a file and
+// `overwrite` (--overwrite). Otherwise prints why on stderr (with "--overwrite replaces it"
+// when that would do) and returns 1, before anything is read or written. An empty `out` (an
+// optional output not asked for) is fine.
+int refuseExistingFile(const std::string& out, bool overwrite);
+
 }  // namespace ppsynth::cli

@@ -1,6 +1,6 @@
 // `ppsynth-cli risk --original F --synthetic F1 [F2 ...] --target COL [--known a,b]
-// [--radius 0.2] [--absolute] [--pairwise] [--out RECORDS.csv] [--json]`: identification
-// risk of synthetic files made by any tool.
+// [--radius 0.2] [--absolute] [--pairwise] [--out RECORDS.csv [--overwrite]] [--json]`:
+// identification risk of synthetic files made by any tool.
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -24,7 +24,7 @@ struct RiskArgs {
     std::string original, target, out;
     std::vector<std::string> synthetic, known;
     double radius = 0.2;
-    bool absolute = false, pairwise = false, json = false;
+    bool absolute = false, pairwise = false, json = false, overwrite = false;
     int threads = 2;
     ReadFlags read;  // the original's; synthetic files are detected
 };
@@ -61,6 +61,8 @@ int runRisk(const RiskArgs& a) {
     if (int refused = refuseInsideBundle(a.out, "--out", "per-record identification risks");
         refused != 0)
         return refused;
+    // An existing --out is refused now, not after the risks have been computed.
+    if (int refused = refuseExistingFile(a.out, a.overwrite); refused != 0) return refused;
     const auto& cancel = installCancelHandler();
     auto options = readOptionsFrom(a.read);
     if (!options) return std::cerr << "error: " << options.message() << "\n", 2;
@@ -103,6 +105,8 @@ int runRisk(const RiskArgs& a) {
         ir = std::move(*r);
     }
     if (!a.out.empty()) {
+        // Again: a file may have appeared there while the risks were computed.
+        if (int refused = refuseExistingFile(a.out, a.overwrite); refused != 0) return refused;
         auto s = writeFileAtomically(a.out, [&](std::ostream& o) -> Status {
             o << "row,ir" << (a.pairwise ? ",pairwise_weight" : "") << "\n";
             for (std::size_t i = 0; i < ir.size(); ++i) {
@@ -159,7 +163,10 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
         ->check(CLI::PositiveNumber);
     cmd->add_flag("--absolute", a->absolute, "r is an absolute distance instead of a share of |y|");
     cmd->add_flag("--pairwise", a->pairwise, "Also compute pairwise weights (paper 004)");
-    cmd->add_option("--out", a->out, "Per-record CSV: row, ir[, pairwise_weight]");
+    cmd->add_option("--out", a->out,
+                    "Per-record CSV: row, ir[, pairwise_weight] (must not exist, unless "
+                    "--overwrite)");
+    cmd->add_flag("--overwrite", a->overwrite, "Replace an existing --out file");
     cmd->add_flag("--json", a->json, "Summary as JSON on stdout");
     cmd->add_option("--threads", a->threads, "Threads")->check(CLI::Range(1, 256));
     addReadFlags(cmd, a->read, "the original (synthetic files are detected)");

@@ -49,6 +49,7 @@ int runRun(const RunArgs& a) {
     study::OutputOptions oo;
     oo.keepDraws = a.keepDraws;
     oo.overwrite = a.overwrite;
+    oo.warning = [](const std::string& w) { std::cerr << "warning: " << w << "\n"; };
     if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s) return outputRefused(a, s);
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";

@@ -9,11 +9,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTest>
 #include <filesystem>
 #include <fstream>
 
 #include "ppsynth/data/io.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -191,6 +193,41 @@ class TstCliRun : public QObject {
         for (const auto& entry : fs::directory_iterator(dir_))  // no temporary folder left
             QVERIFY2(entry.path().filename().string().find(".partial-") == std::string::npos,
                      entry.path().c_str());
+    }
+    // Replacing an earlier run that cannot be deleted (a file in it cannot): the new run is
+    // written, and a warning says where the earlier one was left and to remove it by hand
+    // (was: exit 1 with the earlier run half-deleted and no run at --out).
+    void overwriteSaysWhereAnUndeletableEarlierRunWasLeft() {
+        const std::string base = dir_ + "/undeletable";
+        fs::create_directories(base);
+        const QString quick = QString::fromStdString(base + "/quick.json");
+        writeFile(quick.toStdString(), quickConfig());
+        const fs::path out = fs::path(base) / "out";
+        const QString outArg = QString::fromStdString(out.string());
+        auto r = cli({"run", quick, "--out", outArg, "--keep-draws"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto cleanup = qScopeGuard([base] {
+            for (const auto& e : fs::directory_iterator(base))
+                ppsynth::test::makeDeletable(e.path() / "confidential" / "LW_draws.csv");
+        });
+        if (!ppsynth::test::makeUndeletable(out / "confidential" / "LW_draws.csv"))
+            QSKIP("a file cannot be made undeletable here");
+        r = cli({"run", quick, "--out", outArg, "--overwrite"});
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(r.code == 0, qPrintable(err));
+        QVERIFY(fs::exists(out / "run.json") && !fs::exists(out / "confidential" / "LW_draws.csv"));
+        std::vector<fs::path> old;
+        for (const auto& e : fs::directory_iterator(base))
+            if (e.path().filename().string().rfind("out.old-", 0) == 0) old.push_back(e.path());
+        QCOMPARE(old.size(), std::size_t{1});
+        QVERIFY(fs::exists(old.front() / "confidential" / "LW_draws.csv"));
+        for (const QString& part :
+             {QStringLiteral("warning: the new run folder is in '%1', but the run folder it "
+                             "replaced could not be deleted (")
+                  .arg(outArg),
+              QStringLiteral("): it was left in '%1'; remove that folder by hand\n")
+                  .arg(QString::fromStdString(old.front().string()))})
+            QVERIFY2(err.contains(part), qPrintable(err));
     }
     // SIGINT during the fits: exit 130 within seconds, the message, and no folder (not even
     // a half-written temporary one).

@@ -1,4 +1,6 @@
+#include <QScopeGuard>
 #include <QTest>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -8,6 +10,7 @@
 #include "ppsynth/release/from_run.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "test_files.hpp"
 
 using namespace ppsynth;
 
@@ -30,6 +33,24 @@ study::RunConfig poissonConfig() {
         {"name": "LW1", "scheme": "lipschitz", "c": 1.0, "g": 0.0}
       ]})");
     return *c;
+}
+
+// The poisson example's table and a two-synthesizer run of it (Unweighted and LW, m = 2): a
+// small run folder to write again and again.
+const data::Table& smallTable() {
+    static const auto table = data::makeExample(data::ExampleId::Poisson);
+    return table;
+}
+const study::RunResult& smallRun() {
+    static const auto run = [] {
+        auto c = poissonConfig();
+        c.synthesis.m = 2;
+        c.synthesizers.resize(2);  // Unweighted and LW
+        auto r = study::runStudy(c, smallTable());
+        if (!r) qFatal("%s", r.message().c_str());
+        return std::move(*r);
+    }();
+    return run;
 }
 }  // namespace
 
@@ -185,15 +206,8 @@ class TstRunner : public QObject {
         QFETCH(bool, overwrite);
         QFETCH(QString, refusal);
         namespace fs = std::filesystem;
-        static const auto table = data::makeExample(data::ExampleId::Poisson);
-        static const auto run = [] {
-            auto c = poissonConfig();
-            c.synthesis.m = 2;
-            c.synthesizers.resize(2);  // Unweighted and LW
-            auto r = study::runStudy(c, table);
-            if (!r) qFatal("%s", r.message().c_str());
-            return std::move(*r);
-        }();
+        const auto& table = smallTable();
+        const auto& run = smallRun();
         const fs::path base =
             fs::path(qgetenv("PPSYNTH_TEST_OUTPUT").constData()) / "tst_runner_overwrite";
         fs::remove_all(base);
@@ -260,6 +274,55 @@ class TstRunner : public QObject {
         }
         for (const auto& entry : fs::directory_iterator(base))  // no temporary folder left
             QVERIFY2(entry.path().filename() == "out", entry.path().c_str());
+    }
+    // Replacing an earlier run folder moves it aside and deletes it only once the new one is
+    // in place. When it cannot be deleted (here a file in it cannot), the new run is written
+    // all the same, the earlier one is kept whole where it was moved, and the warning says
+    // where (was: deleted in place, which failed half-way and left neither run).
+    void overwriteKeepsAnUndeletableEarlierRun() {
+        namespace fs = std::filesystem;
+        const fs::path base = test::outputDir("tst_runner_undeletable");
+        const auto cleanup = qScopeGuard([base] {
+            for (const auto& e : fs::directory_iterator(base))
+                test::makeDeletable(e.path() / "confidential" / "LW_draws.csv");
+            fs::remove_all(base);
+        });
+        for (const auto& e : fs::directory_iterator(base)) fs::remove_all(e.path());
+        const fs::path dir = base / "out";
+        study::OutputOptions o;
+        o.keepDraws = true;  // the earlier run has draws, the new one not
+        QVERIFY(study::writeRunOutput(smallRun(), smallTable(), dir.string(), o).isOk());
+        const std::vector<std::string> earlierFiles = test::filesUnder(dir);
+        const std::string draws = test::slurp(dir / "confidential" / "LW_draws.csv");
+        if (!test::makeUndeletable(dir / "confidential" / "LW_draws.csv"))
+            QSKIP("a file cannot be made undeletable here");
+
+        o.keepDraws = false;
+        o.overwrite = true;
+        std::vector<std::string> warnings;
+        o.warning = [&](const std::string& w) { warnings.push_back(w); };
+        const Status s = study::writeRunOutput(smallRun(), smallTable(), dir.string(), o);
+        QVERIFY2(s.isOk(), s.message().c_str());
+        QVERIFY(fs::exists(dir / "run.json"));
+        QVERIFY(fs::exists(dir / "synthetic/LW/synthetic_02.csv"));
+        QVERIFY(!fs::exists(dir / "confidential/LW_draws.csv"));  // the new run
+        std::vector<fs::path> beside;
+        for (const auto& e : fs::directory_iterator(base))
+            if (e.path() != dir) beside.push_back(e.path());
+        QCOMPARE(beside.size(), std::size_t{1});
+        const fs::path old = beside.front();
+        QVERIFY2(old.filename().string().rfind("out.old-", 0) == 0, old.c_str());
+        QCOMPARE(test::slurp(old / "confidential" / "LW_draws.csv"), draws);
+        // What is left of it is the earlier run's own (deleting it stopped where it could not).
+        for (const auto& f : test::filesUnder(old))
+            QVERIFY2(std::find(earlierFiles.begin(), earlierFiles.end(), f) != earlierFiles.end(),
+                     f.c_str());
+        QCOMPARE(warnings.size(), std::size_t{1});
+        for (const std::string& part :
+             {"the new run folder is in '" + dir.string() + "'",
+              std::string("the run folder it replaced could not be deleted"),
+              "it was left in '" + old.string() + "'", std::string("remove that folder by hand")})
+            QVERIFY2(warnings.front().find(part) != std::string::npos, warnings.front().c_str());
     }
     // Paper 001 Algorithm 2: with source "data", IR_i is the share of the records of i's
     // pattern whose confidential y_j lies outside the ball B(y_i, r) (no synthetic data; the

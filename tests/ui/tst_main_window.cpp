@@ -667,7 +667,14 @@ class TstMainWindow : public QObject {
         QVERIFY(offered.contains(QStringLiteral("LW")));
         QVERIFY(offered.contains(QStringLiteral("EM")));
 
+        // Another program's file there is replaced: the save dialog asked about that very
+        // file (report::ReportOptions::replaceAnyFile; the CLI's --overwrite would refuse it).
         const QString html = tmp.filePath(QStringLiteral("review.html"));
+        {
+            QFile notes(html);
+            QVERIFY(notes.open(QIODevice::WriteOnly));
+            notes.write("notes of the board\n");
+        }
         QVERIFY(w.writeReport(html));
         QVERIFY(!w.reportAction()->isEnabled());  // one report at a time
         QVERIFY(waitForJob(w.reportJob()));
@@ -675,6 +682,7 @@ class TstMainWindow : public QObject {
         const QByteArray text = fileBytes(html);
         QVERIFY(text.contains("CONFIDENTIAL"));
         QVERIFY(text.contains("LW"));
+        QVERIFY(!text.contains("notes of the board"));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Info);
         QVERIFY(w.dataPage()->messageArea()->text().contains(QStringLiteral("review.html")));
         QVERIFY(w.reportAction()->isEnabled());
@@ -1465,7 +1473,14 @@ class TstMainWindow : public QObject {
         QVERIFY2(written, qPrintable(said));
         QVERIFY(QFileInfo::exists(QDir(bundle).filePath(QStringLiteral("manifest.json"))));
 
+        // Another program's file there is replaced: the save dialog asked about that very
+        // file (report::ReportOptions::replaceAnyFile; the CLI's --overwrite would refuse it).
         const QString html = tmp.filePath(QStringLiteral("review.html"));
+        {
+            QFile notes(html);
+            QVERIFY(notes.open(QIODevice::WriteOnly));
+            notes.write("notes of the board\n");
+        }
         QVERIFY(w.writeReport(html));
         QVERIFY(waitForJob(w.reportJob()));
         QVERIFY2(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Info,

@@ -1,8 +1,9 @@
 // The disclosure-review report: the HTML holds every section, the run's own figures and
 // CONFIDENTIAL top and bottom, with nothing loaded from outside the file; the PDF has
 // CONFIDENTIAL and its page number on every page (checked by text extraction with
-// pdftotext); bad names and existing files are refused; `ppsynth-cli report` works without
-// a display and refuses a file inside a release bundle.
+// pdftotext); bad names and existing files are refused, and with overwrite only a report
+// ppsynth wrote is replaced; `ppsynth-cli report` works without a display and refuses a file
+// inside a release bundle.
 #include <QApplication>
 #include <QProcess>
 #include <QRegularExpression>
@@ -173,10 +174,11 @@ class TstReport : public QObject {
         QVERIFY(!refused.hasValue());
         QVERIFY(QString::fromStdString(refused.message()).contains("already exists"));
         QCOMPARE(slurp(existing), QStringLiteral("keep me"));
+        // --overwrite replaces only a report (overwriteReplacesOnlyAReport).
         ui::report::ReportOptions o;
         o.overwrite = true;
-        QVERIFY(ui::report::writeReport(q(small_ / "run"), q(existing), o).hasValue());
-        QVERIFY(slurp(existing).contains("CONFIDENTIAL"));
+        QVERIFY(!ui::report::writeReport(q(small_ / "run"), q(existing), o).hasValue());
+        QCOMPARE(slurp(existing), QStringLiteral("keep me"));
         // A failed report leaves nothing.
         auto missing = ui::report::writeReport(q(base_ / "no-such-run"), q(base_ / "missing.pdf"));
         QVERIFY(!missing.hasValue());
@@ -194,6 +196,141 @@ class TstReport : public QObject {
         QVERIFY2(QString::fromStdString(failed.message()).contains("could not write the PDF"),
                  failed.message().c_str());
         QVERIFY(!fs::exists(base_ / "made"));
+    }
+
+    // With overwrite, only a report ppsynth wrote is replaced, recognised by its HTML
+    // generator tag or PDF Creator whatever its name (and an HTML report from before the tag
+    // by its head); another program's file is refused and kept. The GUI, whose save dialog
+    // asked about that very file, replaces any file (replaceAnyFile); nobody replaces a folder.
+    void overwriteReplacesOnlyAReport_data() {
+        QTest::addColumn<QString>("file");      // the name at --out
+        QTest::addColumn<QString>("existing");  // what is there: a report or a file's text
+        QTest::addColumn<bool>("anyFile");      // replaceAnyFile
+        QTest::addColumn<bool>("replaced");
+        const QString foreignHtml = QStringLiteral(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Minutes</title>"
+            "<meta name=\"generator\" content=\"LibreOffice\"></head><body>ppsynth "
+            "review</body></html>\n");
+        const QString foreignPdf = QStringLiteral(
+            "%PDF-1.4\n1 0 obj\n<< /Title (ppsynth review) /Creator (LibreOffice Writer) >>\n"
+            "endobj\ntrailer\n<< /Info 1 0 R >>\n%%EOF\n");
+        // Another program's file that mentions ppsynth in its body, not as its generator.
+        const QString taggedInBody = QStringLiteral(
+            "<html><head><title>Notes</title></head><body><meta name=\"generator\" "
+            "content=\"ppsynth 0.1.0\"></body></html>\n");
+        const QString olderReport = QStringLiteral(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<title>CONFIDENTIAL - Disclosure review: y synthesized by 1 synthesizers</title>\n"
+            "<style></style>\n</head>\n<body>\n</body>\n</html>\n");
+        QTest::newRow("HTML report") << "r.html"
+                                     << "{html}" << false << true;
+        QTest::newRow("PDF report") << "r.pdf"
+                                    << "{pdf}" << false << true;
+        QTest::newRow("PDF report named .html") << "r.html"
+                                                << "{pdf}" << false << true;
+        QTest::newRow("older HTML report") << "r.htm" << olderReport << false << true;
+        QTest::newRow("another program's HTML") << "r.html" << foreignHtml << false << false;
+        QTest::newRow("another program's PDF") << "r.pdf" << foreignPdf << false << false;
+        QTest::newRow("ppsynth named in the body") << "r.html" << taggedInBody << false << false;
+        QTest::newRow("text") << "r.html"
+                              << "keep me" << false << false;
+        QTest::newRow("empty") << "r.pdf"
+                               << "" << false << false;
+        QTest::newRow("another program's PDF, confirmed in the GUI")
+            << "r.pdf" << foreignPdf << true << true;
+        QTest::newRow("a folder, confirmed in the GUI") << "r.html"
+                                                        << "{folder}" << true << false;
+    }
+    void overwriteReplacesOnlyAReport() {
+        QFETCH(QString, file);
+        QFETCH(QString, existing);
+        QFETCH(bool, anyFile);
+        QFETCH(bool, replaced);
+        const fs::path dir = base_ / "overwrite";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const fs::path out = dir / file.toStdString();
+        if (existing == QStringLiteral("{folder}")) {
+            fs::create_directories(out);
+        } else if (existing.startsWith(QLatin1Char('{'))) {
+            // A report as the writer makes it (its format by the name it was written as).
+            const fs::path made = dir / (existing == "{pdf}" ? "made.pdf" : "made.html");
+            auto written = ui::report::writeReport(q(small_ / "run"), q(made));
+            QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
+            fs::rename(made, out);
+            // Marked, to tell it from the report that replaces it (the same to the second).
+            std::ofstream(out, std::ios::binary | std::ios::app) << "\n% earlier\n";
+        } else {
+            std::ofstream(out, std::ios::binary) << existing.toStdString();
+        }
+        const std::string before = fs::is_regular_file(out) ? test::slurp(out) : std::string();
+        const bool isReport = existing == "{html}" || existing == "{pdf}" ||
+                              existing.contains("CONFIDENTIAL - Disclosure review");
+        QCOMPARE(ui::report::isReportFile(q(out)), isReport);
+
+        ui::report::ReportOptions o;
+        o.overwrite = true;
+        o.replaceAnyFile = anyFile;
+        auto written = ui::report::writeReport(q(small_ / "run"), q(out), o);
+        QCOMPARE(written.hasValue(), replaced);
+        if (replaced) {
+            QVERIFY(ui::report::isReportFile(q(out)));
+            QVERIFY(test::slurp(out) != before);
+        } else {
+            const QString why = QString::fromStdString(written.message());
+            QVERIFY2(why.contains(q(out)), qPrintable(why));
+            QVERIFY2(why.contains(existing == "{folder}"
+                                      ? QStringLiteral("exists and is not a file; it is not "
+                                                       "replaced")
+                                      : QStringLiteral("exists and is not a report ppsynth wrote; "
+                                                       "it is not replaced (only an earlier "
+                                                       "ppsynth report is): choose another file "
+                                                       "name or move that file away first")),
+                     qPrintable(why));
+            if (existing == "{folder}")
+                QVERIFY(fs::is_directory(out) && fs::is_empty(out));
+            else
+                QCOMPARE(test::slurp(out), before);
+        }
+        std::vector<std::string> left;
+        for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().string());
+        QCOMPARE(left, std::vector<std::string>{out.string()});  // no temporary file left
+    }
+
+    // The command says the same, with exit 1, and keeps the file; a report it replaces.
+    void cliOverwriteReplacesOnlyAReport() {
+        const fs::path dir = base_ / "cli_overwrite";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const fs::path out = dir / "review.html";
+        std::ofstream(out) << "<html><head><title>Board minutes</title></head></html>\n";
+        const auto report = [&](const QStringList& extra) {
+            QProcess p;
+            p.start(QStringLiteral(PPSYNTH_CLI),
+                    QStringList{QStringLiteral("report"), q(small_ / "run"),
+                                QStringLiteral("--out"), q(out)} +
+                        extra);
+            p.waitForFinished(120000);
+            return std::make_pair(p.exitCode(), QString::fromUtf8(p.readAllStandardError()));
+        };
+        auto [code, err] = report({QStringLiteral("--overwrite")});
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains(QStringLiteral("error: '%1' exists and is not a report ppsynth "
+                                             "wrote; it is not replaced")
+                                  .arg(q(out))),
+                 qPrintable(err));
+        QVERIFY(slurp(out).contains("Board minutes"));
+        fs::remove(out);
+        std::tie(code, err) = report({});
+        QVERIFY2(code == 0, qPrintable(err));
+        std::tie(code, err) = report({});
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("already exists; choose another file or allow overwriting "
+                              "(--overwrite replaces it)"),
+                 qPrintable(err));
+        std::tie(code, err) = report({QStringLiteral("--overwrite")});
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY(slurp(out).contains(QStringLiteral("<meta name=\"generator\" content=\"ppsynth ")));
     }
 
     // Stop from the progress callback (the CLI's Ctrl-C) is heard while the charts are drawn

@@ -8,6 +8,12 @@ QString esc(const QString& s) {
     return s.toHtmlEscaped();
 }
 
+// The generator tag up to the version, and the head every report began with before it.
+constexpr char kGenerator[] = "<meta name=\"generator\" content=\"ppsynth ";
+constexpr char kHeadBeforeGenerator[] =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<title>CONFIDENTIAL - Disclosure review: ";
+
 const char* kStyle = R"(
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 14px; color: #1b1b1b;
        margin: 0; padding: 0 32px 48px; max-width: 1200px; }
@@ -74,8 +80,9 @@ QString toHtml(const ReportDocument& doc) {
     const QString banner = QString::fromLatin1(kConfidential);
     QString h = QStringLiteral(
                     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                    "<title>%1 - %2</title>\n<style>%3</style>\n</head>\n<body>\n")
-                    .arg(banner, esc(doc.title), QString::fromLatin1(kStyle));
+                    "%1\n<title>%2 - %3</title>\n<style>%4</style>\n</head>\n<body>\n")
+                    .arg(QString::fromLatin1(kGenerator) + QStringLiteral(PPSYNTH_VERSION "\">"),
+                         banner, esc(doc.title), QString::fromLatin1(kStyle));
     h += QStringLiteral("<div class=\"banner top\">%1 - %2</div>\n")
              .arg(banner, esc(doc.confidentialNotice));
     h += QStringLiteral(
@@ -106,6 +113,12 @@ QString toHtml(const ReportDocument& doc) {
     h += QStringLiteral("<div class=\"banner bottom\">%1 - %2</div>\n</body>\n</html>\n")
              .arg(banner, esc(doc.confidentialNotice));
     return h;
+}
+
+bool isHtmlReport(const QByteArray& start) {
+    const qsizetype end = start.indexOf("</head>");
+    const QByteArray head = end < 0 ? start : start.left(end);
+    return head.contains(kGenerator) || head.startsWith(kHeadBeforeGenerator);
 }
 
 }  // namespace ppsynth::ui::report

@@ -70,7 +70,7 @@ bool ReportJob::start(const QString& runDir, const QString& outPath, ReportOptio
     options_.progress = nullptr;
     stopWriting_.reset();
     emit started();
-    if (auto s = checkReportTarget(outPath, options_.overwrite); !s) {
+    if (auto s = checkReportTarget(outPath, options_.overwrite, options_.replaceAnyFile); !s) {
         // Said after start() returns, as every other outcome is.
         QTimer::singleShot(0, this,
                            [this, e = Error{s.message()}] { finish(JobOutcome::Done, e); });

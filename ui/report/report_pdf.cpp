@@ -17,6 +17,9 @@ QString esc(const QString& s) {
     return s.toHtmlEscaped();
 }
 
+// The Creator writePdf sets, up to the version.
+const QString kCreator = QStringLiteral("ppsynth ");
+
 // QTextDocument's HTML subset: tables with cell borders, images from resources.
 QString tableHtml(const ReportTable& t) {
     QString h =
@@ -95,7 +98,7 @@ Expected<int> writePdf(const ReportDocument& doc, const QString& path,
                        const ProgressCallback& progress) {
     QPdfWriter writer(path);
     writer.setTitle(QString::fromLatin1(kConfidential) + QStringLiteral(" - ") + doc.title);
-    writer.setCreator(QStringLiteral("ppsynth " PPSYNTH_VERSION));
+    writer.setCreator(kCreator + QStringLiteral(PPSYNTH_VERSION));
     // 96 dpi: the text document lays out in the same units as on screen.
     writer.setResolution(96);
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
@@ -165,6 +168,18 @@ Expected<int> writePdf(const ReportDocument& doc, const QString& path,
     }
     if (!painter.end()) return Error{"could not finish the PDF '" + path.toStdString() + "'"};
     return pages;
+}
+
+bool isPdfReport(const QByteArray& start, const QByteArray& end) {
+    if (!start.startsWith("%PDF-")) return false;
+    // A PDF text string is UTF-16BE after a byte order mark (how Qt writes it) or single bytes.
+    QByteArray utf16("\xfe\xff");
+    for (const QChar c : kCreator)
+        utf16.append(static_cast<char>(c.unicode() >> 8)).append(static_cast<char>(c.unicode()));
+    for (const QByteArray& creator :
+         {QByteArray("/Creator (") + utf16, QByteArray("/Creator (") + kCreator.toLatin1()})
+        if (start.contains(creator) || end.contains(creator)) return true;
+    return false;
 }
 
 }  // namespace ppsynth::ui::report

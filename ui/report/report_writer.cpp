@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStringList>
+#include <algorithm>
 #include <filesystem>
 
 #include "ppsynth/study/run_loader.hpp"
@@ -137,21 +138,42 @@ Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSourc
     return doc;
 }
 
-Status checkReportTarget(const QString& outPath, bool overwrite) {
+bool isReportFile(const QString& path) {
+    // The marks are near the start (the HTML head, the PDF's document information, which Qt
+    // writes first); a PDF's end is read too, where other writers put that information.
+    constexpr qint64 kRead = 64 * 1024;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    const QByteArray start = file.read(kRead);
+    if (!start.startsWith("%PDF-")) return isHtmlReport(start);
+    QByteArray end;
+    if (file.size() > kRead && file.seek(std::max(kRead, file.size() - kRead)))
+        end = file.readAll();
+    return isPdfReport(start, end);
+}
+
+Status checkReportTarget(const QString& outPath, bool overwrite, bool replaceAnyFile) {
     if (auto format = formatOf(outPath); !format) return format.error();
     const QFileInfo target(outPath);
-    if (target.exists() && !overwrite)
+    if (!target.exists() && !target.isSymLink()) return {};
+    if (!overwrite)
         return Error{"'" + outPath.toStdString() +
                      "' already exists; choose another file or allow overwriting"};
-    if (target.exists() && !target.isFile())
+    if (!target.isFile())
         return Error{"'" + outPath.toStdString() +
                      "' exists and is not a file; it is not replaced"};
+    if (!replaceAnyFile && !isReportFile(outPath))
+        return Error{"'" + outPath.toStdString() +
+                     "' exists and is not a report ppsynth wrote; it is not replaced (only an "
+                     "earlier ppsynth report is): choose another file name or move that file "
+                     "away first"};
     return {};
 }
 
 Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& outPath,
                                       const ReportOptions& options) {
-    if (auto s = checkReportTarget(outPath, options.overwrite); !s) return Error{s.message()};
+    if (auto s = checkReportTarget(outPath, options.overwrite, options.replaceAnyFile); !s)
+        return Error{s.message()};
     const QFileInfo target(outPath);
     WrittenReport out;
     out.path = target.absoluteFilePath();
@@ -170,7 +192,8 @@ Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& 
 
 Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,
                                     const ReportOptions& options) {
-    if (auto s = checkReportTarget(outPath, options.overwrite); !s) return Error{s.message()};
+    if (auto s = checkReportTarget(outPath, options.overwrite, options.replaceAnyFile); !s)
+        return Error{s.message()};
     study::LoadOptions lo;
     lo.dataPath = local(options.dataPath);
     lo.progress = options.progress;

@@ -16,8 +16,13 @@
 namespace ppsynth::ui::report {
 
 struct ReportOptions {
-    QString dataPath;           // the run's data file when it moved (checked by checksum)
-    bool overwrite = false;     // replace an existing report file
+    QString dataPath;  // the run's data file when it moved (checked by checksum)
+    // Replace an existing report file that ppsynth wrote (isReportFile); any other file there
+    // is refused.
+    bool overwrite = false;
+    // With overwrite, replace whatever file is there (never a folder): for the GUI, where the
+    // person confirmed replacing that very file in the save dialog.
+    bool replaceAnyFile = false;
     std::size_t topK = 10;      // records per top-risk table
     ProgressCallback progress;  // loading, charts, writing; Stop cancels
 };
@@ -38,9 +43,15 @@ struct WrittenReport {
     std::size_t figures = 0;
 };
 
-// Whether `outPath` can take a report: named .html, .htm or .pdf, and not an existing file
-// unless `overwrite`.
-Status checkReportTarget(const QString& outPath, bool overwrite);
+// Whether `outPath` can take a report: named .html, .htm or .pdf, and nothing there, or with
+// `overwrite` a report file ppsynth wrote (isReportFile); another program's file (or a folder)
+// is refused, unless `replaceAnyFile` (then any file is replaced, never a folder).
+Status checkReportTarget(const QString& outPath, bool overwrite, bool replaceAnyFile = false);
+
+// Whether the file at `path` is a report this writer made (HTML or PDF, whatever its name):
+// the HTML's generator tag, or the PDF's Creator, names ppsynth (report_html.hpp,
+// report_pdf.hpp).
+bool isReportFile(const QString& path);
 
 // Writes `doc` to `outPath` atomically. Thread-safe (no widgets, no pixmaps), so the GUI
 // writes on a worker. Stop from options.progress ends it with "cancelled" and nothing written;

@@ -1,7 +1,8 @@
 // `ppsynth-cli report RUNDIR --out report.html|report.pdf [--overwrite] [--data FILE]`: the
-// confidential disclosure-review report of a finished run. Charts are Qt Charts rendered
-// offscreen, so this command needs ppsynth_ui (built with PPSYNTH_BUILD_UI) but no display:
-// without one it selects Qt's offscreen platform itself.
+// confidential disclosure-review report of a finished run. --overwrite replaces only a report
+// ppsynth wrote (recognised by its HTML generator tag or PDF Creator). Charts are Qt Charts
+// rendered offscreen, so this command needs ppsynth_ui (built with PPSYNTH_BUILD_UI) but no
+// display: without one it selects Qt's offscreen platform itself.
 #include <QApplication>
 #include <QFont>
 #include <cstdlib>
@@ -67,7 +68,9 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
         ->required()
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--out", args->out, "report.html or report.pdf")->required();
-    cmd->add_flag("--overwrite", args->overwrite, "Replace an existing report file");
+    cmd->add_flag("--overwrite", args->overwrite,
+                  "Replace an existing report that ppsynth wrote (another program's file is "
+                  "never replaced)");
     cmd->add_option("--data", args->data,
                     "The run's data file, when it moved (its contents must be unchanged)");
     cmd->callback([args, &exitCode] { exitCode = runReport(*args); });

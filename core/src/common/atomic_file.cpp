@@ -35,6 +35,17 @@ Status commitFileAtomically(const std::string& path,
     return {};
 }
 
+Status checkFileDestination(const std::string& path, bool overwrite) {
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(path, ec);
+    if (!fs::exists(status)) return {};
+    if (!overwrite)
+        return Error{"'" + path + "' already exists; choose another file or allow overwriting"};
+    if (!fs::is_regular_file(path, ec))
+        return Error{"'" + path + "' exists and is not a file; it is not replaced"};
+    return {};
+}
+
 Status writeFileAtomically(const std::string& path,
                            const std::function<Status(std::ostream&)>& write) {
     return commitFileAtomically(path, [&](const std::string& tmp) -> Status {

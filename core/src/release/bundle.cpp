@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/name_list.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/release/bundle_guard.hpp"
 #include "release/commit.hpp"
@@ -87,12 +88,7 @@ std::string filesNotInBundle(const fs::path& bundle) {
             const std::string rel = fs::relative(it->path(), bundle, ec).generic_string();
             if (!listed.count(rel)) extra.push_back(rel);
         }
-    std::sort(extra.begin(), extra.end());
-    std::string out;
-    for (std::size_t k = 0; k < extra.size() && k < 3; ++k)
-        out += (k ? ", '" : "'") + extra[k] + "'";
-    if (extra.size() > 3) out += " and " + std::to_string(extra.size() - 3) + " more";
-    return out;
+    return quotedNames(std::move(extra));
 }
 
 // May an existing path be replaced by a bundle (with overwrite)? Only a folder that is a
@@ -195,50 +191,8 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
 namespace detail {
 
 Expected<std::string> commitBundle(const fs::path& temp, const fs::path& target, bool exists,
-                                   const RenameFolder& renameFolder,
-                                   const RemoveFolder& removeFolder) {
-    const RenameFolder rename = renameFolder
-                                    ? renameFolder
-                                    : [](const fs::path& from, const fs::path& to,
-                                         std::error_code& ec) { fs::rename(from, to, ec); };
-    const RemoveFolder remove =
-        removeFolder ? removeFolder
-                     : [](const fs::path& dir, std::error_code& ec) { fs::remove_all(dir, ec); };
-    std::error_code ec;
-    if (!exists) {
-        rename(temp, target, ec);
-        if (ec)
-            return Error{"could not move the bundle into '" + target.string() +
-                         "': " + ec.message()};
-        return std::string();
-    }
-    // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
-    const fs::path old = besideName(target, ".old-");
-    rename(target, old, ec);
-    if (ec)
-        return Error{"could not replace '" + target.string() + "': " + ec.message() +
-                     "; the existing bundle is unchanged"};
-    rename(temp, target, ec);
-    if (ec) {
-        std::error_code back;
-        rename(old, target, back);
-        if (back)
-            return Error{"could not move the new bundle into '" + target.string() +
-                         "': " + ec.message() + "; moving the existing bundle back failed too (" +
-                         back.message() + "): it is now '" + old.string() +
-                         "', rename that folder to '" + target.filename().string() +
-                         "' to restore it"};
-        return Error{"could not move the new bundle into '" + target.string() +
-                     "': " + ec.message() + "; the existing bundle is unchanged"};
-    }
-    // The new bundle is in place. An old one left beside it is not lost data, but it is a
-    // whole bundle under a name nobody chose: say where it is so it does not go out with it.
-    remove(old, ec);
-    if (ec)
-        return "the new bundle is in '" + target.string() +
-               "', but the bundle it replaced could not be deleted (" + ec.message() +
-               "): it was left in '" + old.string() + "'; remove that folder by hand";
-    return std::string();
+                                   const RenameFolder& rename, const RemoveFolder& remove) {
+    return ppsynth::replaceFolder(temp, target, exists, "bundle", rename, remove);
 }
 
 }  // namespace detail

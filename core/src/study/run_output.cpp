@@ -13,8 +13,10 @@
 #include <set>
 #include <sstream>
 
+#include "common/replace_folder.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/engine_revision.hpp"
+#include "ppsynth/common/name_list.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -236,16 +238,6 @@ std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
 // A run.json is read whole to check it; a real one is at most a few megabytes.
 constexpr std::uintmax_t kMaxRunJsonBytes = 64u << 20;
 
-// `names` as "'a', 'b', 'c' and 2 more" (sorted, at most three named).
-std::string namedFew(std::vector<std::string> names) {
-    std::sort(names.begin(), names.end());
-    std::string out;
-    for (std::size_t k = 0; k < names.size() && k < 3; ++k)
-        out += (k ? ", '" : "'") + names[k] + "'";
-    if (names.size() > 3) out += " and " + std::to_string(names.size() - 3) + " more";
-    return out;
-}
-
 // Whether `rel` (a path inside a run folder, '/'-separated) is a file writeRunOutput writes
 // for a run whose synthesizers are `names`.
 bool writtenByRun(const std::string& rel, const std::set<std::string>& names) {
@@ -316,7 +308,7 @@ Status checkRunDestination(const std::string& dir, bool overwrite) {
             held.push_back(it->path().filename().string() + (it->is_directory(kind) ? "/" : ""));
         }
         const std::string holds =
-            held.empty() ? std::string() : ", it holds " + namedFew(std::move(held));
+            held.empty() ? std::string() : ", it holds " + quotedNames(std::move(held));
         return Error{"'" + dir + "' is a folder that is not a ppsynth run folder (no run.json" +
                      holds + "); it is not replaced, choose another output folder"};
     }
@@ -340,7 +332,7 @@ Status checkRunDestination(const std::string& dir, bool overwrite) {
                      "); it is not replaced, choose another output folder"};
     if (!extra.empty())
         return Error{"'" + dir + "' is a ppsynth run folder but also holds " +
-                     namedFew(std::move(extra)) +
+                     quotedNames(std::move(extra)) +
                      ", which the run did not write; it is not replaced (that would delete "
                      "them): move them out first or choose another output folder"};
     return {};
@@ -390,9 +382,15 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
             if (auto s = writeDraws(run, r, tmp / "confidential" / (r.name + "_draws.csv")); !s)
                 return fail(s.message());
     }
-    if (fs::exists(target, ec)) fs::remove_all(target, ec);
-    fs::rename(tmp, target, ec);
-    if (ec) return fail("could not move the results into '" + dir + "': " + ec.message());
+    // What is there is checked again (something may have appeared, or been put into the
+    // earlier run, while the files were written). An earlier run folder is moved aside, not
+    // deleted, until the new one is in place: a failure leaves it whole.
+    const bool exists = fs::exists(fs::symlink_status(target, ec));
+    if (exists)
+        if (Status s = checkRunDestination(dir, options.overwrite); !s) return fail(s.message());
+    auto committed = replaceFolder(tmp, target, exists, "run folder");
+    if (!committed) return fail(committed.message());
+    if (!committed->empty() && options.warning) options.warning(*committed);
     return {};
 }
 

@@ -21,4 +21,9 @@ Status writeFileAtomically(const std::string& path,
 Status commitFileAtomically(const std::string& path,
                             const std::function<Status(const std::string& tempPath)>& produce);
 
+// Whether a file may be written at `path`: nothing is there, or, with `overwrite`, a file
+// (a folder or anything else is never replaced). The message names the path and says what to
+// do ("... already exists; choose another file or allow overwriting").
+Status checkFileDestination(const std::string& path, bool overwrite);
+
 }  // namespace ppsynth

@@ -4,9 +4,11 @@
 //   confidential/<name>_records.csv          row, y, alpha, f, lipschitz, ir[, pairwise_weight]
 //   confidential/<name>_draws.csv            with keepDraws only
 // The folder is assembled under a temporary name and renamed into place at the end, so a
-// failed or cancelled write leaves nothing behind.
+// failed or cancelled write leaves nothing behind (and an earlier run folder it replaces as
+// it was).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "ppsynth/common/expected.hpp"
@@ -18,8 +20,12 @@ namespace ppsynth::study {
 struct OutputOptions {
     bool keepDraws = false;
     // Replace an earlier run folder at the destination (otherwise one there is an error);
-    // see checkRunDestination for what may be replaced.
+    // see checkRunDestination for what may be replaced. The earlier folder is moved aside
+    // and deleted only once the new one is in place, so a failure leaves it whole.
     bool overwrite = false;
+    // Told something the person should know once the folder is written: that the earlier run
+    // folder could not be deleted, and where it was left.
+    std::function<void(const std::string&)> warning;
 };
 
 // Writes the folder after checking the destination (checkRunDestination).

@@ -1,0 +1,177 @@
+// core/src/common's small pieces shared by the areas: the list of names in messages, and
+// replacing an output folder (a run folder, a release bundle) without ever leaving a
+// half-deleted one.
+#include <QTest>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "common/replace_folder.hpp"
+#include "ppsynth/common/name_list.hpp"
+#include "test_files.hpp"
+
+using namespace ppsynth;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// Everything in `dir` but `target`: temporaries or old folders left beside it.
+std::vector<std::string> besides(const fs::path& dir, const fs::path& target) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path() != target) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+class TstCommon : public QObject {
+    Q_OBJECT
+  private slots:
+    void quotedNames_data() {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<int>("shown");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("none") << QStringList{} << 3 << "";
+        QTest::newRow("one") << QStringList{"run.json"} << 3 << "'run.json'";
+        QTest::newRow("three, sorted") << QStringList{"c", "a/", "b"} << 3 << "'a/', 'b', 'c'";
+        QTest::newRow("four") << QStringList{"d", "c", "b", "a"} << 3 << "'a', 'b', 'c' and 1 more";
+        QTest::newRow("six") << QStringList{"f", "e", "d", "c", "b", "a"} << 3
+                             << "'a', 'b', 'c' and 3 more";
+        QTest::newRow("one shown") << QStringList{"b", "a"} << 1 << "'a' and 1 more";
+        QTest::newRow("none shown names one") << QStringList{"b", "a"} << 0 << "'a' and 1 more";
+    }
+    void quotedNames() {
+        QFETCH(QStringList, names);
+        QFETCH(int, shown);
+        QFETCH(QString, expected);
+        std::vector<std::string> list;
+        for (const auto& n : names) list.push_back(n.toStdString());
+        QCOMPARE(QString::fromStdString(ppsynth::quotedNames(list, std::size_t(shown))), expected);
+    }
+
+    // Replacing a run folder with one rename or the deletion failing (injected): the target
+    // always holds one whole folder, the old or the new, unless even moving the old one back
+    // failed, and then the message says where it is. A failure to delete the old folder once
+    // the new one is in is a warning naming where it was left.
+    void replaceFolder_data() {
+        QTest::addColumn<int>("failingRename");  // 0: none; 1: old aside, 2: new in, 3: old back
+        QTest::addColumn<bool>("removeFails");
+        QTest::addColumn<QString>("atTarget");  // "old", "new" or "" (nothing there)
+        QTest::addColumn<QString>("said");      // in the error or the warning
+        QTest::newRow("replaced") << 0 << false << "new"
+                                  << "";
+        QTest::newRow("old cannot move aside")
+            << 1 << false << "old"
+            << "could not replace '{target}': Permission denied; the existing run folder is "
+               "unchanged";
+        QTest::newRow("new cannot move in")
+            << 2 << false << "old"
+            << "could not move the new run folder into '{target}': Permission denied; the "
+               "existing run folder is unchanged";
+        QTest::newRow("new cannot move in, old cannot move back")
+            << -2 << false << ""
+            << "moving the existing run folder back failed too (Permission denied): it is now "
+               "'{old}', rename that folder to 'run' to restore it";
+        QTest::newRow("old cannot be deleted")
+            << 0 << true << "new"
+            << "the new run folder is in '{target}', but the run folder it replaced could not "
+               "be deleted (Permission denied): it was left in '{old}'; remove that folder by "
+               "hand";
+    }
+    void replaceFolder() {
+        QFETCH(int, failingRename);
+        QFETCH(bool, removeFails);
+        QFETCH(QString, atTarget);
+        QFETCH(QString, said);
+        const fs::path dir = test::outputDir("tst_common_replace");
+        for (const auto& e : fs::directory_iterator(dir)) fs::remove_all(e.path());
+        const fs::path target = dir / "run", temp = dir / "run.partial-test";
+        fs::create_directories(target / "synthetic");
+        fs::create_directories(temp / "synthetic");
+        std::ofstream(target / "run.json") << "old";
+        std::ofstream(target / "synthetic" / "a.csv") << "old";
+        std::ofstream(temp / "run.json") << "new";
+
+        int calls = 0;
+        fs::path old;
+        const RenameFolder rename = [&](const fs::path& from, const fs::path& to,
+                                        std::error_code& ec) {
+            ++calls;
+            if (calls == 1) old = to;
+            // -2: the second rename and every one after it fail.
+            if (calls == failingRename || (failingRename < 0 && calls >= -failingRename))
+                ec = std::make_error_code(std::errc::permission_denied);
+            else
+                fs::rename(from, to, ec);
+        };
+        const RemoveFolder remove = [&](const fs::path& folder, std::error_code& ec) {
+            if (removeFails)
+                ec = std::make_error_code(std::errc::permission_denied);
+            else
+                fs::remove_all(folder, ec);
+        };
+        const auto replaced =
+            ppsynth::replaceFolder(temp, target, true, "run folder", rename, remove);
+        const std::string message = replaced.hasValue() ? *replaced : replaced.message();
+        QCOMPARE(replaced.hasValue(), atTarget == QStringLiteral("new"));
+        QVERIFY2(contains(old.filename().string(), "run.old-"), old.c_str());
+        QString expected = said;
+        expected.replace("{target}", QString::fromStdString(target.string()))
+            .replace("{old}", QString::fromStdString(old.string()));
+        QVERIFY2(contains(message, expected.toStdString()), message.c_str());
+        if (said.isEmpty()) QVERIFY2(message.empty(), message.c_str());
+
+        if (atTarget.isEmpty()) {
+            QVERIFY(!fs::exists(target));
+        } else {
+            QCOMPARE(test::slurp(target / "run.json"), atTarget.toStdString());
+            QCOMPARE(fs::exists(target / "synthetic" / "a.csv"), atTarget == "old");
+        }
+        // The old folder is whole wherever it is; the new one, when it did not move in, is
+        // left to the caller (who removes its temporary folder).
+        const fs::path oldNow = atTarget == "old" ? target : old;
+        if (atTarget != "new" || removeFails) {
+            QCOMPARE(test::slurp(oldNow / "run.json"), std::string("old"));
+            QCOMPARE(test::slurp(oldNow / "synthetic" / "a.csv"), std::string("old"));
+        }
+        std::vector<std::string> left;
+        if (atTarget != "new") left.push_back("run.partial-test");
+        if (atTarget == "" || removeFails) left.push_back(old.filename().string());
+        std::sort(left.begin(), left.end());
+        QCOMPARE(besides(dir, target), left);
+    }
+
+    // Into a place where nothing was: one rename, and its failure said.
+    void replaceFolderWhereNothingWas() {
+        const fs::path dir = test::outputDir("tst_common_new");
+        for (const auto& e : fs::directory_iterator(dir)) fs::remove_all(e.path());
+        const fs::path target = dir / "run", temp = dir / "run.partial-test";
+        fs::create_directories(temp);
+        std::ofstream(temp / "run.json") << "new";
+        const RenameFolder failing = [](const fs::path&, const fs::path&, std::error_code& ec) {
+            ec = std::make_error_code(std::errc::no_space_on_device);
+        };
+        auto made = ppsynth::replaceFolder(temp, target, false, "run folder", failing);
+        QVERIFY(!made.hasValue());
+        QVERIFY2(contains(made.message(), "could not move the run folder into '" + target.string() +
+                                              "': No space left on device"),
+                 made.message().c_str());
+        QVERIFY(!fs::exists(target));
+        made = ppsynth::replaceFolder(temp, target, false, "run folder");
+        QVERIFY(made.hasValue() && made->empty());
+        QCOMPARE(test::slurp(target / "run.json"), std::string("new"));
+        QVERIFY(!fs::exists(temp));
+    }
+};
+
+QTEST_MAIN(TstCommon)
+#include "tst_common.moc"
