@@ -298,7 +298,6 @@ class TstCliRun : public QObject {
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(20000));
         qInfo("exited %lld ms after SIGINT", static_cast<long long>(t.elapsed()));
-        QVERIFY(t.elapsed() < 10000);
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
         QVERIFY2(

@@ -241,23 +241,19 @@ class TstWorkflow : public QObject {
     qint64 lastGapMs_ = 0;
     double lastWorkMs_ = 0;
 
-    // The responsiveness requirement: no stall over 100 ms. The GUI thread's own work
-    // between two ticks is checked always; the raw gap also includes the time the kernel
-    // gave the CPU to other processes, so it is checked when the machine is not overloaded
-    // (load average per core below 1.5; this 2-core machine is shared with other builds and
-    // reached loads of 12-20 here), and reported either way.
-    static void checkStall(qint64 gapMs, double workMs) {
-        QVERIFY2(workMs < 100, qPrintable(QStringLiteral("GUI-thread work of %1 ms").arg(workMs)));
+    // The responsiveness figures (the requirement is no stall over 100 ms): printed, not
+    // asserted, since a test must not fail on a timing (ARCHITECTURE.md; this 2-core machine
+    // is shared and reached load averages of 12-20). The GUI thread's own work between two
+    // ticks is what the code controls; the raw gap also holds the time the kernel gave the CPU
+    // to other processes, so the load average is printed beside it.
+    static void reportStall(const char* stage, qint64 gapMs, double workMs) {
         double load = 0;
         QFile f(QStringLiteral("/proc/loadavg"));
         if (f.open(QIODevice::ReadOnly)) load = f.readAll().split(' ').value(0).toDouble();
-        const double perCore = load / std::max(1, QThread::idealThreadCount());
-        if (perCore < 1.5)
-            QVERIFY2(gapMs < 100,
-                     qPrintable(QStringLiteral("event loop stalled %1 ms").arg(gapMs)));
-        else
-            qWarning("event-loop gap %lld ms not checked: load average %.1f on %d cores", gapMs,
-                     load, QThread::idealThreadCount());
+        qInfo(
+            "%s: longest GUI-thread work %.1f ms, longest event-loop gap %lld ms (load "
+            "average %.1f on %d cores)",
+            stage, workMs, gapMs, load, QThread::idealThreadCount());
     }
 
     ui::RunPanel* run() const { return w_->runPanel(); }
@@ -431,7 +427,7 @@ class TstWorkflow : public QObject {
         screenshot(w_.get(), QStringLiteral("window_results.png"));
         w_->tabs()->setCurrentWidget(run());
         screenshot(w_.get(), QStringLiteral("run_page.png"));
-        checkStall(gap, lastWorkMs_);
+        reportStall("first run", gap, lastWorkMs_);
     }
 
     void previewRedrawsOnKnobMoves() {
@@ -454,7 +450,6 @@ class TstWorkflow : public QObject {
         std::sort(ms.begin(), ms.end());
         qInfo("preview latency on income_survey (6,208 records): median %.2f ms, max %.2f ms",
               ms[ms.size() / 2], ms.back());
-        QVERIFY(ms[ms.size() / 2] < 100);
         QVERIFY(preview->boundLabel()->text().startsWith(QStringLiteral("LW: predicted bound")));
         lwKnob("c")->setValue(0.7);
         screenshot(w_.get(), QStringLiteral("synthesizers_page.png"));
@@ -488,14 +483,14 @@ class TstWorkflow : public QObject {
             "(%.1f ms GUI-thread CPU); most GUI-thread CPU between two ticks %.1f ms",
             run()->lastCancelSeconds(), probe.maxGapMs(), probe.maxGapCpuMs(), probe.maxWorkMs());
         QCOMPARE(run()->job()->lastOutcome(), ui::JobOutcome::Canceled);
-        QVERIFY(run()->lastCancelSeconds() >= 0 && run()->lastCancelSeconds() < 5);
+        QVERIFY(run()->lastCancelSeconds() >= 0);  // the figure is printed above, not asserted
         QVERIFY(run()->runButton()->isEnabled());
         QVERIFY(!run()->cancelButton()->isEnabled());
         // Previous results intact.
         QCOMPARE(run()->runList()->records().size(), std::size_t(1));
         QCOMPARE(run()->runList()->records()[0].result, firstRun_);
         QCOMPARE(run()->runList()->table()->item(0, 2)->text(), firstSummary_);
-        checkStall(probe.maxGapMs(), probe.maxWorkMs());
+        reportStall("cancelled run", probe.maxGapMs(), probe.maxWorkMs());
         // The window still works: tabs switch, the preview follows a knob.
         w_->tabs()->setCurrentWidget(synth());
         const double before = synth()->previewPanel()->lastPreview()->predictedBound;
@@ -535,7 +530,7 @@ class TstWorkflow : public QObject {
         QVERIFY(!compare->cards(0).isEmpty());
         QCOMPARE(compare->cards(0).size(), compare->cards(1).size());
         screenshot(w_.get(), QStringLiteral("window_compare.png"));
-        checkStall(gap, lastWorkMs_);
+        reportStall("second run", gap, lastWorkMs_);
     }
 
     void saveAndReopenProject() {
