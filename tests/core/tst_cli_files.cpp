@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_process.hpp"
 #include "ppsynth/data/examples.hpp"
 #include "test_files.hpp"
 
@@ -16,18 +17,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using Result = test::CliOutput<QString>;
 
 Result cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(PPSYNTH_CLI), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return test::runCli<QString>(args, 120000);
 }
 
 QString q(const fs::path& p) {

@@ -1,6 +1,6 @@
 // `ppsynth-cli run` end to end with the real executable: the output folder's layout and
 // run.json's contract keys (issue 4), the confidential folder kept apart from what is
-// released, Ctrl-C (SIGINT) ending quickly with exit 130 and nothing written, --overwrite
+// released, Ctrl-C (SIGINT) ending with exit 130 and nothing written, --overwrite
 // replacing only a run folder, and clear messages for bad configurations.
 #include <signal.h>
 
@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli_process.hpp"
 #include "ppsynth/data/io.hpp"
 #include "test_files.hpp"
 
@@ -21,17 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QByteArray out, err;
-};
+using Result = ppsynth::test::CliOutput<QByteArray>;
 
 Result cli(const QStringList& args, int timeoutMs = 120000) {
-    QProcess p;
-    p.start(QStringLiteral(PPSYNTH_CLI), args);
-    p.waitForFinished(timeoutMs);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return ppsynth::test::runCli<QByteArray>(args, timeoutMs);
 }
 
 void writeFile(const std::string& path, const std::string& text) {
@@ -271,8 +265,8 @@ class TstCliRun : public QObject {
             cli({"inspect", QString::fromStdString(file), "--json", "--thousands", "."});
         QVERIFY2(grouped.code == 0, grouped.err.constData());
         QCOMPARE(incomeType(grouped.out), QStringLiteral("numeric"));
-        const auto clash = cli({"inspect", QString::fromStdString(file), "--thousands", ".",
-                                "--decimal", "."});
+        const auto clash =
+            cli({"inspect", QString::fromStdString(file), "--thousands", ".", "--decimal", "."});
         QCOMPARE(clash.code, 2);
         QVERIFY2(clash.err.contains("--thousands and --decimal are both '.'"),
                  clash.err.constData());

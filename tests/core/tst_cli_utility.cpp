@@ -9,23 +9,17 @@
 #include <cmath>
 #include <filesystem>
 
+#include "cli_process.hpp"
 #include "ppsynth/data/io.hpp"
 
 using namespace ppsynth;
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QByteArray out, err;
-};
+using Result = test::CliOutput<QByteArray>;
 
 Result cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(PPSYNTH_CLI), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return test::runCli<QByteArray>(args, 120000);
 }
 
 QString example() {

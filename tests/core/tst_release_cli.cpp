@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli_process.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -41,17 +42,10 @@ fs::path outputDir(const std::string& sub) {
     return dir;
 }
 
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
+using Result = test::CliOutput<std::string>;
 
 Result cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(PPSYNTH_CLI), args);
-    if (!p.waitForFinished(300000)) return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+    return test::runCli<std::string>(args, 300000);
 }
 
 // Everything beside the bundle's name: temporaries or old bundles left behind.
