@@ -223,8 +223,7 @@ class TstCliRun : public QObject {
                   .arg(QString::fromStdString(old.front().string()))})
             QVERIFY2(err.contains(part), qPrintable(err));
     }
-    // SIGINT during the fits: exit 130 within seconds, the message, and no folder (not even
-    // a half-written temporary one).
+
     // inspect reads a ';' file with decimal commas and -9 for missing as told, and a bad
     // option is refused in the flags' own words.
     void inspectTakesReadOptions() {
@@ -271,6 +270,9 @@ class TstCliRun : public QObject {
         QVERIFY2(clash.err.contains("--thousands and --decimal are both '.'"),
                  clash.err.constData());
     }
+
+    // SIGINT during the fits: exit 130 (the time it took is printed), the message, and no
+    // folder (not even a half-written temporary one).
     void ctrlCLeavesNothing() {
         // A real MCMC fit on the income example, long enough to be interrupted.
         writeFile(dir_ + "/slow.json",

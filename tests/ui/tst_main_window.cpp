@@ -810,8 +810,6 @@ class TstMainWindow : public QObject {
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList());
     }
 
-    // A data file changed since the run: the loader refuses, its message is shown and the
-    // run list stays empty.
     // A project whose data file has gone does not open, and must not become the project Save
     // writes to: the window still shows A, so Save writes A and leaves B's file as it was.
     void saveAfterFailedOpenKeepsShownProject() {
@@ -1535,6 +1533,8 @@ class TstMainWindow : public QObject {
         QCOMPARE(w.runPanel()->runList()->records().front().dataPath, answer);
     }
 
+    // A data file changed since the run: the loader refuses, its message is shown and the
+    // run list stays empty.
     void openRunFolderWithChangedData() {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
