@@ -219,6 +219,18 @@ QString writeProject(const QString& base, const QString& name, const QStringList
     return file;
 }
 
+// Projects "a" and "b" on their own inputs under `baseA` and `baseB`, b's data file then moved
+// away so that b does not open; returns both project files.
+std::pair<QString, QString> projectAndUnopenable(const QString& baseA, const QString& baseB) {
+    fixture::writeInputs(std::filesystem::path(baseA.toStdString()) / "inputs");
+    fixture::writeInputs(std::filesystem::path(baseB.toStdString()) / "inputs");
+    const QString fileA = writeProject(baseA, QStringLiteral("a"), {});
+    const QString fileB = writeProject(baseB, QStringLiteral("b"), {});
+    if (!QFile::remove(QDir(baseB).filePath(QStringLiteral("inputs/data.sav"))))
+        qFatal("could not move b's data file away");
+    return {fileA, fileB};
+}
+
 // An SPSS file as older programs wrote them: Windows-1252 text in a file that declares
 // UTF-8. Its value labels of g are "café" and "naïve €"; y is numeric.
 void writeCp1252Sav(const QString& path) {
@@ -815,11 +827,7 @@ class TstMainWindow : public QObject {
     void saveAfterFailedOpenKeepsShownProject() {
         QTemporaryDir a, b;
         QVERIFY(a.isValid() && b.isValid());
-        fixture::writeInputs(std::filesystem::path(a.path().toStdString()) / "inputs");
-        fixture::writeInputs(std::filesystem::path(b.path().toStdString()) / "inputs");
-        const QString fileA = writeProject(a.path(), QStringLiteral("a"), {});
-        const QString fileB = writeProject(b.path(), QStringLiteral("b"), {});
-        QVERIFY(QFile::remove(b.filePath(QStringLiteral("inputs/data.sav"))));  // moved away
+        const auto [fileA, fileB] = projectAndUnopenable(a.path(), b.path());
         const QByteArray bytesB = fileBytes(fileB);
 
         ui::MainWindow w;
@@ -912,11 +920,7 @@ class TstMainWindow : public QObject {
     void runKeepsGoingWhenProjectFailsToOpen() {
         QTemporaryDir a, b;
         QVERIFY(a.isValid() && b.isValid());
-        fixture::writeInputs(std::filesystem::path(a.path().toStdString()) / "inputs");
-        fixture::writeInputs(std::filesystem::path(b.path().toStdString()) / "inputs");
-        const QString fileA = writeProject(a.path(), QStringLiteral("a"), {});
-        const QString fileB = writeProject(b.path(), QStringLiteral("b"), {});
-        QVERIFY(QFile::remove(b.filePath(QStringLiteral("inputs/data.sav"))));  // moved away
+        const auto [fileA, fileB] = projectAndUnopenable(a.path(), b.path());
 
         ui::MainWindow w;
         int asked = 0;
