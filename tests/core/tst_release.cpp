@@ -128,6 +128,17 @@ std::vector<std::string> leftovers(const fs::path& target) {
     return found;
 }
 
+// An old bundle at dir/bundle and the new one written beside it, as commitBundle finds them;
+// their manifests read "old" and "new". Returns (target, temporary).
+std::pair<fs::path, fs::path> oldAndNewBundle(const fs::path& dir) {
+    const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
+    fs::create_directories(target);
+    fs::create_directories(temp);
+    std::ofstream(target / "manifest.json") << "old";
+    std::ofstream(temp / "manifest.json") << "new";
+    return {target, temp};
+}
+
 // The label a person reads in a categorical cell ("" when missing).
 std::vector<std::string> labels(const Column& c) {
     std::vector<std::string> out;
@@ -785,11 +796,7 @@ class TstRelease : public QObject {
     // that fails too, the message must not call it unchanged but say where it was left.
     void commitSaysWhereTheOldBundleIs() {
         const fs::path dir = outputDir("commit");
-        const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
-        fs::create_directories(target);
-        fs::create_directories(temp);
-        std::ofstream(target / "manifest.json") << "old";
-        std::ofstream(temp / "manifest.json") << "new";
+        const auto [target, temp] = oldAndNewBundle(dir);
         int calls = 0, failFrom = 0;
         fs::path aside;
         const detail::RenameFolder failing = [&](const fs::path& from, const fs::path& to,
@@ -833,11 +840,7 @@ class TstRelease : public QObject {
     // chose: the writer says where it is and that it must be removed by hand.
     void commitSaysWhereAnUndeletableOldBundleIs() {
         const fs::path dir = outputDir("commit_leftover");
-        const fs::path target = dir / "bundle", temp = dir / "bundle.tmp-test";
-        fs::create_directories(target);
-        fs::create_directories(temp);
-        std::ofstream(target / "manifest.json") << "old";
-        std::ofstream(temp / "manifest.json") << "new";
+        const auto [target, temp] = oldAndNewBundle(dir);
         fs::path removed;
         const detail::RemoveFolder failing = [&](const fs::path& old, std::error_code& ec) {
             removed = old;
