@@ -36,8 +36,7 @@ int refuseExistingFile(const std::string& out, bool overwrite) {
     const Status s = checkFileDestination(out, overwrite);
     if (s) return 0;
     std::cerr << "error: " << s.message();
-    if (!overwrite && s.message().find("already exists") != std::string::npos)
-        std::cerr << " (--overwrite replaces it)";
+    if (!overwrite) std::cerr << " (--overwrite replaces it)";  // the only refusal without it
     std::cerr << "\n";
     return 1;
 }

@@ -41,7 +41,8 @@ int runExamples(const ExamplesArgs& args) {
         const std::string path = (std::filesystem::path(args.out) / name).string();
         const Status s = checkFileDestination(path, args.overwrite);
         if (s) continue;
-        if (s.message().find("already exists") == std::string::npos) {
+        // Without --overwrite the only refusal is a file already there; with it, a non-file.
+        if (args.overwrite) {
             std::cerr << "ppsynth-cli examples: " << s.message() << '\n';
             return 1;
         }
