@@ -304,6 +304,49 @@ class TstCliRun : public QObject {
             QVERIFY2(entry.path().filename().string().find("cancelled") == std::string::npos,
                      entry.path().c_str());
     }
+    // A synthesizer's name is data, never a path: a name that would lead the records file
+    // into a release bundle beside the output is refused before anything is read or run,
+    // and the bundle's file is untouched.
+    void hostileNamesNeverEscape_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("into a bundle") << "../../bundle/data/leak"
+                                       << "starts with '.'";
+        QTest::newRow("slash") << "x/../../../bundle/data/leak"
+                               << "contains '/'";
+        QTest::newRow("dot dot") << ".."
+                                 << "folder reference";
+        QTest::newRow("backslash") << "..\\\\..\\\\leak"
+                                   << "starts with '.'";
+    }
+    void hostileNamesNeverEscape() {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        const fs::path base = fs::path(dir_) / "hostile";
+        fs::remove_all(base);
+        fs::create_directories(base / "bundle" / "data");
+        writeFile((base / "bundle" / "data" / "leak_records.csv").string(), "released\n");
+        std::string config = quickConfig();
+        const std::string lw = R"("name": "LW")";
+        config.replace(config.find(lw), lw.size(), "\"name\": \"" + name.toStdString() + "\"");
+        const std::string match = R"("match": "LW")";
+        config.replace(config.find(match), match.size(),
+                       "\"match\": \"" + name.toStdString() + "\"");
+        writeFile((base / "hostile.json").string(), config);
+        const fs::path out = base / "out";
+        const auto r = cli({"run", QString::fromStdString((base / "hostile.json").string()),
+                            "--out", QString::fromStdString(out.string())});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains("synthesizers[1]"), r.err.constData());
+        QCOMPARE(ppsynth::test::slurp(base / "bundle" / "data" / "leak_records.csv"),
+                 std::string("released\n"));
+        QCOMPARE(ppsynth::test::filesUnder(base / "bundle"),
+                 std::vector<std::string>{"data/leak_records.csv"});
+        for (const auto& e : fs::directory_iterator(base))
+            QVERIFY2(e.path().filename() == "bundle" || e.path().filename() == "hostile.json",
+                     e.path().c_str());
+    }
     void badConfigurations_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<QString>("message");

@@ -1,6 +1,7 @@
-// core/src/common's small pieces shared by the areas: the list of names in messages, and
+// core/src/common's small pieces shared by the areas: the list of names in messages,
 // replacing an output folder (a run folder, a release bundle) without ever leaving a
-// half-deleted one.
+// half-deleted one, which names may become file names, and the proof that a file written
+// lies inside its destination.
 #include <QTest>
 #include <algorithm>
 #include <filesystem>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "common/replace_folder.hpp"
+#include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/name_list.hpp"
+#include "ppsynth/common/safe_name.hpp"
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -170,6 +173,99 @@ class TstCommon : public QObject {
         QVERIFY(made.hasValue() && made->empty());
         QCOMPARE(test::slurp(target / "run.json"), std::string("new"));
         QVERIFY(!fs::exists(temp));
+    }
+
+    void safeNames_data() {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QString>("why");  // empty: accepted
+        QTest::newRow("plain") << QByteArray("LW") << "";
+        QTest::newRow("spaces and punctuation") << QByteArray("LW c=0.5, g=-0.1 (final)") << "";
+        QTest::newRow("dot inside") << QByteArray("v1.2") << "";
+        QTest::newRow("utf-8") << QByteArray("Gewichtet \xc3\xa4 \xe2\x82\xac") << "";
+        QTest::newRow("100 bytes") << QByteArray(100, 'x') << "";
+        QTest::newRow("101 bytes") << QByteArray(101, 'x') << "101 bytes long";
+        QTest::newRow("empty") << QByteArray() << "empty";
+        QTest::newRow("slash") << QByteArray("a/b") << "contains '/'";
+        QTest::newRow("escape") << QByteArray("../../bundle/data/leak") << "starts with '.'";
+        QTest::newRow("escape inside") << QByteArray("x/../../leak") << "contains '/'";
+        QTest::newRow("backslash") << QByteArray("a\\b") << "contains '\\'";
+        QTest::newRow("dot") << QByteArray(".") << "folder reference";
+        QTest::newRow("dot dot") << QByteArray("..") << "folder reference";
+        QTest::newRow("hidden") << QByteArray(".LW") << "starts with '.'";
+        QTest::newRow("option-like") << QByteArray("-rf") << "starts with '-'";
+        QTest::newRow("NUL") << QByteArray("a\0b", 3) << "NUL";
+        QTest::newRow("newline") << QByteArray("a\nb") << "control character";
+        QTest::newRow("tab") << QByteArray("a\tb") << "control character";
+        QTest::newRow("DEL") << QByteArray("a\x7f") << "control character";
+        QTest::newRow("C1 control") << QByteArray("a\xc2\x85") << "not valid UTF-8";
+        QTest::newRow("broken utf-8") << QByteArray("a\xc3") << "not valid UTF-8";
+        QTest::newRow("overlong slash") << QByteArray("a\xc0\xaf") << "not valid UTF-8";
+        QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << "not valid UTF-8";
+    }
+
+    void safeNames() {
+        QFETCH(QByteArray, name);
+        QFETCH(QString, why);
+        const Status s = checkSafeName(std::string_view(name.constData(), name.size()));
+        if (why.isEmpty()) {
+            QVERIFY2(s.isOk(), s.message().c_str());
+            return;
+        }
+        QVERIFY(!s.isOk());
+        QVERIFY2(contains(s.message(), why.toStdString()), s.message().c_str());
+        QVERIFY2(contains(s.message(), "at most 100 bytes"), s.message().c_str());  // the rule
+        // The message itself carries no raw control byte.
+        QVERIFY(std::none_of(s.message().begin(), s.message().end(),
+                             [](char c) { return c == '\0' || c == '\n' || c == '\t'; }));
+    }
+
+    void pathInside_data() {
+        QTest::addColumn<QString>("relative");
+        QTest::addColumn<QString>("why");  // empty: inside
+        QTest::newRow("file") << "run.json"
+                              << "";
+        QTest::newRow("below") << "synthetic/LW/synthetic_01.csv"
+                               << "";
+        QTest::newRow("not yet made") << "new/folder/file.csv"
+                                      << "";
+        QTest::newRow("up") << "../leak.csv"
+                            << "'.' or '..'";
+        QTest::newRow("up inside") << "confidential/../../leak.csv"
+                                   << "'.' or '..'";
+        QTest::newRow("dot") << "./run.json"
+                             << "'.' or '..'";
+        QTest::newRow("absolute") << "/tmp/leak.csv"
+                                  << "not a path inside";
+        QTest::newRow("empty") << ""
+                               << "not a path inside";
+        QTest::newRow("through a link out") << "outlink/leak.csv"
+                                            << "outside the destination";
+        QTest::newRow("through a link in") << "inlink/ok.csv"
+                                           << "";
+        QTest::newRow("file is a link") << "filelink.csv"
+                                        << "a link is already there";
+    }
+
+    void pathInside() {
+        QFETCH(QString, relative);
+        QFETCH(QString, why);
+        const fs::path base = test::outputDir("tst_common_inside");
+        for (const auto& e : fs::directory_iterator(base)) fs::remove_all(e.path());
+        const fs::path root = base / "dest", outside = base / "elsewhere";
+        fs::create_directories(root / "synthetic" / "LW");
+        fs::create_directories(outside);
+        fs::create_directory_symlink(outside, root / "outlink");
+        fs::create_directory_symlink(root / "synthetic", root / "inlink");
+        fs::create_symlink(outside / "target.csv", root / "filelink.csv");
+        const auto p = ppsynth::pathInside(root.string(), relative.toStdString());
+        if (why.isEmpty()) {
+            QVERIFY2(p.hasValue(), p ? "" : p.message().c_str());
+            QVERIFY2(contains(*p, fs::canonical(root).string() + "/"), p->c_str());
+            return;
+        }
+        QVERIFY(!p.hasValue());
+        QVERIFY2(contains(p.message(), why.toStdString()), p.message().c_str());
+        QVERIFY2(contains(p.message(), "refusing to write"), p.message().c_str());
     }
 };
 

@@ -378,6 +378,32 @@ class TstReleaseCli : public QObject {
         QVERIFY(fs::exists(fs::path(old) / "data" / "synthetic_01.csv"));
     }
 
+    // A run folder whose run.json was edited so that a synthesizer's name is a path is
+    // refused by release, even with the files that path leads to in place: nothing is
+    // written.
+    void editedNamesAreRefused() {
+        const fs::path dir = outputDir("edited_names");
+        const fs::path run = dir / "run";
+        fs::copy(run_, run, fs::copy_options::recursive);
+        fs::copy(run / "confidential" / "LW_records.csv", run / "LW_records.csv");
+        fs::copy(run / "synthetic" / "LW", run / "LW", fs::copy_options::recursive);
+        auto j = json::parse(test::slurp(run / "run.json"));
+        for (auto& s : j["configuration"]["synthesizers"]) {
+            if (s["name"] == "LW") s["name"] = "../LW";
+            if (s.contains("match") && s["match"] == "LW") s["match"] = "../LW";
+            if (s.contains("base") && s["base"] == "LW") s["base"] = "../LW";
+        }
+        j["synthesizers"]["../LW"] = j["synthesizers"]["LW"];
+        j["synthesizers"].erase("LW");
+        std::ofstream(run / "run.json") << j.dump(2);
+        const fs::path bundle = dir / "bundle";
+        const Result r = cli({"release", q(run), "--synthesizer", "../LW", "--out", q(bundle)});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("the name '../LW' starts with '.'") != std::string::npos,
+                 r.err.c_str());
+        QVERIFY(!fs::exists(bundle));
+    }
+
     void manifestFields() {
         const fs::path bundle = outputDir("manifest") / "bundle";
         const Result r =

@@ -1,5 +1,6 @@
 #include <QTest>
 
+#include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/study/run_config.hpp"
 
 using namespace ppsynth::study;
@@ -292,6 +293,19 @@ class TstRunConfig : public QObject {
             << "synthesizers[1] 'EM': a scalar weight needs exactly one of 'match' (a "
                "synthesizer's name) or "
                "'epsilon'";
+        // Names become file names of the run folder: one that is a path is refused.
+        QTest::newRow("name is a path")
+            << R"({"name": "../../bundle/data/leak", "scheme": "lipschitz"})"
+            << "synthesizers[0]: the name '../../bundle/data/leak' starts with '.' (" +
+                   QString::fromStdString(ppsynth::safeNameRule()) + ")";
+        QTest::newRow("name holds a slash")
+            << R"({"name": "LW/x", "scheme": "lipschitz"})"
+            << "synthesizers[0]: the name 'LW/x' contains '/' (" +
+                   QString::fromStdString(ppsynth::safeNameRule()) + ")";
+        QTest::newRow("name holds a newline")
+            << R"({"name": "LW\nx", "scheme": "lipschitz"})"
+            << "synthesizers[0]: the name 'LW\\x0Ax' contains a control character (" +
+                   QString::fromStdString(ppsynth::safeNameRule()) + ")";
         QTest::newRow("duplicate name")
             << R"({"name": "A", "scheme": "unweighted"}, {"name": "A", "scheme": "lipschitz"})"
             << "synthesizers[1] 'A': the name is used twice";

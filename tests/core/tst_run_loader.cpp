@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_loader.hpp"
@@ -288,6 +289,29 @@ class TstRunLoader : public QObject {
         auto bad = study::loadRunOutput(w.dir.string());
         QVERIFY(!bad.hasValue());
         QVERIFY2(contains(bad.message(), "run.json"), bad.message().c_str());
+    }
+
+    // A run.json edited by hand so that a synthesizer's name is a path ("../CW" would read
+    // the records from the run folder's top and the datasets from beside 'synthetic') is
+    // refused, even with the files the path leads to in place.
+    void namesThatArePathsAreRefused() {
+        const Written w = makeRun("edited_names");
+        fs::copy(w.dir / "confidential" / "CW_records.csv", w.dir / "CW_records.csv");
+        fs::copy(w.dir / "confidential" / "CW_draws.csv", w.dir / "CW_draws.csv");
+        fs::copy(w.dir / "synthetic" / "CW", w.dir / "CW");
+        auto j = nlohmann::json::parse(test::slurp(w.dir / "run.json"));
+        for (auto& s : j["configuration"]["synthesizers"])
+            if (s["name"] == "CW") s["name"] = "../CW";
+        j["synthesizers"]["../CW"] = j["synthesizers"]["CW"];
+        j["synthesizers"].erase("CW");
+        std::ofstream(w.dir / "run.json") << j.dump(2);
+        study::LoadOptions lo;
+        lo.synthetic = true;
+        lo.draws = true;
+        auto loaded = study::loadRunOutput(w.dir.string(), lo);
+        QVERIFY(!loaded.hasValue());
+        QVERIFY2(contains(loaded.message(), "the name '../CW' starts with '.'"),
+                 loaded.message().c_str());
     }
 
     void recordsMustMatchTheData() {

@@ -891,6 +891,26 @@ class TstMainWindow : public QObject {
         QCOMPARE(synthesizersOf(back->config), synthesizersOf(*listed));
     }
 
+    // A project file whose synthesizer's name is a path (edited by hand, or from elsewhere)
+    // is refused when opened, naming the name: it would become the run folder's file names.
+    void projectWithAPathAsNameIsRefused() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
+        const QString file =
+            writeProject(tmp.path(), QStringLiteral("p"), {}, [](study::RunConfig& c) {
+                for (auto& s : c.synthesizers)
+                    if (s.name == "CW") s.name = "../../bundle/data/leak";
+            });
+        ui::MainWindow w;
+        w.openProject(file);
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        const QString text = w.dataPage()->messageArea()->text();
+        QVERIFY2(text.contains(QStringLiteral("the name '../../bundle/data/leak' starts with '.'")),
+                 qPrintable(text));
+        QVERIFY(w.projectPath() != QFileInfo(file).absoluteFilePath());
+    }
+
     // Synthesizers that core would refuse (two of one name) cannot go into a project file:
     // it is saved without them, and the window says so instead of dropping them silently.
     void saveTellsOfIncompleteSynthesizers() {

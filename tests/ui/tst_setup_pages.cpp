@@ -483,6 +483,39 @@ class TstSetupPages : public QObject {
         QVERIFY2(QString::fromStdString(s.message()).startsWith(message), s.message().c_str());
     }
 
+    // A synthesizer renamed to something that is a path says so under the name as it is
+    // typed, and the run is refused; a name that can be a file name clears the note.
+    void renameToAPathIsRefused() {
+        SynthesizersPage page;
+        page.resize(900, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* lw = page.firstRow(SynthesizerRow::LW);
+        auto* note = lw->findChild<QLabel*>(QStringLiteral("nameNote"));
+        QVERIFY(note);
+        QVERIFY(note->isHidden());
+        lw->nameEdit()->selectAll();  // typed over, as a user renames
+        QTest::keyClicks(lw->nameEdit(), QStringLiteral("../../bundle/data/leak"));
+        QVERIFY(!note->isHidden());
+        QVERIFY2(note->text().contains(QStringLiteral("starts with '.'")),
+                 qPrintable(note->text()));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/synthesizer_name_not_usable.png")));
+        auto c = baseConfig();
+        const auto s = page.apply(c);
+        QVERIFY(!s);
+        QVERIFY2(QString::fromStdString(s.message())
+                     .startsWith(QStringLiteral("Rename the LW: Lipschitz-weighted synthesizer: "
+                                                "the name '../../bundle/data/leak' starts with")),
+                 s.message().c_str());
+        lw->nameEdit()->setText(QStringLiteral("LW/0.6"));
+        QVERIFY2(note->text().contains(QStringLiteral("contains '/'")), qPrintable(note->text()));
+        lw->nameEdit()->setText(QStringLiteral("LW 0.6, g = -0.1"));
+        QVERIFY(note->isHidden());
+        const auto fine = page.apply(c);
+        QVERIFY2(bool(fine), fine.message().c_str());
+    }
+
     // The preview equals LW (and LW-M) weights computed by hand from f after every slider
     // move on 100,000 records; the latency of a move (compute + redraw) is printed, not
     // asserted (a test must not fail on a timing).

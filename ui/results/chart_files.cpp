@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include "ppsynth/common/atomic_file.hpp"
 #include "ui/charts/chart_export.hpp"
 
 namespace ppsynth::ui::results {
@@ -15,13 +16,20 @@ Expected<ChartFile> exportBuiltChart(const BuiltChart& chart, const QString& dir
     if (!QDir().mkpath(dir))
         return Error{"could not create the folder '" +
                      QFileInfo(dir).absoluteFilePath().toStdString() + "'"};
-    const QDir folder(dir);
+    // The key carries a synthesizer's name: its files are proven to stay in `dir`.
+    auto inside = [&](const QString& suffix) {
+        return pathInside(dir.toStdString(), (chart.key + suffix).toStdString());
+    };
+    const auto png = inside(QStringLiteral(".png"));
+    if (!png) return png.error();
+    const auto svg = inside(QStringLiteral(".svg"));
+    if (!svg) return svg.error();
     ChartFile file{chart.key,
                    chart.title,
                    chart.caption,
                    chart.recordLevel,
-                   folder.absoluteFilePath(chart.key + QStringLiteral(".png")),
-                   folder.absoluteFilePath(chart.key + QStringLiteral(".svg"))};
+                   QString::fromStdString(*png),
+                   QString::fromStdString(*svg)};
     for (const QString& path : {file.png, file.svg}) {
         const QString error = charts::exportChart(chart.chart.get(), path, size);
         if (!error.isEmpty()) return Error{error.toStdString()};

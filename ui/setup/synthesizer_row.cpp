@@ -10,6 +10,7 @@
 #include <iterator>
 #include <utility>
 
+#include "ppsynth/common/safe_name.hpp"
 #include "ui/setup/knob_editor.hpp"
 
 namespace ppsynth::ui {
@@ -148,12 +149,19 @@ void SynthesizerRow::build() {
     nameLayout->addWidget(duplicate_);
     nameLayout->addWidget(remove_);
     form_->addRow(tr("Name"), nameRow);
+    nameNote_ = new QLabel;
+    nameNote_->setObjectName(QStringLiteral("nameNote"));
+    nameNote_->setWordWrap(true);
+    nameNote_->setStyleSheet(QStringLiteral("color: #b3261e;"));
+    form_->addRow(nameNote_);
+    form_->setRowVisible(nameNote_, false);
     connect(duplicate_, &QToolButton::clicked, this, &SynthesizerRow::duplicateRequested);
     connect(remove_, &QToolButton::clicked, this, &SynthesizerRow::removeRequested);
     connect(name_, &QLineEdit::textChanged, this, [this] {
         const QString now = QString::fromStdString(configName());
         const QString before = std::exchange(shownName_, now);
         if (before != now) emit renamed(before, now);
+        updateNameNote();
         emit changed();
     });
 
@@ -326,6 +334,18 @@ void SynthesizerRow::setName(const QString& name) {
     name_->setText(name);
 }
 
+QString SynthesizerRow::nameProblem() const {
+    if (name().isEmpty()) return {};  // the page asks for a name when the run starts
+    const Status ok = checkSafeName(configName());
+    return ok ? QString() : QString::fromStdString(ok.message());
+}
+
+void SynthesizerRow::updateNameNote() {
+    const QString problem = nameProblem();
+    nameNote_->setText(problem.isEmpty() ? QString() : tr("Not usable: %1.").arg(problem));
+    form_->setRowVisible(nameNote_, !problem.isEmpty());
+}
+
 std::string SynthesizerRow::configName() const {
     const QString loaded = QString::fromStdString(loaded_.name);
     return name_->text() == loaded ? loaded_.name : name().toStdString();
@@ -383,6 +403,7 @@ void SynthesizerRow::load(const study::SynthesizerConfig& s) {
         name_->setText(QString::fromStdString(s.name));
         shownName_ = QString::fromStdString(configName());
     }
+    updateNameNote();
     if (c_) c_->setValue(s.c);
     if (g_) g_->setValue(s.g);
     if (M_ && s.M) M_->setValue(*s.M);

@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QToolButton;
 
@@ -43,6 +44,8 @@ class SynthesizerRow : public QGroupBox {
     void setName(const QString& name);
     // The name written to the configuration: the loaded one when it was not edited.
     std::string configName() const;
+    // Why the name cannot be a file name (core's checkSafeName), or empty when it can.
+    QString nameProblem() const;
 
     // nullptr when the kind has no such knob: "c", "g", "M", "k", "a", "epsilon",
     // "tolerance".
@@ -79,6 +82,7 @@ class SynthesizerRow : public QGroupBox {
     void removeRequested();
 
   private:
+    void updateNameNote();
     void build();
     void updateTargetRows();
     static void refill(QComboBox* box, const QStringList& names, const QString& keep);
@@ -87,7 +91,8 @@ class SynthesizerRow : public QGroupBox {
     study::SynthesizerConfig loaded_;  // what the row was loaded from (defaults when new)
     QFormLayout* form_ = nullptr;
     QLineEdit* name_ = nullptr;
-    QString shownName_;  // name() before the last edit, for renamed()
+    QLabel* nameNote_ = nullptr;  // why the name cannot be a file name, in red
+    QString shownName_;           // name() before the last edit, for renamed()
     QToolButton* duplicate_ = nullptr;
     QToolButton* remove_ = nullptr;
     KnobEditor* c_ = nullptr;

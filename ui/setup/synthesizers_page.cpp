@@ -290,6 +290,10 @@ Status SynthesizersPage::apply(study::RunConfig& config) const {
             return Error{tr("Give the %1 synthesizer a name.")
                              .arg(SynthesizerRow::title(row->kind()))
                              .toStdString()};
+        if (const QString problem = row->nameProblem(); !problem.isEmpty())
+            return Error{tr("Rename the %1 synthesizer: %2.")
+                             .arg(SynthesizerRow::title(row->kind()), problem)
+                             .toStdString()};
         if (!names.insert(row->configName()).second)
             return Error{
                 tr("Two synthesizers are called '%1': rename one.").arg(row->name()).toStdString()};

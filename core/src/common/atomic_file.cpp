@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <system_error>
 
 namespace ppsynth {
@@ -44,6 +45,43 @@ Status checkFileDestination(const std::string& path, bool overwrite) {
     if (!fs::is_regular_file(path, ec))
         return Error{"'" + path + "' exists and is not a file; it is not replaced"};
     return {};
+}
+
+namespace {
+// Whether `inner` is `outer` or below it; both canonical (absolute, no links, no "..").
+bool within(const fs::path& outer, const fs::path& inner) {
+    auto o = outer.begin();
+    auto i = inner.begin();
+    for (; o != outer.end(); ++o, ++i) {
+        if (o->empty() && std::next(o) == outer.end()) break;  // trailing separator
+        if (i == inner.end() || *o != *i) return false;
+    }
+    return true;
+}
+}  // namespace
+
+Expected<std::string> pathInside(const std::string& root, const std::string& relative) {
+    const fs::path rel(relative);
+    const std::string where = "'" + relative + "' in '" + root + "'";
+    if (relative.empty() || rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+        return Error{"refusing to write " + where + ": not a path inside the destination"};
+    for (const auto& part : rel)
+        if (part == ".." || part == "." || part.empty())
+            return Error{"refusing to write " + where +
+                         ": a '.' or '..' in it could lead outside the destination"};
+    std::error_code ec;
+    const fs::path base = fs::weakly_canonical(fs::absolute(root, ec), ec);
+    if (ec) return Error{"cannot resolve the destination '" + root + "': " + ec.message()};
+    const fs::path full = base / rel;
+    const fs::path folder = fs::weakly_canonical(full.parent_path(), ec);
+    if (ec) return Error{"cannot resolve " + where + ": " + ec.message()};
+    if (!within(base, folder))
+        return Error{"refusing to write " + where + ": a link on the way leads to '" +
+                     folder.string() + "', outside the destination"};
+    if (fs::is_symlink(fs::symlink_status(full, ec)))
+        return Error{"refusing to write " + where +
+                     ": a link is already there, which could lead outside the destination"};
+    return (folder / full.filename()).string();
 }
 
 Status writeFileAtomically(const std::string& path,

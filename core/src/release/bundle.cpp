@@ -149,7 +149,9 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
         for (auto format : request.formats) {
             if (Status s = step(); !s) return s;
             const std::string name = "data/" + datasetFileName(l, m, format);
-            if (Status s = data::writeTable(table, (temp / name).string(), format); !s)
+            auto path = pathInside(temp.string(), name);
+            if (!path) return path.status();
+            if (Status s = data::writeTable(table, *path, format); !s)
                 return Error{"synthetic dataset " + std::to_string(l + 1) + ": " + s.message()};
             facts.files.push_back(name);
         }
@@ -161,7 +163,9 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
     const std::string readme = detail::readmeText(manifest, facts);
     auto writeText = [&](const std::string& name, const std::string& text) -> Status {
         if (Status s = step(); !s) return s;
-        return writeFileAtomically((temp / name).string(), [&](std::ostream& out) -> Status {
+        auto path = pathInside(temp.string(), name);
+        if (!path) return path.status();
+        return writeFileAtomically(*path, [&](std::ostream& out) -> Status {
             out.write(text.data(), static_cast<std::streamsize>(text.size()));
             return {};
         });

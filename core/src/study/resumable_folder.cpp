@@ -7,6 +7,7 @@
 
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/engine_revision.hpp"
+#include "ppsynth/common/safe_name.hpp"
 
 namespace ppsynth::study::detail {
 
@@ -139,15 +140,22 @@ std::string ResumableFolder::settingsOf(const std::string& configJson) {
 }
 
 std::optional<std::string> ResumableFolder::load(const std::string& item) const {
-    return readText(fs::path(dir_) / "items" / (item + ".json"));
+    auto path = pathInside(dir_, "items/" + item + ".json");
+    if (!path) return std::nullopt;
+    return readText(*path);
 }
 
 Status ResumableFolder::save(const std::string& item, const std::string& text) const {
-    return writeText(fs::path(dir_) / "items" / (item + ".json"), text);
+    if (Status s = checkSafeName(item); !s) return Error{"study item: " + s.message()};
+    auto path = pathInside(dir_, "items/" + item + ".json");
+    if (!path) return path.status();
+    return writeText(*path, text);
 }
 
 Status ResumableFolder::writeOutput(const std::string& name, const std::string& text) const {
-    return writeText(fs::path(dir_) / name, text);
+    auto path = pathInside(dir_, name);
+    if (!path) return path.status();
+    return writeText(*path, text);
 }
 
 }  // namespace ppsynth::study::detail

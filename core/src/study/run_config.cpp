@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/models/factory.hpp"
@@ -70,15 +71,17 @@ std::string synthPath(std::size_t i, const std::string& name) {
 }
 
 void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::string& error) {
-    const std::string nameGuess = j.is_object() && j.contains("name") && j["name"].is_string()
-                                      ? j["name"].get<std::string>()
-                                      : "";
+    std::string nameGuess = j.is_object() && j.contains("name") && j["name"].is_string()
+                                ? j["name"].get<std::string>()
+                                : "";
+    if (!checkSafeName(nameGuess)) nameGuess.clear();  // the refusal below quotes it safely
     Reader r(j, synthPath(i, nameGuess), error);
     r.get("name", s.name);
     std::string scheme;
     r.get("scheme", scheme);
     if (!error.empty()) return;
     if (s.name.empty()) return r.fail("needs a 'name'");
+    if (Status ok = checkSafeName(s.name); !ok) return r.fail(ok.message());
     auto sc = schemeFromString(scheme);
     if (!sc)
         return r.fail(

@@ -17,6 +17,7 @@
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/name_list.hpp"
+#include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -133,11 +134,10 @@ json synthesizerJson(const SynthesizerResult& r) {
 }
 
 Status writeText(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) return Error{"could not write '" + path.string() + "'"};
-    return {};
+    return writeFileAtomically(path.string(), [&](std::ostream& out) -> Status {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        return {};
+    });
 }
 
 }  // namespace
@@ -338,8 +338,15 @@ Status checkRunDestination(const std::string& dir, bool overwrite) {
     return {};
 }
 
+Status checkSynthesizerNames(const RunResult& run) {
+    for (const auto& r : run.synthesizers)
+        if (Status s = checkSafeName(r.name); !s) return Error{"synthesizer: " + s.message()};
+    return {};
+}
+
 Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,
                       const OutputOptions& options) {
+    if (Status s = checkSynthesizerNames(run); !s) return s;
     if (Status s = checkRunDestination(dir, options.overwrite); !s) return s;
     std::error_code ec;
     // Absolute and without "." or a trailing separator, so the temporary folder goes beside
@@ -364,23 +371,32 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
     std::string sha = run.dataSha256;
     if (sha.empty())
         if (auto h = sha256FileHex(run.config.data.path)) sha = std::move(*h);
-    if (auto s = writeText(tmp / "run.json", summaryJson(run, sha)); !s) return fail(s.message());
+    // Every file's path is proven to lie in the temporary folder (names are checked above;
+    // this holds even if a path bug let one through).
+    auto inside = [&](const std::string& rel) { return pathInside(tmp.string(), rel); };
+    auto runJson = inside("run.json");
+    if (!runJson) return fail(runJson.message());
+    if (auto s = writeText(*runJson, summaryJson(run, sha)); !s) return fail(s.message());
     for (const auto& r : run.synthesizers) {
-        const fs::path sdir = tmp / "synthetic" / r.name;
-        fs::create_directories(sdir, ec);
         for (std::size_t l = 0; l < r.synthetic.size(); ++l) {
             auto t = syntheticTable(run, table, r.synthetic[l]);
             if (!t) return fail(t.message());
             std::ostringstream name;
             name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
-            if (auto s = data::writeTable(*t, (sdir / name.str()).string()); !s)
-                return fail(s.message());
+            auto path = inside("synthetic/" + r.name + "/" + name.str());
+            if (!path) return fail(path.message());
+            if (!fs::create_directories(fs::path(*path).parent_path(), ec) && ec)
+                return fail("could not create the folder for '" + r.name + "': " + ec.message());
+            if (auto s = data::writeTable(*t, *path); !s) return fail(s.message());
         }
-        if (auto s = writeRecords(run, r, tmp / "confidential" / (r.name + "_records.csv")); !s)
-            return fail(s.message());
-        if (options.keepDraws)
-            if (auto s = writeDraws(run, r, tmp / "confidential" / (r.name + "_draws.csv")); !s)
-                return fail(s.message());
+        auto records = inside("confidential/" + r.name + "_records.csv");
+        if (!records) return fail(records.message());
+        if (auto s = writeRecords(run, r, *records); !s) return fail(s.message());
+        if (options.keepDraws) {
+            auto draws = inside("confidential/" + r.name + "_draws.csv");
+            if (!draws) return fail(draws.message());
+            if (auto s = writeDraws(run, r, *draws); !s) return fail(s.message());
+        }
     }
     // What is there is checked again (something may have appeared, or been put into the
     // earlier run, while the files were written). An earlier run folder is moved aside, not

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ppsynth/common/rng.hpp"
+#include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/run_data.hpp"
@@ -554,6 +555,10 @@ class Runner {
 
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options) {
+    // A configuration built without the parser (the GUI's) meets the same name check
+    // before any work: the names become file names of the run folder.
+    for (const auto& s : config.synthesizers)
+        if (Status ok = checkSafeName(s.name); !ok) return Error{"synthesizer: " + ok.message()};
     Runner runner(config, options);
     return runner.run(table);
 }

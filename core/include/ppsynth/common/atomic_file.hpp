@@ -26,4 +26,12 @@ Status commitFileAtomically(const std::string& path,
 // do ("... already exists; choose another file or allow overwriting").
 Status checkFileDestination(const std::string& path, bool overwrite);
 
+// The path of `relative` (a '/'-separated path such as "synthetic/LW/synthetic_01.csv") under
+// the folder `root`, proven to lie inside it: `relative` is not absolute and holds no "." or
+// ".." component, every link among the folders on the way that exist is resolved and the
+// file's folder is still `root` or below it, and the file itself is not a link. Every file a
+// command writes into its destination takes its path from here, so a name that slipped
+// through as a path cannot place a file anywhere else.
+Expected<std::string> pathInside(const std::string& root, const std::string& relative);
+
 }  // namespace ppsynth
