@@ -399,7 +399,13 @@ void MainWindow::onReadDone(ReadOutcome result) {
         addRecentFile(readingPath_);
         leaveProject();
     }
+    // An error from applying the project (columns gone) stays; otherwise the project's own
+    // note (the example says what it set up) comes first, then what the reader noticed.
+    if (dataPage_->messageArea()->kind() == MessageArea::Kind::Error &&
+        !dataPage_->messageArea()->isHidden())
+        return;
     QStringList notes;
+    if (project && !project->note.isEmpty()) notes << project->note;
     for (const auto& n : result.report.notes) notes << QString::fromStdString(n);
     if (!notes.isEmpty()) dataPage_->messageArea()->showInfo(notes.join(QLatin1Char('\n')));
 }
@@ -419,6 +425,7 @@ void MainWindow::offerStatEncoding(const QString& path, data::ReadOptions option
 
 // Other data than the project's is shown: Save must not write it under the project's name.
 void MainWindow::leaveProject() {
+    projectNote_.clear();
     if (projectPath_.isEmpty()) return;
     const QString left = QFileInfo(std::exchange(projectPath_, QString())).fileName();
     setWindowTitle(tr("ppsynth"));
@@ -642,6 +649,7 @@ Project MainWindow::gatherProject() const {
     p.csv = readOptions_.csv;
     p.stat = readOptions_.stat;
     p.config = baseConfig_;
+    p.note = projectNote_;
     auto& c = p.config;
     c.data.types.clear();  // the shown table's, below
     const auto table = dataPage_->model()->table();
@@ -837,6 +845,7 @@ void MainWindow::startOpeningProject(Project project, const QString& path) {
 
 void MainWindow::applyProject(const Project& project) {
     baseConfig_ = project.config;
+    projectNote_ = project.note;
     const QStringList missing = applyRoles(project.config.data);
     modelPage_->load(project.config);
     if (project.hasSynthesizers) synthesizersPage_->load(project.config);

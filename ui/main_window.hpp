@@ -253,6 +253,7 @@ class MainWindow : public QMainWindow {
     // the pages have no widget for (Lipschitz quantile, risk threshold, MCMC tuning, EM's
     // tolerance, ...) is run as loaded rather than reset to the defaults.
     study::RunConfig baseConfig_;
+    QString projectNote_;  // the open project's note, saved with it
     QString openingRunDir_;
     QString openingStudyDir_;
     QString readingPath_;

@@ -139,6 +139,7 @@ Status saveProject(const Project& project, const QString& path) {
                      {QStringLiteral("has_synthesizers"), project.hasSynthesizers},
                      {QStringLiteral("run_config"), configJson},
                      {QStringLiteral("runs"), runs}};
+    if (!project.note.isEmpty()) root.insert(QStringLiteral("note"), project.note);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error{
@@ -180,6 +181,7 @@ Expected<Project> loadProject(const QString& path) {
     p.csv = csvFromJson(d.value(QStringLiteral("csv")).toObject());
     p.stat = statFromJson(d.value(QStringLiteral("stat")).toObject());
     p.hasSynthesizers = root.value(QStringLiteral("has_synthesizers")).toBool(true);
+    p.note = root.value(QStringLiteral("note")).toString();
 
     // core checks the configuration; the roles are ours.
     QJsonObject config = root.value(QStringLiteral("run_config")).toObject();

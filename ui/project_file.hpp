@@ -32,6 +32,9 @@ struct Project {
     study::RunConfig config;
     bool hasSynthesizers = true;  // false when the project was saved with none listed
     std::vector<ProjectRun> runs;
+    // Shown when the project opens (the bundled example says what it set up and how to
+    // change it); optional, kept when the project is saved again.
+    QString note;
 };
 
 // Writes atomically (QSaveFile): the old file stays whole if anything fails.

@@ -891,6 +891,32 @@ class TstMainWindow : public QObject {
         QCOMPARE(synthesizersOf(back->config), synthesizersOf(*listed));
     }
 
+    // The bundled example project (what scripts/run.sh opens) opens ready to run: roles,
+    // model and synthesizers set, and the Data page says what was set up and how to change it.
+    void exampleProjectOpensReady() {
+        ui::MainWindow w;
+        w.resize(1400, 900);
+        w.openProject(QStringLiteral(PPSYNTH_EXAMPLES_DIR "/income_survey.ppsynth"));
+        QVERIFY(waitForJob(w.readJob()));
+        auto* area = w.dataPage()->messageArea();
+        QVERIFY(area->kind() == ui::MessageArea::Kind::Info && !area->isHidden());
+        QVERIFY2(area->text().startsWith(QStringLiteral("Example project, ready to run")),
+                 qPrintable(area->text()));
+        const auto roles = w.dataPage()->columnPanel()->roles();
+        QCOMPARE(roles.target, std::string("income"));
+        QCOMPARE(roles.known, (std::vector<std::string>{"gender", "age", "region"}));
+        QCOMPARE(roles.predictors.size(), std::size_t(10));
+        QCOMPARE(w.synthesizersPage()->rowCount(), 4);
+        study::RunConfig c;
+        w.modelPage()->apply(c);
+        QCOMPARE(c.model.family, std::string("normal"));
+        QCOMPARE(c.data.transform, std::string("log-shift"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.grab().save(outputDir(QStringLiteral("screenshots")) +
+                      QStringLiteral("/example_project_opened.png"));
+    }
+
     // A project file whose synthesizer's name is a path (edited by hand, or from elsewhere)
     // is refused when opened, naming the name: it would become the run folder's file names.
     void projectWithAPathAsNameIsRefused() {
