@@ -93,7 +93,10 @@ Status recordJob(const Plan& plan, const std::string& id, const std::vector<std:
     return writeText(path, j.dump(2) + "\n");
 }
 
-int submitItems(const Plan& plan, const std::vector<std::size_t>& items, const ClusterArgs& a) {
+// keepScript: a resubmission without sbatch options keeps the first submission's script
+// (its partition, time and memory).
+int submitItems(const Plan& plan, const std::vector<std::size_t>& items, const ClusterArgs& a,
+                bool keepScript = false) {
     const Submission s = splitByDependency(plan, items);
     std::error_code ec;
     fs::create_directories(fs::path(plan.dir) / "cluster" / "logs", ec);
@@ -101,8 +104,12 @@ int submitItems(const Plan& plan, const std::vector<std::size_t>& items, const C
         return std::cerr << "error: cannot create " << plan.dir << "/cluster: " << ec.message()
                          << "\n",
                1;
-    if (auto st = writeText(scriptPath(plan), sbatchScript(plan, a.sbatch, cliPath())); !st)
-        return std::cerr << "error: " << st.message() << "\n", 1;
+    const bool keep = keepScript && fs::exists(scriptPath(plan), ec) &&
+                      a.sbatch.partition.empty() && a.sbatch.time.empty() && a.sbatch.mem.empty() &&
+                      a.sbatch.cpusPerTask == 0;
+    if (!keep)
+        if (auto st = writeText(scriptPath(plan), sbatchScript(plan, a.sbatch, cliPath())); !st)
+            return std::cerr << "error: " << st.message() << "\n", 1;
     const fs::path shell = fs::path(plan.dir) / "cluster" / "submit.sh";
     if (auto st = writeText(shell, submitShell(plan, s)); !st)
         return std::cerr << "error: " << st.message() << "\n", 1;
@@ -206,7 +213,7 @@ int runResubmit(const ClusterArgs& a) {
             const std::string task = states[i].detail.substr(4, states[i].detail.find(',') - 4);
             runCommand("scancel " + shellQuote(task));
         }
-    return submitItems(*plan, todo, a);
+    return submitItems(*plan, todo, a, true);
 }
 
 void addSbatchOptions(CLI::App* cmd, ClusterArgs& a) {

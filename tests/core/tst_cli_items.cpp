@@ -108,6 +108,27 @@ class TstCliItems : public QObject {
             status.out.contains("0 of 4 done, 0 running, 0 pending, 0 failed, 4 not submitted"),
             status.out.constData());
     }
+    void resubmitKeepsTheFirstSubmissionsScript() {
+        const fs::path split = dir_ / "sim_resubmit";
+        QCOMPARE(cli({"simulate", q(dir_ / "simulate.json"), "--out", q(split), "--plan"}).code, 0);
+        QCOMPARE(cli({"cluster", "submit", q(split), "--partition", "long", "--time", "01:00:00",
+                      "--dry-run"})
+                     .code,
+                 0);
+        // A job the scheduler has forgotten, whose items left no files: they failed.
+        writeText(split / "cluster" / "jobs.json",
+                  R"({"jobs": [{"id": "4242424", "items": [0, 1, 2, 3, 4, 5]}]})");
+        auto status = cli({"cluster", "status", q(split)});
+        QVERIFY2(status.out.contains("6 failed"), status.out.constData());
+        QVERIFY2(status.out.contains("cluster resubmit"), status.out.constData());
+        auto r = cli({"cluster", "resubmit", q(split), "--failed", "--dry-run"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("--array=0-5 "), r.out.constData());
+        const std::string script = slurp(split / "cluster" / "submit.sbatch");
+        QVERIFY2(
+            script.find("#SBATCH --partition=long\n#SBATCH --time=01:00:00\n") != std::string::npos,
+            script.c_str());
+    }
     void clusterOnAnUnplannedFolderSaysToPlan() {
         auto r = cli({"cluster", "status", q(dir_ / "nothing")});
         QCOMPARE(r.code, 1);
