@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh ci
 if [ "${CI:-}" = "true" ] && [ "$(id -u)" -eq 0 ]; then
-  trap 'scripts/slurm_single_node.sh stop' EXIT
-  slurm_env=$(scripts/slurm_single_node.sh start)
+  slurm_script=$(pwd)/scripts/slurm_single_node.sh  # the trap runs after `cd build/ci`
+  trap '"$slurm_script" stop' EXIT
+  slurm_env=$("$slurm_script" start)
   eval "$slurm_env"
   export SLURM_CONF
 fi
