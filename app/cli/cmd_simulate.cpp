@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_commands.hpp"
+#include "cli_items.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/study/simulate.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 struct SimulateArgs {
     std::string config, out;
     int threads = 0;
+    ItemArgs items;
 };
 
 int runSimulate(const SimulateArgs& a) {
@@ -25,8 +27,24 @@ int runSimulate(const SimulateArgs& a) {
     study::StudyOptions so;
     so.cancel = &cancel;
     so.progress = stderrProgress(cancel);
+    if (auto bad = applyItemOptions(a.items, so); !bad.empty())
+        return std::cerr << "error: " << bad << "\n", 2;
     auto s = study::runSimulation(*config, a.out, so);
     if (!s) return std::cerr << "error: " << s.message() << "\n", cancel.load() ? 130 : 1;
+    if (so.planOnly) {
+        if (auto bad = recordPlanCommand(a.out, "simulate", a.config); !bad.empty())
+            return std::cerr << "error: " << bad << "\n", 1;
+        std::cerr << "planned " << a.out << ": " << s->items
+                  << " items (blocks); run them with --item K, or `ppsynth-cli cluster submit "
+                  << a.out << "`\n";
+        return 0;
+    }
+    if (so.items) {
+        std::cerr << "items " << so.items->first << "-" << so.items->last << " of " << a.out << ": "
+                  << s->blocksRun << " computed, " << s->blocksResumed << " already saved ("
+                  << s->seconds << " s)\n";
+        return 0;
+    }
     std::cerr << "wrote " << a.out << " (" << s->blocksRun << " blocks run, " << s->blocksResumed
               << " resumed, " << s->seconds << " s)\n";
     std::printf("%6s  %-10s %8s %8s %8s   %s\n", "n", "mechanism", "min", "median", "max",
@@ -49,6 +67,7 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
                     "Output folder (created; a folder of the same configuration is resumed)")
         ->required();
     cmd->add_option("--threads", args->threads, "Override the configuration's thread count");
+    addItemOptions(cmd, args->items);
     cmd->callback([args, &exitCode] { exitCode = runSimulate(*args); });
 });
 

@@ -6,6 +6,7 @@
 
 #include "cli_commands.hpp"
 #include "cli_guard.hpp"
+#include "cli_items.hpp"
 #include "cli_progress.hpp"
 #include "cmd_run.hpp"
 #include "ppsynth/study/run_data.hpp"
@@ -18,6 +19,7 @@ namespace {
 struct SweepArgs {
     std::string config, out;
     int threads = 0;
+    ItemArgs items;
 };
 
 int runSweepCommand(const SweepArgs& a) {
@@ -34,8 +36,26 @@ int runSweepCommand(const SweepArgs& a) {
     study::StudyOptions so;
     so.cancel = &cancel;
     so.progress = stderrProgress(cancel);
+    if (auto bad = applyItemOptions(a.items, so); !bad.empty())
+        return std::cerr << "error: " << bad << "\n", 2;
     auto s = study::runSweep(*config, *input, a.out, so);
     if (!s) return std::cerr << "error: " << s.message() << "\n", cancel.load() ? 130 : 1;
+    if (so.planOnly) {
+        if (auto bad = recordPlanCommand(a.out, "sweep", a.config); !bad.empty())
+            return std::cerr << "error: " << bad << "\n", 1;
+        std::cerr << "planned " << a.out << ": " << s->items
+                  << " items (item 0 is the shared unweighted fit, 1 to " << s->items - 1
+                  << " the grid points); run them with --item K, or `ppsynth-cli cluster "
+                     "submit "
+                  << a.out << "`\n";
+        return 0;
+    }
+    if (so.items) {
+        std::cerr << "items " << so.items->first << "-" << so.items->last << " of " << a.out << ": "
+                  << s->pointsRun << " computed, " << s->pointsResumed << " already saved ("
+                  << s->seconds << " s)\n";
+        return 0;
+    }
     std::cerr << "wrote " << a.out << " (" << s->pointsRun << " points run, " << s->pointsResumed
               << " resumed, " << s->seconds << " s)\n";
     std::printf("%5s %5s %5s  %-10s %9s %9s %8s %8s\n", "point", "c", "g", "mechanism", "Delta",
@@ -58,6 +78,7 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
                     "Output folder (created; a folder of the same configuration is resumed)")
         ->required();
     cmd->add_option("--threads", args->threads, "Override the number of points run in parallel");
+    addItemOptions(cmd, args->items);
     cmd->callback([args, &exitCode] { exitCode = runSweepCommand(*args); });
 });
 

@@ -13,9 +13,22 @@ namespace ppsynth {
 namespace fs = std::filesystem;
 
 namespace {
+// This host's name, so two processes of the same PID on two nodes of a cluster, writing
+// into one shared folder, never share a temporary file.
+std::string hostName() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) return "host";
+    std::string h(name);
+    for (char& c : h)
+        if (c == '/' || c == '\\') c = '_';
+    return h.empty() ? "host" : h;
+}
+
 std::string temporaryBeside(const std::string& path) {
     static std::atomic<unsigned> counter{0};
-    return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    static const std::string host = hostName();
+    return path + ".tmp-" + host + "-" + std::to_string(::getpid()) + "-" +
+           std::to_string(counter++);
 }
 }  // namespace
 

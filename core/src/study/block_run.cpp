@@ -16,8 +16,13 @@ Expected<std::vector<json>> runBlocks(const ResumableFolder& folder, std::size_t
                                       const BlockRunOptions& options, BlockRunStats* stats) {
     std::vector<json> results(count);
     std::vector<std::uint8_t> pending(count, 1);
-    BlockRunStats local;
+    const std::size_t first = options.only ? options.only->first : 0;
+    const std::size_t last = options.only ? std::min(options.only->second, count - 1) : count - 1;
+    const std::size_t wanted = count == 0 || first > last ? 0 : last - first + 1;
     for (std::size_t i = 0; i < count; ++i)
+        if (i < first || i > last) pending[i] = 0;
+    BlockRunStats local;
+    for (std::size_t i = first; i <= last && i < count; ++i)
         if (auto text = folder.load(name(i))) {
             json j = json::parse(*text, nullptr, false);
             if (j.is_discarded()) continue;  // unreadable: compute it again
@@ -26,7 +31,7 @@ Expected<std::vector<json>> runBlocks(const ResumableFolder& folder, std::size_t
             ++local.resumed;
         }
     std::vector<std::size_t> todo;
-    for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t i = first; i <= last && i < count; ++i)
         if (pending[i]) todo.push_back(i);
 
     std::mutex mutex;
@@ -34,7 +39,7 @@ Expected<std::vector<json>> runBlocks(const ResumableFolder& folder, std::size_t
     std::vector<std::optional<std::string>> errors(todo.size());
     auto cancelled = [&] { return options.cancel && options.cancel->load(); };
     report(options.progress,
-           {options.stage, 0, static_cast<double>(finished), static_cast<double>(count)});
+           {options.stage, 0, static_cast<double>(finished), static_cast<double>(wanted)});
     parallelFor(todo.size(), options.threads, [&](std::size_t k) {
         if (cancelled()) return false;
         const std::size_t i = todo[k];
@@ -52,13 +57,13 @@ Expected<std::vector<json>> runBlocks(const ResumableFolder& folder, std::size_t
         ++finished;
         ++local.run;
         return report(options.progress, {options.stage, 0, static_cast<double>(finished),
-                                         static_cast<double>(count)}) == Continue::Yes;
+                                         static_cast<double>(wanted)}) == Continue::Yes;
     });
     if (stats) *stats = local;
-    if (finished == count) return results;
+    if (finished == wanted) return results;
     if (cancelled() ||
         std::none_of(errors.begin(), errors.end(), [](const auto& e) { return e.has_value(); }))
-        return Error{"cancelled: " + std::to_string(finished) + " of " + std::to_string(count) +
+        return Error{"cancelled: " + std::to_string(finished) + " of " + std::to_string(wanted) +
                      " items are saved in '" + folder.dir() +
                      "'; run the same command again to resume"};
     for (std::size_t k = 0; k < todo.size(); ++k)

@@ -7,7 +7,9 @@
 #include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
@@ -21,6 +23,9 @@ struct BlockRunOptions {
     std::string stage;  // progress stage, e.g. "simulate"
     ProgressCallback progress;
     const std::atomic<bool>* cancel = nullptr;
+    // Only items first..last (inclusive): the others are neither loaded nor computed and
+    // stay null in the results (one process of a job array).
+    std::optional<std::pair<std::size_t, std::size_t>> only;
 };
 
 struct BlockRunStats {

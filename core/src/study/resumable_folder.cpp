@@ -95,6 +95,28 @@ std::string stampDifference(const json& saved, const FolderStamp& stamp, const s
 
 }  // namespace
 
+namespace {
+
+// Whether config.json (read as `old`) belongs to this study; empty when it does.
+std::string configDifference(const std::string& old, const std::string& config,
+                             const fs::path& configPath, const FolderStamp& stamp,
+                             const std::string& dir, const std::string& kind) {
+    const json a = json::parse(old, nullptr, false);
+    if (a.is_discarded() || !a.is_object())
+        return "'" + configPath.string() +
+               "' is damaged (not JSON); remove the folder or choose another";
+    if (auto why = stampDifference(a, stamp, dir, kind); !why.empty()) return why;
+    const json b = json::parse(config);
+    if (a != b)
+        return "'" + dir + "' holds a " + kind + " of a different configuration (it differs in '" +
+               firstDifference(a, b, "") +
+               "'); resuming would mix results: choose another output folder or remove this "
+               "one";
+    return "";
+}
+
+}  // namespace
+
 Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const std::string& kind,
                                                 const std::string& canonicalConfig,
                                                 const FolderStamp& stamp) {
@@ -109,19 +131,9 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
             if (!fs::is_empty(root, ec))
                 return Error{"'" + dir + "' is not empty and holds no " + kind +
                              " of ppsynth (no config.json); choose another output folder"};
-        } else {
-            const json a = json::parse(*old, nullptr, false);
-            if (a.is_discarded() || !a.is_object())
-                return Error{"'" + (configPath).string() +
-                             "' is damaged (not JSON); remove the folder or choose another"};
-            if (auto why = stampDifference(a, stamp, dir, kind); !why.empty()) return Error{why};
-            const json b = json::parse(config);
-            if (a != b)
-                return Error{"'" + dir + "' holds a " + kind +
-                             " of a different configuration (it differs in '" +
-                             firstDifference(a, b, "") +
-                             "'); resuming would mix results: choose another output folder or "
-                             "remove this one"};
+        } else if (auto why = configDifference(*old, config, configPath, stamp, dir, kind);
+                   !why.empty()) {
+            return Error{why};
         }
     }
     fs::create_directories(root / "items", ec);
@@ -129,6 +141,24 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     if (!fs::exists(configPath, ec))
         if (auto s = writeText(configPath, config); !s)
             return s.message().empty() ? Error{"write failed"} : Error{s.message()};
+    return ResumableFolder(dir);
+}
+
+Expected<ResumableFolder> ResumableFolder::openPlanned(const std::string& dir,
+                                                       const std::string& kind,
+                                                       const std::string& canonicalConfig,
+                                                       const FolderStamp& stamp) {
+    const fs::path configPath = fs::path(dir) / "config.json";
+    auto old = readText(configPath);
+    std::error_code ec;
+    if (!old || !fs::is_directory(fs::path(dir) / "items", ec))
+        return Error{"'" + dir + "' is not a planned " + kind +
+                     " (no config.json or items/ in it): run the same command with --plan "
+                     "instead of --item first"};
+    if (auto why =
+            configDifference(*old, stamped(canonicalConfig, stamp), configPath, stamp, dir, kind);
+        !why.empty())
+        return Error{why};
     return ResumableFolder(dir);
 }
 
@@ -156,6 +186,17 @@ Status ResumableFolder::writeOutput(const std::string& name, const std::string& 
     auto path = pathInside(dir_, name);
     if (!path) return path.status();
     return writeText(*path, text);
+}
+
+Status ResumableFolder::writePlan(const std::string& kind, const std::vector<std::string>& names,
+                                  const std::vector<std::vector<std::size_t>>& after) const {
+    json items = json::array();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        items.push_back({{"index", i},
+                         {"name", names[i]},
+                         {"file", "items/" + names[i] + ".json"},
+                         {"after", i < after.size() ? json(after[i]) : json::array()}});
+    return writeOutput("plan.json", json{{"kind", kind}, {"items", items}}.dump(2) + "\n");
 }
 
 }  // namespace ppsynth::study::detail

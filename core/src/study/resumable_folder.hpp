@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ppsynth/common/expected.hpp"
 
@@ -29,6 +30,12 @@ class ResumableFolder {
     static Expected<ResumableFolder> open(const std::string& dir, const std::string& kind,
                                           const std::string& canonicalConfig,
                                           const FolderStamp& stamp);
+    // Opens a folder that open() created (a planned study) without writing anything, as
+    // processes computing its items side by side do: a missing config.json is an error,
+    // never rewritten.
+    static Expected<ResumableFolder> openPlanned(const std::string& dir, const std::string& kind,
+                                                 const std::string& canonicalConfig,
+                                                 const FolderStamp& stamp);
     // A folder's config.json without the stamp's keys: the settings alone, for the
     // configuration parsers (which refuse unknown keys).
     static std::string settingsOf(const std::string& configJson);
@@ -40,6 +47,10 @@ class ResumableFolder {
     Status save(const std::string& item, const std::string& text) const;
     // Writes a top-level output file (summary, tables) atomically.
     Status writeOutput(const std::string& name, const std::string& text) const;
+    // Writes DIR/plan.json: {"kind", "items": [{"index", "name", "file", "after"}]}, the
+    // items in order, each with the indices of the items it needs first.
+    Status writePlan(const std::string& kind, const std::vector<std::string>& names,
+                     const std::vector<std::vector<std::size_t>>& after) const;
 
   private:
     explicit ResumableFolder(std::string dir) : dir_(std::move(dir)) {}

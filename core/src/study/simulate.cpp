@@ -364,8 +364,6 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     const auto t0 = std::chrono::steady_clock::now();
     detail::FolderStamp stamp;
     stamp.itemFormat = kItemFormat;
-    auto folder = detail::ResumableFolder::open(outDir, "simulation", toJson(config, false), stamp);
-    if (!folder) return folder.error();
     struct Block {
         std::size_t n;
         int first, last;  // replicates [first, last)
@@ -378,6 +376,26 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     auto name = [&](std::size_t i) {
         return "n" + std::to_string(blocks[i].n) + "_r" + std::to_string(blocks[i].first);
     };
+    if (options.items &&
+        (options.items->first > options.items->last || options.items->last >= blocks.size()))
+        return Error{"items " + std::to_string(options.items->first) + "-" +
+                     std::to_string(options.items->last) + " are not in this simulation: it has " +
+                     std::to_string(blocks.size()) + " items (blocks), 0 to " +
+                     std::to_string(blocks.size() - 1)};
+    auto folder = options.items ? detail::ResumableFolder::openPlanned(outDir, "simulation",
+                                                                       toJson(config, false), stamp)
+                                : detail::ResumableFolder::open(outDir, "simulation",
+                                                                toJson(config, false), stamp);
+    if (!folder) return folder.error();
+    if (options.planOnly) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < blocks.size(); ++i) names.push_back(name(i));
+        if (auto st = folder->writePlan("simulation", names, {}); !st) return Error{st.message()};
+        SimulateSummary planned;
+        planned.config = config;
+        planned.items = blocks.size();
+        return planned;
+    }
     auto work = [&](std::size_t i) -> Expected<json> {
         json list = json::array();
         for (int r = blocks[i].first; r < blocks[i].last; ++r) {
@@ -395,14 +413,20 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     bo.stage = "simulate";
     bo.progress = options.progress;
     bo.cancel = options.cancel;
+    if (options.items) bo.only = std::pair{options.items->first, options.items->last};
     detail::BlockRunStats stats;
     auto done = detail::runBlocks(*folder, blocks.size(), name, work, bo, &stats);
     if (!done) return done.error();
 
     SimulateSummary s;
     s.config = config;
+    s.items = blocks.size();
     s.blocksRun = stats.run;
     s.blocksResumed = stats.resumed;
+    if (options.items) {  // one process of several: the summary is assembled once at the end
+        s.seconds = secondsSince(t0);
+        return s;
+    }
     try {
         for (const auto& block : *done)
             for (const auto& r : block.at("replicates")) s.replicates.push_back(replicateFrom(r));

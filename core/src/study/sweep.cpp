@@ -401,20 +401,41 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
             "the sweep's data carry no SHA-256 (read them with readRunData): a resumed "
             "sweep could not tell whether the data file changed"};
     const data::Table& table = input.table;
-    auto folder =
-        detail::ResumableFolder::open(outDir, "sweep", toJson(config, false), folderStamp(input));
-    if (!folder) return folder.error();
     // Item 0 is the unweighted reference; item i the grid point i.
     const std::size_t items = config.points.size() + 1;
     auto name = [](std::size_t i) {
         return i == 0 ? std::string("unweighted") : "point_" + std::to_string(i);
     };
-    bool allSaved = true;
-    for (std::size_t i = 0; i < items && allSaved; ++i)
-        allSaved = folder->load(name(i)).has_value();
-
+    if (options.items &&
+        (options.items->first > options.items->last || options.items->last >= items))
+        return Error{"items " + std::to_string(options.items->first) + "-" +
+                     std::to_string(options.items->last) + " are not in this sweep: it has " +
+                     std::to_string(items) + " items, 0 (the unweighted fit) to " +
+                     std::to_string(items - 1) + " (its grid points)"};
+    auto folder = options.items ? detail::ResumableFolder::openPlanned(
+                                      outDir, "sweep", toJson(config, false), folderStamp(input))
+                                : detail::ResumableFolder::open(
+                                      outDir, "sweep", toJson(config, false), folderStamp(input));
+    if (!folder) return folder.error();
     SweepSummary s;
     s.config = config;
+    s.items = items;
+    if (options.planOnly) {
+        std::vector<std::string> names;
+        std::vector<std::vector<std::size_t>> after;
+        for (std::size_t i = 0; i < items; ++i) {
+            names.push_back(name(i));
+            after.push_back(i == 0 ? std::vector<std::size_t>{} : std::vector<std::size_t>{0});
+        }
+        if (auto st = folder->writePlan("sweep", names, after); !st) return Error{st.message()};
+        return s;
+    }
+    const std::size_t first = options.items ? options.items->first : 0;
+    const std::size_t last = options.items ? options.items->last : items - 1;
+    bool allSaved = true;
+    for (std::size_t i = first; i <= last && allSaved; ++i)
+        allSaved = folder->load(name(i)).has_value();
+
     std::optional<PreparedStudy> prepared;
     if (!allSaved) {  // the shared unweighted fit, once for every point
         const auto tp = std::chrono::steady_clock::now();
@@ -470,11 +491,16 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
     bo.stage = "sweep";
     bo.progress = options.progress;
     bo.cancel = options.cancel;
+    if (options.items) bo.only = std::pair{first, last};
     detail::BlockRunStats stats;
     auto done = detail::runBlocks(*folder, items, name, work, bo, &stats);
     if (!done) return done.error();
     s.pointsRun = stats.run;
     s.pointsResumed = stats.resumed;
+    if (options.items) {  // one process of several: the summary is assembled once at the end
+        s.seconds = secondsSince(t0);
+        return s;
+    }
     try {
         for (const auto& item : *done)
             for (const auto& r : item.at("rows")) s.rows.push_back(rowFrom(r));

@@ -82,6 +82,7 @@ struct SimulateSummary {
     std::vector<SimulateReplicate> replicates;  // size, replicate, mechanism order
     std::vector<SimulateDistribution> distributions;
     std::size_t blocksRun = 0, blocksResumed = 0;
+    std::size_t items = 0;  // the simulation's blocks (its work items)
     double seconds = 0;
 };
 

@@ -79,9 +79,10 @@ struct SweepRow {
 
 struct SweepSummary {
     SweepConfig config;
-    std::vector<SweepRow> rows;  // the unweighted reference, then point by point
-    std::size_t pointsRun = 0, pointsResumed = 0;
-    double seconds = 0;          // this call
+    std::vector<SweepRow> rows;                    // the unweighted reference, then point by point
+    std::size_t pointsRun = 0, pointsResumed = 0;  // items, the unweighted one included
+    std::size_t items = 0;                         // the sweep's items: points + 1
+    double seconds = 0;                            // this call
     double preparedSeconds = 0;  // the shared unweighted fit (0 when every point was saved)
 };
 
@@ -91,6 +92,9 @@ struct SweepSummary {
 //                               engine revision is refused)
 //   sweep.csv                   one row per point and mechanism
 //   sweep.json                  the rows with timings, and the configuration
+// Item 0 is the unweighted reference (the shared fit), item i the grid point i; with
+// options.items a process computes only some of them (refitting the shared unweighted model
+// itself, with the same seeds, so its items are the same as a single process's).
 Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
                                 const std::string& outDir, const StudyOptions& options = {});
 
