@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/destination.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 
 namespace ppsynth::study::detail {
@@ -123,6 +124,10 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
                              "remove this one"};
         }
     }
+    // Before any item is computed: a folder on a read-only mount would otherwise fail only
+    // when the first item is saved.
+    if (Status s = checkWritableDestination(dir, DestinationUse::Filled); !s)
+        return Error{s.message()};
     fs::create_directories(root / "items", ec);
     if (ec) return Error{"could not create '" + (root / "items").string() + "': " + ec.message()};
     if (!fs::exists(configPath, ec))
