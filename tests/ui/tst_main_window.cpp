@@ -1341,7 +1341,7 @@ class TstMainWindow : public QObject {
             {QStringLiteral("'/home/analyst/study_runs/run_2.partial-31337' (an unfinished run "
                             "folder of process 31337, which is no longer running)"),
              QStringLiteral("'/home/analyst/study_runs/run_1.old-31337-0' (an earlier run folder "
-                            "moved aside of process 31337, which is no longer running)")});
+                            "moved aside by process 31337, which is no longer running)")});
         QVERIFY(sawBox);
         QVERIFY(!removed);
     }

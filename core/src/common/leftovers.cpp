@@ -198,20 +198,21 @@ std::vector<Leftover> findLeftoversIn(const std::string& folder) {
 }
 
 std::string describeLeftover(const Leftover& l) {
-    const std::string pid = std::to_string(l.pid);
+    // "an unfinished run folder of process 12", "an earlier run folder moved aside by process 12"
+    const bool movedAside = l.what.find("moved aside") != std::string::npos;
+    const std::string pid = (movedAside ? " by process " : " of process ") + std::to_string(l.pid);
     const std::string name = "'" + l.path + "' (" + l.what;
     switch (l.state) {
         case Leftover::State::Removable:
-            return name + " of process " + pid + ", which is no longer running)";
+            return name + pid + ", which is no longer running)";
         case Leftover::State::InUse:
             if (l.pid == static_cast<long>(::getpid()))
                 return name + " being written by this ppsynth; left alone)";
-            return name + " of process " + pid +
-                   ", which is still running and may be writing it; left alone)";
+            return name + pid + ", which is still running and may be writing it; left alone)";
         case Leftover::State::OnlyCopy: {
             const std::string path = l.path;
             const auto at = path.rfind(".old-");
-            return name + " of process " + pid +
+            return name + pid +
                    ", which stopped before its replacement was in place: it is the only copy; "
                    "rename it to '" +
                    fs::path(path.substr(0, at)).filename().string() + "' to restore it)";
