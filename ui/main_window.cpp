@@ -33,8 +33,10 @@
 #include "ui/counted.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
+#include "ui/destination_guard.hpp"
 #include "ui/export/export_dialog.hpp"
 #include "ui/message_area.hpp"
+#include "ui/project_leftovers.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
 #include "ui/results/studies_page.hpp"
@@ -149,6 +151,20 @@ bool askToReplace(QWidget* parent, const QString& path) {
                parent, QObject::tr("Replace file"),
                QObject::tr("%1 already exists. Replace it?").arg(QDir::toNativeSeparators(path)),
                QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+}
+
+bool askToRemoveLeftovers(QWidget* parent, const QStringList& what) {
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Unfinished run folders"),
+                    QObject::tr("A ppsynth that was stopped before it finished left these beside "
+                                "the project's runs. They may hold confidential files. Remove "
+                                "them?"),
+                    QMessageBox::NoButton, parent);
+    box.setInformativeText(QStringLiteral("\u2022 ") + what.join(QStringLiteral("\n\u2022 ")));
+    auto* remove = box.addButton(QObject::tr("Remove"), QMessageBox::AcceptRole);
+    box.addButton(QObject::tr("Keep"), QMessageBox::RejectRole);
+    box.setDefaultButton(remove);
+    box.exec();
+    return box.clickedButton() == remove;
 }
 }  // namespace
 
@@ -268,6 +284,9 @@ MainWindow::MainWindow(QWidget* parent)
         return QFileDialog::getSaveFileName(this, caption, dir, filter, selectedFilter);
     };
     questions_.replaceFile = [this](const QString& path) { return askToReplace(this, path); };
+    questions_.removeLeftovers = [this](const QStringList& what) {
+        return askToRemoveLeftovers(this, what);
+    };
     questions_.locateDataFile = [this](const QString& missing) {
         return askForDataFile(this, missing);
     };
@@ -721,6 +740,11 @@ bool MainWindow::saveProject(const QString& path) {
         dataPage_->messageArea()->showError(why);
         return false;
     }
+    // The project file can be written: said now, not after the runs have been written.
+    if (const QString why = unwritableDestinationProblem(path); !why.isEmpty()) {
+        dataPage_->messageArea()->showError(why);
+        return false;
+    }
     savingPath_ = QFileInfo(path).absoluteFilePath();
     // Finished runs not yet on disk go to folders beside the project, written by core on a
     // worker thread (synthetic datasets can be large); the project file itself is small.
@@ -742,6 +766,12 @@ bool MainWindow::saveProject(const QString& path) {
         pending.push_back({r.id, r.result, r.table, QFile::encodeName(dir).toStdString()});
     }
     if (pending.empty()) return writeProjectFile(savingPath_);
+    if (const QString why = unwritableDestinationProblem(runsDir, DestinationUse::Filled);
+        !why.isEmpty()) {
+        savingFolders_.clear();
+        dataPage_->messageArea()->showError(why);
+        return false;
+    }
     savingCreatedRunsDir_ = QFileInfo::exists(runsDir) ? QString() : runsDir;
     QDir().mkpath(runsDir);
     beginBusy(saveJob_,
@@ -870,6 +900,40 @@ void MainWindow::applyProject(const Project& project) {
         dataPage_->messageArea()->showError(
             tr("The project names columns the data file no longer has: %1")
                 .arg(missing.join(QStringLiteral(", "))));
+    // Asked once the read job that applied the project has ended (a modal question inside
+    // its result handler would hold the job open).
+    QMetaObject::invokeMethod(
+        this, [this, project] { offerToRemoveLeftovers(project); }, Qt::QueuedConnection);
+}
+
+// Unfinished run folders a killed save left beside the project's runs are named and, when
+// the person agrees, removed; an earlier run folder that is the only copy is only named.
+void MainWindow::offerToRemoveLeftovers(const Project& project) {
+    std::vector<Leftover> removable;
+    QStringList what, onlyCopies;
+    for (auto& l : projectLeftovers(projectPath_, project)) {
+        const QString text = fromLocalPath(describeLeftover(l));
+        if (l.state == Leftover::State::OnlyCopy) onlyCopies << text;
+        if (l.state != Leftover::State::Removable) continue;
+        what << text;
+        removable.push_back(std::move(l));
+    }
+    if (!onlyCopies.isEmpty())
+        dataPage_->messageArea()->showInfo(
+            tr("Found beside the project's runs: %1").arg(onlyCopies.join(QStringLiteral("; "))));
+    if (removable.empty() || !questions_.removeLeftovers || !questions_.removeLeftovers(what))
+        return;
+    QStringList failed;
+    for (const auto& l : removable)
+        if (const Status s = removeLeftover(l); !s) failed << fromLocalPath(s.message());
+    if (!failed.isEmpty()) {
+        dataPage_->messageArea()->showError(failed.join(QStringLiteral("; ")));
+        return;
+    }
+    statusBar()->showMessage(
+        tr("Removed %1 left behind by a stopped ppsynth")
+            .arg(counted(static_cast<long long>(removable.size()), tr("item"), tr("items"))),
+        6000);
 }
 
 // Sets the shown table's roles to `data`'s (columns it does not name are ignored); returns
@@ -1241,6 +1305,10 @@ bool MainWindow::writeReport(const QString& path) {
     if (const QString why =
             confidentialDestinationProblem(path, tr("the disclosure-review report"));
         !why.isEmpty()) {
+        dataPage_->messageArea()->showError(why);
+        return false;
+    }
+    if (const QString why = unwritableDestinationProblem(path); !why.isEmpty()) {
         dataPage_->messageArea()->showError(why);
         return false;
     }

@@ -78,6 +78,10 @@ struct WindowQuestions {
     std::function<std::optional<data::StatOptions>(const QString& path,
                                                    const data::StatOptions& initial)>
         statOptions;
+    // A ppsynth stopped part-way (killed, a crash) left these beside the opened project's runs
+    // (`what`: one per item, its path and what it is); they may hold confidential files:
+    // remove them?
+    std::function<bool(const QStringList& what)> removeLeftovers;
 };
 
 // What a background read hands back: the table or the error, and the reader's notes.
@@ -130,8 +134,9 @@ class MainWindow : public QMainWindow {
     // (or, with no runs to write, when writing the project file failed).
     bool saveProject(const QString& path);
     // Opens a project: reads its data file in the background, then restores roles, model,
-    // synthesizers and the list of saved runs. Unsaved work of the shown one is asked about
-    // first (questions().unsavedWork); the project becomes projectPath() once applied.
+    // synthesizers and the list of saved runs, and offers to remove what a ppsynth stopped
+    // part-way left beside its runs (questions().removeLeftovers). Unsaved work of the shown one is
+    // asked about first (questions().unsavedWork); the project becomes projectPath() once applied.
     void openProject(const QString& path);
     QString projectPath() const { return projectPath_; }
     // What closing or opening another project would lose now, one item per line (empty when
@@ -199,6 +204,7 @@ class MainWindow : public QMainWindow {
     void cancelBusyJobs();
     void startOpeningProject(Project project, const QString& path);
     void applyProject(const Project& project);
+    void offerToRemoveLeftovers(const Project& project);
     QStringList applyRoles(const study::RunConfig::Data& data);
     bool showsDataFile(const std::string& path) const;
     std::optional<QString> findDataFile(const QString& expected, const QString& whose);

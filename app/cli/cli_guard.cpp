@@ -1,8 +1,10 @@
 #include "cli_guard.hpp"
 
 #include <iostream>
+#include <vector>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/leftovers.hpp"
 #include "ppsynth/release/bundle_guard.hpp"
 
 namespace ppsynth::cli {
@@ -39,6 +41,32 @@ int refuseExistingFile(const std::string& out, bool overwrite) {
     if (!overwrite) std::cerr << " (--overwrite replaces it)";  // the only refusal without it
     std::cerr << "\n";
     return 1;
+}
+
+int refuseUnwritable(const std::string& out, const std::string& flag, DestinationUse use) {
+    if (out.empty()) return 0;
+    const Status s = checkWritableDestination(out, use);
+    if (s) return 0;
+    std::cerr << "error: " << flag << ": " << s.message() << "\n";
+    return 1;
+}
+
+void warnAboutLeftovers(const std::string& out) {
+    if (out.empty()) return;
+    std::vector<std::string> removable;
+    for (const auto& l : findLeftovers(out)) {
+        if (l.state == Leftover::State::Removable)
+            removable.push_back(describeLeftover(l));
+        else
+            std::cerr << "note: found " << describeLeftover(l) << "\n";
+    }
+    if (removable.empty()) return;
+    std::cerr << "warning: an earlier ppsynth was stopped before it finished and left ";
+    for (std::size_t i = 0; i < removable.size(); ++i)
+        std::cerr << (i == 0 ? "" : i + 1 == removable.size() ? " and " : ", ") << removable[i];
+    std::cerr << "; " << (removable.size() == 1 ? "it" : "they")
+              << " may hold confidential files: remove " << (removable.size() == 1 ? "it" : "them")
+              << " with 'ppsynth-cli clean " << out << "'\n";
 }
 
 }  // namespace ppsynth::cli

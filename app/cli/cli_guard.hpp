@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "ppsynth/common/destination.hpp"
+
 namespace ppsynth::cli {
 
 // 0 when `out` (given as `flag`) may receive `what`; otherwise prints why on stderr and
@@ -19,5 +21,15 @@ int refuseBundleInBundle(const std::string& out, const std::string& flag);
 // when that would do) and returns 1, before anything is read or written. An empty `out` (an
 // optional output not asked for) is fine.
 int refuseExistingFile(const std::string& out, bool overwrite);
+
+// 0 when `out` (given as `flag`) can be written as `use` says (checkWritableDestination: a
+// read-only mount, a path under a file, a folder without write permission are refused);
+// otherwise prints why on stderr and returns 1, before anything is read or computed. An
+// empty `out` is fine.
+int refuseUnwritable(const std::string& out, const std::string& flag, DestinationUse use);
+
+// Says on stderr what an earlier ppsynth, stopped part-way, left beside `out` (which may hold
+// confidential files) and how to remove it (`ppsynth-cli clean OUT`); silent when nothing.
+void warnAboutLeftovers(const std::string& out);
 
 }  // namespace ppsynth::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli_commands.hpp"
+#include "cli_guard.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/name_list.hpp"
 #include "ppsynth/data/examples.hpp"
@@ -34,7 +35,10 @@ int runExamples(const ExamplesArgs& args) {
                      "to see them\n";
         return 2;
     }
-    // What is there already is checked for every file before any is written.
+    // That the folder can be written, and what is there already, is checked for every file
+    // before any is written.
+    if (int refused = refuseUnwritable(args.out, "--out", DestinationUse::Filled); refused != 0)
+        return refused;
     std::vector<std::string> existing;
     for (const auto& e : data::exampleList()) {
         const std::string name = std::string(e.name) + ".csv";

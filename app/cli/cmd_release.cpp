@@ -20,6 +20,10 @@ struct ReleaseArgs {
 
 int runRelease(const ReleaseArgs& a) {
     if (int refused = refuseBundleInBundle(a.out, "--out"); refused != 0) return refused;
+    // Before the run folder and its data are read.
+    if (int refused = refuseUnwritable(a.out, "--out", DestinationUse::Replaced); refused != 0)
+        return refused;
+    warnAboutLeftovers(a.out);
     const auto& cancel = installCancelHandler();
     auto formats = release::parseReleaseFormats(a.formats);
     if (!formats) return std::cerr << "error: --format: " << formats.message() << "\n", 1;

@@ -63,6 +63,9 @@ int runRisk(const RiskArgs& a) {
         return refused;
     // An existing --out is refused now, not after the risks have been computed.
     if (int refused = refuseExistingFile(a.out, a.overwrite); refused != 0) return refused;
+    if (int refused = refuseUnwritable(a.out, "--out", DestinationUse::Replaced); refused != 0)
+        return refused;
+    warnAboutLeftovers(a.out);
     const auto& cancel = installCancelHandler();
     auto options = readOptionsFrom(a.read);
     if (!options) return std::cerr << "error: " << options.message() << "\n", 2;

@@ -29,9 +29,10 @@ int runRun(const RunArgs& a) {
             a.out, "--out", "a run folder, with record-level weights, bounds and risks");
         refused != 0)
         return refused;
-    // What is at --out is checked now, not after the run has been computed (and again when
-    // it is written).
+    // What is at --out, and that it can be written, is checked now, not after the run has been
+    // computed (and again when it is written).
     if (auto s = study::checkRunDestination(a.out, a.overwrite); !s) return outputRefused(a, s);
+    warnAboutLeftovers(a.out);
     const auto& cancel = installCancelHandler();
     auto config = study::loadRunConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;

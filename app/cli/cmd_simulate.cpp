@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_commands.hpp"
+#include "cli_guard.hpp"
 #include "cli_items.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/study/simulate.hpp"
@@ -20,6 +21,10 @@ struct SimulateArgs {
 };
 
 int runSimulate(const SimulateArgs& a) {
+    // Before the configuration is read: the simulation fills --out as blocks finish.
+    if (int refused = refuseUnwritable(a.out, "--out", DestinationUse::Filled); refused != 0)
+        return refused;
+    warnAboutLeftovers(a.out);
     const auto& cancel = installCancelHandler();
     auto config = study::loadSimulateConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;

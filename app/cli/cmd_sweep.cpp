@@ -27,6 +27,10 @@ int runSweepCommand(const SweepArgs& a) {
             a.out, "--out", "a sweep folder, with risks and utility of the confidential data");
         refused != 0)
         return refused;
+    // Before the configuration or the data are read: the sweep fills --out as points finish.
+    if (int refused = refuseUnwritable(a.out, "--out", DestinationUse::Filled); refused != 0)
+        return refused;
+    warnAboutLeftovers(a.out);
     const auto& cancel = installCancelHandler();
     auto config = study::loadSweepConfig(a.config);
     if (!config) return std::cerr << "error: " << config.message() << "\n", 1;

@@ -1280,6 +1280,118 @@ class TstMainWindow : public QObject {
         QVERIFY(w.unsavedWork().isEmpty());
     }
 
+    // A project whose folder cannot take files (here: a path under a regular file) is
+    // refused when saving starts, with a message naming the path and why: no run is written
+    // and the runs stay unsaved.
+    void projectIsNotSavedWhereItCannotBeWritten() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("notes.txt")), "someone's notes\n"));
+        const QString file = tmp.filePath(QStringLiteral("notes.txt/study.ppsynth"));
+        ui::MainWindow w;
+        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        ui::RunRecord r;
+        r.result = std::make_shared<const study::RunResult>(loaded->run);
+        r.table = w.dataPage()->model()->table();
+        w.runPanel()->runList()->add(std::move(r));
+        int writes = 0;
+        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                           const std::string& dir) -> Status {
+            ++writes;
+            return study::writeRunOutput(run, table, dir);
+        });
+        QVERIFY(!w.saveProject(file));
+        QVERIFY(!w.saveJob()->isRunning());
+        QCOMPARE(writes, 0);
+        const QString message = w.dataPage()->messageArea()->text();
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        QVERIFY2(message.contains(QStringLiteral("Cannot write '%1': '%2' is a file, not a folder")
+                                      .arg(file, tmp.filePath(QStringLiteral("notes.txt")))),
+                 qPrintable(message));
+        QCOMPARE(w.runPanel()->runList()->records().front().folder, QString());
+        QCOMPARE(fileBytes(tmp.filePath(QStringLiteral("notes.txt"))),
+                 QByteArray("someone's notes\n"));
+    }
+
+    // A save killed while writing a run left <project>_runs/run_2.partial-PID, with
+    // confidential records in it: opening the project names it (the person is asked), keeps
+    // it when the answer is no and removes it when yes. A folder of that name pattern holding
+    // something a run does not write, and the project's saved run, stay.
+    void openingProjectOffersToRemoveLeftovers() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString run = makeRunFolder(tmp.path());
+        const QString file = writeProject(tmp.path(), QStringLiteral("p"), {run});
+        const QDir runs(tmp.filePath(QStringLiteral("p_runs")));
+        const QString partial = runs.filePath(QStringLiteral("run_2.partial-999999"));
+        const QString foreign = runs.filePath(QStringLiteral("run_3.partial-999998"));
+        for (const QString& dir : {partial, foreign}) {
+            QVERIFY(QDir().mkpath(dir + QStringLiteral("/confidential")));
+            QVERIFY(writeBytes(dir + QStringLiteral("/run.json"), "{}\n"));
+            QVERIFY(writeBytes(dir + QStringLiteral("/confidential/LW_records.csv"),
+                               "row,y,alpha\n1,31,0.93\n"));
+        }
+        QVERIFY(writeBytes(foreign + QStringLiteral("/my_notes.txt"), "not a run's\n"));
+        for (const bool remove : {false, true}) {
+            ui::MainWindow w;
+            QList<QStringList> asked;
+            w.questions().removeLeftovers = [&](const QStringList& what) {
+                asked << what;
+                return remove;
+            };
+            w.openProject(file);
+            QVERIFY(waitForJob(w.readJob()));
+            QTRY_COMPARE(asked.size(), 1);
+            QCOMPARE(asked.front().size(), 1);
+            QCOMPARE(asked.front().front(),
+                     QStringLiteral("'%1' (an unfinished run folder of process 999999, which is "
+                                    "no longer running)")
+                         .arg(partial));
+            QCOMPARE(QFileInfo::exists(partial), !remove);
+            QVERIFY(QFileInfo::exists(foreign + QStringLiteral("/my_notes.txt")));
+            QVERIFY(waitForJob(w.loadRunsJob()));
+            QVERIFY(w.runPanel()->runList()->records().front().result);
+            if (remove)
+                QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Removed 1 item")),
+                         qPrintable(w.statusBar()->currentMessage()));
+        }
+        // Nothing left to offer: not asked again.
+        ui::MainWindow w;
+        int asked = 0;
+        w.questions().removeLeftovers = [&](const QStringList&) { return ++asked, true; };
+        w.openProject(file);
+        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(waitForJob(w.loadRunsJob()));
+        QTest::qWait(50);
+        QCOMPARE(asked, 0);
+    }
+
+    // The question as the person sees it (the window's own, not a test's stub).
+    void leftoversQuestionScreenshot() {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        bool sawBox = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            sawBox = true;
+            box->grab().save(outputDir(QStringLiteral("screenshots")) +
+                             QStringLiteral("/leftovers_question.png"));
+            for (auto* b : box->buttons())
+                if (b->text() == QStringLiteral("Keep")) b->click();
+        });
+        const bool removed = w.questions().removeLeftovers(
+            {QStringLiteral("'/home/analyst/study_runs/run_2.partial-31337' (an unfinished run "
+                            "folder of process 31337, which is no longer running)"),
+             QStringLiteral("'/home/analyst/study_runs/run_1.old-31337-0' (an earlier run folder "
+                            "moved aside by process 31337, which is no longer running)")});
+        QVERIFY(sawBox);
+        QVERIFY(!removed);
+    }
+
     // Run ids restart at 1 for every project: a load of A's runs still going when B opens
     // must not give B's run 1 A's result.
     void secondProjectGetsItsOwnRuns() {

@@ -18,6 +18,7 @@
 #include "ppsynth/release/from_run.hpp"
 #include "ppsynth/study/run_loader.hpp"
 #include "ui/counted.hpp"
+#include "ui/destination_guard.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/message_area.hpp"
 
@@ -235,6 +236,11 @@ void ExportDialog::startExport() {
     const QString folder = destination();
     if (folder.isEmpty()) {
         say(MessageArea::Kind::Error, tr("Choose a folder for the bundle."));
+        return;
+    }
+    // Before the run folder and its data are read.
+    if (const QString why = unwritableDestinationProblem(folder); !why.isEmpty()) {
+        say(MessageArea::Kind::Error, why);
         return;
     }
     bool overwrite = false;

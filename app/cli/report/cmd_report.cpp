@@ -32,6 +32,9 @@ int runReport(const ReportArgs& a) {
     if (int refused = refuseInsideBundle(a.out, "--out", "the disclosure-review report");
         refused != 0)
         return refused;
+    if (int refused = refuseUnwritable(a.out, "--out", DestinationUse::Replaced); refused != 0)
+        return refused;
+    warnAboutLeftovers(a.out);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && !haveDisplay())
         qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;

@@ -12,10 +12,8 @@ namespace ppsynth {
 
 namespace fs = std::filesystem;
 
-namespace {
-// This host's name, so two processes of the same PID on two nodes of a cluster, writing
-// into one shared folder, never share a temporary file.
-std::string hostName() {
+// gethostname once per call; the tag never holds a path separator.
+std::string hostTag() {
     char name[256] = {};
     if (::gethostname(name, sizeof name - 1) != 0) return "host";
     std::string h(name);
@@ -24,9 +22,10 @@ std::string hostName() {
     return h.empty() ? "host" : h;
 }
 
+namespace {
 std::string temporaryBeside(const std::string& path) {
     static std::atomic<unsigned> counter{0};
-    static const std::string host = hostName();
+    static const std::string host = hostTag();
     return path + ".tmp-" + host + "-" + std::to_string(::getpid()) + "-" +
            std::to_string(counter++);
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/destination.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/safe_name.hpp"
 
@@ -136,6 +137,10 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
             return Error{why};
         }
     }
+    // Before any item is computed: a folder on a read-only mount would otherwise fail only
+    // when the first item is saved.
+    if (Status s = checkWritableDestination(dir, DestinationUse::Filled); !s)
+        return Error{s.message()};
     fs::create_directories(root / "items", ec);
     if (ec) return Error{"could not create '" + (root / "items").string() + "': " + ec.message()};
     if (!fs::exists(configPath, ec))

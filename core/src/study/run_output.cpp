@@ -15,6 +15,7 @@
 
 #include "common/replace_folder.hpp"
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/destination.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/name_list.hpp"
 #include "ppsynth/common/safe_name.hpp"
@@ -286,8 +287,10 @@ std::string runSummaryJson(const RunResult& run) {
     return summaryJson(run, run.dataSha256);
 }
 
-Status checkRunDestination(const std::string& dir, bool overwrite) {
-    if (dir.empty()) return Error{"no output folder given for the run"};
+namespace {
+
+// What is at `dir` may be replaced by a run folder (checkRunDestination without the probe).
+Status replaceableByRun(const std::string& dir, bool overwrite) {
     fs::path target = fs::path(dir).lexically_normal();
     if (!target.has_filename() && target.has_relative_path()) target = target.parent_path();
     std::error_code ec;
@@ -342,6 +345,14 @@ Status checkSynthesizerNames(const RunResult& run) {
     for (const auto& r : run.synthesizers)
         if (Status s = checkSafeName(r.name); !s) return Error{"synthesizer: " + s.message()};
     return {};
+}
+
+}  // namespace
+
+Status checkRunDestination(const std::string& dir, bool overwrite) {
+    if (dir.empty()) return Error{"no output folder given for the run"};
+    if (Status s = replaceableByRun(dir, overwrite); !s) return s;
+    return checkWritableDestination(dir, DestinationUse::Replaced);
 }
 
 Status writeRunOutput(const RunResult& run, const data::Table& table, const std::string& dir,

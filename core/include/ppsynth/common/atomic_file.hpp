@@ -13,6 +13,11 @@ namespace ppsynth {
 
 // Calls write(stream) on a temporary file and renames it to `path` when write returns ok
 // and the stream is good; otherwise removes the temporary and returns the error.
+// This machine's name as temporary files carry it ("out.csv.tmp-HOST-PID-N"), so two
+// processes of one PID on two cluster nodes writing into one shared folder never share a
+// temporary, and a leftover tells which machine's process made it.
+std::string hostTag();
+
 Status writeFileAtomically(const std::string& path,
                            const std::function<Status(std::ostream&)>& write);
 

@@ -36,7 +36,9 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
 // what is there may be replaced. Only an empty folder or a run folder writeRunOutput wrote
 // (its run.json is a ppsynth run's) that holds nothing else is replaced, so a mistyped --out
 // never deletes someone's documents, nor files kept beside a run (a report, exported charts).
-// The message says what is there and what to do. The CLI asks before computing the run.
+// The folder that would hold it must take new entries (checkWritableDestination: a read-only
+// mount or a path under a file is refused). The message says what is there and what to do.
+// The CLI asks before reading the data or computing the run.
 Status checkRunDestination(const std::string& dir, bool overwrite);
 
 // run.json's text (exposed for tests and for the GUI's project files). Its data_file.sha256
