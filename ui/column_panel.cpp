@@ -129,6 +129,9 @@ void ColumnPanel::rebuild() {
         connect(r.role, &QComboBox::currentIndexChanged, this, [this, c] { onRoleChosen(c); });
         connect(r.type, &QComboBox::currentIndexChanged, this, [this, c] { onTypeChosen(c); });
         rows_.push_back(r);
+        // A column read as numbers with a few cells that are none: where they are and what
+        // to do, beside the column.
+        setMessage(c, QString::fromStdString(col.unreadMessage()));
     }
     updateRolesSummary();
 }
@@ -208,7 +211,9 @@ void ColumnPanel::onTypeChosen(int column) {
     const auto wanted = static_cast<data::ColumnType>(r.type->currentData().toInt());
     const auto status = model_->setColumnType(column, wanted);
     if (status) {
-        setMessage(column, {});
+        setMessage(column,
+                   QString::fromStdString(
+                       model_->table()->column(static_cast<std::size_t>(column)).unreadMessage()));
     } else {
         // Leave the column as it was and say why beside it, not in a modal box.
         const auto current = model_->table()->column(static_cast<std::size_t>(column)).type();

@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 #include <limits>
 
 #include "ui/counted.hpp"
@@ -62,6 +63,29 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
     const auto& col = table_->column(static_cast<std::size_t>(index.column()));
     const auto row = static_cast<std::size_t>(index.row());
     const bool missing = col.isMissing(row);
+    // A cell of a number column that is no number: shown as the file has it, in red.
+    const auto& unread = col.unreadCells();
+    const auto it =
+        std::lower_bound(unread.begin(), unread.end(), row,
+                         [](const data::UnreadCell& u, std::size_t r) { return u.row < r; });
+    if (missing && it != unread.end() && it->row == row) {
+        switch (role) {
+            case Qt::DisplayRole: {
+                QString text = QString::fromStdString(it->text);
+                text.replace(QChar(0), QStringLiteral("\\0"));
+                if (text.size() > 60) text = text.left(60) + QStringLiteral("...");
+                return text;
+            }
+            case Qt::ForegroundRole:
+                return QBrush(QColor(0xb3, 0x26, 0x1e));
+            case Qt::ToolTipRole:
+                return tr(
+                    "not a number: a run that uses this column is refused until the cell "
+                    "is fixed (see the message beside the column)");
+            default:
+                break;
+        }
+    }
     switch (role) {
         case Qt::DisplayRole:
             return missing ? QStringLiteral("NA") : QString::fromStdString(col.display(row));
@@ -104,8 +128,12 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
             if (col.type() == data::ColumnType::Categorical)
                 tip += QStringLiteral(", ") + counted(static_cast<long long>(col.levels().size()),
                                                       tr("level"), tr("levels"));
-            if (const auto m = col.missingCount(); m > 0)
+            const auto unreadCount = col.unreadCells().size();
+            if (const auto m = col.missingCount() - unreadCount; m > 0)
                 tip += tr(", %1 missing").arg(qulonglong(m));
+            if (unreadCount > 0)
+                tip += unreadCount == 1 ? tr(", 1 cell not a number")
+                                        : tr(", %1 cells not numbers").arg(qulonglong(unreadCount));
             return tip;
         }
         default:

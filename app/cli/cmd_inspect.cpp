@@ -49,6 +49,8 @@ nlohmann::ordered_json toJson(const std::string& file, const data::TableSummary&
             j["max"] = optionalNumber(c.max);
             j["mean"] = optionalNumber(c.mean);
             j["sd"] = optionalNumber(c.sd);
+            j["not_numbers"] = c.notNumbers;
+            j["non_finite"] = c.nonFinite;
             j["looks_like_id"] = c.looksLikeId;
         }
         if (c.type == data::ColumnType::Categorical) {
@@ -81,9 +83,14 @@ std::string columnDetail(const data::ColumnSummary& c) {
     switch (c.type) {
         case data::ColumnType::Numeric:
         case data::ColumnType::Count:
-            if (!c.min) return "no values";
-            out = "min " + shortNumber(*c.min) + ", max " + shortNumber(*c.max) + ", mean " +
-                  shortNumber(*c.mean);
+            if (c.notNumbers > 0)
+                out = std::to_string(c.notNumbers) +
+                      (c.notNumbers == 1 ? " cell is" : " cells are") +
+                      " not a number (see the note), ";
+            if (c.nonFinite > 0) out += std::to_string(c.nonFinite) + " not finite (inf or NaN), ";
+            if (!c.min) return out + "no finite values";
+            out += "min " + shortNumber(*c.min) + ", max " + shortNumber(*c.max) + ", mean " +
+                   shortNumber(*c.mean);
             if (c.sd) out += ", sd " + shortNumber(*c.sd);
             break;
         case data::ColumnType::Categorical: {

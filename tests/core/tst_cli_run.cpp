@@ -271,6 +271,47 @@ class TstCliRun : public QObject {
                  clash.err.constData());
     }
 
+    // One cell that is no number among numbers: inspect reads the column as numbers and
+    // names the line and the cell; a run that uses the column is refused with that message.
+    // A value of inf is read as such and refused by the run, naming the row.
+    void badCellNamedByInspectAndRun() {
+        const std::string file = dir_ + "/bad_cell.csv";
+        std::string csv = "y,g\n";
+        for (int i = 1; i <= 40; ++i)
+            csv += (i == 18 ? std::string("12abc") : std::to_string(i * 1.5)) +
+                   (i % 2 ? ",a\n" : ",b\n");
+        writeFile(file, csv);
+        const QString message = QStringLiteral("'%1' line 19, column 'y': '12abc' is not a number")
+                                    .arg(QString::fromStdString(file));
+        const auto r = cli({"inspect", QString::fromStdString(file)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains(message), qPrintable(out));
+        QVERIFY2(out.contains(QRegularExpression(
+                     QStringLiteral("\\ny +numeric +0  1 cell is not a number"))),
+                 qPrintable(out));
+        const std::string config = dir_ + "/bad_cell.json";
+        const auto runOn = [&](const std::string& data) {
+            writeFile(config,
+                      R"({"data": {"path": ")" + data + R"(", "target": "y", "predictors": ["g"]},
+                  "mcmc": {"chains": 1, "warmup": 50, "draws": 50, "seed": 1},
+                  "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+            return cli({"run", QString::fromStdString(config), "--out",
+                        QString::fromStdString(dir_ + "/bad_cell_out")});
+        };
+        const auto run = runOn(file);
+        QCOMPARE(run.code, 1);
+        QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+        QVERIFY(!fs::exists(dir_ + "/bad_cell_out"));
+
+        const std::string infinite = dir_ + "/infinite.csv";
+        writeFile(infinite, "y,g\n1.5,a\n2.5,b\nInf,a\n4,b\n5.5,a\n");
+        const auto inf = runOn(infinite);
+        QCOMPARE(inf.code, 1);
+        QVERIFY2(inf.err.contains("column 'y' row 3: inf is not a finite number"),
+                 inf.err.constData());
+    }
+
     // SIGINT during the fits: exit 130 (the time it took is printed), the message, and no
     // folder (not even a half-written temporary one).
     void ctrlCLeavesNothing() {

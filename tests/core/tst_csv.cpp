@@ -3,7 +3,9 @@
 // window sizes so records split across windows are covered.
 #include <QTest>
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "data/csv_parse.hpp"
 #include "data/formats.hpp"
 #include "ppsynth/data/io.hpp"
+#include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/table.hpp"
 
 using namespace ppsynth;
@@ -116,8 +119,25 @@ class TstCsv : public QObject {
                                                     << std::string("zip:categorical=12345|-07");
         QTest::newRow("zero and fractions are numbers")
             << std::string("x\n0\n0.5\n-0.25\n") << a << m << std::string("x:numeric=0|0.5|-0.25");
-        QTest::newRow("long id is a code") << std::string("id\n1234567890123456789\n") << a << m
-                                           << std::string("id:categorical=1234567890123456789");
+        QTest::newRow("long id is a number") << std::string("id\n1234567890123456789\n") << a << m
+                                             << std::string("id:count=1234567890123456768");
+        QTest::newRow("non-finite words are numbers")
+            << std::string("x\ninf\n-inf\n+inf\nInf\nnan\nNaN\nInfinity\n-Infinity\n1.5\n") << a
+            << m << std::string("x:numeric=inf|-inf|inf|inf|NaN|NaN|inf|-inf|1.5");
+        QTest::newRow("whole numbers with inf are numeric")
+            << std::string("x\n1\ninf\n") << a << m << std::string("x:numeric=1|inf");
+        QTest::newRow("nan among texts is text")
+            << std::string("x\na\nnan\nb\nc\n") << a << m << std::string("x:categorical=a|nan|b|c");
+        {
+            std::string nineteen = "x\n";
+            std::string expected = "x:count=";
+            for (int i = 1; i <= 20; ++i) {
+                nineteen += i == 7 ? std::string("12abc\n") : std::to_string(i) + "\n";
+                expected += (i > 1 ? "|" : "") + (i == 7 ? std::string("<NA>") : std::to_string(i));
+            }
+            QTest::newRow("one cell in twenty no number: numbers")
+                << nineteen << a << m << expected;
+        }
         QTest::newRow("exact 17-digit double is a number")
             << std::string("x\n0.30000000000000004\n0.1000\n") << a << m
             << std::string("x:numeric=0.30000000000000004|0.1");
@@ -471,6 +491,174 @@ class TstCsv : public QObject {
                              "marks a missing value)"));
     }
 
+    // Decimals as exporters write them (17 significant digits, exponents, no leading or
+    // trailing digit) read as the nearest double, bit for bit; more digits too.
+    void digitsReadAsNearestDouble_data() {
+        QTest::addColumn<std::string>("cell");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("float written with 17 digits")
+            << std::string("2.0499999523162842") << 2.0499999523162842;
+        QTest::newRow("17 digits") << std::string("28651.572222222221") << 28651.572222222221;
+        QTest::newRow("17 digits, not shortest") << std::string("0.30000000000000001") << 0.3;
+        QTest::newRow("exponent E-07") << std::string("1.5E-07") << 1.5E-07;
+        QTest::newRow("negative exponent e+05") << std::string("-3e+05") << -3e+05;
+        QTest::newRow("no leading digit") << std::string(".5") << 0.5;
+        QTest::newRow("no trailing digit") << std::string("5.") << 5.0;
+        QTest::newRow("largest") << std::string("-1.7976931348623157e308")
+                                 << -1.7976931348623157e308;
+        QTest::newRow("subnormal")
+            << std::string("4.9406564584124654e-324") << 4.9406564584124654e-324;
+        QTest::newRow("34 digits") << std::string("0.1000000000000000055511151231257827") << 0.1;
+        QTest::newRow("19-digit whole number")
+            << std::string("1234567890123456789") << 1234567890123456789.0;
+        QTest::newRow("2^53 + 1") << std::string("9007199254740993") << 9007199254740992.0;
+    }
+    void digitsReadAsNearestDouble() {
+        QFETCH(std::string, cell);
+        QFETCH(double, expected);
+        auto t = detail::parseCsvBuffer("x,y\n" + cell + ",1\n1.25,2\n", "t.csv", {});
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& x = t->column(0);
+        QCOMPARE(std::string(toString(x.type())), std::string("numeric"));
+        QCOMPARE(std::bit_cast<std::uint64_t>(x.value(0)), std::bit_cast<std::uint64_t>(expected));
+    }
+
+    // The case: 83 values of float origin written with 17 significant digits (as
+    // pandas and R write them) make one numeric column, each value the double written.
+    void floatOriginColumnIsNumeric() {
+        std::string csv = "score,minutes\n";
+        std::vector<double> scores, minutes;
+        char buffer[64];
+        for (int k = 0; k < 83; ++k) {
+            scores.push_back(static_cast<double>(0.05f + 0.37f * static_cast<float>(k)));
+            minutes.push_back(28651.0 + k / 7.0);
+            std::snprintf(buffer, sizeof buffer, "%.17g,%.17g\n", scores.back(), minutes.back());
+            csv += buffer;
+        }
+        ReadReport report;
+        auto t = detail::parseCsvBuffer(csv, "t.csv", {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        for (std::size_t j = 0; j < 2; ++j) {
+            const Column& c = t->column(j);
+            QCOMPARE(std::string(toString(c.type())), std::string("numeric"));
+            const auto& want = j == 0 ? scores : minutes;
+            for (std::size_t r = 0; r < want.size(); ++r)
+                QVERIFY2(c.value(r) == want[r],
+                         (c.name() + " row " + std::to_string(r + 1)).c_str());
+        }
+        QVERIFY2(report.notes.size() == 1, report.notes.back().c_str());  // the delimiter
+    }
+
+    // Non-finite words are missing where the missing-value tokens say so.
+    void nonFiniteAsMissing() {
+        ReadOptions o;
+        o.csv.missingTokens = {"", "NA", "NaN", "inf"};
+        auto t = detail::parseCsvBuffer("x\n1\nNaN\ninf\n-inf\n", "t.csv", o);
+        QVERIFY(t.hasValue());
+        QCOMPARE(describe(*t), std::string("x:numeric=1|<NA>|<NA>|-inf"));
+    }
+
+    // One bad cell among numbers: the column stays numbers, the cell is named (line, text)
+    // in a note and in the column, a run using the column is refused with that message, and
+    // a type of text gives the cell its text back.
+    void badCellAmongNumbers_data() {
+        QTest::addColumn<std::string>("cell");
+        QTest::addColumn<std::string>("shown");
+        QTest::newRow("letters") << std::string("12abc") << std::string("12abc");
+        QTest::newRow("hexadecimal") << std::string("0x1A") << std::string("0x1A");
+        QTest::newRow("NUL byte") << std::string(1, '\0') << std::string("\\0");
+        QTest::newRow("number and NUL") << std::string("1\0", 2) << std::string("1\\0");
+        QTest::newRow("10 MB token")
+            << std::string(std::size_t{10} << 20, 'a')
+            << std::string(40, 'a') + "... (" + std::to_string(std::size_t{10} << 20) + " bytes)";
+    }
+    void badCellAmongNumbers() {
+        QFETCH(std::string, cell);
+        QFETCH(std::string, shown);
+        std::string csv = "y,x\n";
+        for (int i = 1; i <= 40; ++i)
+            csv += std::to_string(i % 7) + "," + (i == 18 ? cell : std::to_string(i * 1.5)) + "\n";
+        ReadReport report;
+        auto t = detail::parseCsvBuffer(csv, "t.csv", {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& x = t->column(1);
+        QCOMPARE(std::string(toString(x.type())), std::string("numeric"));
+        QVERIFY(x.isMissing(17));
+        QCOMPARE(x.value(18), 28.5);
+        QCOMPARE(x.unreadCells(), (std::vector<UnreadCell>{{17, cell}}));
+        const std::string message =
+            "'t.csv' line 19, column 'x': '" + shown +
+            "' is not a number, while the column's other 39 cells are. The column is read as "
+            "numbers with these cells apart; a run that uses it is refused until the file is "
+            "fixed, the cell text is added to the missing-value tokens (if it marks a missing "
+            "value), or the column's type is set to categorical or text";
+        QCOMPARE(QString::fromStdString(x.unreadMessage()), QString::fromStdString(message));
+        QVERIFY(std::find(report.notes.begin(), report.notes.end(), message) != report.notes.end());
+
+        Roles roles;
+        roles.target = "y";
+        roles.predictors = {"x"};
+        PrepareOptions listwise;
+        listwise.missing = MissingPolicy::Listwise;
+        auto in = prepareModelInputs(*t, roles, listwise);
+        QVERIFY(!in.hasValue());
+        QCOMPARE(in.message(), message);
+
+        auto text = x.convertedTo(ColumnType::Text);
+        QVERIFY(text.hasValue());
+        QVERIFY(!text->isMissing(17));
+        std::string clean = cell;
+        std::erase(clean, '\0');
+        QCOMPARE(text->texts()[17], clean);
+        QCOMPARE(text->texts()[18], std::string("28.5"));
+    }
+
+    // Several bad cells: lines counted across quoted line breaks and blank lines.
+    void badCellsNamedByLine() {
+        std::string csv = "t,x\n\"two\nlines\",1\n\n";
+        for (int i = 2; i <= 100; ++i)
+            csv += "a," +
+                   (i == 5    ? std::string("n/a")
+                    : i == 30 ? "?"
+                    : i == 44 ? "x1"
+                    : i == 50 ? "-"
+                              : std::to_string(i)) +
+                   "\n";
+        ReadReport report;
+        auto t = detail::parseCsvBuffer(csv, "t.csv", {}, &report);
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const Column& x = t->column(1);
+        QCOMPARE(std::string(toString(x.type())), std::string("count"));
+        QCOMPARE(x.unreadCells().size(), std::size_t{4});
+        QCOMPARE(
+            QString::fromStdString(x.unreadMessage()),
+            QString("'t.csv' column 'x': 4 of its 100 cells are not numbers, while the "
+                    "others are: line 8 'n/a', line 33 '?', line 47 'x1' and 1 more. The column "
+                    "is read as numbers with these cells apart; a run that uses it is "
+                    "refused until the file is fixed, the cell text is added to the "
+                    "missing-value tokens (if it marks a missing value), or the column's "
+                    "type is set to categorical or text"));
+    }
+
+    // NUL bytes leave text cells (levels that differ only by them become one) and never
+    // reach a file written from the table.
+    void nulBytesLeaveText() {
+        const std::string csv("name,y\nAn\0na,1\nBo,2\n\0\0Bo,3\n", 27);
+        auto t = detail::parseCsvBuffer(csv, "t.csv", {});
+        QVERIFY(t.hasValue());
+        QCOMPARE(describe(*t), std::string("name:categorical=Anna|Bo|Bo; y:count=1|2|3"));
+        QCOMPARE(t->column(0).levels().size(), std::size_t{2});
+        ReadOptions asText;
+        asText.typeOverrides = {{"name", ColumnType::Text}};
+        auto text = detail::parseCsvBuffer(csv, "t.csv", asText);
+        QVERIFY(text.hasValue());
+        QVERIFY(detail::applyTypeOverrides(*text, asText).isOk());
+        QCOMPARE(describe(*text), std::string("name:text=Anna|Bo|Bo; y:count=1|2|3"));
+        std::ostringstream out;
+        QVERIFY(detail::writeCsvTo(*t, out, {}).isOk());
+        QVERIFY(out.str().find('\0') == std::string::npos);
+    }
+
     void notes_data() {
         QTest::addColumn<std::string>("input");
         QTest::addColumn<std::string>("note");
@@ -491,6 +679,31 @@ class TstCsv : public QObject {
             << std::string(
                    "'t.csv': column 'zip' is read as text, not numbers: '02134' has a leading "
                    "zero, which a number drops; set its type to numeric to read it as numbers");
+        QTest::newRow("19-digit whole number")
+            << std::string("id\n1234567890123456789\n")
+            << std::string(
+                   "'t.csv': column 'id': '1234567890123456789' is a whole number with more digits "
+                   "than a number holds exactly (up to 9007199254740992); it is read as "
+                   "1234567890123456768. If the column is an identifier or a code, set its type "
+                   "to text to keep every digit");
+        QTest::newRow("more than 17 significant digits")
+            << std::string("x\n0.1000000000000000055511151231257827\n")
+            << std::string(
+                   "'t.csv': column 'x': '0.1000000000000000055511151231257827' has 34 "
+                   "significant digits; it is read as the nearest number, 0.1 (17 significant "
+                   "digits tell every number apart)");
+        QTest::newRow("mostly numbers read as categories")
+            << std::string("x\n1\n2\n3\nb\n")
+            << std::string(
+                   "'t.csv': column 'x' is read as categorical, although 3 of its 4 cells are "
+                   "numbers (the first that is not: line 5, 'b'); to read it as numbers set its "
+                   "type to numeric, and each cell that is not a number is refused with its line");
+        QTest::newRow("NUL bytes in text")
+            << std::string("name,y\nAn\0na,1\nBo,2\n\0\0Bo,3\n", 27)
+            << std::string(
+                   "'t.csv': column 'name': 2 cells held NUL bytes (character 0, which text never "
+                   "holds; the file may be damaged), first at line 2; they were removed from the "
+                   "text");
         QTest::newRow("unnamed clashing")
             << std::string("a,,column_2\n1,2,3\n")
             << std::string("'t.csv': column 2 has no name in the header; named column_2_2");

@@ -1,6 +1,7 @@
 // summarize(): statistics checked against hand-computed values, identifier detection, and
 // the suggested roles on small tables and on the bundled examples.
 #include <QTest>
+#include <limits>
 
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/data/inspect.hpp"
@@ -54,6 +55,36 @@ class TstInspect : public QObject {
         const auto& v = col(s, "visits");
         QCOMPARE(v.distinct, std::size_t{3});
         QCOMPARE(*v.mean, 0.8);
+    }
+
+    // inf and NaN read from a file are counted apart; the statistics are over finite values.
+    void nonFiniteValuesCountedApart() {
+        const double inf = std::numeric_limits<double>::infinity();
+        Table t;
+        QVERIFY(
+            t.addColumn(Column::numeric(
+                            "x", {1, inf, 3, std::numeric_limits<double>::quiet_NaN(), 5, -inf}))
+                .isOk());
+        const auto& x = col(summarize(t), "x");
+        QCOMPARE(x.nonFinite, std::size_t{3});
+        QCOMPARE(x.missing, std::size_t{0});
+        QCOMPARE(*x.min, 1.0);
+        QCOMPARE(*x.max, 5.0);
+        QCOMPARE(*x.mean, 3.0);
+        QCOMPARE(x.distinct, std::size_t{3});
+    }
+
+    // Cells that were no numbers are reported with the reader's message, not as missing.
+    void unreadCellsReported() {
+        Column x = Column::numeric("x", {1, 2, 0, 4}, {0, 0, 1, 0});
+        x.setUnreadCells({{2, "12abc"}}, "'f.csv' line 4, column 'x': '12abc' is not a number");
+        Table t;
+        QVERIFY(t.addColumn(std::move(x)).isOk());
+        const auto& s = col(summarize(t), "x");
+        QCOMPARE(s.notNumbers, std::size_t{1});
+        QCOMPARE(s.missing, std::size_t{0});
+        QCOMPARE(s.notNumbersMessage,
+                 std::string("'f.csv' line 4, column 'x': '12abc' is not a number"));
     }
 
     void categoricalLevels() {

@@ -1,5 +1,6 @@
 #include <QTest>
 #include <cmath>
+#include <limits>
 
 #include "ppsynth/data/prepare.hpp"
 #include "prep_fixtures.hpp"
@@ -397,6 +398,38 @@ class TstPrepare : public QObject {
                 << Case{fixtures::people(), roles, none}
                 << "a reference level is set for 'region', which is not a predictor; remove that "
                    "setting or add 'region' to the predictors";
+        }
+        // inf, -inf and NaN read from a file: values no model takes, named by row.
+        const double inf = std::numeric_limits<double>::infinity();
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        QTest::newRow("non-finite target")
+            << Case{peopleWith(Column::numeric("income", {12.5, 40, inf, 0, -2.5, nan, 70.25, 33})),
+                    baseRoles(), none}
+            << "column 'income' row 3: inf is not a finite number (2 such values: rows 3, 6); a "
+               "model needs finite numbers: fix the file, or read such cells as missing (add "
+               "their spelling, such as inf or NaN, to the missing-value tokens) and choose "
+               "listwise deletion";
+        QTest::newRow("non-finite predictor")
+            << Case{peopleWith(Column::numeric("age", {27, 28, 29, 30, 30, 31, 32, -inf})),
+                    baseRoles(), none}
+            << "column 'age' row 8: -inf is not a finite number (1 such value: row 8); a model "
+               "needs finite numbers: fix the file, or read such cells as missing (add their "
+               "spelling, such as inf or NaN, to the missing-value tokens) and choose listwise "
+               "deletion";
+        QTest::newRow("non-finite count target")
+            << Case{peopleWith(Column::numeric("income", {12, 40, 55, 0, 2, 18, 70, inf})),
+                    baseRoles(), count}
+            << "column 'income' row 8: inf is not a finite number (1 such value: row 8); a model "
+               "needs finite numbers: fix the file, or read such cells as missing (add their "
+               "spelling, such as inf or NaN, to the missing-value tokens) and choose listwise "
+               "deletion";
+        {  // A column read as numbers with a cell that is none: the reader's message.
+            Column age = Column::numeric("age", kAge, mask(8, {4}));
+            age.setUnreadCells({{3, "3O"}},
+                               "'people.csv' line 5, column 'age': '3O' is not a number");
+            QTest::newRow("unread cell in a predictor")
+                << Case{peopleWith(std::move(age)), baseRoles(), listwise}
+                << "'people.csv' line 5, column 'age': '3O' is not a number";
         }
     }
     void badInput() {

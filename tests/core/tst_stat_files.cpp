@@ -1120,6 +1120,42 @@ class TstStatFiles : public QObject {
         QCOMPARE(slurp(path), before);  // the source is never modified
     }
 
+    // A file whose end is cut is refused, naming the file and what is missing; ReadStat
+    // alone reads a .dta without its closing tag (and its value labels) without complaint.
+    void cutShortRefused_data() {
+        QTest::addColumn<FileFormat>("format");
+        QTest::addColumn<int>("cut");  // bytes cut from the end
+        QTest::addColumn<QString>("expected");
+        const QString noTag =
+            "is cut short: a Stata file ends with the tag </stata_dta>, and this one does not, "
+            "so its end (the value labels, perhaps rows) is missing. Export or copy the file "
+            "again";
+        QTest::newRow("dta without its closing tag") << FileFormat::Dta << 12 << noTag;
+        QTest::newRow("dta cut in its value labels") << FileFormat::Dta << 40 << noTag;
+        QTest::newRow("dta cut by one byte") << FileFormat::Dta << 1 << noTag;
+        QTest::newRow("sav cut by one byte") << FileFormat::Sav << 1 << "is cut short";
+        QTest::newRow("sav without its last row") << FileFormat::Sav << 40 << "is cut short";
+    }
+    void cutShortRefused() {
+        QFETCH(FileFormat, format);
+        QFETCH(int, cut);
+        QFETCH(QString, expected);
+        const std::string whole = outPath("whole" + ext(format));
+        QVERIFY(writeTable(statOriginTable(), whole).isOk());
+        QVERIFY(readTable(whole).hasValue());
+        const std::string all = slurp(whole);
+        if (format == FileFormat::Dta) QVERIFY(all.starts_with("<stata_dta>"));
+        const std::string path = outPath("cut" + ext(format));
+        std::ofstream(path, std::ios::binary)
+            .write(all.data(), static_cast<std::streamsize>(all.size() - std::size_t(cut)));
+        auto t = readTable(path);
+        QVERIFY2(!t.hasValue(), "a file cut short was read");
+        const QString msg = QString::fromStdString(t.message());
+        qInfo("%s", qPrintable(msg));
+        QVERIFY2(msg.startsWith("'" + QString::fromStdString(path) + "'"), qPrintable(msg));
+        QVERIFY2(msg.contains(expected), qPrintable(msg));
+    }
+
     void invalidNames_data() {
         QTest::addColumn<FileFormat>("format");
         QTest::addColumn<QString>("name");

@@ -1,4 +1,6 @@
 #include <QTest>
+#include <cmath>
+#include <limits>
 
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/data/table.hpp"
@@ -77,6 +79,33 @@ class TstTable : public QObject {
         QCOMPARE(formatNumber(-7000), std::string("-7000"));
         QCOMPARE(formatNumber(1e20), std::string("1e+20"));
         QCOMPARE(formatNumber(0.5), std::string("0.5"));
+    }
+    // The words files write for non-finite values, in any case; nothing else.
+    void nonFiniteWords_data() {
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<int>("kind");  // 1 inf, -1 -inf, 0 NaN, 2 not read
+        for (const char* t : {"inf", "+inf", "Inf", "INF", "infinity", "Infinity", "+Infinity"})
+            QTest::newRow(t) << std::string(t) << 1;
+        for (const char* t : {"-inf", "-Inf", "-Infinity", "-INFINITY"})
+            QTest::newRow(t) << std::string(t) << -1;
+        for (const char* t : {"nan", "NaN", "NAN", "-nan"}) QTest::newRow(t) << std::string(t) << 0;
+        for (const char* t : {"", "in", "infinit", "nana", "NA", " inf", "inf ", "1inf", "--inf"})
+            QTest::newRow((std::string("not: ") + t).c_str()) << std::string(t) << 2;
+    }
+    void nonFiniteWords() {
+        QFETCH(std::string, text);
+        QFETCH(int, kind);
+        const auto v = parseNonFinite(text);
+        QCOMPARE(v.has_value(), kind != 2);
+        if (kind == 0) QVERIFY(std::isnan(*v));
+        if (kind == 1) QCOMPARE(*v, std::numeric_limits<double>::infinity());
+        if (kind == -1) QCOMPARE(*v, -std::numeric_limits<double>::infinity());
+    }
+    void textToNumericReadsNonFinite() {
+        const auto c = Column::text("x", {"1.5", "inf", "NaN"}).convertedTo(ColumnType::Numeric);
+        QVERIFY(c.hasValue());
+        QCOMPARE(c->value(1), std::numeric_limits<double>::infinity());
+        QVERIFY(std::isnan(c->value(2)) && !c->isMissing(2));
     }
     void parseRejectsNonNumbers() {
         QVERIFY(!parseNumber("nan"));

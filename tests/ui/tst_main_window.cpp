@@ -580,6 +580,46 @@ class TstMainWindow : public QObject {
                            QStringLiteral("/csv_options.png"));
     }
 
+    // One cell that is no number among numbers: the column stays numeric, the Data page names
+    // the line and the cell beside the column and in the table, and a type of text gives the
+    // cell its text back.
+    void badCellNamedOnDataPage() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("scores.csv"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("region,score\n");
+            for (int i = 1; i <= 40; ++i)
+                f.write(QByteArray(i % 2 ? "north," : "south,") +
+                        (i == 18 ? QByteArray("12abc") : QByteArray::number(i * 1.5)) + "\n");
+        }
+        ui::MainWindow w;
+        w.resize(1100, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy finished(w.readJob(), &ui::JobRunnerBase::finished);
+        QVERIFY(w.readFile(path, {}));
+        QVERIFY(finished.wait(5000));
+        auto* panel = w.dataPage()->columnPanel();
+        const QString message = panel->message(1);
+        QVERIFY2(
+            message.contains(QStringLiteral("line 19, column 'score': '12abc' is not a number")),
+            qPrintable(message));
+        QVERIFY(panel->typeCombo(1)->currentText() == QStringLiteral("numeric"));
+        auto* model = w.dataPage()->model();
+        QCOMPARE(model->data(model->index(17, 1), Qt::DisplayRole).toString(),
+                 QStringLiteral("12abc"));
+        QVERIFY(w.dataPage()->messageArea()->text().contains(QStringLiteral("'12abc'")));
+        QCoreApplication::processEvents();
+        QVERIFY(w.grab().save(outputDir(QStringLiteral("screenshots")) +
+                              QStringLiteral("/data_page_bad_cell.png")));
+        QTest::keyClick(panel->typeCombo(1), Qt::Key_End);  // -> text
+        QVERIFY(model->table()->column(1).type() == ColumnType::Text);
+        QCOMPARE(panel->message(1), QString());
+        QCOMPARE(model->table()->column(1).texts()[17], std::string("12abc"));
+    }
+
     void screenshotDataPage() {
         ui::MainWindow w;
         w.setTable(makeTable(6208), QStringLiteral("/home/analyst/census.csv"));

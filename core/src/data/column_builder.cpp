@@ -1,6 +1,7 @@
 #include "data/column_builder.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -21,15 +22,22 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint8_t kCanonical = 0;
 constexpr std::uint8_t kOdd = 255;
 constexpr std::size_t kMaxPadding = 254;
-// A double holds every decimal of up to 15 significant digits exactly (DBL_DIG).
+// A double holds every decimal of up to 15 significant digits exactly (DBL_DIG); 17 tell
+// every double from its neighbours (DBL_DECIMAL_DIG), so exporters write up to 17.
 constexpr std::size_t kExactDigits = 15;
+constexpr std::size_t kRoundTripDigits = 17;
+// A column is numbers with a few unread cells when at most one present cell in this many
+// is no number.
+constexpr std::size_t kCellsPerUnread = 20;
 
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
 }
 
+// Also the first letters of inf, infinity and nan.
 bool mayBeNumber(char c, char decimal) {
-    return isDigit(c) || c == '-' || c == '+' || c == decimal;
+    return isDigit(c) || c == '-' || c == '+' || c == decimal || c == 'i' || c == 'I' || c == 'n' ||
+           c == 'N';
 }
 
 // An integer formatNumber writes the same way; the common case, checked without it.
@@ -161,21 +169,42 @@ bool ColumnBuilder::isCode(std::string_view cell, double value) {
         keptAsTextReason_ = "'" + std::string(cell) + "' has a leading zero, which a number drops";
         return true;
     }
-    if (std::count_if(cell.begin(), cell.end(), isDigit) <=
-        static_cast<std::ptrdiff_t>(kExactDigits))
-        return false;
+    // However many digits a number has, it is a number: 17 significant digits are what
+    // exporters write to keep a double exact (2.0499999523162842). Only a note for
+    // numbers the double cannot hold.
+    if (numberNote_.empty() && std::count_if(cell.begin(), cell.end(), isDigit) >
+                                   static_cast<std::ptrdiff_t>(kExactDigits))
+        noteDigits(cell, value);
+    return false;
+}
+
+void ColumnBuilder::noteDigits(std::string_view cell, double value) {
     const std::string digits = significantDigits(cell);
-    if (digits.size() <= kExactDigits || digits == significantDigits(formatNumber(value)))
-        return false;
-    keptAsTextReason_ = "'" + std::string(cell) + "' has more than " +
-                        std::to_string(kExactDigits) +
-                        " significant digits, more than a number holds exactly";
-    return true;
+    const bool whole = cell.find_first_of(".,eE") == std::string_view::npos;
+    if (whole && std::isfinite(value)) {
+        char buffer[400];
+        const auto [end, ec] =
+            std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+        if (ec == std::errc() && significantDigits({buffer, end}) != digits)
+            numberNote_ = "'" + std::string(cell) +
+                          "' is a whole number with more digits than a number holds exactly "
+                          "(up to 9007199254740992); it is read as " +
+                          std::string(buffer, end) +
+                          ". If the column is an identifier or a code, set its type to text to "
+                          "keep every digit";
+        return;
+    }
+    if (digits.size() > kRoundTripDigits)
+        numberNote_ = "'" + std::string(cell) + "' has " + std::to_string(digits.size()) +
+                      " significant digits; it is read as the nearest number, " +
+                      formatNumber(value) + " (17 significant digits tell every number apart)";
 }
 
 std::optional<double> ColumnBuilder::parse(std::string_view cell) const {
-    if (decimal_ == '.' && thousands_ == 0) return parseNumber(cell);
-    return parseSeparated(cell, decimal_, thousands_);
+    auto v = decimal_ == '.' && thousands_ == 0 ? parseNumber(cell)
+                                                : parseSeparated(cell, decimal_, thousands_);
+    if (!v) v = parseNonFinite(cell);
+    return v;
 }
 
 std::string ColumnBuilder::canonical(double value) const {
@@ -233,7 +262,7 @@ std::optional<ColumnBuilder::GroupingHint> ColumnBuilder::groupingHint(bool deci
 
 void ColumnBuilder::addNumber(std::string_view cell, double value) {
     numbers_.push_back(value);
-    if (value < 0 || value != std::floor(value)) allWhole_ = false;
+    if (value < 0 || value != std::floor(value) || !std::isfinite(value)) allWhole_ = false;
     // Below 1000 a grouped number has no separator to write.
     const bool plain = isPlainInteger(cell) && (thousands_ == 0 || std::abs(value) < 1000);
     const std::uint8_t spelling = plain ? kCanonical : spellingOf(cell, canonical(value), decimal_);
@@ -283,8 +312,114 @@ void ColumnBuilder::switchToTexts() {
     mode_ = Mode::Texts;
 }
 
+void ColumnBuilder::settle() {
+    if (mode_ == Mode::Numbers || intent_ != Intent::Detect || !keptAsTextReason_.empty() ||
+        present_ == 0)
+        return;
+    // Each present cell as a number, or nullopt; a code (leading zero) keeps the column text.
+    std::vector<std::optional<double>> levelNumber;
+    bool code = false;
+    const auto number = [&](std::string_view text) {
+        auto v = parse(text);
+        if (v && hasLeadingZero(text)) code = true;
+        return v;
+    };
+    const auto present = [&](std::size_t r) {
+        return mode_ == Mode::Levels ? codes_[r] >= 0 : missing_.empty() || !missing_[r];
+    };
+    const auto textOf = [&](std::size_t r) -> const std::string& {
+        return mode_ == Mode::Levels ? levels_[static_cast<std::size_t>(codes_[r])] : texts_[r];
+    };
+    if (mode_ == Mode::Levels) {
+        levelNumber.reserve(levels_.size());
+        for (const auto& l : levels_) levelNumber.push_back(number(l));
+    }
+    const auto numberAt = [&](std::size_t r) {
+        return mode_ == Mode::Levels ? levelNumber[static_cast<std::size_t>(codes_[r])]
+                                     : number(texts_[r]);
+    };
+    share_ = {};
+    share_.present = present_;
+    // First only count, so that a column of text costs no second copy.
+    bool seenOther = false;
+    for (std::size_t r = 0; r < rows_; ++r) {
+        if (!present(r)) continue;
+        if (numberAt(r)) {
+            ++share_.numbers;
+        } else if (!seenOther) {
+            seenOther = true;
+            share_.firstOtherRow = r;
+            share_.firstOther = textOf(r);
+        }
+    }
+    const std::size_t others = present_ - share_.numbers;
+    if (code || others == 0 || others * kCellsPerUnread > present_) return;
+
+    // Numbers, with the other cells missing and kept aside.
+    std::vector<double> values(rows_, kNaN);
+    if (missing_.empty()) missing_.assign(rows_, 0);
+    allWhole_ = true;
+    for (std::size_t r = 0; r < rows_; ++r) {
+        if (!present(r)) {
+            missing_[r] = 1;
+        } else if (const auto v = numberAt(r)) {
+            values[r] = *v;
+            if (*v < 0 || *v != std::floor(*v) || !std::isfinite(*v)) allWhole_ = false;
+        } else {
+            missing_[r] = 1;
+            unread_.push_back({r, textOf(r)});
+        }
+    }
+    numbers_ = std::move(values);
+    std::vector<std::int32_t>().swap(codes_);
+    std::vector<std::string>().swap(levels_);
+    index_ = {};
+    std::vector<std::string>().swap(texts_);
+    share_ = {};
+    mode_ = Mode::Numbers;
+}
+
+void ColumnBuilder::stripNulBytes() {
+    const auto hasNul = [](const std::string& t) { return t.find('\0') != std::string::npos; };
+    if (mode_ == Mode::Texts) {
+        for (std::size_t r = 0; r < texts_.size(); ++r) {
+            if (!hasNul(texts_[r])) continue;
+            if (nulCells_++ == 0) firstNulRow_ = r;
+            texts_[r] = withoutNulBytes(texts_[r]);
+        }
+        return;
+    }
+    // Levels that differ only by NUL bytes become one.
+    std::vector<std::int32_t> merged(levels_.size());
+    std::vector<std::uint8_t> hadNul(levels_.size(), 0);
+    std::vector<std::string> kept;
+    std::unordered_map<std::string, std::int32_t> at;
+    bool any = false;
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        hadNul[k] = hasNul(levels_[k]) ? 1 : 0;
+        any = any || hadNul[k];
+    }
+    if (!any) return;
+    for (std::size_t k = 0; k < levels_.size(); ++k) {
+        std::string text = hadNul[k] ? withoutNulBytes(levels_[k]) : levels_[k];
+        const auto [it, fresh] = at.emplace(text, static_cast<std::int32_t>(kept.size()));
+        if (fresh) kept.push_back(std::move(text));
+        merged[k] = it->second;
+    }
+    for (std::size_t r = 0; r < codes_.size(); ++r) {
+        const auto code = codes_[r];
+        if (code < 0) continue;
+        if (hadNul[static_cast<std::size_t>(code)] && nulCells_++ == 0) firstNulRow_ = r;
+        codes_[r] = merged[static_cast<std::size_t>(code)];
+    }
+    levels_ = std::move(kept);
+}
+
 Column ColumnBuilder::finish(std::string name, bool latin1) {
     Column c;
+    nulCells_ = 0;
+    firstNulRow_ = 0;
+    if (mode_ != Mode::Numbers) stripNulBytes();
     switch (mode_) {
         case Mode::Numbers:
             trimCapacity(numbers_);
@@ -298,8 +433,10 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
             if (latin1)
                 for (auto& l : levels_) l = windows1252ToUtf8(l);
             // Numbers first by value, then texts by bytes: a predictable reference level.
+            // NaN orders with no number: it goes with the texts.
             std::vector<std::optional<double>> asNumber(levels_.size());
-            for (std::size_t i = 0; i < levels_.size(); ++i) asNumber[i] = parse(levels_[i]);
+            for (std::size_t i = 0; i < levels_.size(); ++i)
+                if (auto v = parse(levels_[i]); v && !std::isnan(*v)) asNumber[i] = v;
             std::vector<std::size_t> order(levels_.size());
             std::iota(order.begin(), order.end(), std::size_t{0});
             std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -330,7 +467,10 @@ Column ColumnBuilder::finish(std::string name, bool latin1) {
             c = Column::text(std::move(name), std::move(texts_), std::move(missing_));
             break;
     }
+    const std::size_t nulCells = nulCells_, firstNulRow = firstNulRow_;
     *this = ColumnBuilder(maxLevels_);
+    nulCells_ = nulCells;
+    firstNulRow_ = firstNulRow;
     return c;
 }
 

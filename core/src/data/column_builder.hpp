@@ -3,6 +3,10 @@
 // on the first non-number, and to plain strings once there are more than maxLevels
 // distinct values; finish() picks the column type from what it saw.
 //
+// A column whose cells are all numbers but for a few (at most one in twenty of its present
+// cells: "12abc", "0x1A", a NUL byte) is read as numbers with those cells apart
+// (settle(), takeUnreadCells()), so that one bad cell does not make a quantity a category.
+//
 // Levels and texts are the cells' own text: a number column that turns categorical gets
 // back each earlier cell's exact text ("1.50" and "1.5" stay two levels). So that this
 // costs no string per number, a cell whose text is the number's canonical form, or that
@@ -44,10 +48,35 @@ class ColumnBuilder {
     // the intent is Numbers and the cell is no number.
     [[nodiscard]] bool add(std::string_view cell);
     std::size_t rows() const { return rows_; }
+    std::size_t presentCells() const { return present_; }
 
     // Why a column of numbers was kept as text ("'02134' has a leading zero ..."); empty
     // when it was not. Valid until finish().
     const std::string& keptAsTextReason() const { return keptAsTextReason_; }
+    // What a person should know about a number read ("'1234567890123456789' is a whole
+    // number beyond ..."), first such cell only; empty when nothing. Valid until finish().
+    const std::string& numberNote() const { return numberNote_; }
+
+    // Once every cell is added: a detected column whose present cells are numbers but for
+    // at most one in twenty becomes numbers, its other cells missing and kept aside for
+    // takeUnreadCells(). Otherwise counts what share are numbers (numberShare()).
+    void settle();
+    // The cells settle() kept aside, in row order (as the file has them, Windows-1252 when
+    // read so: finish() converts only the column).
+    std::vector<UnreadCell> takeUnreadCells() { return std::move(unread_); }
+    // After settle() left the column as text or categories: its present cells that are
+    // numbers, and the first that is not (its row and text). numbers == 0 when not counted.
+    struct NumberShare {
+        std::size_t numbers = 0;
+        std::size_t present = 0;
+        std::size_t firstOtherRow = 0;
+        std::string firstOther;
+    };
+    const NumberShare& numberShare() const { return share_; }
+    // Rows of the text or categories finish() made, whose NUL bytes it removed: how many
+    // and the first (0-based). Valid after finish() until the next.
+    std::size_t nulCells() const { return nulCells_; }
+    std::size_t firstNulRow() const { return firstNulRow_; }
 
     // A column read as categories or text although every present cell is a number written
     // with a thousands separator: the separator, the decimal separator it goes with, and a
@@ -79,6 +108,10 @@ class ColumnBuilder {
     // A code written in digits (ZIP 02134, an 18-digit ID) that a number would change;
     // records why in keptAsTextReason_.
     bool isCode(std::string_view cell, double value);
+    // Notes (numberNote_) a cell whose number is not what it writes: more than 17
+    // significant digits, or a whole number beyond what a double holds exactly.
+    void noteDigits(std::string_view cell, double value);
+    void stripNulBytes();
     std::optional<double> parse(std::string_view cell) const;
     std::string canonical(double value) const;
     void addNumber(std::string_view cell, double value);
@@ -103,6 +136,11 @@ class ColumnBuilder {
     std::vector<std::uint8_t> spellings_;
     std::vector<std::pair<std::size_t, std::string>> oddSpellings_;
     std::string keptAsTextReason_;
+    std::string numberNote_;
+    std::vector<UnreadCell> unread_;
+    NumberShare share_;
+    std::size_t nulCells_ = 0;
+    std::size_t firstNulRow_ = 0;
     std::vector<std::int32_t> codes_;
     std::vector<std::string> levels_;  // in order of first appearance
     std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> index_;

@@ -127,6 +127,14 @@ class Parser {
     bool isMissing(const CsvField& f) const;
     std::string groupingNote(const ColumnBuilder::GroupingHint& hint, const std::string& column,
                              ColumnType type) const;
+    std::string separatorAdvice(std::string_view cell) const;
+    void markLine(std::size_t row, std::size_t line);
+    std::size_t lineOf(std::size_t row) const;
+    std::string unreadMessage(const std::vector<UnreadCell>& cells, const std::string& column,
+                              std::size_t present) const;
+    void noteColumn(const std::string& name, const Column& column, const std::string& numberNote,
+                    const ColumnBuilder::NumberShare& share, bool grouped, std::size_t nulCells,
+                    std::size_t firstNulRow);
     void estimateRows();
 
     ByteSource& source_;
@@ -151,7 +159,24 @@ class Parser {
     std::vector<ColumnBuilder> builders_;
     std::size_t dataRows_ = 0;
     std::size_t dataStart_ = 0;  // file offset of the first data record
+    // (row, line) where a data row does not start on the line after the last one began
+    // (a quoted line break, a blank line): the line of any row, for messages.
+    std::vector<std::pair<std::size_t, std::size_t>> lineMarks_;
 };
+
+void Parser::markLine(std::size_t row, std::size_t line) {
+    if (!lineMarks_.empty() && lineMarks_.back().second + (row - lineMarks_.back().first) == line)
+        return;
+    lineMarks_.emplace_back(row, line);
+}
+
+std::size_t Parser::lineOf(std::size_t row) const {
+    auto it = std::upper_bound(lineMarks_.begin(), lineMarks_.end(), row,
+                               [](std::size_t r, const auto& mark) { return r < mark.first; });
+    if (it == lineMarks_.begin()) return row + 1;
+    --it;
+    return it->second + (row - it->first);
+}
 
 Status Parser::fill(std::size_t want) {
     if (begin_ > 0) {
@@ -315,9 +340,20 @@ Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t f
     // Built with append: GCC 12 at -O2 misreports chains of std::string + as overflowing.
     std::string message = quoted_;
     message.append(" line ").append(std::to_string(line)).append(", ").append(columnLabel(field));
-    message.append(": '").append(cell).append(
-        "' is not a number, and the column's type is set to ");
+    message.append(": '").append(shownCell(latin1_ ? windows1252ToUtf8(cell) : std::string(cell)));
+    message.append("' is not a number, and the column's type is set to ");
     message.append(toString(type));
+    const std::string advice = separatorAdvice(cell);
+    message.append(advice.empty() ? " (add it to the missing-value tokens if it marks a missing "
+                                    "value)"
+                                  : advice);
+    return Error{std::move(message)};
+}
+
+// How to read `cell` as a number when only a separator option stands in the way, in
+// brackets after a space; empty when none would.
+std::string Parser::separatorAdvice(std::string_view cell) const {
+    std::string message;
     const auto grouping = [&]() -> std::optional<char> {
         if (options_.csv.thousands != 0) return std::nullopt;
         for (char t : kThousandsSeparators)
@@ -337,9 +373,76 @@ Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t f
             .append(" separates thousands, set the thousands separator option to ")
             .append(thousandsName(*t))
             .append(")");
-    else
-        message.append(" (add it to the missing-value tokens if it marks a missing value)");
-    return Error{std::move(message)};
+    return message;
+}
+
+std::string Parser::unreadMessage(const std::vector<UnreadCell>& cells, const std::string& column,
+                                  std::size_t present) const {
+    constexpr std::size_t kShown = 3;
+    const auto shown = [&](const UnreadCell& u) {
+        return "'" + shownCell(latin1_ ? windows1252ToUtf8(u.text) : u.text) + "'";
+    };
+    std::string message = quoted_;
+    if (cells.size() == 1) {
+        message.append(" line ")
+            .append(std::to_string(lineOf(cells.front().row)))
+            .append(", column '")
+            .append(column)
+            .append("': ")
+            .append(shown(cells.front()))
+            .append(" is not a number, while the column's other ")
+            .append(std::to_string(present - 1))
+            .append(" cells are");
+    } else {
+        message.append(" column '")
+            .append(column)
+            .append("': ")
+            .append(std::to_string(cells.size()))
+            .append(" of its ")
+            .append(std::to_string(present))
+            .append(" cells are not numbers, while the others are: ");
+        for (std::size_t i = 0; i < cells.size() && i < kShown; ++i)
+            message.append(i ? ", line " : "line ")
+                .append(std::to_string(lineOf(cells[i].row)))
+                .append(" ")
+                .append(shown(cells[i]));
+        if (cells.size() > kShown)
+            message.append(" and ").append(std::to_string(cells.size() - kShown)).append(" more");
+    }
+    message.append(separatorAdvice(cells.front().text));
+    message.append(
+        ". The column is read as numbers with these cells apart; a run that uses it is refused "
+        "until the file is fixed, the cell text is added to the missing-value tokens (if it "
+        "marks a missing value), or the column's type is set to categorical or text");
+    return message;
+}
+
+// The notes a finished column needs: numbers read from it, unread cells, NUL bytes, and a
+// column of text or categories whose cells are mostly numbers.
+void Parser::noteColumn(const std::string& name, const Column& column,
+                        const std::string& numberNote, const ColumnBuilder::NumberShare& share,
+                        bool grouped, std::size_t nulCells, std::size_t firstNulRow) {
+    const bool numbers = column.type() == ColumnType::Numeric || column.type() == ColumnType::Count;
+    if (numbers && !numberNote.empty())
+        note(quoted_ + ": column '" + name +
+             "': " + (latin1_ ? windows1252ToUtf8(numberNote) : numberNote));
+    if (!column.unreadMessage().empty()) note(column.unreadMessage());
+    if (nulCells > 0)
+        note(quoted_ + ": column '" + name + "': " + std::to_string(nulCells) +
+             (nulCells == 1 ? " cell" : " cells") +
+             " held NUL bytes (character 0, which text never holds; the file may be damaged), "
+             "first at line " +
+             std::to_string(lineOf(firstNulRow)) + "; they were removed from the text");
+    // (A thousands separator that would make them all numbers has a note of its own.)
+    if (!numbers && !grouped && share.numbers * 2 > share.present)
+        note(quoted_ + ": column '" + name + "' is read as " +
+             std::string(toString(column.type())) + ", although " + std::to_string(share.numbers) +
+             " of its " + std::to_string(share.present) +
+             " cells are numbers (the first that is not: line " +
+             std::to_string(lineOf(share.firstOtherRow)) + ", '" +
+             shownCell(latin1_ ? windows1252ToUtf8(share.firstOther) : share.firstOther) +
+             "'); to read it as numbers set its type to numeric, and each cell that is not a "
+             "number is refused with its line");
 }
 
 std::optional<ColumnType> Parser::typeOverride(const std::string& name) const {
@@ -363,6 +466,7 @@ Status Parser::takeRow(const std::vector<CsvField>& fields, std::string_view raw
         for (std::size_t k = 0; k < fields.size() && checkUtf8_; ++k)
             if (!isMissing(fields[k]))
                 if (auto s = checkEncoding(fields[k].text, line, k); !s) return s;
+    markLine(dataRows_, line);
     for (std::size_t k = 0; k < fields.size(); ++k) {
         const CsvField& f = fields[k];
         if (isMissing(f))
@@ -517,10 +621,23 @@ Expected<Table> Parser::run() {
         if (const std::string& why = builders_[k].keptAsTextReason(); !why.empty())
             note(quoted_ + ": column '" + name + "' is read as text, not numbers: " + why +
                  "; set its type to numeric to read it as numbers");
+        builders_[k].settle();
+        auto unread = builders_[k].takeUnreadCells();
+        std::string message = unread.empty()
+                                  ? std::string()
+                                  : unreadMessage(unread, name, builders_[k].presentCells());
+        if (latin1_)
+            for (auto& u : unread) u.text = windows1252ToUtf8(u.text);
         // Told, not guessed: "1,234" may be a thousand or one and a bit.
         const auto grouping = builders_[k].groupingHint(options_.csv.decimal != 0);
-        const std::string noted = grouping ? name : std::string();
-        if (auto s = table.addColumn(builders_[k].finish(std::move(name), latin1_)); !s)
+        const std::string noted = name;
+        const std::string numberNote = builders_[k].numberNote();
+        const auto share = builders_[k].numberShare();
+        Column column = builders_[k].finish(std::move(name), latin1_);
+        column.setUnreadCells(std::move(unread), std::move(message));
+        noteColumn(noted, column, numberNote, share, grouping.has_value(), builders_[k].nulCells(),
+                   builders_[k].firstNulRow());
+        if (auto s = table.addColumn(std::move(column)); !s)
             return Error{quoted_ + ": " + s.message()};
         if (grouping) note(groupingNote(*grouping, noted, table.column(k).type()));
     }

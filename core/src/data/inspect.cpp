@@ -29,8 +29,13 @@ bool idLikeName(const std::string& name) {
 std::size_t summarizeNumbers(const Column& c, ColumnSummary& s) {
     std::vector<double> v;
     v.reserve(c.size());
-    for (std::size_t i = 0; i < c.size(); ++i)
-        if (!c.isMissing(i)) v.push_back(c.value(i));
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        if (c.isMissing(i)) continue;
+        if (std::isfinite(c.value(i)))
+            v.push_back(c.value(i));
+        else
+            ++s.nonFinite;
+    }
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
     s.min = v.front();
@@ -79,7 +84,9 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
         ColumnSummary s;
         s.name = c.name();
         s.type = c.type();
-        s.missing = c.missingCount();
+        s.notNumbers = c.unreadCells().size();
+        s.notNumbersMessage = c.unreadMessage();
+        s.missing = c.missingCount() - s.notNumbers;
         std::size_t distinct = 0;
         switch (c.type()) {
             case ColumnType::Numeric:

@@ -1,7 +1,9 @@
 #include "ppsynth/data/number_format.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace ppsynth::data {
 
@@ -17,6 +19,25 @@ std::optional<double> parseNumber(std::string_view s) {
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
     return v;
+}
+
+std::optional<double> parseNonFinite(std::string_view s) {
+    bool negative = false;
+    if (!s.empty() && (s.front() == '-' || s.front() == '+')) {
+        negative = s.front() == '-';
+        s.remove_prefix(1);
+    }
+    const auto is = [&](std::string_view word) {
+        return s.size() == word.size() &&
+               std::equal(s.begin(), s.end(), word.begin(), [](char a, char b) {
+                   return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+               });
+    };
+    if (is("inf") || is("infinity"))
+        return negative ? -std::numeric_limits<double>::infinity()
+                        : std::numeric_limits<double>::infinity();
+    if (is("nan")) return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
 }
 
 std::string formatNumber(double v) {

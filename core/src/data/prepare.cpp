@@ -48,6 +48,39 @@ Status checkCounts(const std::string& target, const Eigen::VectorXd& y,
     return {};
 }
 
+// A used column read with cells that were no numbers: the reader's message names them.
+Status checkReadCells(const Table& table, const Roles& roles) {
+    std::vector<std::string> used{roles.target};
+    used.insert(used.end(), roles.predictors.begin(), roles.predictors.end());
+    used.insert(used.end(), roles.known.begin(), roles.known.end());
+    for (const auto& name : used)
+        if (const Column* c = table.find(name); c && !c->unreadMessage().empty())
+            return Error{c->unreadMessage()};
+    return {};
+}
+
+// inf, -inf and NaN read from a file are values, but no model takes them.
+Status checkFinite(const Table& table, const Roles& roles, const std::vector<std::size_t>& rows) {
+    std::vector<std::string> used{roles.target};
+    used.insert(used.end(), roles.predictors.begin(), roles.predictors.end());
+    for (const auto& name : used) {
+        const Column& c = *table.find(name);
+        if (c.type() != ColumnType::Numeric && c.type() != ColumnType::Count) continue;
+        std::vector<std::size_t> bad;
+        for (std::size_t r : rows)
+            if (!std::isfinite(c.value(r))) bad.push_back(r);
+        if (bad.empty()) continue;
+        return Error{"column '" + name + "' row " + std::to_string(bad.front() + 1) + ": " +
+                     formatNumber(c.value(bad.front())) + " is not a finite number (" +
+                     counted(bad.size(), "such value", "such values") + ": " +
+                     detail::rowsPhrase(bad) +
+                     "); a model needs finite numbers: fix the file, or read such cells as "
+                     "missing (add their spelling, such as inf or NaN, to the missing-value "
+                     "tokens) and choose listwise deletion"};
+    }
+    return {};
+}
+
 std::string transformNote(const Transform& t, const Eigen::VectorXd& y,
                           const std::vector<std::size_t>& rows) {
     if (t.kind != TransformKind::LogShift || y.size() == 0) return {};
@@ -77,6 +110,7 @@ std::optional<MissingPolicy> missingPolicyFromString(std::string_view name) {
 Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
                                          const PrepareOptions& options) {
     if (auto s = validateRoles(roles, table); !s) return Error{s.message()};
+    if (auto s = checkReadCells(table, roles); !s) return Error{s.message()};
     if (options.countModel && options.transform != TransformKind::None)
         return Error{
             "a count model takes the target as it is: set the transform to 'none' "
@@ -122,6 +156,8 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
         for (std::size_t k = 0; k < parts.size(); ++k) note += (k ? ", " : "") + parts[k];
         in.report.notes.push_back(std::move(note));
     }
+
+    if (auto s = checkFinite(table, roles, in.keptRows); !s) return Error{s.message()};
 
     // The target: counts checked, transform fixed on the kept rows.
     const Column& target = *table.find(roles.target);

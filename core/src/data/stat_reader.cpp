@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -441,6 +442,9 @@ std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
         case READSTAT_ERROR_CONVERT_LONG_STRING:
             return inQuotes(ctx.path) + ": its text could not be converted to UTF-8 (" + what +
                    detail + ")" + encodingAdvice(ctx);
+        case READSTAT_ERROR_ROW_COUNT_MISMATCH:
+            return inQuotes(ctx.path) + " is cut short: it holds fewer rows than its header " +
+                   "announces (" + what + "). Export or copy the " + format + " file again";
         case READSTAT_ERROR_READ:
         case READSTAT_ERROR_SEEK:
             // ReadStat's detail here is an errno left over from elsewhere; leave it out.
@@ -467,6 +471,36 @@ readstat_error_t parse(readstat_parser_t* parser, FileFormat format, const std::
             break;
     }
     return READSTAT_ERROR_PARSE;
+}
+
+// A file cut short, which ReadStat may read without complaint: a Stata 117+ file (it begins
+// "<stata_dta>") must end with its closing tag, after the value labels; and every format
+// must hold the rows its header announces. Empty when neither is amiss.
+std::string cutShort(const ReadContext& ctx, std::size_t rowsRead, std::size_t fullRows) {
+    const std::string format(statFormatName(ctx.format));
+    if (ctx.format == FileFormat::Dta) {
+        static constexpr std::string_view kOpen = "<stata_dta>", kClose = "</stata_dta>";
+        std::ifstream in(ctx.path, std::ios::binary);
+        std::string head(kOpen.size(), '\0'), tail(kClose.size(), '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        if (in && head == kOpen) {
+            in.seekg(-static_cast<std::streamoff>(kClose.size()), std::ios::end);
+            in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+            if (!in || tail != kClose)
+                return inQuotes(ctx.path) +
+                       " is cut short: a Stata file ends with the tag </stata_dta>, and this one "
+                       "does not, so its end (the value labels, perhaps rows) is missing. Export "
+                       "or copy the file again";
+        }
+    }
+    if (fullRows < rowsRead)
+        return inQuotes(ctx.path) + " is cut short: its row " + std::to_string(rowsRead) +
+               " ends before its last column. Export or copy the " + format + " file again";
+    if (ctx.expectedRows > 0 && rowsRead < ctx.expectedRows)
+        return inQuotes(ctx.path) + " is cut short: its header announces " +
+               std::to_string(ctx.expectedRows) + " rows but the file holds " +
+               std::to_string(rowsRead) + ". Export or copy the " + format + " file again";
+    return {};
 }
 
 }  // namespace
@@ -506,7 +540,12 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
 
     // Every variable gets the same number of rows (a file with zero rows has none).
     std::size_t rows = 0;
-    for (const auto& v : ctx.variables) rows = std::max(rows, v.missing.size());
+    std::size_t fullRows = std::numeric_limits<std::size_t>::max();
+    for (const auto& v : ctx.variables) {
+        rows = std::max(rows, v.missing.size());
+        fullRows = std::min(fullRows, v.missing.size());
+    }
+    if (auto cut = cutShort(ctx, rows, std::min(rows, fullRows)); !cut.empty()) return Error{cut};
     for (auto& v : ctx.variables) {
         v.missing.resize(rows, 1);
         if (v.isString)

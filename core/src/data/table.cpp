@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 
+#include "data/text_encoding.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data {
@@ -88,6 +89,11 @@ Column Column::text(std::string name, std::vector<std::string> values,
     return c;
 }
 
+void Column::setUnreadCells(std::vector<UnreadCell> cells, std::string message) {
+    unread_ = std::move(cells);
+    unreadMessage_ = unread_.empty() ? std::string() : std::move(message);
+}
+
 std::size_t Column::missingCount() const {
     return static_cast<std::size_t>(std::count(missing_.begin(), missing_.end(), std::uint8_t{1}));
 }
@@ -145,16 +151,29 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
                                    : levels_[static_cast<std::size_t>(codes_[i])].value;
         if (target == ColumnType::Numeric || target == ColumnType::Count) {
             auto v = parseNumber(s);
+            if (!v) v = parseNonFinite(s);
             if (!v)
                 return fail("row " + std::to_string(i + 1) + ": '" + display(i) +
                             "' is not a number" + decimalCommaAdvice(s));
             nums[i] = *v;
         }
     }
+    // Cells that were no numbers get their text back as text or levels; they stay apart
+    // (missing, and named) in numbers.
+    std::vector<const std::string*> unreadText;
+    if (!unread_.empty() && (target == ColumnType::Text || target == ColumnType::Categorical)) {
+        unreadText.assign(size_, nullptr);
+        for (const auto& u : unread_) {
+            unreadText[u.row] = &u.text;
+            miss[u.row] = 0;
+        }
+    }
+    const auto isUnread = [&](std::size_t i) { return !unreadText.empty() && unreadText[i]; };
     switch (target) {
         case ColumnType::Numeric: {
             Column c = numeric(name_, std::move(nums), std::move(miss));
             c.timeFormat_ = timeFormat_;  // between numeric and count: still dates
+            c.setUnreadCells(unread_, unreadMessage_);
             return c;
         }
         case ColumnType::Count: {
@@ -164,11 +183,13 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
                                 " is not a non-negative whole number");
             Column c = count(name_, std::move(nums), std::move(miss));
             c.timeFormat_ = timeFormat_;
+            c.setUnreadCells(unread_, unreadMessage_);
             return c;
         }
         case ColumnType::Text: {
             std::vector<std::string> out(size_);
-            for (std::size_t i = 0; i < size_; ++i) out[i] = display(i);
+            for (std::size_t i = 0; i < size_; ++i)
+                out[i] = isUnread(i) ? detail::withoutNulBytes(*unreadText[i]) : display(i);
             return text(name_, std::move(out), std::move(miss));
         }
         case ColumnType::Categorical: {
@@ -179,7 +200,9 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
             std::map<std::string, std::int32_t> textLevels;
             for (std::size_t i = 0; i < size_; ++i) {
                 if (miss[i]) continue;
-                if (numericSource)
+                if (isUnread(i))
+                    textLevels.emplace(detail::withoutNulBytes(*unreadText[i]), 0);
+                else if (numericSource)
                     numLevels.emplace(nums[i], 0);
                 else
                     textLevels.emplace(display(i), 0);
@@ -200,7 +223,10 @@ Expected<Column> Column::convertedTo(ColumnType target, std::size_t maxLevels) c
             std::vector<std::int32_t> codes(size_, kMissingCode);
             for (std::size_t i = 0; i < size_; ++i) {
                 if (miss[i]) continue;
-                codes[i] = numericSource ? numLevels[nums[i]] : textLevels[display(i)];
+                if (isUnread(i))
+                    codes[i] = textLevels[detail::withoutNulBytes(*unreadText[i])];
+                else
+                    codes[i] = numericSource ? numLevels[nums[i]] : textLevels[display(i)];
             }
             return categorical(name_, std::move(codes), std::move(levels));
         }
@@ -233,6 +259,19 @@ Column Column::filtered(const std::vector<std::uint8_t>& keep) const {
     }
     c.size_ = miss.size();
     c.missing_ = normalizedMask(std::move(miss));
+    if (!unread_.empty()) {
+        // Unread cells keep their place among the rows kept.
+        std::vector<UnreadCell> kept;
+        std::size_t row = 0, u = 0;
+        for (std::size_t i = 0; i < size_ && u < unread_.size(); ++i) {
+            if (unread_[u].row == i) {
+                if (keep[i]) kept.push_back({row, unread_[u].text});
+                ++u;
+            }
+            if (keep[i]) ++row;
+        }
+        c.setUnreadCells(std::move(kept), unreadMessage_);
+    }
     return c;
 }
 
@@ -242,12 +281,13 @@ std::size_t Column::memoryBytes() const {
     for (const auto& l : levels_) bytes += sizeof(Level) + l.value.capacity() + l.label.capacity();
     for (const auto& t : texts_)
         bytes += sizeof(std::string) + (t.capacity() > 15 ? t.capacity() : 0);
+    for (const auto& u : unread_) bytes += sizeof(UnreadCell) + u.text.capacity();
     return bytes;
 }
 
 bool Column::operator==(const Column& o) const {
     if (name_ != o.name_ || type_ != o.type_ || size_ != o.size_ || missing_ != o.missing_ ||
-        timeFormat_ != o.timeFormat_)
+        timeFormat_ != o.timeFormat_ || unread_ != o.unread_)
         return false;
     switch (type_) {
         case ColumnType::Numeric:

@@ -57,6 +57,38 @@ bool isValidUtf8(std::string_view s) {
     return true;
 }
 
+std::string withoutNulBytes(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s)
+        if (c != '\0') out.push_back(c);
+    return out;
+}
+
+std::string shownCell(std::string_view s, std::size_t longest) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    // Cut where a character starts, not inside a UTF-8 sequence.
+    std::size_t cut = std::min(s.size(), longest);
+    while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    std::string out;
+    for (std::size_t i = 0; i < cut; ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == 0) {
+            out += "\\0";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7F) {
+            out += "\\x";
+            out.push_back(kHex[c >> 4]);
+            out.push_back(kHex[c & 15]);
+        } else {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    if (s.size() > longest) out += "... (" + std::to_string(s.size()) + " bytes)";
+    return out;
+}
+
 std::string windows1252ToUtf8(std::string_view s) {
     // Code points of bytes 0x80..0x9F, where Windows-1252 puts the euro sign, curly
     // quotes and dashes; its five undefined bytes keep their Latin-1 code points.

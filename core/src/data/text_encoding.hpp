@@ -29,4 +29,12 @@ std::optional<std::string_view> unicodeWithoutBom(std::string_view s);
 // Strips a leading UTF-8 byte order mark; true when there was one.
 bool stripUtf8Bom(std::string_view& s);
 
+// `s` without its NUL bytes (character 0), which no text a person writes holds and which
+// would cut the text short in every C string and many programs reading what ppsynth writes.
+std::string withoutNulBytes(std::string_view s);
+
+// `s` as a message shows a cell: control characters as \0, \t, \xNN; longer than `longest`
+// bytes, its start, "..." and its length ("1234567890... (10485760 bytes)").
+std::string shownCell(std::string_view s, std::size_t longest = 40);
+
 }  // namespace ppsynth::data::detail

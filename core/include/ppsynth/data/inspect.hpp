@@ -19,9 +19,15 @@ struct LevelCount {
 struct ColumnSummary {
     std::string name;
     ColumnType type = ColumnType::Numeric;
-    std::size_t missing = 0;
-    // Numeric and count columns (nullopt when every cell is missing); sd is the sample sd
-    // (n - 1), nullopt with fewer than two values.
+    std::size_t missing = 0;  // cells that are no numbers (below) excepted
+    // Numeric and count columns read with a few cells that are no numbers ("12abc"): how
+    // many, and the reader's message naming them and what to do (see Column::unreadCells).
+    std::size_t notNumbers = 0;
+    std::string notNumbersMessage;
+    // Numeric and count columns: values that are inf, -inf or NaN (read from the file so).
+    std::size_t nonFinite = 0;
+    // Numeric and count columns, over finite values (nullopt when there are none); sd is
+    // the sample sd (n - 1), nullopt with fewer than two values.
     std::optional<double> min, max, mean, sd;
     // Distinct non-missing values (levels present, for categorical columns), reported up to
     // `distinctCap`; `distinctCapped` says the true number is larger.

@@ -12,6 +12,11 @@ namespace ppsynth::data {
 // "inf"/"nan" never (they are not data). nullopt when the text is not a number.
 std::optional<double> parseNumber(std::string_view text);
 
+// The words data files write for values that are no finite number, in any letter case:
+// "inf" and "infinity" with an optional sign ("-inf", "+Inf", "-Infinity"), and "nan"
+// (also "-nan", as C's printf writes it). nullopt for anything else, spaces included.
+std::optional<double> parseNonFinite(std::string_view text);
+
 // Shortest text that parses back to exactly `v`; integers print without a decimal point.
 std::string formatNumber(double v);
 

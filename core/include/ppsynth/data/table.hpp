@@ -42,6 +42,14 @@ struct TimeFormat {
     bool operator==(const TimeFormat&) const = default;
 };
 
+// A cell of a number column that holds no number ("12abc"): a column is read as numbers
+// when nearly all its cells are (see ColumnBuilder), and its few other cells are kept here.
+struct UnreadCell {
+    std::size_t row = 0;  // 0-based
+    std::string text;     // as the file has it
+    bool operator==(const UnreadCell&) const = default;
+};
+
 class Column {
   public:
     static constexpr std::int32_t kMissingCode = -1;
@@ -80,6 +88,14 @@ class Column {
     // Kept by filtered() and by conversions between numeric and count.
     const std::optional<TimeFormat>& timeFormat() const { return timeFormat_; }
     void setTimeFormat(std::optional<TimeFormat> format) { timeFormat_ = std::move(format); }
+    // Numeric and count columns read from cells of which a few are no numbers: those cells
+    // (missing in the column, in row order) and a message naming the file, line and cell and
+    // what to do, which a run that uses the column gives as its refusal. Empty otherwise.
+    // Kept by filtered() and by conversions between numeric and count; a conversion to
+    // categorical or text gives the cells back their text.
+    const std::vector<UnreadCell>& unreadCells() const { return unread_; }
+    const std::string& unreadMessage() const { return unreadMessage_; }
+    void setUnreadCells(std::vector<UnreadCell> cells, std::string message);
 
     // A cell as a person would read it ("" when missing); for error messages and views.
     std::string display(std::size_t row) const;
@@ -105,6 +121,8 @@ class Column {
     std::vector<Level> levels_;
     std::vector<std::string> texts_;
     std::optional<TimeFormat> timeFormat_;
+    std::vector<UnreadCell> unread_;
+    std::string unreadMessage_;
 };
 
 class Table {
