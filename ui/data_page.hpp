@@ -5,9 +5,11 @@
 #include <QWidget>
 #include <memory>
 
+#include "ppsynth/data/inspect.hpp"
 #include "ppsynth/data/table.hpp"
 
 class QLabel;
+class QPushButton;
 class QStackedWidget;
 class QTableView;
 
@@ -30,6 +32,17 @@ class DataPage : public QWidget {
     ColumnPanel* columnPanel() const { return columns_; }
     MessageArea* messageArea() const { return messages_; }
 
+    // The roles and transform core suggests for the shown table (data::summarize): the
+    // target and why, identifiers "ignored (identifier)", the transform of a skewed target.
+    void setSuggestions(const data::SuggestedRoles& roles);
+    const data::SuggestedRoles& suggestions() const { return suggestions_; }
+    QLabel* suggestionsLabel() const { return suggestionsLabel_; }
+    QPushButton* applySuggestionsButton() const { return applySuggestions_; }
+
+  signals:
+    // "Apply suggested roles" was pressed.
+    void applySuggestionsRequested();
+
   private:
     TableModel* model_;
     MessageArea* messages_;
@@ -38,6 +51,9 @@ class DataPage : public QWidget {
     QLabel* sourceLabel_;
     QTableView* view_;
     ColumnPanel* columns_;
+    QLabel* suggestionsLabel_;
+    QPushButton* applySuggestions_;
+    data::SuggestedRoles suggestions_;
     QString source_;
 };
 

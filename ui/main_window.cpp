@@ -198,6 +198,16 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(compareView_, tr("Compare"));
     tabs_->addTab(studiesPage_, tr("Studies"));
     dataPage_->columnPanel()->setRolesValidator(data::validateRoles);
+    connect(dataPage_, &DataPage::applySuggestionsRequested, this, [this] {
+        const auto& s = dataPage_->suggestions();
+        study::RunConfig::Data roles;
+        roles.target = s.target;
+        roles.predictors = s.predictors;
+        roles.referenceLevels = {};
+        applyRoles(roles);
+        if (!s.transform.empty())
+            modelPage_->suggestTransform(s.transform, s.transformReason, true);
+    });
     runPanel_->setSources([this] { return currentConfig(); },
                           [this] { return dataPage_->model()->table(); });
     connect(runPanel_, &RunPanel::runFinished, this, [this](int id) {
@@ -391,7 +401,9 @@ bool MainWindow::readFile(const QString& path, const data::ReadOptions& options)
         o.progress = progress;
         data::ReadReport report;
         auto table = data::readTable(file, o, &report);
-        return ReadOutcome{std::move(table), std::move(report)};
+        data::TableSummary summary;
+        if (table) summary = data::summarize(*table);
+        return ReadOutcome{std::move(table), std::move(report), std::move(summary)};
     });
     return true;
 }
@@ -410,7 +422,13 @@ void MainWindow::onReadDone(ReadOutcome result) {
                 Qt::QueuedConnection);
         return;
     }
+    // A fresh table takes the suggested transform (before setTable, which marks the
+    // settings as saved: a suggestion is not an edit); a project keeps its own, and the note
+    // still says what would be suggested.
+    modelPage_->suggestTransform(result.summary.roles.transform,
+                                 result.summary.roles.transformReason, !project);
     setTable(std::move(*result.table), readingPath_);
+    dataPage_->setSuggestions(result.summary.roles);
     if (project) {
         projectPath_ = std::exchange(pendingProjectPath_, QString());
         applyProject(*project);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/inspect.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/table.hpp"
 #include "ppsynth/study/run_config.hpp"
@@ -88,6 +89,7 @@ struct WindowQuestions {
 struct ReadOutcome {
     Expected<data::Table> table;
     data::ReadReport report;
+    data::TableSummary summary;  // suggested roles and transform, made on the worker
 };
 
 class MainWindow : public QMainWindow {

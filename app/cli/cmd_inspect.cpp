@@ -74,7 +74,10 @@ nlohmann::ordered_json toJson(const std::string& file, const data::TableSummary&
               {"predictors", s.roles.predictors},
               {"known", s.roles.known},
               {"known_note", s.roles.knownNote},
-              {"ignored", std::move(ignored)}}}};
+              {"ignored", std::move(ignored)},
+              {"transform", s.roles.transform.empty() ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(s.roles.transform)},
+              {"transform_reason", s.roles.transformReason}}}};
 }
 
 std::string columnDetail(const data::ColumnSummary& c) {
@@ -133,7 +136,9 @@ void printText(std::ostream& os, const std::string& file, const data::TableSumma
     os << "\nSuggested roles (a starting point; change them as needed)\n"
        << "  target:     " << (s.roles.target.empty() ? "(none)" : s.roles.target) << "\n"
        << "              " << s.roles.targetReason << "\n"
-       << "  predictors: " << joined(s.roles.predictors) << "\n"
+       << "  transform:  " << (s.roles.transform.empty() ? "none" : s.roles.transform) << "\n";
+    if (!s.roles.transformReason.empty()) os << "              " << s.roles.transformReason << "\n";
+    os << "  predictors: " << joined(s.roles.predictors) << "\n"
        << "  known:      " << s.roles.knownNote << "\n";
     for (const auto& i : s.roles.ignored)
         os << "  ignored:    " << i.name << " (" << i.reason << ")\n";

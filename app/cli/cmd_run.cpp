@@ -42,6 +42,14 @@ int runRun(const RunArgs& a) {
     study::RunOptions ro;
     ro.cancel = &cancel;
     ro.progress = stderrProgress(cancel);
+    // What is about to be fitted, before the first fit: a predictor that became a block of
+    // dummy columns, or a knob that makes the run degenerate, is seen before waiting for it.
+    std::size_t warned = 0;
+    ro.started = [&warned](const study::RunStart& start) {
+        for (const auto& line : data::describeDesign(start.design)) std::cerr << line << "\n";
+        for (const auto& w : start.warnings) std::cerr << "warning: " << w << "\n";
+        warned = start.warnings.size();
+    };
     auto result = study::runStudy(*config, table, ro);
     // Ctrl-C: whatever the run was doing when it stopped, nothing reaches DIR.
     if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
@@ -52,6 +60,8 @@ int runRun(const RunArgs& a) {
     oo.overwrite = a.overwrite;
     oo.warning = [](const std::string& w) { std::cerr << "warning: " << w << "\n"; };
     if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s) return outputRefused(a, s);
+    for (std::size_t k = warned; k < result->warnings.size(); ++k)
+        std::cerr << "warning: " << result->warnings[k] << "\n";
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
     for (const auto& s : result->synthesizers) {

@@ -1,6 +1,7 @@
 // summarize(): statistics checked against hand-computed values, identifier detection, and
 // the suggested roles on small tables and on the bundled examples.
 #include <QTest>
+#include <boost/math/distributions/normal.hpp>
 #include <limits>
 
 #include "ppsynth/data/examples.hpp"
@@ -132,6 +133,14 @@ class TstInspect : public QObject {
         QTest::newRow("gaps, plain name") << "paid" << QVector<double>{101, 7, 55, 9} << false;
         QTest::newRow("repeat") << "id" << QVector<double>{1, 2, 2, 3} << false;
         QTest::newRow("fraction") << "id" << QVector<double>{1, 2, 3, 3.5} << false;
+        // The words agencies name identifiers with.
+        QTest::newRow("serial") << "SERIAL" << QVector<double>{9001, 9017, 9002, 9100} << true;
+        QTest::newRow("record number") << "RecordNo" << QVector<double>{5, 80, 13, 2} << true;
+        QTest::newRow("respondent") << "respondent" << QVector<double>{44, 12, 7, 90} << true;
+        QTest::newRow("resp id") << "resp.id" << QVector<double>{44, 12, 7, 90} << true;
+        QTest::newRow("a word inside") << "periodic" << QVector<double>{44, 12, 7, 90} << false;
+        QTest::newRow("income in whole dollars")
+            << "income" << QVector<double>{41000, 12500, 7300, 90210} << false;
     }
     void identifiers() {
         QFETCH(QString, name);
@@ -163,9 +172,65 @@ class TstInspect : public QObject {
         QCOMPARE(s.roles.ignored.size(), std::size_t{3});
         QCOMPARE(s.roles.ignored[0].name, std::string("id"));
         QCOMPARE(s.roles.ignored[0].reason,
-                 std::string("it looks like a row identifier: all distinct whole numbers 1..5"));
+                 std::string("identifier: all distinct whole numbers 1..5, and named like one; a "
+                             "record's label, not data about it"));
         QCOMPARE(s.roles.ignored[1].name, std::string("comment"));
         QCOMPARE(s.roles.ignored[2].name, std::string("constant"));
+    }
+
+    // A positive, strongly right-skewed target gets log (or log-shift with zeros or negative
+    // values) and the reason; a symmetric one none.
+    void suggestedTransform_data() {
+        QTest::addColumn<QVector<double>>("values");
+        QTest::addColumn<QString>("transform");
+        QTest::addColumn<QString>("reason");  // a part of it
+        QVector<double> lognormal, withZero, withLoss, symmetric, oneOutlier;
+        const boost::math::normal normal;
+        for (int i = 1; i <= 200; ++i) {
+            // Normal quantiles: a lognormal(sigma 1) sample of skewness 3.6 whose maximum is
+            // 16 times its median, so the skewness alone decides.
+            const double z = boost::math::quantile(normal, (i - 0.5) / 200);
+            lognormal << 30000 * std::exp(z);
+            withZero << (i <= 5 ? 0.0 : 30000 * std::exp(z));
+            withLoss << (i == 1 ? -7000.0 : 30000 * std::exp(z));
+            symmetric << 50 + z;
+            oneOutlier << (i == 200 ? 5000.0 : 100 + i % 7);
+        }
+        QTest::newRow("lognormal") << lognormal << "log"
+                                   << "every value is positive";
+        QTest::newRow("zeros") << withZero << "log-shift"
+                               << "since it has zeros (min 0)";
+        QTest::newRow("a loss") << withLoss << "log-shift"
+                                << "since it has negative values (min -7000)";
+        QTest::newRow("symmetric") << symmetric << ""
+                                   << "";
+        QTest::newRow("max 50 x median") << oneOutlier << "log"
+                                         << "times its median";
+    }
+    void suggestedTransform() {
+        QFETCH(QVector<double>, values);
+        QFETCH(QString, transform);
+        QFETCH(QString, reason);
+        Table t;
+        (void)t.addColumn(Column::numeric("income", {values.begin(), values.end()}));
+        const auto s = summarize(t);
+        QCOMPARE(s.roles.target, std::string("income"));
+        QCOMPARE(QString::fromStdString(s.roles.transform), transform);
+        if (transform.isEmpty()) {
+            QVERIFY(s.roles.transformReason.empty());
+            return;
+        }
+        QVERIFY2(QString::fromStdString(s.roles.transformReason).contains(reason),
+                 s.roles.transformReason.c_str());
+        QVERIFY(s.roles.transformReason.starts_with("'income' is strongly right-skewed ("));
+        QVERIFY(s.roles.transformReason.ends_with("The normal mixture model is the other remedy"));
+    }
+
+    // The bundled income example: negative incomes, so log-shift.
+    void incomeExampleGetsLogShift() {
+        const auto s = summarize(makeExample(ExampleId::IncomeSurvey));
+        QCOMPARE(s.roles.target, std::string("income"));
+        QCOMPARE(s.roles.transform, std::string("log-shift"));
     }
 
     void tieGoesToNumeric() {

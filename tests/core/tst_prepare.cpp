@@ -327,7 +327,7 @@ class TstPrepare : public QObject {
             QTest::newRow("too many levels")
                 << Case{fixtures::people(), baseRoles(), few}
                 << "predictor 'edu' has 3 levels, more than the limit of 2; merge levels, remove "
-                   "it from the predictors, or raise the level limit";
+                   "it from the predictors, or raise the level limit (data.max_levels)";
         }
 
         {

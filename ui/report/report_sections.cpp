@@ -65,6 +65,29 @@ QString settingsOf(const study::SynthesizerConfig& sc) {
     return s.join(QStringLiteral(", "));
 }
 
+// What the model was fitted on: each predictor's coding and its columns of X.
+ReportTable designTable(const data::DesignSummary& d) {
+    ReportTable t;
+    t.caption = QStringLiteral("Model design");
+    t.header = {QStringLiteral("Predictor"), QStringLiteral("Type"), QStringLiteral("Coding"),
+                QStringLiteral("Columns of X")};
+    t.alignRight = {false, false, false, false};
+    for (const auto& p : d.predictors) {
+        const QString coding =
+            p.type == "categorical"
+                ? QStringLiteral("%1 levels, reference '%2'").arg(p.levels).arg(str(p.reference))
+                : QStringLiteral("standardized: mean %1, sd %2")
+                      .arg(num(p.mean.value_or(0.0)), num(p.sd.value_or(1.0)));
+        QStringList names;
+        for (const auto& c : p.columns) names << str(c);
+        t.rows.push_back(
+            {str(p.name), str(p.type), coding,
+             QStringLiteral("%1: %2").arg(p.columns.size()).arg(names.join(QStringLiteral(", ")))});
+    }
+    t.note = str(data::describeDesign(d).front());
+    return t;
+}
+
 }  // namespace
 
 QString num(double v, int digits) {
@@ -122,6 +145,14 @@ ReportSection configurationSection(const study::RunResult& run, const RunSource&
                                                .arg(in.patterns.count())
                                                .arg(in.patterns.singletons)},
          {QStringLiteral("Design columns"), QString::number(in.columnNames().size())}})));
+
+    s.blocks.push_back(ReportBlock::tableBlock(designTable(run.design)));
+    if (!run.warnings.empty()) {
+        QStringList w;
+        for (const auto& text : run.warnings) w << str(text);
+        s.blocks.push_back(ReportBlock::paragraph(QStringLiteral("Warnings of this run: ") +
+                                                  w.join(QStringLiteral("; "))));
+    }
 
     std::vector<std::pair<QString, QString>> model = {
         {QStringLiteral("Family"), str(c.model.family)}};

@@ -41,21 +41,38 @@ BuiltChart make(QString key, QString title, QString caption, bool recordLevel,
     return {std::move(key), std::move(title), std::move(caption), recordLevel, std::move(chart)};
 }
 
-// One violin per synthesizer of a record-level vector; `mark` gives the marked value.
+// One violin per synthesizer of a record-level vector; `mark` gives the marked value. With
+// `logWhenSpread`, values whose positive part spans two orders of magnitude or more (over
+// all synthesizers: one axis) are drawn on a log scale.
 template <typename Values, typename Mark>
 Expected<BuiltChart> violinsOf(const RunResult& run, Values values, Mark mark,
                                const QString& markLabel, const QString& valueTitle,
                                const utility::KdeOptions& kde, QString key, QString title,
-                               QString caption) {
+                               QString caption, bool logWhenSpread = false) {
     if (run.synthesizers.empty()) return Error{"the run has no synthesizers to plot"};
-    std::vector<charts::Violin> violins;
+    std::vector<std::vector<double>> all;
+    std::vector<double> pooled;
     for (const auto& s : run.synthesizers) {
-        const std::vector<double> v = values(s);
+        all.push_back(values(s));
+        pooled.insert(pooled.end(), all.back().begin(), all.back().end());
+    }
+    const bool log = logWhenSpread && utility::spansOrdersOfMagnitude(pooled);
+    if (log)
+        caption += QStringLiteral(
+            " The value axis is logarithmic because the values span orders of magnitude.");
+    std::vector<charts::Violin> violins;
+    for (std::size_t k = 0; k < run.synthesizers.size(); ++k) {
+        const auto& s = run.synthesizers[k];
+        const std::vector<double>& v = all[k];
         if (v.empty()) {
             return Error{"synthesizer '" + s.name + "' has no values for '" +
                          valueTitle.toStdString() + "'"};
         }
-        auto summary = utility::violinSummary(v, kde);
+        // A synthesizer whose values are all 0 (none positive) keeps the linear scale's
+        // violin; the chart then stays linear.
+        const bool anyPositive = std::any_of(v.begin(), v.end(), [](double x) { return x > 0; });
+        auto summary =
+            log && anyPositive ? utility::logViolinSummary(v, kde) : utility::violinSummary(v, kde);
         if (!summary) {
             return Error{"synthesizer '" + s.name + "', " + valueTitle.toStdString() + ": " +
                          summary.message()};
@@ -156,7 +173,8 @@ Expected<BuiltChart> lipschitzViolins(const RunResult& run) {
         QStringLiteral("violin_lipschitz"), QStringLiteral("By-record Lipschitz bounds"),
         QStringLiteral("Each violin shows how the records' sensitivity bounds are spread under "
                        "one synthesizer; the dashed line is its largest bound Δ(α,x), and "
-                       "ε = 2 Δ(α,x) per released dataset, so lower lines mean more privacy."));
+                       "ε = 2 Δ(α,x) per released dataset, so lower lines mean more privacy."),
+        true);
 }
 
 Expected<BuiltChart> riskViolins(const RunResult& run) {
@@ -180,7 +198,8 @@ Expected<BuiltChart> weightViolins(const RunResult& run) {
         QStringLiteral("Each violin shows the weights a synthesizer gives the records (1 = "
                        "used fully, 0 = left out); the more weight stays near 1, the more of "
                        "the data's information the synthetic data keeps; a flat line is a "
-                       "synthesizer that gives every record the same weight."));
+                       "synthesizer that gives every record the same weight."),
+        true);
 }
 
 std::vector<std::string> utilityStatistics(const RunResult& run) {

@@ -3,7 +3,10 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMetaObject>
+#include <QPointer>
 #include <QPushButton>
+#include <QStringList>
 #include <QVBoxLayout>
 
 #include "ui/run/progress_board.hpp"
@@ -19,6 +22,8 @@ RunPanel::RunPanel(QWidget* parent)
       run_(new QPushButton(tr("Run comparison"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
       message_(new QLabel(this)),
+      design_(new QLabel(this)),
+      warnings_(new QLabel(this)),
       progress_(new RunProgress(this)),
       list_(new RunList(this)),
       job_(new JobRunner<Expected<study::RunResult>>(this)) {
@@ -37,6 +42,22 @@ RunPanel::RunPanel(QWidget* parent)
     message_->setTextFormat(Qt::PlainText);
     message_->hide();
     layout->addWidget(message_);
+    auto* designBox = new QGroupBox(tr("Model design"));
+    auto* dl = new QVBoxLayout(designBox);
+    design_->setTextFormat(Qt::PlainText);
+    design_->setWordWrap(true);
+    design_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    design_->setText(
+        tr("Shown when a run starts: each predictor's type, its columns in the "
+           "design matrix X, its reference level or standardization, and the "
+           "number of coefficients."));
+    warnings_->setTextFormat(Qt::PlainText);
+    warnings_->setWordWrap(true);
+    warnings_->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    warnings_->hide();
+    dl->addWidget(design_);
+    dl->addWidget(warnings_);
+    layout->addWidget(designBox);
     auto* progressBox = new QGroupBox(tr("Progress"));
     auto* pl = new QVBoxLayout(progressBox);
     pl->addWidget(progress_);
@@ -104,8 +125,12 @@ bool RunPanel::startRun() {
     board_->reset(config->mcmc.chains, config->mcmc.warmup, config->mcmc.draws, fits);
     cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
     runningTable_ = table;
-    job_->start([config = std::move(*config), table, board = board_,
-                 cancel = cancelFlag_](const ProgressCallback&) {
+    design_->setText(tr("Preparing the data..."));
+    designShown_ = false;
+    showWarnings({});
+    QPointer<RunPanel> self(this);
+    job_->start([config = std::move(*config), table, board = board_, cancel = cancelFlag_,
+                 self](const ProgressCallback&) {
         lowerThreadPriority();  // the chain threads core starts from here inherit it
         study::RunOptions options;
         options.cancel = cancel.get();
@@ -115,6 +140,16 @@ bool RunPanel::startRun() {
         options.progress = [&board, &cancel](const Progress& p) {
             board->report(p);
             return cancel->load() ? Continue::Stop : Continue::Yes;
+        };
+        // The design reaches the page before the first fit (queued to the GUI thread; dropped
+        // if the page is gone).
+        options.started = [self](const study::RunStart& start) {
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, start] {
+                    if (self) self->showStart(start);
+                },
+                Qt::QueuedConnection);
         };
         return study::runStudy(config, *table, options);
     });
@@ -134,11 +169,30 @@ void RunPanel::cancelRun() {
     progress_->stop(tr("Cancelling..."));
 }
 
+void RunPanel::showStart(const study::RunStart& start) {
+    QStringList lines;
+    for (const auto& line : data::describeDesign(start.design))
+        lines << QString::fromStdString(line);
+    design_->setText(lines.join(QLatin1Char('\n')));
+    designShown_ = true;
+    showWarnings(start.warnings);
+}
+
+void RunPanel::showWarnings(const std::vector<std::string>& warnings) {
+    QStringList lines;
+    for (const auto& w : warnings) lines << tr("Warning: %1").arg(QString::fromStdString(w));
+    warnings_->setText(lines.join(QLatin1Char('\n')));
+    warnings_->setVisible(!lines.isEmpty());
+}
+
 void RunPanel::onResult(Expected<study::RunResult> result) {
     if (!result) {
+        if (!designShown_) design_->setText(tr("No design: the run stopped while preparing."));
         showMessage(tr("The run stopped: %1").arg(QString::fromStdString(result.message())), true);
         return;
     }
+    // The finished run's own design and every warning, the ones found during the run too.
+    showStart(study::RunStart{result->design, result->warnings});
     RunRecord record;
     record.finishedAt = QDateTime::currentDateTime();
     record.table = runningTable_;

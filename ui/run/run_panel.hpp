@@ -46,6 +46,10 @@ class RunPanel : public QWidget {
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QLabel* messageLabel() const { return message_; }
+    // What the current (or last) run fits and the warnings about its settings, shown from
+    // the moment its data are prepared, before the first fit.
+    QLabel* designLabel() const { return design_; }
+    QLabel* warningsLabel() const { return warnings_; }
     JobRunnerBase* job() const { return job_; }
     // Seconds from Cancel to the worker having stopped, for the last cancelled run.
     double lastCancelSeconds() const { return lastCancelSeconds_; }
@@ -61,6 +65,8 @@ class RunPanel : public QWidget {
     void onResult(Expected<study::RunResult> result);
     void onFinished(JobOutcome outcome);
     void showMessage(const QString& text, bool error);
+    void showStart(const study::RunStart& start);
+    void showWarnings(const std::vector<std::string>& warnings);
 
     ConfigSource configSource_;
     TableSource tableSource_;
@@ -70,9 +76,12 @@ class RunPanel : public QWidget {
     QElapsedTimer cancelClock_;
     QThreadPool pool_;  // the runs' own threads (lowered priority)
     double lastCancelSeconds_ = -1;
+    bool designShown_ = false;  // the current run's design reached the page
     QPushButton* run_;
     QPushButton* cancel_;
     QLabel* message_;
+    QLabel* design_;
+    QLabel* warnings_;
     RunProgress* progress_;
     RunList* list_;
     JobRunner<Expected<study::RunResult>>* job_;

@@ -169,6 +169,11 @@ QWidget* ModelPage::buildModelGroup() {
         tr("How y is transformed before modelling (synthetic values are transformed back). "
            "log-shift handles zeros; count families need \"none\"."));
     form->addRow(tr("Transform of y"), transform_);
+    transformNote_ = new QLabel;
+    transformNote_->setWordWrap(true);
+    transformNote_->setTextFormat(Qt::PlainText);
+    transformNote_->hide();
+    form->addRow(transformNote_);
     missing_ = new QComboBox;
     missing_->addItem(tr("Stop with an error"), QStringLiteral("error"));
     missing_->addItem(tr("Leave out incomplete records"), QStringLiteral("listwise"));
@@ -182,7 +187,10 @@ QWidget* ModelPage::buildModelGroup() {
         emit changed();
     });
     connect(K_, &QSpinBox::valueChanged, this, &ModelPage::changed);
-    connect(transform_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
+    connect(transform_, &QComboBox::currentIndexChanged, this, [this] {
+        updateTransformNote();
+        emit changed();
+    });
     return box;
 }
 
@@ -317,6 +325,30 @@ void ModelPage::updateRelevance() {
                                     "\"none\".")
                                : QString());
     familyNote_->setVisible(count);
+}
+
+void ModelPage::suggestTransform(const std::string& transform, const std::string& reason,
+                                 bool apply) {
+    suggestedTransform_ = QString::fromStdString(transform);
+    suggestedReason_ = QString::fromStdString(reason);
+    if (apply) {
+        const int t = transform_->findText(suggestedTransform_.isEmpty() ? QStringLiteral("none")
+                                                                         : suggestedTransform_);
+        if (t >= 0) transform_->setCurrentIndex(t);
+    }
+    updateTransformNote();
+}
+
+void ModelPage::updateTransformNote() {
+    if (suggestedTransform_.isEmpty()) {
+        transformNote_->hide();
+        return;
+    }
+    const bool followed = transform_->currentText() == suggestedTransform_;
+    transformNote_->setText((followed ? tr("%1 is the suggested transform: %2.")
+                                      : tr("Suggested transform: %1 (you chose another): %2."))
+                                .arg(suggestedTransform_, suggestedReason_));
+    transformNote_->show();
 }
 
 void ModelPage::resetPriors() {

@@ -34,6 +34,11 @@ class ModelPage : public QWidget {
     void load(const study::RunConfig& config);
     // Back to METHOD.md's defaults for every prior.
     void resetPriors();
+    // The transform core suggests for the data's target (data::SuggestedRoles): shown with
+    // its reason beside the transform and, with `apply`, made the current choice (a fresh
+    // table; an opened project keeps its own). Empty `transform`: no suggestion.
+    void suggestTransform(const std::string& transform, const std::string& reason, bool apply);
+    QLabel* transformNote() const { return transformNote_; }
 
     QComboBox* familyBox() const { return family_; }
     QSpinBox* componentsBox() const { return K_; }
@@ -59,12 +64,16 @@ class ModelPage : public QWidget {
     QWidget* buildPriorGroup();
     QWidget* buildMcmcGroup();
     void updateRelevance();
+    void updateTransformNote();
 
     QComboBox* family_ = nullptr;
     QSpinBox* K_ = nullptr;
     QComboBox* transform_ = nullptr;
     QComboBox* missing_ = nullptr;
     QLabel* familyNote_ = nullptr;
+    QLabel* transformNote_ = nullptr;
+    QString suggestedTransform_;
+    QString suggestedReason_;
     std::map<std::string, ExactSpinBox*> priors_;
     std::map<std::string, QLabel*> priorLabels_;
     QSpinBox* chains_ = nullptr;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include "data/message_text.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -21,6 +23,58 @@ Status checkNotMissing(const Column& c, std::span<const std::size_t> rows) {
         if (c.isMissing(r))
             return Error{"predictor '" + c.name() + "' row " + std::to_string(r + 1) +
                          " is missing; choose listwise deletion or fix the file"};
+    return {};
+}
+
+// A level label that reads as a number: not a code a number would change ("01", "02134").
+std::optional<double> numberLabel(const std::string& label) {
+    auto v = parseNumber(label);
+    if (!v) return std::nullopt;
+    std::string_view t(label);
+    while (!t.empty() && (t.front() == ' ' || t.front() == '+' || t.front() == '-'))
+        t.remove_prefix(1);
+    if (t.size() > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9') return std::nullopt;
+    return v;
+}
+
+// The rule of DesignOptions::maxWholeNumberLevels: a categorical predictor whose every
+// level is a number was probably meant to be numeric. A few whole-number codes (regions
+// 1-12) are kept, with a note; decimals, or more whole numbers than the limit, are refused.
+Status checkNumberLevels(const Column& c, const std::vector<std::size_t>& present,
+                         const DesignOptions& options, std::vector<std::string>& notes) {
+    const auto& levels = c.levels();
+    std::vector<double> values;
+    std::string decimal;  // the first level with a fractional part
+    for (std::size_t k : present) {
+        auto v = numberLabel(levels[k].label);
+        if (!v) return {};
+        if (decimal.empty() && *v != std::floor(*v)) decimal = levels[k].label;
+        values.push_back(*v);
+    }
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    const std::string n = std::to_string(present.size());
+    const std::string fix =
+        "set its type to numeric (data.types: {\"" + c.name() +
+        "\": \"numeric\"} in a configuration, the Type column on the Data page); if they "
+        "really are category codes, relabel them as text (such as 'group " +
+        levels[present.front()].label + "')";
+    const std::string cost = "as categorical it adds " + std::to_string(present.size() - 1) +
+                             " dummy columns to the model instead of one slope";
+    if (!decimal.empty())
+        return Error{"predictor '" + c.name() + "' is categorical but its " + n +
+                     " levels are all numbers, some with decimals (such as '" + decimal +
+                     "'): it was probably meant to be numeric, and " + cost + "; " + fix};
+    if (present.size() > options.maxWholeNumberLevels)
+        return Error{"predictor '" + c.name() + "' is categorical but its " + n +
+                     " levels are all whole numbers (" + formatNumber(*lo) + " to " +
+                     formatNumber(*hi) + "), more than the " +
+                     std::to_string(options.maxWholeNumberLevels) +
+                     " a set of category codes usually has: it was probably meant to be "
+                     "numeric, and " +
+                     cost + "; " + fix};
+    notes.push_back("the levels of '" + c.name() + "' are the whole numbers " + formatNumber(*lo) +
+                    " to " + formatNumber(*hi) + ": they are treated as " + n +
+                    " categories (codes); if they are quantities, set its type to numeric");
     return {};
 }
 
@@ -46,7 +100,9 @@ Expected<PredictorCoding> fitCategorical(const Column& c, const Roles& roles,
     if (present.size() > options.maxLevels)
         return Error{"predictor '" + c.name() + "' has " + std::to_string(present.size()) +
                      " levels, more than the limit of " + std::to_string(options.maxLevels) +
-                     "; merge levels, remove it from the predictors, or raise the level limit"};
+                     "; merge levels, remove it from the predictors, or raise the level limit "
+                     "(data.max_levels)"};
+    if (auto s = checkNumberLevels(c, present, options, notes); !s) return Error{s.message()};
     if (present.size() == 1)
         return Error{"predictor '" + c.name() + "' has the single level '" +
                      levels[present.front()].label +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -11,18 +12,34 @@ namespace ppsynth::data {
 
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
+// The words of a column name: split at anything but letters and digits and where a lower
+// case letter meets an upper case one ("caseID" -> case, id; "person_id" -> person, id).
+std::vector<std::string> nameWords(const std::string& name) {
+    std::vector<std::string> words(1);
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (!std::isalnum(c)) {
+            if (!words.back().empty()) words.emplace_back();
+            continue;
+        }
+        if (i > 0 && std::isupper(c) && std::islower(static_cast<unsigned char>(name[i - 1])) &&
+            !words.back().empty())
+            words.emplace_back();
+        words.back() += static_cast<char>(std::tolower(c));
+    }
+    if (words.back().empty()) words.pop_back();
+    return words;
 }
 
+// Named like a record identifier: a word such as id, row, serial, record or respondent.
 bool idLikeName(const std::string& name) {
-    const std::string n = lower(name);
-    return n == "id" || n == "row" || n == "index" || n == "obs" ||
-           (n.size() > 3 && n.ends_with("_id")) ||
-           (n.size() > 2 && n.ends_with("id") &&
-            std::isupper(static_cast<unsigned char>(name[name.size() - 2])));
+    static const std::set<std::string> idWords = {
+        "id",     "row",      "rowid",      "rownum", "serial", "serialno",
+        "record", "recordid", "respondent", "respid", "index",  "obs",
+        "case",   "caseid",   "seqn",       "uid",    "uuid"};
+    const auto words = nameWords(name);
+    return std::any_of(words.begin(), words.end(),
+                       [](const std::string& w) { return idWords.count(w) > 0; });
 }
 
 // Statistics of a numeric or count column; also returns the exact distinct count.
@@ -50,6 +67,19 @@ std::size_t summarizeNumbers(const Column& c, ColumnSummary& s) {
         for (double x : v) ss += (x - mean) * (x - mean);
         s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
     }
+    const std::size_t n = v.size();
+    s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    if (n >= 3) {
+        double m2 = 0, m3 = 0;
+        for (double x : v) {
+            const double d = x - mean;
+            m2 += d * d;
+            m3 += d * d * d;
+        }
+        m2 /= static_cast<double>(n);
+        m3 /= static_cast<double>(n);
+        if (m2 > 0) s.skewness = m3 / std::pow(m2, 1.5);
+    }
     const auto distinct = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
     // An identifier: complete, whole numbers, all distinct, and either a run like 1..n or
     // a name that says so ("id", "person_id", "caseID").
@@ -70,8 +100,37 @@ std::size_t distinctTexts(const Column& c) {
 }
 
 std::string idReason(const ColumnSummary& s) {
-    return "it looks like a row identifier: all distinct whole numbers " + formatNumber(*s.min) +
-           ".." + formatNumber(*s.max);
+    return "identifier: all distinct whole numbers " + formatNumber(*s.min) + ".." +
+           formatNumber(*s.max) + (idLikeName(s.name) ? ", and named like one" : ", one per row") +
+           "; a record's label, not data about it";
+}
+
+// Three significant digits, whatever the process locale (the GUI sets one).
+std::string readable(double v) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3);
+    return std::string(buf, r.ptr);
+}
+
+// SuggestedRoles::transform for the chosen target.
+void suggestTransform(const ColumnSummary& s, SuggestedRoles& r) {
+    if (!s.median || !s.max || !s.min || !(*s.median > 0)) return;
+    const double ratio = *s.max / *s.median;
+    const bool skewed = s.skewness && *s.skewness > kSkewnessForTransform;
+    if (!skewed && !(ratio > kMaxOverMedianForTransform)) return;
+    const bool positive = *s.min > 0;
+    r.transform = positive ? "log" : "log-shift";
+    std::string why = "'" + s.name + "' is strongly right-skewed (";
+    if (s.skewness) why += "skewness " + readable(*s.skewness) + "; ";
+    why += "its maximum is " + readable(ratio) +
+           " times its median): a normal model of y itself would spread the synthetic values "
+           "far below the data, negative ones included; ";
+    why += positive ? "log models log(y) instead (every value is positive)"
+                    : "log-shift models log(y + s) instead, s = 1 - min(y), since it has " +
+                          std::string(*s.min == 0 ? "zeros" : "negative values") + " (min " +
+                          formatNumber(*s.min) + ")";
+    why += ". The normal mixture model is the other remedy";
+    r.transformReason = std::move(why);
 }
 
 }  // namespace
@@ -123,7 +182,7 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
         const auto& s = out.columns[j];
         if (s.type != ColumnType::Numeric && s.type != ColumnType::Count) continue;
         if (s.looksLikeId) {
-            skippedIds.push_back("'" + s.name + "' was skipped because " + idReason(s));
+            skippedIds.push_back("'" + s.name + "' was skipped: it is an " + idReason(s));
             continue;
         }
         if (exactDistinct[j] < 2) continue;
@@ -148,6 +207,7 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
             "synthesizes a numeric or count variable";
     }
     for (const auto& skipped : skippedIds) r.targetReason += "; " + skipped;
+    if (best) suggestTransform(out.columns[*best], r);
     if (best)
         r.targetReason += ". Choose another target if the sensitive variable is a different column";
 

@@ -81,6 +81,16 @@ Status checkFinite(const Table& table, const Roles& roles, const std::vector<std
     return {};
 }
 
+// A constant target has nothing to synthesize: its f_i, weights and epsilon would describe
+// a degenerate fit (a predictor is refused the same way in the design matrix).
+Status checkNotConstant(const std::string& target, const Eigen::VectorXd& y) {
+    if (y.size() < 2 || y.minCoeff() != y.maxCoeff()) return {};
+    return Error{"target '" + target + "' is constant (every used record has " +
+                 formatNumber(y(0)) +
+                 "), so there is nothing to synthesize and no risk to measure; pick another "
+                 "target or check the file"};
+}
+
 std::string transformNote(const Transform& t, const Eigen::VectorXd& y,
                           const std::vector<std::size_t>& rows) {
     if (t.kind != TransformKind::LogShift || y.size() == 0) return {};
@@ -165,6 +175,7 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
     in.yOriginal.resize(n);
     for (Eigen::Index i = 0; i < n; ++i)
         in.yOriginal(i) = target.value(in.keptRows[static_cast<std::size_t>(i)]);
+    if (auto s = checkNotConstant(roles.target, in.yOriginal); !s) return Error{s.message()};
     if (options.countModel)
         if (auto s = checkCounts(roles.target, in.yOriginal, in.keptRows); !s)
             return Error{s.message()};
@@ -178,8 +189,9 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
         in.report.notes.push_back(std::move(note));
 
     // The design matrix and the patterns.
-    auto design = buildDesignMatrix(table, roles, in.keptRows,
-                                    DesignOptions{options.maxLevels, options.rankTolerance});
+    auto design = buildDesignMatrix(
+        table, roles, in.keptRows,
+        DesignOptions{.maxLevels = options.maxLevels, .rankTolerance = options.rankTolerance});
     if (!design) return design.error();
     in.X = std::move(design->X);
     in.coding = std::move(design->coding);

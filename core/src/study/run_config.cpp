@@ -13,6 +13,7 @@
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/study/run_checks.hpp"
 #include "study/json_reader.hpp"
 #include "study/run_config_sections.hpp"
 
@@ -427,6 +428,7 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
     }
     if (executionOrder(c).size() != c.synthesizers.size())
         return Error{"synthesizers: the 'match'/'base' references form a cycle"};
+    if (auto s = refuseDegenerateKnobs(c); !s) return Error{s.message()};
     resolveDataPath(c, baseDir);
     return c;
 }

@@ -241,6 +241,10 @@ class Loader {
             return Error{"the data file '" + out.dataPath + "' gives " +
                          std::to_string(run.inputs.recordCount()) + " records, the run had " +
                          std::to_string(records)};
+        run.design = designOf(run.config, run.inputs);
+        if (auto w = j.find("warnings"); w != j.end() && w->is_array())
+            for (const auto& e : *w)
+                if (e.is_string()) run.warnings.push_back(e.get<std::string>());
         run.parameterNames = j.at("parameter_names").get<std::vector<std::string>>();
         run.seconds = number(j, "seconds");
 

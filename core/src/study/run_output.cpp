@@ -208,6 +208,30 @@ Status writeDraws(const RunResult& run, const SynthesizerResult& r, const fs::pa
 
 namespace {
 
+json designJson(const data::DesignSummary& d) {
+    json predictors = json::array();
+    for (const auto& p : d.predictors) {
+        json o = {{"name", p.name}, {"type", p.type}, {"columns", p.columns}};
+        if (p.type == "categorical") {
+            o["levels"] = p.levels;
+            o["reference"] = p.reference;
+        } else {
+            o["standardization"] = {{"mean", p.mean.value_or(0.0)}, {"sd", p.sd.value_or(1.0)}};
+        }
+        predictors.push_back(std::move(o));
+    }
+    return {{"target", d.target},
+            {"transform", d.transform},
+            {"shift", d.shift},
+            {"records", d.records},
+            {"predictors", std::move(predictors)},
+            {"columns", d.columns},
+            {"components", d.components},
+            {"predictors_used", d.predictorsUsed},
+            {"coefficients", d.coefficients()},
+            {"summary", data::describeDesign(d, std::numeric_limits<std::size_t>::max())}};
+}
+
 std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
     json j;
     // The engine revision says whether draws from this folder and a newer build may differ.
@@ -229,6 +253,8 @@ std::string summaryJson(const RunResult& run, const std::string& dataSha256) {
     const fs::path dataPath = fs::absolute(run.config.data.path, ec);
     j["data_file"] = {{"path", ec ? run.config.data.path : dataPath.lexically_normal().string()},
                       {"sha256", dataSha256.empty() ? json(nullptr) : json(dataSha256)}};
+    j["design"] = designJson(run.design);
+    j["warnings"] = run.warnings;
     j["parameter_names"] = run.parameterNames;
     j["seconds"] = run.seconds;
     j["synthesizers"] = json::object();

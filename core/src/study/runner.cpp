@@ -7,6 +7,7 @@
 #include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
 
@@ -130,6 +131,8 @@ class Runner {
           countModel_(base.countModel_) {
         result_.config = config_;
         result_.synthesizers.clear();
+        result_.warnings = knobWarnings(config_);
+        for (auto& w : dataWarnings(config_, result_.inputs)) result_.warnings.push_back(w);
         riskChanged_ = config.risk.radius != base.config_.risk.radius ||
                        config.risk.percentage != base.config_.risk.percentage ||
                        config.risk.L != base.config_.risk.L;
@@ -184,9 +187,14 @@ class Runner {
 
     Status prepare(const data::Table& table) {
         countModel_ = models::isCountFamily(config_.model.family);
+        if (auto s = refuseDegenerateKnobs(config_); !s) return s;
         auto inputs = prepareRunInputs(config_, table);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);
+        result_.design = designOf(config_, result_.inputs);
+        result_.warnings = knobWarnings(config_);
+        for (auto& w : dataWarnings(config_, result_.inputs)) result_.warnings.push_back(w);
+        if (options_.started) options_.started(RunStart{result_.design, result_.warnings});
         auto priors = priorsFromConfig(config_.model.priors);
         if (!priors) return priors.status();
         models::ModelSpec spec;
@@ -468,6 +476,8 @@ class Runner {
             }
         }
         if (sc.scheme != Scheme::Unweighted) r.alpha = withAssumption2(std::move(r.alpha));
+        if (auto s = refuseZeroWeights(sc, r.alpha); !s) return Error{s.message()};
+        if (auto w = weightsWarning(sc, r.alpha)) result_.warnings.push_back(std::move(*w));
         // Everything so far that was not a fit: IR for the weights, the scalar/k searches.
         r.stageSeconds.weights = secondsSince(t0) - (fitSeconds_ - fitsBefore);
 
@@ -552,6 +562,13 @@ class Runner {
 };
 
 }  // namespace
+
+data::DesignSummary designOf(const RunConfig& config, const data::ModelInputs& inputs) {
+    const bool mixture = config.model.family == "normal-mixture";
+    return data::summarizeDesign(inputs, config.data.target,
+                                 mixture ? static_cast<std::size_t>(config.model.K) : 1,
+                                 config.model.family != "poisson-means");
+}
 
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options) {

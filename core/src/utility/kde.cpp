@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 
@@ -201,6 +202,48 @@ Expected<ViolinSummary> violinSummary(std::span<const double> values, const KdeO
     double sum = 0;
     for (double x : values) sum += x;
     v.mean = sum / static_cast<double>(v.n);
+    return v;
+}
+
+bool spansOrdersOfMagnitude(std::span<const double> values, double ratio) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (double v : values)
+        if (v > 0 && std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    return hi > 0 && hi >= ratio * lo;
+}
+
+Expected<ViolinSummary> logViolinSummary(std::span<const double> values,
+                                         const KdeOptions& options) {
+    KdeOptions plain;  // the marks need no support bounds; the outline is redone below
+    plain.gridSize = 2;
+    auto v = violinSummary(values, plain);
+    if (!v) return v;
+    std::vector<double> logs;
+    logs.reserve(values.size());
+    for (double x : values)
+        if (x > 0) logs.push_back(std::log10(x));
+    if (logs.empty())
+        return Error{"a log-scale violin needs a positive value; every value is 0 or below"};
+    KdeOptions o;
+    o.gridSize = options.gridSize;
+    o.bins = options.bins;
+    o.bandwidthMultiplier = options.bandwidthMultiplier;
+    // A value bounded above by 1 (a weight) is bounded above by 0 on the log scale.
+    if (options.upper) o.upper = std::log10(*options.upper);
+    auto d = kernelDensity(logs, o);
+    if (!d) return d.error();
+    v->grid.clear();
+    for (double g : d->x) v->grid.push_back(std::pow(10.0, g));
+    v->density = std::move(d->y);
+    v->bandwidth = d->bandwidth;
+    v->logScale = true;
+    v->zeros = values.size() - logs.size();
+    v->minPositive = std::numeric_limits<double>::infinity();
+    for (double x : values)
+        if (x > 0) v->minPositive = std::min(v->minPositive, x);
     return v;
 }
 

@@ -74,6 +74,11 @@ struct DesignOptions {
     // A column whose angle to the span of the others has a sine below this is collinear
     // (exact dependencies come out near 1e-15; real data rarely below 1e-4).
     double rankTolerance = 1e-7;
+    // A categorical predictor whose every level reads as a number (not a code with a
+    // leading zero such as "01") was probably meant to be numeric: it is refused when a
+    // level has decimals ("2.0499999523162842") or when there are more whole-number levels
+    // than this; up to this many whole-number codes (regions 1 to 12) are kept, with a note.
+    std::size_t maxWholeNumberLevels = 20;
 };
 
 struct DesignMatrix {

@@ -29,13 +29,17 @@ struct ColumnSummary {
     // Numeric and count columns, over finite values (nullopt when there are none); sd is
     // the sample sd (n - 1), nullopt with fewer than two values.
     std::optional<double> min, max, mean, sd;
+    // Also the median and the sample skewness g1 = m3 / m2^1.5 (nullopt below three values
+    // or when every value is the same).
+    std::optional<double> median, skewness;
     // Distinct non-missing values (levels present, for categorical columns), reported up to
     // `distinctCap`; `distinctCapped` says the true number is larger.
     std::size_t distinct = 0;
     bool distinctCapped = false;
     // Categorical columns: every level in level order with its count (missing excluded).
     std::vector<LevelCount> levels;
-    // Whole numbers, all distinct, forming a run like 1..n: a row identifier, not data.
+    // Complete, whole numbers, all distinct, and either a run like 1..n or named like an
+    // identifier (a word such as id, row, serial, record, respondent): a record's label.
     bool looksLikeId = false;
 };
 
@@ -51,7 +55,17 @@ struct SuggestedRoles {
     std::vector<std::string> known;  // always empty: the user decides
     std::string knownNote;
     std::vector<IgnoredColumn> ignored;
+    // A positive, strongly right-skewed target (an income: skewness above 2, or a maximum
+    // more than 20 times the median): the transform the continuous models should use, "log",
+    // or "log-shift" when it has zeros or negative values; empty when none is needed. The
+    // reason says why, and names the normal mixture as the other remedy.
+    std::string transform;
+    std::string transformReason;
 };
+
+// The thresholds of SuggestedRoles::transform.
+inline constexpr double kSkewnessForTransform = 2.0;
+inline constexpr double kMaxOverMedianForTransform = 20.0;
 
 struct TableSummary {
     std::size_t rows = 0;

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
+#include "ppsynth/data/design_summary.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/table.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
@@ -82,6 +84,10 @@ struct RunResult {
     Eigen::VectorXd f;                            // unweighted per-record bounds f_i (confidential)
     std::vector<SynthesizerResult> synthesizers;  // in configuration order
     double seconds = 0;
+    // What was fitted (run.json "design") and what a person should know about the settings
+    // and results (run.json "warnings"): study/run_checks.hpp's rules.
+    data::DesignSummary design;
+    std::vector<std::string> warnings;
     // SHA-256 of the data file the table was read from (readRunData), recorded in run.json
     // so a reopened run can tell whether the file changed. Empty: the output writer hashes
     // config.data.path itself.
@@ -90,10 +96,22 @@ struct RunResult {
     const SynthesizerResult* find(const std::string& name) const;
 };
 
+// What a run is about to fit, known once the data are prepared and before the first fit.
+struct RunStart {
+    data::DesignSummary design;
+    std::vector<std::string> warnings;  // about the settings and the data so far
+};
+
 struct RunOptions {
     ProgressCallback progress;  // stage "<synthesizer>: <what>"
     const std::atomic<bool>* cancel = nullptr;
+    // Called once, on the calling thread, before the unweighted fit starts.
+    std::function<void(const RunStart&)> started;
 };
+
+// The design summary of prepared inputs under a configuration's model (the mixture's K
+// components each have their own coefficients; Poisson means uses no predictors).
+data::DesignSummary designOf(const RunConfig& config, const data::ModelInputs& inputs);
 
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options = {});

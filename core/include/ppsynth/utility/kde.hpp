@@ -52,10 +52,29 @@ struct ViolinSummary {
     double min = 0, q1 = 0, median = 0, q3 = 0, max = 0, mean = 0;
     double bandwidth = 0;
     std::size_t n = 0;
+    // logViolinSummary only: the outline is a density per decade (of log10 of the positive
+    // values), `zeros` values (0 or below) are left out of it, and the outline ends at the
+    // smallest positive value.
+    bool logScale = false;
+    std::size_t zeros = 0;
+    double minPositive = 0;
 };
 
 Expected<ViolinSummary> violinSummary(std::span<const double> values,
                                       const KdeOptions& options = {});
+
+// Whether values are best shown on a log scale: the positive ones span at least `ratio`
+// (two orders of magnitude by default) from the smallest to the largest. Record bounds on
+// a skewed income (most near 10, a few near 10^4) drawn on a linear scale are a line with a
+// spike; on a log scale every record's bound is seen.
+bool spansOrdersOfMagnitude(std::span<const double> values, double ratio = 100.0);
+
+// A violin for a log axis: the marks (quartiles, median, range, mean, n) are those of all
+// the values, as violinSummary's; the outline is the KDE of log10 of the positive values
+// (bw.nrd0 on that scale), with its grid given back in the values' units. Needs at least
+// one positive value.
+Expected<ViolinSummary> logViolinSummary(std::span<const double> values,
+                                         const KdeOptions& options = {});
 
 // Confidential vs synthetic densities on one common grid (each with its own bw.nrd0 unless
 // options.bandwidth is set), and optionally both again on a finer grid over the upper tail,

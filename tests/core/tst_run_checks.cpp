@@ -1,0 +1,252 @@
+// Degenerate settings get a refusal or a warning, never a silent result
+// (study/run_checks.hpp), and a run says what it fits before fitting it (the design in
+// RunStart, RunResult and run.json).
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "ppsynth/data/examples.hpp"
+#include "ppsynth/study/run_checks.hpp"
+#include "ppsynth/study/run_output.hpp"
+#include "ppsynth/study/runner.hpp"
+
+using namespace ppsynth;
+
+namespace {
+
+// The poisson example (1000 counts, no predictors) with the conjugate model: well under a
+// second per run.
+std::string configWith(const std::string& synthesizers, const std::string& risk = "{}") {
+    return R"({
+      "data": {"path": "poisson.csv", "target": "y"},
+      "model": {"family": "poisson-means"},
+      "mcmc": {"chains": 2, "warmup": 0, "draws": 300, "seed": 3},
+      "synthesis": {"m": 2}, "risk": )" +
+           risk + R"(,
+      "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}, )" +
+           synthesizers + "]}";
+}
+
+const data::Table& poissonTable() {
+    static const auto table = data::makeExample(data::ExampleId::Poisson);
+    return table;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+}
+
+}  // namespace
+
+class TstRunChecks : public QObject {
+    Q_OBJECT
+  private slots:
+    // c + g <= 0 makes every clamp(c u + g) zero: refused by the parser and by a run of a
+    // configuration built in code (the GUI's), naming the synthesizer.
+    void everyWeightZeroIsRefused_data() {
+        QTest::addColumn<QString>("synthesizer");
+        QTest::addColumn<QString>("error");  // empty: accepted
+        QTest::newRow("LW c = 0, g = 0")
+            << R"({"name": "W", "scheme": "lipschitz", "c": 0, "g": 0})"
+            << "synthesizer 'W' (lipschitz): c = 0, g = 0 gives every record weight 0";
+        QTest::newRow("LW g = -1")
+            << R"({"name": "W", "scheme": "lipschitz", "c": 1, "g": -1})"
+            << "synthesizer 'W' (lipschitz): c = 1, g = -1 gives every record weight 0";
+        QTest::newRow("CW c = 0.5, g = -0.7")
+            << R"({"name": "W", "scheme": "marginal", "c": 0.5, "g": -0.7})"
+            << "synthesizer 'W' (marginal): c = 0.5, g = -0.7 gives every record weight 0";
+        QTest::newRow("pairwise c = 0")
+            << R"({"name": "W", "scheme": "pairwise", "c": 0, "g": 0})"
+            << "synthesizer 'W' (pairwise): c = 0, g = 0 gives every record weight 0";
+        QTest::newRow("LW c = 2, g = -1")
+            << R"({"name": "W", "scheme": "lipschitz", "c": 2, "g": -1})"
+            << "";
+        QTest::newRow("sigmoid ignores c")
+            << R"({"name": "W", "scheme": "sigmoid", "c": 0, "g": 0})"
+            << "";
+    }
+    void everyWeightZeroIsRefused() {
+        QFETCH(QString, synthesizer);
+        QFETCH(QString, error);
+        auto c = study::parseRunConfig(configWith(synthesizer.toStdString()));
+        if (error.isEmpty()) {
+            QVERIFY2(c, c ? "" : c.message().c_str());
+            return;
+        }
+        QVERIFY(!c);
+        QVERIFY2(QString::fromStdString(c.message()).contains(error), c.message().c_str());
+        QVERIFY2(c.message().ends_with("make c + g positive, such as c = 1, g = 0"),
+                 c.message().c_str());
+        // The same configuration made in code, as the GUI does, is refused by the run.
+        auto ok = study::parseRunConfig(configWith(R"({"name": "W", "scheme": "lipschitz"})"));
+        QVERIFY(ok);
+        auto built = *ok;
+        auto j = nlohmann::json::parse(synthesizer.toStdString());
+        built.synthesizers[1].scheme = j["scheme"] == "lipschitz"  ? study::Scheme::Lipschitz
+                                       : j["scheme"] == "marginal" ? study::Scheme::Marginal
+                                                                   : study::Scheme::Pairwise;
+        built.synthesizers[1].c = j["c"].get<double>();
+        built.synthesizers[1].g = j["g"].get<double>();
+        auto run = study::runStudy(built, poissonTable());
+        QVERIFY(!run);
+        QVERIFY2(QString::fromStdString(run.message()).startsWith(error), run.message().c_str());
+    }
+
+    void knobWarnings_data() {
+        QTest::addColumn<QString>("synthesizer");
+        QTest::addColumn<QString>("warning");  // empty: none
+        QTest::newRow("g = 1: Unweighted")
+            << R"({"name": "W", "scheme": "lipschitz", "c": 1, "g": 1})"
+            << "synthesizer 'W' (lipschitz): g = 1 gives every record weight 1, so its results "
+               "are those of Unweighted (no privacy gained); use g < 1, such as 0";
+        QTest::newRow("c = 0: one weight for all")
+            << R"({"name": "W", "scheme": "marginal", "c": 0, "g": 0.5})"
+            << "synthesizer 'W' (marginal): c = 0 gives every record the same weight g = 0.5, "
+               "whatever its risk; the scalar scheme does that with a target epsilon, or use "
+               "c > 0 to weight by risk";
+        QTest::newRow("c = 50: nearly Unweighted")
+            << R"({"name": "W", "scheme": "lipschitz", "c": 50, "g": 0})"
+            << "synthesizer 'W' (lipschitz): c = 50, g = 0 gives weight 1 to every record whose "
+               "1 - ft_i (the scaled Lipschitz bound) is above 0.02, so only the very riskiest "
+               "records are down-weighted and the results are nearly those of Unweighted; use "
+               "a c nearer 1";
+        QTest::newRow("c = 20 at the edge")
+            << R"({"name": "W", "scheme": "pairwise", "c": 20, "g": 0})"
+            << "synthesizer 'W' (pairwise): c = 20, g = 0 gives weight 1 to every record whose "
+               "at_i (the pairwise score) is above 0.05";
+        QTest::newRow("c = 10: fine") << R"({"name": "W", "scheme": "lipschitz", "c": 10})"
+                                      << "";
+        QTest::newRow("defaults") << R"({"name": "W", "scheme": "lipschitz"})"
+                                  << "";
+        QTest::newRow("CE grid c = 0.5, g = -0.3")
+            << R"({"name": "W", "scheme": "lipschitz", "c": 0.5, "g": -0.3})"
+            << "";
+    }
+    void knobWarnings() {
+        QFETCH(QString, synthesizer);
+        QFETCH(QString, warning);
+        auto c = study::parseRunConfig(configWith(synthesizer.toStdString()));
+        QVERIFY2(c, c ? "" : c.message().c_str());
+        const auto w = study::knobWarnings(*c);
+        if (warning.isEmpty()) {
+            QVERIFY2(w.empty(), joined(w).c_str());
+            return;
+        }
+        QCOMPARE(w.size(), std::size_t{1});
+        QVERIFY2(QString::fromStdString(w.front()).startsWith(warning), w.front().c_str());
+    }
+
+    // The radius rule reads the data: with the confidential values as the synthetic ones,
+    // every record's ball holding its whole pattern means every IR will be 0.
+    void radiusSoLargeEveryRiskIsZero_data() {
+        QTest::addColumn<QString>("risk");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("default 20%") << "{}" << false;
+        QTest::newRow("percentage 50") << R"({"radius": 50})" << true;
+        QTest::newRow("absolute 1e6") << R"({"radius": 1e6, "radius_mode": "absolute"})" << true;
+        QTest::newRow("absolute 1") << R"({"radius": 1, "radius_mode": "absolute"})" << false;
+    }
+    void radiusSoLargeEveryRiskIsZero() {
+        QFETCH(QString, risk);
+        QFETCH(bool, warned);
+        auto c = study::parseRunConfig(
+            configWith(R"({"name": "W", "scheme": "lipschitz"})", risk.toStdString()));
+        QVERIFY2(c, c ? "" : c.message().c_str());
+        std::vector<std::string> atStart;
+        study::RunOptions ro;
+        int calls = 0;
+        ro.started = [&](const study::RunStart& s) {
+            ++calls;
+            atStart = s.warnings;
+        };
+        auto run = study::runStudy(*c, poissonTable(), ro);
+        QVERIFY2(run, run ? "" : run.message().c_str());
+        QCOMPARE(calls, 1);
+        bool found = false;
+        for (const auto& w : atStart) found = found || w.starts_with("risk.radius ");
+        QCOMPARE(found, warned);
+        QCOMPARE(run->warnings, atStart);
+        if (warned) {
+            // What the warning foretold.
+            for (const auto& s : run->synthesizers) QCOMPARE(s.irSummary.max, 0.0);
+        }
+    }
+
+    // Every record alone in its pattern: IR is 0 by construction.
+    void everyRecordAloneIsWarned() {
+        data::ModelInputs in;
+        in.keptRows = {0, 1, 2};
+        in.yOriginal = Eigen::Vector3d(1, 2, 3);
+        in.patterns.id = {0, 1, 2};
+        in.patterns.members = {{0}, {1}, {2}};
+        in.patterns.singletons = 3;
+        study::RunConfig c;
+        const auto w = study::dataWarnings(c, in);
+        QCOMPARE(w.size(), std::size_t{1});
+        QVERIFY(w.front().starts_with("every record is alone in its pattern"));
+        in.patterns.id = {0, 0, 0};
+        in.patterns.members = {{0, 1, 2}};
+        in.patterns.singletons = 0;
+        QVERIFY(study::dataWarnings(c, in).empty());
+    }
+
+    // Weights computed to all 0 (here an M below every bound) are refused; all 1 for a
+    // weighted scheme is warned in the result.
+    void computedWeights() {
+        auto zero = study::parseRunConfig(
+            configWith(R"({"name": "W", "scheme": "lipschitz", "M": 1e-12})"));
+        QVERIFY(zero);
+        auto run = study::runStudy(*zero, poissonTable());
+        QVERIFY(!run);
+        QVERIFY2(run.message().starts_with("synthesizer 'W': every record's weight is 0") &&
+                     run.message().ends_with("M = 1e-12 truncates every record: "
+                                             "raise M"),
+                 run.message().c_str());
+
+        auto one = study::parseRunConfig(
+            configWith(R"({"name": "EM", "scheme": "scalar", "epsilon": 1e9})"));
+        QVERIFY(one);
+        auto r = study::runStudy(*one, poissonTable());
+        QVERIFY2(r, r ? "" : r.message().c_str());
+        QCOMPARE(r->warnings.size(), std::size_t{1});
+        QCOMPARE(r->warnings.front(),
+                 std::string("synthesizer 'EM' (scalar): every record's weight is 1, so its fit, "
+                             "epsilon and synthetic data are those of Unweighted (no privacy "
+                             "gained)"));
+    }
+
+    // The design reaches the caller before the first fit and run.json keeps it.
+    void designInRunJson() {
+        auto c =
+            study::parseRunConfig(configWith(R"({"name": "W", "scheme": "lipschitz", "g": 1})"));
+        QVERIFY(c);
+        bool beforeFit = false;
+        bool fitted = false;
+        study::RunOptions ro;
+        ro.progress = [&](const Progress&) {
+            fitted = true;
+            return Continue::Yes;
+        };
+        ro.started = [&](const study::RunStart& s) {
+            beforeFit = !fitted;
+            QCOMPARE(s.design.target, std::string("y"));
+        };
+        auto run = study::runStudy(*c, poissonTable(), ro);
+        QVERIFY2(run, run ? "" : run.message().c_str());
+        QVERIFY(beforeFit);
+        const auto j = nlohmann::json::parse(study::runSummaryJson(*run));
+        QVERIFY(j.contains("design"));
+        QCOMPARE(j["design"]["target"].get<std::string>(), std::string("y"));
+        QCOMPARE(j["design"]["columns"].get<int>(), 1);
+        QCOMPARE(j["design"]["coefficients"].get<int>(), 0);  // Poisson means: one mean, no X
+        QCOMPARE(j["design"]["predictors_used"].get<bool>(), false);
+        QVERIFY(j["design"]["summary"].front().get<std::string>().starts_with("model design: "));
+        QCOMPARE(j["warnings"].size(), std::size_t{1});
+        QVERIFY(j["warnings"][0].get<std::string>().starts_with(
+            "synthesizer 'W' (lipschitz): g = 1 gives every record weight 1"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstRunChecks)
+#include "tst_run_checks.moc"
