@@ -39,11 +39,11 @@ std::optional<Name> parseName(const std::string& name) {
     static const std::regex old(R"(^(.+)\.old-([0-9]{1,9})-[0-9]{1,9}$)");
     static const std::regex probe(R"(^\.ppsynth-probe-([0-9]{1,9})-[0-9]{1,9}$)");
     std::smatch m;
-    if (std::regex_match(name, m, partial)) return Name{m[1], Suffix::Partial, std::stol(m[2])};
-    if (std::regex_match(name, m, tmp)) return Name{m[1], Suffix::Tmp, std::stol(m[2])};
+    if (std::regex_match(name, m, partial)) return Name{m[1], Suffix::Partial, std::stol(m[2]), {}};
+    if (std::regex_match(name, m, tmp)) return Name{m[1], Suffix::Tmp, std::stol(m[2]), {}};
     if (std::regex_match(name, m, tmpHost)) return Name{m[1], Suffix::Tmp, std::stol(m[3]), m[2]};
-    if (std::regex_match(name, m, old)) return Name{m[1], Suffix::Old, std::stol(m[2])};
-    if (std::regex_match(name, m, probe)) return Name{"", Suffix::Probe, std::stol(m[1])};
+    if (std::regex_match(name, m, old)) return Name{m[1], Suffix::Old, std::stol(m[2]), {}};
+    if (std::regex_match(name, m, probe)) return Name{"", Suffix::Probe, std::stol(m[1]), {}};
     return std::nullopt;
 }
 
