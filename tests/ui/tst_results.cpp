@@ -420,6 +420,8 @@ class TstResults : public QObject {
         page.showRun(std::move(copy));
         QVERIFY2(page.summaryLabel()->text().contains(expected),
                  qPrintable(page.summaryLabel()->text()));
+        QTRY_VERIFY(page.summaryLabel()->isVisible());
+        QCoreApplication::processEvents();
         QVERIFY(page.grab().save(outputDir(QStringLiteral("screenshots")) +
                                  QStringLiteral("/results_summary_listwise.png")));
         // Nothing dropped: the count is still given.
