@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include "ppsynth/study/config_json.hpp"
+
 namespace ppsynth::ui {
 
 namespace {
@@ -159,11 +161,15 @@ Expected<Project> loadProject(const QString& path) {
     };
     if (!file.open(QIODevice::ReadOnly)) return fail(file.errorString());
     QJsonParseError err;
-    const auto doc = QJsonDocument::fromJson(file.readAll(), &err);
+    const QByteArray bytes = file.readAll();
+    const auto doc = QJsonDocument::fromJson(bytes, &err);
     if (doc.isNull())
         return fail(QStringLiteral("not valid JSON (%1 at byte %2)")
                         .arg(err.errorString())
                         .arg(err.offset));
+    // Qt keeps one of two equal keys silently; a project, like a configuration, refuses them.
+    if (auto s = study::checkUniqueKeys(bytes.toStdString(), "project"); !s)
+        return fail(QString::fromStdString(s.message()));
     const QJsonObject root = doc.object();
     if (root.value(QStringLiteral("format")).toString() != kFormat)
         return fail(QStringLiteral("not a ppsynth project (no \"format\": \"%1\")").arg(kFormat));

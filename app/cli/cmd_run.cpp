@@ -64,6 +64,14 @@ int runRun(const RunArgs& a) {
         std::cerr << "warning: " << result->warnings[k] << "\n";
     std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
+    // Rows left out (missing values, listwise deletion) are said, not only kept in run.json.
+    const auto& report = result->inputs.report;
+    std::cout << "records: " << result->inputs.recordCount() << " of " << report.rowsInTable
+              << " rows modelled";
+    if (report.rowsDropped > 0)
+        std::cout << ", " << report.rowsDropped << " dropped by listwise deletion (missing values)";
+    std::cout << "\n";
+    for (const auto& note : report.notes) std::cerr << "note: " << note << "\n";
     for (const auto& s : result->synthesizers) {
         std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
                   << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod

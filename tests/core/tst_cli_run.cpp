@@ -387,6 +387,26 @@ class TstCliRun : public QObject {
         for (const auto& e : fs::directory_iterator(base))
             QVERIFY2(e.path().filename() == "bundle" || e.path().filename() == "hostile.json",
                      e.path().c_str());
+    // Rows dropped for missing values are said in the summary, not only in run.json.
+    void listwiseDeletionIsReported() {
+        std::string csv = "y\n";
+        for (int i = 0; i < 40; ++i)
+            csv += (i == 4 || i == 9 || i == 30) ? "NA\n" : std::to_string(i % 7) + "\n";
+        writeFile(dir_ + "/gaps.csv", csv);
+        writeFile(dir_ + "/gaps.json", R"({"data": {"path": "gaps.csv", "target": "y",
+            "missing": "listwise"}, "model": {"family": "poisson-means"},
+            "mcmc": {"chains": 1, "warmup": 0, "draws": 50, "seed": 3},
+            "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"enabled": false},
+            "synthesizers": [{"name": "U", "scheme": "unweighted"}]})");
+        const auto r = cli({"run", QString::fromStdString(dir_ + "/gaps.json"), "--out",
+                            QString::fromStdString(dir_ + "/gaps_out")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.contains("records: 37 of 40 rows modelled, 3 dropped by listwise deletion "
+                              "(missing values)"),
+                 r.out.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains("note: listwise deletion dropped 3 of 40 rows"),
+                 r.err.constData());
     }
     void badConfigurations_data() {
         QTest::addColumn<QString>("config");
@@ -406,10 +426,22 @@ class TstCliRun : public QObject {
                                             << "'match' names 'LW'";
         QTest::newRow("bad quantile")
             << QString::fromStdString(quickConfig(", \"quantiles\": [2]")) << "quantile";
+        QTest::newRow("key twice")
+            << QString::fromStdString(quickConfig(", \"bootstrap\": 50"))
+            << "utility: key 'bootstrap' appears twice; delete one of the two";
+        QTest::newRow("mcmc key out of range")
+            << R"({"data": {"path": "x.csv", "target": "y"}, "mcmc": {"chains": 4, "thin": 0},
+                  "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "mcmc: 'thin' is 0 but must be at least 1";
+        QTest::newRow("huge value, transform none")
+            << R"({"data": {"path": "huge.csv", "target": "y"}, "model": {"family": "normal"},
+                  "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "column 'y' row 3: 1e+308 is too large to model on this scale";
     }
     void badConfigurations() {
         QFETCH(QString, config);
         QFETCH(QString, message);
+        writeFile(dir_ + "/huge.csv", "y\n1.5\n2\n1e308\n4\n");
         const std::string path = dir_ + "/bad.json";
         writeFile(path, config.toStdString());
         const std::string out = dir_ + "/bad_out";

@@ -432,6 +432,76 @@ class TstPrepare : public QObject {
                 << "'people.csv' line 5, column 'age': '3O' is not a number";
         }
     }
+    // Values too large for the models' scale are found here, before any chain starts, with
+    // the record and what to do (issue: "the initial point must have 5 finite values").
+    void hugeValues_data() {
+        QTest::addColumn<Case>("c");
+        QTest::addColumn<QString>("message");
+        const QString continuous =
+            " is too large to model on this scale (values up to 1e+100 in absolute value, or "
+            "the model's sums of squares overflow); choose the 'log', 'log-shift' or 'asinh' "
+            "transform, or rescale the column (divide it by a power of ten)";
+        const PrepareOptions none;
+        auto income = [](std::size_t row, double v) {
+            std::vector<double> y = kIncome;
+            y[row - 1] = v;
+            return peopleWith(Column::numeric("income", y));
+        };
+        QTest::newRow("1e308, transform none") << Case{income(3, 1e308), baseRoles(), none}
+                                               << "column 'income' row 3: 1e+308" + continuous;
+        // Finite sums, but y^2 overflows in the normal model's starting values.
+        QTest::newRow("1e200") << Case{income(6, 1e200), baseRoles(), none}
+                               << "column 'income' row 6: 1e+200" + continuous;
+        QTest::newRow("-1e160") << Case{income(1, -1e160), baseRoles(), none}
+                                << "column 'income' row 1: -1e+160" + continuous;
+        // Kept rows are counted in the file's rows: row 5 of the file, the 4th record.
+        {
+            std::vector<double> y = kIncome;
+            y[4] = 1e300;
+            PrepareOptions listwise;
+            listwise.missing = MissingPolicy::Listwise;
+            QTest::newRow("row of the file after listwise deletion")
+                << Case{peopleWith({Column::numeric("income", y),
+                                    Column::numeric("age", kAge, mask(8, {2}))}),
+                        baseRoles(), listwise}
+                << "column 'income' row 5: 1e+300" + continuous;
+        }
+        {
+            Roles roles = baseRoles();
+            roles.target = "visits";
+            roles.predictors = {"edu", "age"};
+            PrepareOptions count;
+            count.countModel = true;
+            std::vector<double> visits{3, 0, 6, 2, 4, 3, 1, 5};
+            visits[7] = 1e308;
+            QTest::newRow("count 1e308")
+                << Case{peopleWith(Column::numeric("visits", visits)), roles, count}
+                << "column 'visits' row 8: 1e+308 is too large for a count model (counts up to "
+                   "1e+100); choose a continuous model with the 'log' transform or fix the file";
+        }
+    }
+    void hugeValues() {
+        QFETCH(Case, c);
+        QFETCH(QString, message);
+        auto in = prepareModelInputs(c.table, c.roles, c.options);
+        QVERIFY(!in.hasValue());
+        QCOMPARE(QString::fromStdString(in.message()), message);
+    }
+    // On the log scale the same values are modest: accepted.
+    void hugeValuesUnderALogTransform_data() {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("log") << int(TransformKind::Log);
+        QTest::newRow("asinh") << int(TransformKind::Asinh);
+    }
+    void hugeValuesUnderALogTransform() {
+        QFETCH(int, kind);
+        std::vector<double> y{12.5, 40, 1e308, 1e200, 2.5, 18, 70.25, 33};
+        PrepareOptions o;
+        o.transform = static_cast<TransformKind>(kind);
+        auto in = prepareModelInputs(peopleWith(Column::numeric("income", y)), baseRoles(), o);
+        QVERIFY2(in.hasValue(), in.hasValue() ? "" : in.message().c_str());
+        QVERIFY(in->y.allFinite() && in->y.maxCoeff() < 710);
+    }
     void badInput() {
         QFETCH(Case, c);
         QFETCH(QString, message);

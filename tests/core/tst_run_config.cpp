@@ -335,6 +335,16 @@ class TstRunConfig : public QObject {
                    "gives the riskiest records the mildest one";
         QTest::newRow("c wrong type") << R"({"name": "LW", "scheme": "lipschitz", "c": "high"})"
                                       << "synthesizers[0] 'LW': 'c' must be a number";
+        // JSON readers keep one of two equal keys silently; a configuration refuses them.
+        QTest::newRow("key twice in a synthesizer")
+            << R"({"name": "U", "scheme": "unweighted"}, {"name": "LW", "scheme": "lipschitz"},
+                  {"name": "LW2", "scheme": "lipschitz", "c": 0.5, "g": 0, "c": 0.7})"
+            << "synthesizers[2]: key 'c' appears twice; delete one of the two (otherwise only "
+               "one of them would be read)";
+        QTest::newRow("name twice")
+            << R"({"name": "A", "scheme": "unweighted", "name": "B"})"
+            << "synthesizers[0]: key 'name' appears twice; delete one of the two (otherwise "
+               "only one of them would be read)";
     }
     void badConfigurations() {
         QFETCH(QString, synthesizers);
@@ -424,6 +434,54 @@ class TstRunConfig : public QObject {
         QTest::newRow("empty synthesizers")
             << R"({"data": {"path": "x.csv", "target": "y"}, "synthesizers": []})"
             << "'synthesizers' must be a non-empty list";
+
+        // A key given twice, wherever it is, is named with where it is.
+        const QString twice = "; delete one of the two (otherwise only one of them would be read)";
+        const QString minimal =
+            R"("data": {"path": "x.csv", "target": "y"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}])";
+        QTest::newRow("top-level key twice")
+            << R"({"mcmc": {"seed": 1}, )" + minimal + R"(, "mcmc": {"seed": 2}})"
+            << "configuration: key 'mcmc' appears twice" + twice;
+        QTest::newRow("key twice in a section")
+            << "{" + minimal + R"(, "mcmc": {"seed": 1, "draws": 10, "seed": 2}})"
+            << "mcmc: key 'seed' appears twice" + twice;
+        QTest::newRow("key twice in data.read")
+            << badRead(R"({"delimiter": ";", "delimiter": ","})")
+            << "data.read: key 'delimiter' appears twice" + twice;
+        QTest::newRow("column twice in data.types")
+            << R"({"data": {"path": "x.csv", "target": "y", "types": {"age": "numeric", "age": "categorical"}},
+                  "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
+            << "data.types: key 'age' appears twice" + twice;
+        QTest::newRow("comment twice") << R"({"comment": "a", "comment": "b", )" + minimal + "}"
+                                       << "configuration: key 'comment' appears twice" + twice;
+        QTest::newRow("key twice after comments")
+            << "// a note\n{" + minimal + R"(, /* another */ "risk": {"L": 2, "L": 3}})"
+            << "risk: key 'L' appears twice" + twice;
+
+        // The MCMC bounds name the key out of range and what it must be.
+        auto mcmc = [&minimal](const char* keys) {
+            return "{" + minimal + R"(, "mcmc": )" + QString::fromUtf8(keys) + "}";
+        };
+        QTest::newRow("chains 0") << mcmc(R"({"chains": 0})")
+                                  << "mcmc: 'chains' is 0 but must be at least 1";
+        QTest::newRow("draws 0") << mcmc(R"({"draws": 0})")
+                                 << "mcmc: 'draws' is 0 but must be at least 1";
+        QTest::newRow("warmup -1")
+            << mcmc(R"({"warmup": -1})") << "mcmc: 'warmup' is -1 but must be 0 or more";
+        QTest::newRow("threads 0")
+            << mcmc(R"({"threads": 0})") << "mcmc: 'threads' is 0 but must be at least 1";
+        QTest::newRow("refit_warmup -5") << mcmc(R"({"refit_warmup": -5})")
+                                         << "mcmc: 'refit_warmup' is -5 but must be 0 or more";
+        QTest::newRow("thin 0") << mcmc(R"({"thin": 0})")
+                                << "mcmc: 'thin' is 0 but must be at least 1";
+        QTest::newRow("max_treedepth 0") << mcmc(R"({"max_treedepth": 0})")
+                                         << "mcmc: 'max_treedepth' is 0 but must be between 1 "
+                                            "and 30";
+        QTest::newRow("max_treedepth 31") << mcmc(R"({"max_treedepth": 31})")
+                                          << "mcmc: 'max_treedepth' is 31 but must be between 1 "
+                                             "and 30";
+        QTest::newRow("first of two out of range")
+            << mcmc(R"({"thin": 0, "chains": 0})") << "mcmc: 'chains' is 0 but must be at least 1";
     }
     void badSections() {
         QFETCH(QString, json);
@@ -431,6 +489,23 @@ class TstRunConfig : public QObject {
         auto c = parseRunConfig(json.toStdString());
         QVERIFY(!c.hasValue());
         QCOMPARE(QString::fromStdString(c.message()), message);
+    }
+    void dataReadRefusesAKeyTwice() {
+        auto r = parseDataRead(R"({"header": false, "header": true})");
+        QVERIFY(!r.hasValue());
+        QCOMPARE(QString::fromStdString(r.message()),
+                 QStringLiteral("data.read: key 'header' appears twice; delete one of the two "
+                                "(otherwise only one of them would be read)"));
+    }
+    // Equal keys in different objects, and equal values, are not duplicates.
+    void equalKeysInDifferentObjectsAreFine() {
+        auto c = parseRunConfig(
+            R"({"data": {"path": "x.csv", "target": "y", "types": {"y": "numeric"}},
+                "mcmc": {"seed": 1}, "risk": {"L": 2},
+                "synthesizers": [{"name": "U", "scheme": "unweighted"},
+                                 {"name": "LW", "scheme": "lipschitz", "c": 0.5},
+                                 {"name": "LW2", "scheme": "lipschitz", "c": 0.5}]})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
     }
     void commentsAreAllowed() {
         auto c = parseRunConfig(

@@ -312,6 +312,22 @@ class TstRunLoader : public QObject {
         QVERIFY(!loaded.hasValue());
         QVERIFY2(contains(loaded.message(), "the name '../CW' starts with '.'"),
                  loaded.message().c_str());
+    // A run.json edited by hand with a key given twice: refused, named, not read half-right.
+    void aKeyTwiceInRunJsonIsRefused() {
+        const Written w = makeRun("twice");
+        std::ifstream in(w.dir / "run.json");
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        in.close();
+        const std::string at = "\"configuration\": {";
+        const auto pos = text.find(at);
+        QVERIFY(pos != std::string::npos);
+        text.insert(pos + at.size(), R"("comment": "a", "comment": "b",)");
+        std::ofstream(w.dir / "run.json") << text;
+        auto loaded = study::loadRunOutput(w.dir.string());
+        QVERIFY(!loaded.hasValue());
+        QVERIFY2(
+            contains(loaded.message(), "run.json': configuration: key 'comment' appears twice"),
+            loaded.message().c_str());
     }
 
     void recordsMustMatchTheData() {

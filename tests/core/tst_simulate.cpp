@@ -118,6 +118,17 @@ class TstSimulate : public QObject {
                                   << "not valid JSON";
         QTest::newRow("comment is free") << R"({"comment": "x", "_note": 1})"
                                          << "";
+        QTest::newRow("key twice") << R"({"replicates": 5, "sizes": [10], "replicates": 50})"
+                                   << "configuration: key 'replicates' appears twice";
+        QTest::newRow("mcmc key twice") << R"({"mcmc": {"draws": 5, "draws": 6}})"
+                                        << "mcmc: key 'draws' appears twice";
+        QTest::newRow("draws 0") << R"({"mcmc": {"draws": 0}})"
+                                 << "mcmc: 'draws' is 0 but must be at least 1";
+        QTest::newRow("warmup -1") << R"({"mcmc": {"warmup": -1}})"
+                                   << "mcmc: 'warmup' is -1 but must be 0 or more";
+        QTest::newRow("max_treedepth 40") << R"({"mcmc": {"max_treedepth": 40}})"
+                                          << "mcmc: 'max_treedepth' is 40 but must be between 1 "
+                                             "and 30";
     }
     void configErrors() {
         QFETCH(QString, json);

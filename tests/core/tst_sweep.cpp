@@ -146,6 +146,13 @@ class TstSweep : public QObject {
                                    << "'tolerance' must be in (0, 1)";
         QTest::newRow("run section") << "{" + data + R"(, "mcmc": {"chain": 2}})"
                                      << "mcmc: unknown key 'chain'";
+        QTest::newRow("key twice in a point")
+            << "{" + data + R"(, "sweep": {"points": [{"c": 1}, {"c": 0.7, "g": 0, "c": 0.5}]}})"
+            << "sweep.points[1]: key 'c' appears twice";
+        QTest::newRow("sweep twice") << "{" + data + R"(, "sweep": {}, "sweep": {"M": 2}})"
+                                     << "configuration: key 'sweep' appears twice";
+        QTest::newRow("mcmc key out of range") << "{" + data + R"(, "mcmc": {"thin": 0}})"
+                                               << "mcmc: 'thin' is 0 but must be at least 1";
     }
     void configErrors() {
         QFETCH(QString, json);

@@ -51,6 +51,7 @@
 #include "ui/results/studies_page.hpp"
 #include "ui/results/study_charts.hpp"
 #include "ui/results/table_card.hpp"
+#include "ui/run/run_record.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::ui;
@@ -398,6 +399,35 @@ class TstResults : public QObject {
         ResultsPage page;
         page.showRun(std::move(copy));
         QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("warning")));
+    }
+
+    // Rows left out for missing values are said on the Summary tab and in the run list's
+    // summary, not only in run.json.
+    void listwiseDeletionIsShown() {
+        study::RunResult copy = run();
+        copy.inputs.report.rowsInTable = n() + 3;
+        copy.inputs.report.rowsDropped = 3;
+        const QString expected =
+            QStringLiteral(
+                "%1 of %2 rows modelled, 3 dropped by listwise deletion (missing values)")
+                .arg(n())
+                .arg(n() + 3);
+        QVERIFY2(detailedSummary(copy).contains(expected), qPrintable(detailedSummary(copy)));
+        ResultsPage page;
+        page.resize(1400, 950);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.showRun(std::move(copy));
+        QVERIFY2(page.summaryLabel()->text().contains(expected),
+                 qPrintable(page.summaryLabel()->text()));
+        QTRY_VERIFY(page.summaryLabel()->isVisible());
+        QCoreApplication::processEvents();
+        QVERIFY(page.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/results_summary_listwise.png")));
+        // Nothing dropped: the count is still given.
+        QVERIFY(
+            recordsSummary(run()).startsWith(QStringLiteral("%1 of %1 rows modelled").arg(n())));
+        QVERIFY(!recordsSummary(run()).contains(QStringLiteral("dropped")));
     }
 
     // The scalar search keeps the try closest to the target, which need not be the last:

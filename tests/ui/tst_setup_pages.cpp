@@ -711,6 +711,16 @@ class TstSetupPages : public QObject {
                  "run_config": {"model": {"family": "cubic"}, "synthesizers": [{"name": "U",
                  "scheme": "unweighted"}]}})")
             << QStringLiteral("model: 'family' must be");
+        // Qt's reader keeps one of two equal keys; a project refuses them, naming where.
+        QTest::newRow("synthesizer key twice")
+            << QByteArray(R"({"format": "ppsynth-project", "version": 1, "data": {"path": "a.csv"},
+                 "run_config": {"synthesizers": [{"name": "U", "scheme": "unweighted"},
+                 {"name": "LW", "scheme": "lipschitz", "c": 0.5, "c": 0.7}]}})")
+            << QStringLiteral("run_config.synthesizers[1]: key 'c' appears twice");
+        QTest::newRow("project key twice")
+            << QByteArray(R"({"format": "ppsynth-project", "version": 1, "data": {"path": "a.csv"},
+                 "data": {"path": "b.csv"}})")
+            << QStringLiteral("project: key 'data' appears twice");
     }
     void badProjectsRefusedInWords() {
         QFETCH(QByteArray, content);

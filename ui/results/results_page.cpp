@@ -17,6 +17,7 @@
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
 #include "ui/results/table_card.hpp"
+#include "ui/run/run_record.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -279,6 +280,8 @@ void ResultsPage::ensureBuilt(const QString& tab) {
                     .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean), utility);
         }
         text += QStringLiteral("</ul>");
+        // Rows left out of the model are said here, not only in run.json.
+        text += tr("<p><b>Records:</b> %1.</p>").arg(recordsSummary(r).toHtmlEscaped());
         std::size_t warnings = 0;
         for (const auto& x : r.synthesizers) warnings += x.diagnostics.warnings.size();
         if (warnings > 0) {

@@ -21,10 +21,22 @@ QString RunRecord::epsilonSummary() const {
     return result ? ui::epsilonSummary(*result) : savedSummary;
 }
 
+QString recordsSummary(const study::RunResult& run) {
+    const auto& report = run.inputs.report;
+    QString text = QObject::tr("%1 of %2 modelled")
+                       .arg(run.inputs.recordCount())
+                       .arg(counted(static_cast<long long>(report.rowsInTable), QObject::tr("row"),
+                                    QObject::tr("rows")));
+    if (report.rowsDropped > 0)
+        text += QObject::tr(", %1 dropped by listwise deletion (missing values)")
+                    .arg(report.rowsDropped);
+    return text;
+}
+
 QString detailedSummary(const study::RunResult& run) {
     QStringList lines;
-    lines << QObject::tr("%1, m = %2 datasets, %3 s in all.")
-                 .arg(counted(run.f.size(), QObject::tr("record"), QObject::tr("records")))
+    lines << QObject::tr("%1; m = %2 datasets, %3 s in all.")
+                 .arg(recordsSummary(run))
                  .arg(run.config.synthesis.m)
                  .arg(run.seconds, 0, 'f', 1);
     for (const auto& s : run.synthesizers) {

@@ -31,6 +31,8 @@ struct RunRecord {
 
 // The same summary for a finished run.
 QString epsilonSummary(const study::RunResult& run);
+// "97 of 100 rows modelled, 3 dropped by listwise deletion (missing values)".
+QString recordsSummary(const study::RunResult& run);
 // Several lines per synthesizer: epsilon per dataset and in total, Delta, weights, risk.
 QString detailedSummary(const study::RunResult& run);
 

@@ -81,6 +81,27 @@ Status checkFinite(const Table& table, const Roles& roles, const std::vector<std
     return {};
 }
 
+// Found here, before any chain starts: a value so large on the model's scale that the models
+// overflow (the normal model's starting values square y and sum over the records, a count
+// model's log-likelihood takes lgamma(y + 1)).
+Status checkMagnitude(const std::string& target, const ModelInputs& in, bool countModel) {
+    for (Eigen::Index i = 0; i < in.y.size(); ++i) {
+        if (std::abs(in.y(i)) <= kMaxModelledMagnitude) continue;
+        const std::string where = "column '" + target + "' row " +
+                                  std::to_string(in.keptRows[static_cast<std::size_t>(i)] + 1) +
+                                  ": " + formatNumber(in.yOriginal(i));
+        const std::string limit = formatNumber(kMaxModelledMagnitude);
+        if (countModel)
+            return Error{where + " is too large for a count model (counts up to " + limit +
+                         "); choose a continuous model with the 'log' transform or fix the file"};
+        return Error{where + " is too large to model on this scale (values up to " + limit +
+                     " in absolute value, or the model's sums of squares overflow); choose the "
+                     "'log', 'log-shift' or 'asinh' transform, or rescale the column (divide it "
+                     "by a power of ten)"};
+    }
+    return {};
+}
+
 // A constant target has nothing to synthesize: its f_i, weights and epsilon would describe
 // a degenerate fit (a predictor is refused the same way in the design matrix).
 Status checkNotConstant(const std::string& target, const Eigen::VectorXd& y) {
@@ -185,6 +206,8 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
     if (!t) return t.error();
     in.transform = *t;
     in.y = in.transform.forward(in.yOriginal);
+    if (auto s = checkMagnitude(roles.target, in, options.countModel); !s)
+        return Error{s.message()};
     if (auto note = transformNote(in.transform, in.yOriginal, in.keptRows); !note.empty())
         in.report.notes.push_back(std::move(note));
 

@@ -29,9 +29,9 @@ Status validate(const LogDensity& target, const SamplerOptions& o) {
     if (o.chains < 1) return Error{"the number of chains must be at least 1"};
     if (o.warmup < 0 || o.draws < 0) return Error{"warm-up and draw counts must not be negative"};
     if (o.thin < 1) return Error{"thin (iterations per retained draw) must be at least 1"};
-    if (o.maxTreeDepth < 1 || o.maxTreeDepth > 30)
-        return Error{"the maximum tree depth must be between 1 and 30, not " +
-                     std::to_string(o.maxTreeDepth)};
+    if (o.maxTreeDepth < 1 || o.maxTreeDepth > kMaxTreeDepth)
+        return Error{"the maximum tree depth must be between 1 and " +
+                     std::to_string(kMaxTreeDepth) + ", not " + std::to_string(o.maxTreeDepth)};
     if (!(o.adaptDelta > 0 && o.adaptDelta < 1))
         return Error{"adaptDelta (target acceptance) must lie strictly between 0 and 1"};
     if (o.threads < 0) return Error{"the thread count must not be negative"};

@@ -19,6 +19,12 @@ namespace ppsynth::study::detail {
 
 using nlohmann::json;
 
+// Parses a configuration's text (comments allowed) into `out`. Returns why it cannot be read,
+// or empty: text that is not JSON, or an object that gives a key twice (JSON parsers keep one
+// of the two silently), named by its path with `root` for the outermost object.
+std::string parseConfigJson(const std::string& text, json& out,
+                            const std::string& root = "configuration");
+
 // Reads typed keys from one JSON object, collecting the first error with its key path.
 // Unknown keys are errors (a typo would otherwise be ignored silently), except "comment"
 // and keys starting with '_', which are free for notes.
@@ -121,5 +127,27 @@ class Reader {
     std::string& error_;
     std::set<std::string> seen_;
 };
+
+// A whole-number key, its value and the range allowed.
+struct IntRange {
+    const char* key;
+    long long value;
+    long long least;
+    long long most = std::numeric_limits<long long>::max();
+};
+
+// Fails `r` naming the first key out of its range, with the value given and what is allowed.
+inline void checkRanges(Reader& r, std::initializer_list<IntRange> keys) {
+    for (const auto& k : keys) {
+        if (k.value >= k.least && k.value <= k.most) continue;
+        const std::string allowed =
+            k.most != std::numeric_limits<long long>::max()
+                ? "between " + std::to_string(k.least) + " and " + std::to_string(k.most)
+            : k.least == 0 ? std::string("0 or more")
+                           : "at least " + std::to_string(k.least);
+        return r.fail("'" + std::string(k.key) + "' is " + std::to_string(k.value) +
+                      " but must be " + allowed);
+    }
+}
 
 }  // namespace ppsynth::study::detail

@@ -12,6 +12,7 @@
 #include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/transform.hpp"
+#include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "study/json_reader.hpp"
@@ -299,11 +300,15 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("refit_warmup", c.mcmc.refitWarmup);
         m.get("sampler", c.mcmc.sampler);
         m.get("thin", c.mcmc.thin);
-        if (error.empty() && (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0 ||
-                              c.mcmc.threads < 1 || c.mcmc.refitWarmup < 0 || c.mcmc.thin < 1))
-            m.fail(
-                "'chains', 'draws', 'threads' and 'thin' must be at least 1 and 'warmup' and "
-                "'refit_warmup' not negative");
+        if (error.empty())
+            detail::checkRanges(m,
+                                {{"chains", c.mcmc.chains, 1},
+                                 {"draws", c.mcmc.draws, 1},
+                                 {"warmup", c.mcmc.warmup, 0},
+                                 {"threads", c.mcmc.threads, 1},
+                                 {"refit_warmup", c.mcmc.refitWarmup, 0},
+                                 {"thin", c.mcmc.thin, 1},
+                                 {"max_treedepth", c.mcmc.maxTreeDepth, 1, mcmc::kMaxTreeDepth}});
         if (error.empty() && c.mcmc.sampler != "auto" && c.mcmc.sampler != "nuts" &&
             c.mcmc.sampler != "gibbs")
             m.fail(
@@ -376,8 +381,9 @@ void resolveDataPath(RunConfig& c, const std::string& baseDir) {
 }
 
 Expected<RunConfig::Data::Read> parseDataRead(const std::string& jsonObject) {
-    const json j = json::parse(jsonObject, nullptr, false);
-    if (j.is_discarded()) return Error{"data.read: not valid JSON"};
+    json j;
+    if (auto e = detail::parseConfigJson(jsonObject, j, "data.read"); !e.empty())
+        return Error{j.is_discarded() ? "data.read: not valid JSON" : e};
     RunConfig::Data::Read read;
     std::string error;
     readDataRead(j, read, error);
@@ -386,8 +392,8 @@ Expected<RunConfig::Data::Read> parseDataRead(const std::string& jsonObject) {
 }
 
 Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& baseDir) {
-    json root = json::parse(text, nullptr, false, true);
-    if (root.is_discarded()) return Error{"the configuration is not valid JSON"};
+    json root;
+    if (auto e = detail::parseConfigJson(text, root); !e.empty()) return Error{e};
     RunConfig c;
     std::string error;
     {

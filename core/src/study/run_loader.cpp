@@ -13,6 +13,7 @@
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/utility_json.hpp"
+#include "study/json_reader.hpp"
 
 namespace ppsynth::study {
 
@@ -136,9 +137,11 @@ Expected<json> readJson(const fs::path& path) {
     if (!in) return Error{"cannot open '" + path.string() + "'"};
     std::ostringstream s;
     s << in.rdbuf();
-    json j = json::parse(s.str(), nullptr, false);
+    json j;
+    const std::string error = detail::parseConfigJson(s.str(), j, "top level");
     if (j.is_discarded() || !j.is_object())
         return Error{"'" + path.string() + "' is not valid JSON; the run folder is damaged"};
+    if (!error.empty()) return Error{"'" + path.string() + "': " + error};
     return j;
 }
 

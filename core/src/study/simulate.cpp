@@ -15,6 +15,7 @@
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
+#include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
@@ -45,8 +46,8 @@ std::vector<double> SimulateConfig::epsilons() const {
 }
 
 Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
-    json root = json::parse(text, nullptr, false, true);
-    if (root.is_discarded()) return Error{"the configuration is not valid JSON"};
+    json root;
+    if (auto e = detail::parseConfigJson(text, root); !e.empty()) return Error{e};
     SimulateConfig c;
     std::string error;
     {
@@ -71,9 +72,12 @@ Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
             m.get("draws", c.mcmc.draws);
             m.get("max_treedepth", c.mcmc.maxTreeDepth);
             m.get("adapt_delta", c.mcmc.adaptDelta);
-            if (error.empty() && (c.mcmc.chains < 1 || c.mcmc.draws < 1 || c.mcmc.warmup < 0))
-                m.fail("'chains' and 'draws' must be at least 1 and 'warmup' not negative");
-            if (error.empty() && c.mcmc.maxTreeDepth < 1) m.fail("'max_treedepth' must be >= 1");
+            if (error.empty())
+                detail::checkRanges(
+                    m, {{"chains", c.mcmc.chains, 1},
+                        {"draws", c.mcmc.draws, 1},
+                        {"warmup", c.mcmc.warmup, 0},
+                        {"max_treedepth", c.mcmc.maxTreeDepth, 1, mcmc::kMaxTreeDepth}});
             if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
                 m.fail("'adapt_delta' must be in (0, 1)");
         }

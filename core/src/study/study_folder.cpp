@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ppsynth/study/run_data.hpp"
+#include "study/json_reader.hpp"
 #include "study/resumable_folder.hpp"
 
 namespace ppsynth::study {
@@ -22,9 +23,11 @@ Expected<StudyFolder> openStudyFolder(const std::string& dir, const StudyOptions
     std::ifstream in(config, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    json j = json::parse(text.str(), nullptr, false);
+    json j;
+    const std::string error = detail::parseConfigJson(text.str(), j);
     if (j.is_discarded() || !j.is_object())
         return Error{"'" + config.string() + "' is not valid JSON: the folder is damaged"};
+    if (!error.empty()) return Error{"'" + config.string() + "': " + error};
     // The folder's own stamp (item format, engine, data checksum) is not a setting; the
     // study checks it when it reopens the folder below.
     const std::string settings = detail::ResumableFolder::settingsOf(j.dump());

@@ -86,8 +86,8 @@ std::vector<SweepPoint> ceStudyPoints() {
 }
 
 Expected<SweepConfig> parseSweepConfig(const std::string& text, const std::string& baseDir) {
-    json root = json::parse(text, nullptr, false, true);
-    if (root.is_discarded()) return Error{"the configuration is not valid JSON"};
+    json root;
+    if (auto e = detail::parseConfigJson(text, root); !e.empty()) return Error{e};
     SweepConfig c;
     std::string error;
     {

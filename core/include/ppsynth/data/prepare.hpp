@@ -26,6 +26,10 @@ enum class MissingPolicy {
 std::string_view toString(MissingPolicy policy);
 std::optional<MissingPolicy> missingPolicyFromString(std::string_view name);
 
+// The largest |y| the models take on their scale (after the transform): beyond it their sums
+// of squares and log-likelihoods overflow, so preparation refuses the record.
+inline constexpr double kMaxModelledMagnitude = 1e100;
+
 struct PrepareOptions {
     TransformKind transform = TransformKind::None;  // continuous models only
     MissingPolicy missing = MissingPolicy::Error;

@@ -33,6 +33,9 @@ struct ChainStart {
 // slots) and cheap; q is the unconstrained draw and is only valid during the call.
 using DrawHook = std::function<void(int chain, int iteration, const Eigen::VectorXd& q)>;
 
+// The largest maximum tree depth the sampler accepts (2^30 leapfrog steps per iteration).
+inline constexpr int kMaxTreeDepth = 30;
+
 struct SamplerOptions {
     Kernel kernel = Kernel::Nuts;
     int chains = 4;
@@ -43,8 +46,8 @@ struct SamplerOptions {
     // draws x dimension while the chain runs longer.
     int thin = 1;
     std::uint64_t seed = 1;
-    int threads = 1;  // worker threads (capped at chains); 0 = hardware concurrency
-    int maxTreeDepth = 10;
+    int threads = 1;               // worker threads (capped at chains); 0 = hardware concurrency
+    int maxTreeDepth = 10;         // 1 to kMaxTreeDepth
     double adaptDelta = 0.8;       // target mean acceptance statistic
     double maxEnergyError = 1000;  // energy error that marks a divergence
     // Windowed metric adaptation (Stan's defaults). With adaptMetric false only the step
