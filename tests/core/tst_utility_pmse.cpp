@@ -47,6 +47,40 @@ Eigen::MatrixXd population(Rng& rng, Eigen::Index n, bool gaussian = false) {
     }
     return D;
 }
+
+// Propensity predictors of n records: the dummies of a categorical with `levels` levels
+// (level 0 the reference, every level present) and, when `numeric`, a normal column; y
+// depends on both. Returned as (predictors, y, m = 2 synthetic y*).
+struct ManyLevels {
+    Eigen::MatrixXd P;
+    std::vector<double> y;
+    std::vector<std::vector<double>> synthetic;
+    std::vector<std::string> names;
+};
+ManyLevels manyLevels(Eigen::Index n, Eigen::Index levels, bool numeric) {
+    auto rng = makeRng(21, static_cast<std::uint64_t>(levels), Purpose::Test);
+    boost::random::normal_distribution<double> z;
+    ManyLevels d;
+    d.P = Eigen::MatrixXd::Zero(n, levels - 1 + (numeric ? 1 : 0));
+    for (Eigen::Index g = 1; g < levels; ++g) d.names.push_back("g[" + std::to_string(g) + "]");
+    if (numeric) d.names.push_back("x_z");
+    std::vector<double> mean(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Eigen::Index g = i % levels;
+        if (g > 0) d.P(i, g - 1) = 1;
+        double m = 0.1 * static_cast<double>(g % 7);
+        if (numeric) m += 0.5 * (d.P(i, levels - 1) = z(rng));
+        mean[static_cast<std::size_t>(i)] = m;
+    }
+    auto draw = [&](double shift) {
+        std::vector<double> y(mean);
+        for (auto& v : y) v += shift + z(rng);
+        return y;
+    };
+    d.y = draw(0);
+    d.synthetic = {draw(0), draw(0.2)};
+    return d;
+}
 }  // namespace
 
 class TstUtilityPmse : public QObject {
@@ -205,6 +239,59 @@ class TstUtilityPmse : public QObject {
         }
         QCOMPARE(u->perDataset[0].k, 5);
         QVERIFY(std::abs(u->standardized - sum / 3) < 1e-12);
+    }
+    // The sparse form (dummies kept sparse, X'WX by a sparse LDLT) gives the dense form's
+    // pMSE to rounding: partial synthesis through pmseUtility, and a fully synthetic dataset
+    // (its own predictors: the original's rows in another order) through pmse.
+    void sparseFormAgreesWithDense_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("levels");
+        QTest::addColumn<bool>("numeric");
+        QTest::newRow("5 levels and x") << 300 << 5 << true;
+        QTest::newRow("150 levels") << 1200 << 150 << false;
+        QTest::newRow("150 levels and x") << 1200 << 150 << true;
+    }
+    void sparseFormAgreesWithDense() {
+        QFETCH(int, n);
+        QFETCH(int, levels);
+        QFETCH(bool, numeric);
+        const auto d = manyLevels(n, levels, numeric);
+        PmseOptions dense, sparse;
+        dense.sparseColumns = 1000000;
+        sparse.sparseColumns = 0;
+        auto a = pmseUtility(d.P, d.y, d.synthetic, d.names, "y", dense);
+        auto b = pmseUtility(d.P, d.y, d.synthetic, d.names, "y", sparse);
+        QVERIFY2(a.hasValue(), a.hasValue() ? "" : a.message().c_str());
+        QVERIFY2(b.hasValue(), b.hasValue() ? "" : b.message().c_str());
+        QCOMPARE(a->warning, b->warning);
+        QVERIFY(std::abs(a->pmse - b->pmse) <= 1e-9 * a->pmse);
+        QVERIFY(std::abs(a->standardized - b->standardized) <= 1e-9 * a->standardized);
+        for (std::size_t l = 0; l < 2; ++l) {
+            QCOMPARE(a->perDataset[l].k, b->perDataset[l].k);
+            QCOMPARE(a->perDataset[l].N, b->perDataset[l].N);
+            QVERIFY(std::abs(a->perDataset[l].pmse - b->perDataset[l].pmse) <=
+                    1e-9 * a->perDataset[l].pmse);
+        }
+        // Fully synthetic: the synthetic predictors are the original rows reversed.
+        const Eigen::MatrixXd reversed = d.P.colwise().reverse();
+        auto fa = pmse(d.P, d.y, reversed, d.synthetic[1], {}, dense);
+        auto fb = pmse(d.P, d.y, reversed, d.synthetic[1], {}, sparse);
+        QVERIFY(fa.hasValue() && fb.hasValue());
+        QVERIFY(std::abs(fa->pmse - fb->pmse) <= 1e-9 * fa->pmse);
+        QCOMPARE(fa->k, fb->k);
+    }
+    // The sparse logistic fit checks the rank and names a dependent column.
+    void sparseLogisticRankDeficient() {
+        Eigen::MatrixXd X(6, 3);
+        X << 1, 1, 2, 1, 2, 4, 1, 3, 6, 1, 4, 8, 1, 5, 10, 1, 6, 12;
+        Eigen::VectorXd y(6);
+        y << 0, 1, 0, 1, 1, 0;
+        const Eigen::SparseMatrix<double> S = X.sparseView();
+        auto f = fitLogistic(S, y, {}, {"(intercept)", "x", "2x"});
+        QVERIFY(!f.hasValue());
+        const QString msg = QString::fromStdString(f.message());
+        QVERIFY2(msg.contains("rank deficient") && (msg.contains("'x'") || msg.contains("'2x'")),
+                 qPrintable(msg));
     }
     // Synthetic y far above every original y: the propensity model separates the halves; the
     // pMSE tends to its maximum c (1 - c) = 1/4 and a warning names the datasets.

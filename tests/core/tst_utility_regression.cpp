@@ -25,6 +25,49 @@ Eigen::MatrixXd simpleX() {
 }
 const std::vector<double> simpleY{2, 4, 5, 4, 5};
 constexpr double t3 = 3.182446305;
+
+// n records: an intercept, a categorical of `levels` levels dummy coded against level 0
+// (every level present), and a numeric x; y = 1 + 0.5 x + a level effect + N(0, 1), and
+// m = 3 synthetic y* drawn the same way.
+struct ManyLevels {
+    Eigen::MatrixXd X;
+    std::vector<std::string> names;
+    std::vector<double> y;
+    std::vector<std::vector<double>> synthetic;
+};
+ManyLevels manyLevels(Eigen::Index n, Eigen::Index levels) {
+    auto rng = makeRng(12, static_cast<std::uint64_t>(levels), Purpose::Test);
+    boost::random::normal_distribution<double> z;
+    ManyLevels d;
+    d.X = Eigen::MatrixXd::Zero(n, levels + 1);
+    d.names = {"(Intercept)"};
+    for (Eigen::Index g = 1; g < levels; ++g) d.names.push_back("g[" + std::to_string(g) + "]");
+    d.names.push_back("x_z");
+    std::vector<double> effect(static_cast<std::size_t>(levels));
+    for (auto& e : effect) e = z(rng);
+    std::vector<double> mean(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Eigen::Index g = i % levels;
+        d.X(i, 0) = 1;
+        if (g > 0) d.X(i, g) = 1;
+        d.X(i, levels) = z(rng);
+        mean[static_cast<std::size_t>(i)] =
+            1 + 0.5 * d.X(i, levels) + effect[static_cast<std::size_t>(g)];
+    }
+    auto draw = [&] {
+        std::vector<double> y(mean);
+        for (auto& v : y) v += z(rng);
+        return y;
+    };
+    d.y = draw();
+    for (int l = 0; l < 3; ++l) d.synthetic.push_back(draw());
+    return d;
+}
+
+bool near(double a, double b, double tol) {
+    if (std::isinf(a) || std::isinf(b)) return a == b || (std::abs(a) > 1e12 && std::abs(b) > 1e12);
+    return std::abs(a - b) <= tol * std::max(1.0, std::abs(b));
+}
 }  // namespace
 
 class TstUtilityRegression : public QObject {
@@ -130,6 +173,57 @@ class TstUtilityRegression : public QObject {
         QVERIFY(std::abs(a.overlap -
                          (a.originalInterval.width() / a.synthetic.interval.width() + 1) / 2) <
                 1e-12);
+    }
+    // The sparse form (normal equations, sparse LDLT, the diagonal of (X'X)^-1 only) gives
+    // the dense QR's regression utility to rounding, on a design with dummy columns.
+    void sparseFormAgreesWithDense_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("levels");
+        QTest::newRow("5 levels") << 200 << 5;
+        QTest::newRow("150 levels") << 900 << 150;
+    }
+    void sparseFormAgreesWithDense() {
+        QFETCH(int, n);
+        QFETCH(int, levels);
+        const auto d = manyLevels(n, levels);
+        RegressionOptions dense, sparse;
+        dense.sparseColumns = 1000000;
+        sparse.sparseColumns = 0;
+        auto a = regressionUtility(d.X, d.y, d.synthetic, d.names, dense);
+        auto b = regressionUtility(d.X, d.y, d.synthetic, d.names, sparse);
+        QVERIFY2(a.hasValue(), a.hasValue() ? "" : a.message().c_str());
+        QVERIFY2(b.hasValue(), b.hasValue() ? "" : b.message().c_str());
+        QCOMPARE(a->coefficients.size(), b->coefficients.size());
+        constexpr double tol = 1e-8;
+        for (std::size_t j = 0; j < a->coefficients.size(); ++j) {
+            const auto &x = a->coefficients[j], &y = b->coefficients[j];
+            QCOMPARE(x.name, y.name);
+            QVERIFY2(near(x.original, y.original, tol), x.name.c_str());
+            QVERIFY(near(x.originalInterval.lower, y.originalInterval.lower, tol));
+            QVERIFY(near(x.originalInterval.upper, y.originalInterval.upper, tol));
+            QVERIFY(near(x.synthetic.qbar, y.synthetic.qbar, tol));
+            QVERIFY(near(x.synthetic.b, y.synthetic.b, 1e-6));
+            QVERIFY(near(x.synthetic.ubar, y.synthetic.ubar, tol));
+            QVERIFY(near(x.synthetic.df, y.synthetic.df, 1e-6));
+            QVERIFY(near(x.overlap, y.overlap, 1e-6));
+        }
+        QVERIFY(near(a->meanOverlap, b->meanOverlap, 1e-6));
+    }
+    // The sparse form's rank check names a column of the dummy trap, as the dense one does.
+    void sparseFormRankDeficient() {
+        auto d = manyLevels(200, 5);
+        Eigen::MatrixXd X(d.X.rows(), d.X.cols() + 1);
+        X << d.X, Eigen::VectorXd::Ones(d.X.rows()) - d.X.middleCols(1, 4).rowwise().sum();
+        auto names = d.names;
+        names.push_back("g[0]");
+        RegressionOptions sparse;
+        sparse.sparseColumns = 0;
+        auto r = regressionUtility(X, d.y, d.synthetic, names, sparse);
+        QVERIFY(!r.hasValue());
+        const QString msg = QString::fromStdString(r.message());
+        QVERIFY2(msg.contains("rank deficient") && msg.contains("linear combination"),
+                 qPrintable(msg));
+        QVERIFY2(msg.contains("'g[") || msg.contains("'(Intercept)'"), qPrintable(msg));
     }
     void regressionUtilityErrors() {
         QVERIFY(!regressionUtility(simpleX(), simpleY, {simpleY}).hasValue());

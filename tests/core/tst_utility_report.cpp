@@ -109,6 +109,35 @@ double partialSynthesisMeanSPmse(bool posterior, int k, double* se) {
     return mean;
 }
 
+// A categorical predictor of `levels` levels (every level present, level 0 the reference)
+// and a numeric one, partial synthesis with m = 3: wide enough that the regression and the
+// propensity model take their sparse forms.
+UtilityInputs manyLevelInputs(int n, int levels) {
+    auto rng = makeRng(31, static_cast<std::uint64_t>(levels), Purpose::Test);
+    boost::random::normal_distribution<double> z;
+    UtilityInputs in;
+    in.target = "y";
+    in.regressionDesign = Eigen::MatrixXd::Zero(n, levels + 1);
+    in.regressionNames = {"(Intercept)"};
+    for (int g = 1; g < levels; ++g) in.regressionNames.push_back("g[" + std::to_string(g) + "]");
+    in.regressionNames.push_back("x_z");
+    for (int i = 0; i < n; ++i) {
+        const int g = i % levels;
+        in.regressionDesign(i, 0) = 1;
+        if (g > 0) in.regressionDesign(i, g) = 1;
+        in.regressionDesign(i, levels) = z(rng);
+        in.original.push_back(0.1 * (g % 5) + in.regressionDesign(i, levels) + z(rng));
+    }
+    for (int l = 0; l < 3; ++l) {
+        std::vector<double> ys = in.original;
+        for (auto& v : ys) v += 0.5 * z(rng);
+        in.synthetic.push_back(std::move(ys));
+    }
+    in.propensityPredictors = in.regressionDesign.rightCols(levels);
+    in.propensityNames.assign(in.regressionNames.begin() + 1, in.regressionNames.end());
+    return in;
+}
+
 }  // namespace
 
 class TstUtilityReport : public QObject {
@@ -385,6 +414,50 @@ class TstUtilityReport : public QObject {
         auto r = computeUtility(tinyInputs(), fastOptions(), 3, 1, stop);
         QVERIFY(!r.hasValue());
         QVERIFY(r.message().find("cancelled") != std::string::npos);
+    }
+    // A Stop answered in the middle of a stage on a many-level design is honoured at once: the
+    // stage asks after every few units of work (a bootstrap replicate, 64 columns of the
+    // regression's inverse diagonal, an ECDF dataset, a Newton iteration of the first
+    // dataset's propensity fit), so the third question of the stage comes with at most
+    // maxDone units done, and the callback is hardly asked again afterwards (each question
+    // after the Stop would be more work done after it).
+    void stopMidStageOnManyLevels_data() {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<double>("maxDone");
+        QTest::newRow("bootstrap") << "bootstrap" << 3.0;
+        QTest::newRow("regression") << "regression" << 128.0;
+        QTest::newRow("ecdf") << "ecdf" << 2.0;
+        QTest::newRow("pmse") << "pmse" << 0.0;
+    }
+    void stopMidStageOnManyLevels() {
+        QFETCH(QString, stage);
+        QFETCH(double, maxDone);
+        const auto in = manyLevelInputs(1500, 300);
+        constexpr int kAskedBeforeStop = 2;  // the stage's own start, then one from inside
+        std::mutex mutex;
+        int askedInStage = 0, askedAfterStop = 0;
+        bool stopped = false;
+        Progress atStop;
+        ProgressCallback progress = [&](const Progress& p) {
+            std::lock_guard lock(mutex);
+            if (stopped) {
+                ++askedAfterStop;
+                return Continue::Stop;
+            }
+            if (p.stage != stage.toStdString() || ++askedInStage <= kAskedBeforeStop)
+                return Continue::Yes;
+            stopped = true;
+            atStop = p;
+            return Continue::Stop;
+        };
+        auto r = computeUtility(in, fastOptions(), 3, 1, progress);
+        QVERIFY2(stopped, "the stage never asked from inside");
+        QVERIFY(!r.hasValue());
+        QVERIFY2(r.message().find("cancelled") != std::string::npos, r.message().c_str());
+        qInfo("stopped at %s %.0f/%.0f; asked %d times after", atStop.stage.c_str(), atStop.done,
+              atStop.total, askedAfterStop);
+        QVERIFY2(atStop.done <= maxDone, "the stage did too much work between two questions");
+        QVERIFY(askedAfterStop <= 1);
     }
     void sameSeedSameReportForAnyThreadCount() {
         auto a = computeUtility(tinyInputs(), fastOptions(), 9, 1);

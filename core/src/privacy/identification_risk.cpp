@@ -58,20 +58,28 @@ CloseRange closeRange(const std::vector<double>& sortedSynth, double yi, double 
     return c;
 }
 
+// Units of work (records, pairs) between two stop checks within one dataset.
+constexpr std::size_t kPollEvery = std::size_t{1} << 20;
+
 template <typename PerDataset>
 Status forEachDataset(const std::vector<std::vector<double>>& synthetic, const RiskOptions& options,
                       PerDataset&& perDataset) {
     std::atomic<std::size_t> finished{0};
     std::atomic<bool> cancelled{false};
     const std::size_t L = synthetic.size();
+    // Asked between datasets and by perDataset within one (pairwise: every few thousand
+    // pairs), so a Stop is honoured promptly.
+    auto stop = [&] {
+        if (cancelled.load()) return true;
+        const Progress p{"risk", 0, static_cast<double>(finished.load()), static_cast<double>(L)};
+        if (report(options.progress, p) == Continue::Stop) cancelled = true;
+        return cancelled.load();
+    };
     parallelFor(L, options.threads, [&](std::size_t l) {
-        perDataset(l);
-        const double done = static_cast<double>(++finished);
-        if (report(options.progress, {"risk", 0, done, static_cast<double>(L)}) == Continue::Stop) {
-            cancelled = true;
-            return false;
-        }
-        return true;
+        if (stop()) return false;
+        perDataset(l, stop);
+        ++finished;
+        return !stop();
     });
     if (cancelled) return Error{"identification risk cancelled"};
     return {};
@@ -88,10 +96,15 @@ Expected<std::vector<double>> marginalRisk(std::span<const double> y,
     if (!groups) return groups.error();
     const std::size_t L = synthetic.size();
     std::vector<std::vector<double>> perDataset(L, std::vector<double>(y.size(), 0.0));
-    auto status = forEachDataset(synthetic, options, [&](std::size_t l) {
+    auto status = forEachDataset(synthetic, options, [&](std::size_t l, const auto& stop) {
         const auto& ys = synthetic[l];
         std::vector<double> sorted;
+        std::size_t work = 0;
         for (const auto& members : groups->members) {
+            if ((work += members.size()) > kPollEvery) {
+                work = 0;
+                if (stop()) return;
+            }
             const double m = static_cast<double>(members.size());
             sorted.clear();
             for (auto h : members) sorted.push_back(ys[h]);
@@ -124,13 +137,20 @@ Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
     const std::size_t L = synthetic.size();
     std::vector<std::vector<double>> atL(L, std::vector<double>(n, 0.0));
     std::vector<std::vector<double>> irL(L, std::vector<double>(n, 0.0));
-    auto status = forEachDataset(synthetic, options, [&](std::size_t l) {
+    auto status = forEachDataset(synthetic, options, [&](std::size_t l, const auto& stop) {
         const auto& ys = synthetic[l];
+        std::size_t work = 0;
+        auto due = [&](std::size_t units) {
+            if ((work += units) <= kPollEvery) return false;
+            work = 0;
+            return stop();
+        };
         std::vector<double> sorted;
         std::vector<CloseRange> close;
         std::vector<std::size_t> flagged;  // positions within the pattern with T = 1
         for (const auto& members : groups->members) {
             const std::size_t M = members.size();
+            if (due(M)) return;
             const double m = static_cast<double>(M);
             sorted.clear();
             for (auto h : members) sorted.push_back(ys[h]);
@@ -153,6 +173,7 @@ Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
             // IR_ij is zero unless both T_i and T_j are 1, so only flagged pairs lower at_i.
             for (auto a : members) atL[l][a] = 1.0;
             for (std::size_t u = 0; u < flagged.size(); ++u) {
+                if (due(flagged.size())) return;
                 const auto& ci = close[flagged[u]];
                 double sumIr = 0;
                 for (std::size_t v = 0; v < flagged.size(); ++v) {

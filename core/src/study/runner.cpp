@@ -289,6 +289,10 @@ class Runner {
         privacy::RiskOptions ro;
         ro.radius = {config_.risk.radius, config_.risk.percentage};
         ro.threads = config_.mcmc.threads;
+        // Only the stop check: risk reports no stage of its own.
+        ro.progress = [this](const Progress&) {
+            return cancelled() ? Continue::Stop : Continue::Yes;
+        };
         return ro;
     }
 
@@ -316,6 +320,9 @@ class Runner {
         so.integer = countModel_;
         const auto transform = result_.inputs.transform;
         so.backTransform = [transform](double z) { return transform.inverse(z); };
+        so.progress = [this](const Progress&) {
+            return cancelled() ? Continue::Stop : Continue::Yes;
+        };
         return synthesize(*model_, m.fit.draws, *chosen, so);
     }
 

@@ -139,27 +139,30 @@ Eigen::MatrixXd propensityPredictorsOf(const UtilityInputs& in) {
 
 // pMSE of fully synthetic datasets: each stacked with its own predictors.
 Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::PmseOptions& po) {
-    auto stack = [](const Eigen::MatrixXd& P, const std::vector<double>& y) {
-        Eigen::MatrixXd out(P.rows(), P.cols() + 1);
-        out.leftCols(P.cols()) = P;
-        for (Eigen::Index i = 0; i < P.rows(); ++i)
-            out(i, P.cols()) = y[static_cast<std::size_t>(i)];
-        return out;
-    };
-    const Eigen::MatrixXd original = stack(propensityPredictorsOf(in), in.original);
+    const Eigen::MatrixXd original = propensityPredictorsOf(in);
     auto names = in.propensityNames;
     names.push_back(in.target);
     const std::size_t m = in.synthetic.size();
     std::vector<std::optional<Expected<utility::PmseResult>>> results(m);
     std::atomic<bool> cancelled{false};
     std::atomic<std::size_t> done{0};
-    parallelFor(m, po.threads, [&](std::size_t l) {
-        results[l] =
-            utility::pmse(original, stack(in.syntheticPropensityPredictors[l], in.synthetic[l]),
-                          names, po.logistic);
-        Progress p{"pmse", 0, static_cast<double>(++done), static_cast<double>(m)};
+    // Asked between datasets and inside every fit (each Newton iteration).
+    auto stop = [&] {
+        if (cancelled.load()) return true;
+        Progress p{"pmse", 0, static_cast<double>(done.load()), static_cast<double>(m)};
         if (report(po.progress, p) == Continue::Stop) cancelled = true;
-        return !cancelled.load();
+        return cancelled.load();
+    };
+    utility::PmseOptions perDataset = po;
+    perDataset.logistic.progress = [&](const Progress&) {
+        return stop() ? Continue::Stop : Continue::Yes;
+    };
+    parallelFor(m, po.threads, [&](std::size_t l) {
+        if (stop()) return false;
+        results[l] = utility::pmse(original, in.original, in.syntheticPropensityPredictors[l],
+                                   in.synthetic[l], names, perDataset);
+        ++done;
+        return !stop();
     });
     if (cancelled) return Error{"pMSE cancelled"};
     utility::PmseUtility u;
@@ -366,8 +369,13 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
                 "regression: the combining rules need at least 2 synthetic "
                 "datasets (m = 1); skipped");
         } else {
+            utility::RegressionOptions ro;
+            ro.level = options.level;
+            ro.progress = progress;
             auto reg = utility::regressionUtility(in.regressionDesign, in.original, in.synthetic,
-                                                  in.regressionNames, options.level);
+                                                  in.regressionNames, ro);
+            if (!reg && reg.message().find("cancelled") != std::string::npos)
+                return Error{"utility cancelled"};
             if (!reg) {
                 r.warnings.push_back("regression: " + reg.message());
             } else {
@@ -391,7 +399,9 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
 
     t0 = std::chrono::steady_clock::now();
     if (stopped("ecdf")) return Error{"utility cancelled"};
-    auto ecdf = utility::ecdfUtility(in.original, in.synthetic);
+    auto ecdf = utility::ecdfUtility(in.original, in.synthetic, progress);
+    if (!ecdf && ecdf.message().find("cancelled") != std::string::npos)
+        return Error{"utility cancelled"};
     if (!ecdf) return Error{"utility: " + ecdf.message()};
     r.ecdf = {ecdf->maxAbs, ecdf->meanSquare, ecdf->perDataset};
     r.seconds.ecdf = secondsSince(t0);

@@ -100,17 +100,18 @@ Expected<Replicates> drawReplicates(const std::vector<std::vector<double>>& sort
         ReplicateEvaluator eval(sortedSources[s], statistics);
         std::vector<double> out(K);
         const std::size_t end = std::min(B, (c + 1) * kChunk);
+        // Asked after every replicate (one is O(n)), so a Stop is honoured within one.
         for (std::size_t b = c * kChunk; b < end; ++b) {
+            if (cancelled.load()) return false;
             const std::uint64_t stream = ((firstSourceId + s) << 32) | b;
             Rng rng = makeRng(options.seed, stream, Purpose::Bootstrap);
             eval.run(rng, out);
             for (std::size_t k = 0; k < K; ++k) reps[s][k][b] = out[k];
-        }
-        done += end - c * kChunk;
-        const Progress p{"bootstrap", 0, static_cast<double>(done.load()), total};
-        if (report(options.progress, p) == Continue::Stop) {
-            cancelled = true;
-            return false;
+            const Progress p{"bootstrap", 0, static_cast<double>(++done), total};
+            if (report(options.progress, p) == Continue::Stop) {
+                cancelled = true;
+                return false;
+            }
         }
         return true;
     });

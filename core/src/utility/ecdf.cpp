@@ -47,13 +47,17 @@ Expected<EcdfDistance> ecdfDistance(std::span<const double> original,
 }
 
 Expected<EcdfUtility> ecdfUtility(std::span<const double> original,
-                                  const std::vector<std::vector<double>>& synthetic) {
+                                  const std::vector<std::vector<double>>& synthetic,
+                                  const ProgressCallback& progress) {
     if (auto st = validateSample(original, "the confidential data"); !st)
         return Error{st.message()};
     if (synthetic.empty()) return Error{"the ECDF distances need at least one synthetic dataset"};
     const auto o = sortedCopy(original);
     EcdfUtility u;
     for (std::size_t l = 0; l < synthetic.size(); ++l) {
+        if (report(progress, {"ecdf", 0, static_cast<double>(l),
+                              static_cast<double>(synthetic.size())}) == Continue::Stop)
+            return Error{"ECDF cancelled"};
         if (auto st = validateSample(synthetic[l], "synthetic dataset " + std::to_string(l + 1));
             !st)
             return Error{st.message()};

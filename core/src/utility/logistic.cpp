@@ -6,6 +6,7 @@
 
 #include "ols_solver.hpp"
 #include "ppsynth/data/number_format.hpp"
+#include "sparse_normal.hpp"
 
 namespace ppsynth::utility {
 
@@ -30,12 +31,32 @@ Eigen::VectorXd sigmoid(const Eigen::VectorXd& eta) {
 constexpr double kProbabilityEdge = 10 * std::numeric_limits<double>::epsilon();
 constexpr double kStillMoving = 0.01;
 
-}  // namespace
+// X'WX factorized densely, as the design is held.
+struct DenseFactor {
+    Eigen::LDLT<Eigen::MatrixXd> ldlt;
+    bool compute(const Eigen::MatrixXd& X, const Eigen::VectorXd& w) {
+        ldlt.compute(X.transpose() * w.asDiagonal() * X);
+        return ldlt.info() == Eigen::Success && ldlt.isPositive();
+    }
+    Eigen::VectorXd solve(const Eigen::VectorXd& g) const { return ldlt.solve(g); }
+    Eigen::VectorXd pivots() const { return ldlt.vectorD(); }
+};
 
-Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
-                                  const LogisticOptions& options,
-                                  const std::vector<std::string>& names) {
-    const Eigen::Index n = X.rows(), p = X.cols();
+struct SparseFactor {
+    detail::SparseLdlt ldlt;
+    bool compute(const detail::SparseMatrix& X, const Eigen::VectorXd& w) {
+        const detail::SparseMatrix WX = w.asDiagonal() * X;
+        const detail::SparseMatrix H = X.transpose() * WX;
+        ldlt.compute(H);
+        return ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > 0;
+    }
+    Eigen::VectorXd solve(const Eigen::VectorXd& g) const { return ldlt.solve(g); }
+    Eigen::VectorXd pivots() const { return ldlt.vectorD(); }
+};
+
+// Shapes, options, outcomes; the rank check is the caller's (dense or sparse).
+Status checkLogisticInputs(Eigen::Index n, Eigen::Index p, const Eigen::VectorXd& y,
+                           const LogisticOptions& options) {
     if (y.size() != n)
         return Error{"the logistic model has " + std::to_string(n) + " rows but " +
                      std::to_string(y.size()) + " outcomes"};
@@ -48,31 +69,39 @@ Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorX
         if (y(i) != 0 && y(i) != 1)
             return Error{"logistic outcome row " + std::to_string(i + 1) + ": " +
                          data::formatNumber(y(i)) + " is not 0 or 1"};
-    if (auto st = detail::checkRank(X, names, "the logistic design matrix"); !st)
-        return Error{st.message()};
+    return {};
+}
 
+template <class Matrix, class Factor>
+Expected<LogisticFit> newton(const Matrix& X, const Eigen::VectorXd& y,
+                             const LogisticOptions& options, Factor& factor) {
+    const Eigen::Index n = X.rows(), p = X.cols();
+    auto stopped = [&](int iteration) {
+        return report(options.progress, {"logistic", 0, static_cast<double>(iteration),
+                                         static_cast<double>(options.maxIterations)}) ==
+               Continue::Stop;
+    };
     LogisticFit fit;
     Eigen::VectorXd beta = Eigen::VectorXd::Zero(p);
     Eigen::VectorXd eta = Eigen::VectorXd::Zero(n);
     double dev = deviance(eta, y);
     bool singular = false, stuck = false;
-    Eigen::LDLT<Eigen::MatrixXd> ldlt;
 
     // The Newton step at the current estimate; false when X'WX is numerically singular.
     auto newtonStep = [&](Eigen::VectorXd& delta) {
         const Eigen::VectorXd prob = sigmoid(eta);
         const Eigen::VectorXd w = prob.cwiseProduct(Eigen::VectorXd::Ones(n) - prob);
-        const Eigen::MatrixXd H = X.transpose() * w.asDiagonal() * X;
-        ldlt.compute(H);
-        if (ldlt.info() != Eigen::Success || !ldlt.isPositive()) return false;
-        const double dmax = ldlt.vectorD().maxCoeff(), dmin = ldlt.vectorD().minCoeff();
+        if (!factor.compute(X, w)) return false;
+        const Eigen::VectorXd d = factor.pivots();
+        const double dmax = d.maxCoeff(), dmin = d.minCoeff();
         if (!(dmin > dmax * 1e-14)) return false;
-        delta = ldlt.solve(X.transpose() * (y - prob));
+        delta = factor.solve(X.transpose() * (y - prob));
         return delta.allFinite();
     };
 
     Eigen::VectorXd delta(p);
     while (fit.iterations < options.maxIterations) {
+        if (stopped(fit.iterations)) return Error{"the logistic fit was cancelled"};
         if (!newtonStep(delta)) {
             singular = true;
             break;
@@ -82,6 +111,7 @@ Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorX
         Eigen::VectorXd betaNew, etaNew;
         bool accepted = false;
         for (int h = 0; h <= options.maxHalvings; ++h, step /= 2) {
+            if (h > 0 && stopped(fit.iterations)) return Error{"the logistic fit was cancelled"};
             betaNew = beta + step * delta;
             etaNew = X * betaNew;
             devNew = deviance(etaNew, y);
@@ -132,6 +162,30 @@ Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorX
                       std::to_string(options.maxIterations) + " iterations";
     }
     return fit;
+}
+
+}  // namespace
+
+Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                                  const LogisticOptions& options,
+                                  const std::vector<std::string>& names) {
+    if (auto st = checkLogisticInputs(X.rows(), X.cols(), y, options); !st)
+        return Error{st.message()};
+    if (auto st = detail::checkRank(X, names, "the logistic design matrix"); !st)
+        return Error{st.message()};
+    DenseFactor factor;
+    return newton(X, y, options, factor);
+}
+
+Expected<LogisticFit> fitLogistic(const Eigen::SparseMatrix<double>& X, const Eigen::VectorXd& y,
+                                  const LogisticOptions& options,
+                                  const std::vector<std::string>& names) {
+    if (auto st = checkLogisticInputs(X.rows(), X.cols(), y, options); !st)
+        return Error{st.message()};
+    if (auto st = detail::checkRankSparse(X, names, "the logistic design matrix"); !st)
+        return Error{st.message()};
+    SparseFactor factor;
+    return newton(X, y, options, factor);
 }
 
 }  // namespace ppsynth::utility

@@ -2,11 +2,13 @@
 
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <optional>
 
 #include "ols_solver.hpp"
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/utility/ci_overlap.hpp"
 #include "ppsynth/utility/statistics.hpp"
+#include "sparse_normal.hpp"
 
 namespace ppsynth::utility {
 
@@ -164,37 +166,104 @@ Expected<OlsFit> fitOls(const Eigen::MatrixXd& X, std::span<const double> y,
     return fit;
 }
 
+namespace {
+
+// One response's coefficients and their variances, from the dense or the sparse solver.
+struct Coefficients {
+    Eigen::VectorXd estimates, variances;
+};
+
+// The least-squares fits the regression utility needs, dense or sparse by the design's width.
+class RegressionSolver {
+  public:
+    static Expected<RegressionSolver> create(const Eigen::MatrixXd& X,
+                                             const std::vector<std::string>& names,
+                                             const RegressionOptions& options) {
+        RegressionSolver s;
+        if (static_cast<std::size_t>(X.cols()) >= options.sparseColumns) {
+            auto sparse = detail::SparseOls::create(X.sparseView(), names, options.progress);
+            if (!sparse) return sparse.error();
+            s.sparse_ = std::move(*sparse);
+        } else {
+            auto dense = detail::OlsSolver::create(X, names);
+            if (!dense) return dense.error();
+            s.dense_ = std::move(*dense);
+        }
+        return s;
+    }
+    const std::vector<std::string>& names() const {
+        return sparse_ ? sparse_->names() : dense_->names();
+    }
+    Coefficients solve(const Eigen::VectorXd& y) const {
+        if (sparse_) {
+            auto sol = sparse_->solve(y);
+            return {std::move(sol.coefficients), std::move(sol.variances)};
+        }
+        auto sol = dense_->solve(y);
+        return {std::move(sol.coefficients), sol.covariance.diagonal()};
+    }
+
+  private:
+    std::optional<detail::OlsSolver> dense_;
+    std::optional<detail::SparseOls> sparse_;
+};
+
+}  // namespace
+
 Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::span<const double> y,
                                               const std::vector<std::vector<double>>& synthetic,
                                               const std::vector<std::string>& names, double level) {
-    auto original = fitOls(X, y, names, level);
-    if (!original) return original.error();
+    RegressionOptions options;
+    options.level = level;
+    return regressionUtility(X, y, synthetic, names, options);
+}
+
+Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::span<const double> y,
+                                              const std::vector<std::vector<double>>& synthetic,
+                                              const std::vector<std::string>& names,
+                                              const RegressionOptions& options) {
+    const double level = options.level;
+    if (auto st = checkLevel(level); !st) return Error{st.message()};
+    auto solver = RegressionSolver::create(X, names, options);
+    if (!solver) return solver.error();
+    auto yv = toVector(y, X.rows(), "y");
+    if (!yv) return yv.error();
     const std::size_t m = synthetic.size();
     if (m < 2)
         return Error{"the regression utility needs at least 2 synthetic datasets (m = " +
                      std::to_string(m) + ") for the combining rules"};
-    auto solver = detail::OlsSolver::create(X, names);
-    if (!solver) return solver.error();
-
+    auto stopped = [&](std::size_t done) {
+        return report(options.progress, {"regression", 0, static_cast<double>(done),
+                                         static_cast<double>(m + 1)}) == Continue::Stop;
+    };
+    if (stopped(0)) return Error{"regression cancelled"};
+    const auto original = solver->solve(*yv);
     const auto p = static_cast<std::size_t>(X.cols());
+    const double t = boost::math::quantile(
+        boost::math::students_t_distribution<double>(static_cast<double>(X.rows() - X.cols())),
+        (1 + level) / 2);
+
     std::vector<std::vector<double>> q(p, std::vector<double>(m)), u(p, std::vector<double>(m));
     for (std::size_t l = 0; l < m; ++l) {
+        if (stopped(l + 1)) return Error{"regression cancelled"};
         auto yl = toVector(synthetic[l], X.rows(), "synthetic dataset " + std::to_string(l + 1));
         if (!yl) return yl.error();
         const auto sol = solver->solve(*yl);
         for (std::size_t j = 0; j < p; ++j) {
             const auto jj = static_cast<Eigen::Index>(j);
-            q[j][l] = sol.coefficients(jj);
-            u[j][l] = sol.covariance(jj, jj);
+            q[j][l] = sol.estimates(jj);
+            u[j][l] = sol.variances(jj);
         }
     }
 
     RegressionUtility out;
     for (std::size_t j = 0; j < p; ++j) {
+        const auto jj = static_cast<Eigen::Index>(j);
         CoefficientUtility c;
-        c.name = original->names[j];
-        c.original = original->coefficients(static_cast<Eigen::Index>(j));
-        c.originalInterval = original->intervals[j];
+        c.name = solver->names()[j];
+        c.original = original.estimates(jj);
+        const double se = std::sqrt(original.variances(jj));
+        c.originalInterval = {c.original - t * se, c.original + t * se};
         auto combined = combinePartiallySynthetic(q[j], u[j], level);
         if (!combined) return Error{"coefficient '" + c.name + "': " + combined.message()};
         c.synthetic = *combined;

@@ -28,7 +28,7 @@ struct BootstrapOptions {
     std::uint64_t seed = 1;
     int gridPoints = 201;  // quantile-function grid j / (gridPoints - 1), j = 0..gridPoints-1
     int threads = 1;
-    ProgressCallback progress;  // stage "bootstrap", done/total in replicates
+    ProgressCallback progress;  // stage "bootstrap", done/total in replicates, after each one
 
     Status validate() const;
 };

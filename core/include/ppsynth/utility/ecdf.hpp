@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
 
 namespace ppsynth::utility {
 
@@ -27,7 +28,10 @@ struct EcdfUtility {
 };
 
 // Each synthetic dataset against the original; the original is sorted once.
+// progress: stage "ecdf", done/total in datasets, asked before each; Stop returns a
+// "cancelled" error.
 Expected<EcdfUtility> ecdfUtility(std::span<const double> original,
-                                  const std::vector<std::vector<double>>& synthetic);
+                                  const std::vector<std::vector<double>>& synthetic,
+                                  const ProgressCallback& progress = {});
 
 }  // namespace ppsynth::utility

@@ -13,10 +13,12 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 #include <string>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
 
 namespace ppsynth::utility {
 
@@ -24,6 +26,9 @@ struct LogisticOptions {
     int maxIterations = 50;
     double tolerance = 1e-8;  // on the relative deviance change
     int maxHalvings = 30;
+    // Asked before every Newton iteration and step halving (stage "logistic", done/total in
+    // iterations); a Stop answer ends the fit with a "cancelled" error.
+    ProgressCallback progress;
 };
 
 struct LogisticFit {
@@ -40,6 +45,14 @@ struct LogisticFit {
 // X is used as given (include an intercept column if wanted); y holds 0/1. Errors for bad
 // shapes, values other than 0/1, non-finite or rank-deficient X (naming columns).
 Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                                  const LogisticOptions& options = {},
+                                  const std::vector<std::string>& names = {});
+
+// The same on a sparse X (dummy columns of many levels): X'WX is factorized by a sparse
+// LDLT, so time and memory follow the non-zeros, not rows x columns. The rank check works on
+// the Gram matrix (a column within a sine of about 1e-5 of the others' span is an error);
+// otherwise the fit agrees with the dense one to rounding.
+Expected<LogisticFit> fitLogistic(const Eigen::SparseMatrix<double>& X, const Eigen::VectorXd& y,
                                   const LogisticOptions& options = {},
                                   const std::vector<std::string>& names = {});
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/progress.hpp"
 #include "ppsynth/utility/combining_rules.hpp"
 #include "ppsynth/utility/interval.hpp"
 
@@ -50,7 +51,23 @@ struct RegressionUtility {
     double meanOverlap = 0;  // average CI overlap over the coefficients
 };
 
+struct RegressionOptions {
+    double level = 0.95;
+    // A design with at least this many columns is solved in sparse form (normal equations
+    // with a sparse LDLT; the variances from the diagonal of (X'X)^-1 only): time and memory
+    // follow the non-zeros, where the dense QR costs n p^2. Agrees with the dense form to
+    // rounding on designs both can solve.
+    std::size_t sparseColumns = 128;
+    // Stage "regression"; asked between datasets (and columns of the sparse form's inverse
+    // diagonal). A Stop answer returns a "cancelled" error.
+    ProgressCallback progress;
+};
+
 // synthetic[l] is dataset l's y*, in the record order of X's rows. Needs m >= 2.
+Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::span<const double> y,
+                                              const std::vector<std::vector<double>>& synthetic,
+                                              const std::vector<std::string>& names,
+                                              const RegressionOptions& options);
 Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::span<const double> y,
                                               const std::vector<std::vector<double>>& synthetic,
                                               const std::vector<std::string>& names = {},

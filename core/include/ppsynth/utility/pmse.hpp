@@ -34,8 +34,15 @@ namespace ppsynth::utility {
 
 struct PmseOptions {
     LogisticOptions logistic;
-    int threads = 1;            // synthetic datasets in parallel
-    ProgressCallback progress;  // stage "pmse", done/total in datasets
+    int threads = 1;  // synthetic datasets in parallel
+    // Stage "pmse", done/total in datasets; asked between datasets and within every Newton
+    // iteration of each fit, so a Stop is honoured promptly (the result: a "cancelled" error).
+    ProgressCallback progress;
+    // A propensity model with at least this many columns (intercept and y included) is built
+    // and fitted in sparse form: memory and time follow the non-zeros (a categorical of 5000
+    // levels adds one per record, not 5000), the result agrees with the dense form to
+    // rounding. Narrower models stay dense.
+    std::size_t sparseColumns = 128;
 };
 
 struct PmseResult {
@@ -56,6 +63,15 @@ struct PmseResult {
 Expected<PmseResult> pmse(const Eigen::MatrixXd& original, const Eigen::MatrixXd& synthetic,
                           const std::vector<std::string>& names = {},
                           const LogisticOptions& options = {});
+
+// One dataset from its parts, without stacked copies: the original's predictors (n_o x q,
+// no intercept) and y against the synthetic's (n_s x q) and y*; names: q + 1 (y last) or
+// empty. Dense or sparse form by options.sparseColumns; options.logistic.progress is asked
+// inside the fit (options.threads and options.progress are pmseUtility's).
+Expected<PmseResult> pmse(const Eigen::MatrixXd& originalPredictors, std::span<const double> y,
+                          const Eigen::MatrixXd& syntheticPredictors,
+                          std::span<const double> ySynthetic, const std::vector<std::string>& names,
+                          const PmseOptions& options);
 
 struct PmseUtility {
     double pmse = 0;          // averaged over the m datasets
