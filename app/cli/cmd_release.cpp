@@ -1,6 +1,6 @@
 // `ppsynth-cli release RUNDIR --synthesizer NAME --out BUNDLE [--format csv,sav,dta]
-// [--overwrite] [--data FILE]`: one synthesizer's synthetic datasets as a release bundle
-// (manifest, README for data users, SHA-256 checksums), written atomically.
+// [--overwrite] [--data FILE] [--accept-unconverged]`: one synthesizer's synthetic datasets as a
+// release bundle (manifest, README for data users, SHA-256 checksums), written atomically.
 #include <iostream>
 
 #include "cli_commands.hpp"
@@ -15,7 +15,7 @@ namespace {
 
 struct ReleaseArgs {
     std::string runDir, synthesizer, out, formats = "csv", data;
-    bool overwrite = false;
+    bool overwrite = false, acceptUnconverged = false;
 };
 
 int runRelease(const ReleaseArgs& a) {
@@ -36,6 +36,7 @@ int runRelease(const ReleaseArgs& a) {
     if (!loaded) return std::cerr << "error: " << loaded.message() << "\n", cancel.load() ? 130 : 1;
     release::ReleaseOptions ro;
     ro.overwrite = a.overwrite;
+    ro.acceptUnconverged = a.acceptUnconverged;
     ro.progress = stderrProgress(cancel);
     ro.warning = [](const std::string& w) { std::cerr << "warning: " << w << "\n"; };
     if (auto s =
@@ -48,6 +49,9 @@ int runRelease(const ReleaseArgs& a) {
         return std::cerr << "\n", 1;
     }
     const auto* r = loaded->run.find(a.synthesizer);
+    if (const std::string why = release::unconvergedEpsilon(*r); !why.empty())
+        std::cerr << "warning: the epsilon of '" << a.synthesizer << "' did not converge (" << why
+                  << "); released as --accept-unconverged asked, and manifest.json records it\n";
     std::cerr << "wrote " << a.out << "\n";
     std::cout << a.synthesizer << ": " << r->synthetic.size() << " synthetic datasets x "
               << formats->size() << " formats; epsilon " << r->epsilon.perDataset
@@ -69,6 +73,9 @@ const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     cmd->add_option("--format", args->formats, "Data formats, comma-separated: csv, sav, dta")
         ->capture_default_str();
     cmd->add_flag("--overwrite", args->overwrite, "Replace an existing bundle");
+    cmd->add_flag("--accept-unconverged", args->acceptUnconverged,
+                  "Release even when the run judged the synthesizer's epsilon not converged "
+                  "(the manifest records it)");
     cmd->add_option("--data", args->data,
                     "The run's data file, when it moved (its contents must be unchanged)");
     cmd->callback([args, &exitCode] { exitCode = runRelease(*args); });

@@ -7,6 +7,7 @@
 #include "cli_commands.hpp"
 #include "cli_guard.hpp"
 #include "cli_progress.hpp"
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
@@ -74,12 +75,16 @@ int runRun(const RunArgs& a) {
     for (const auto& note : report.notes) std::cerr << "note: " << note << "\n";
     for (const auto& s : result->synthesizers) {
         std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
-                  << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod
-                  << "); mean IR " << s.irSummary.mean << "; median weight " << s.weights.median;
+                  << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod << "), "
+                  << privacy::verdictLine(s.epsilonDiagnostics) << "; mean IR " << s.irSummary.mean
+                  << "; median weight " << s.weights.median;
         if (s.utility)
             std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
                       << " (reference " << s.utility->pmse.sPmseReference << ")";
         std::cout << "\n";
+        const auto note =
+            privacy::argmaxNote(s.epsilonDiagnostics, config->model.family == "normal-mixture");
+        if (!note.empty()) std::cerr << "note: " << s.name << ": " << note << "\n";
         // A utility measure that failed or cannot be trusted is said, not hidden in run.json.
         if (!s.utilityError.empty())
             std::cerr << "warning: " << s.name << ": utility: " << s.utilityError << "\n";

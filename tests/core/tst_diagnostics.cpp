@@ -1,11 +1,14 @@
 // Convergence diagnostics: hand-computed building blocks, iid and AR(1) series with known
 // effective sample sizes, disagreeing chains, and the run-level warnings.
 #include <QTest>
+#include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
+#include <limits>
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::mcmc;
@@ -26,6 +29,22 @@ ChainDraws ar1(int m, int n, double rho, std::uint64_t seed, double shiftLastCha
         out.push_back(x);
     }
     return out;
+}
+
+// D_s-like chains: exp of an AR(1) (positive, skewed like a maximum), the last chain shifted.
+privacy::EpsilonChains epsilonChains(int m, int n, double rho, std::uint64_t seed,
+                                     double shiftLastChain = 0) {
+    privacy::EpsilonChains e;
+    for (const auto& c : ar1(m, n, rho, seed, shiftLastChain)) {
+        std::vector<double> d(static_cast<std::size_t>(c.size()));
+        for (Eigen::Index s = 0; s < c.size(); ++s)
+            d[static_cast<std::size_t>(s)] = 5 + std::exp(0.3 * c[s]);
+        e.deltaPerChain.push_back(*std::max_element(d.begin(), d.end()));
+        e.drawMax.push_back(std::move(d));
+    }
+    e.argmaxRecord = 418;
+    e.argmaxLoglik = -7.5;
+    return e;
 }
 
 Eigen::MatrixXd asMatrix(const ChainDraws& d) {
@@ -205,6 +224,121 @@ class TstDiagnostics : public QObject {
         QVERIFY(has("'log-likelihood': R-hat "));
         QVERIFY(!has("'beta': R-hat"));
         for (const auto& w : d.warnings) std::printf("  %s\n", w.c_str());
+    }
+    // ---- convergence of epsilon: D_s as a chain, f_i agreement, the verdict ----
+    void epsilonVerdict_data() {
+        QTest::addColumn<int>("chains");
+        QTest::addColumn<double>("rho");
+        QTest::addColumn<double>("shift");
+        QTest::addColumn<bool>("converged");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("well mixed") << 4 << 0.5 << 0.0 << true << QString();
+        QTest::newRow("one chain stuck elsewhere")
+            << 4 << 0.5 << 1.5 << false << QString("split R-hat of D_s");
+        QTest::newRow("sticky chains: ESS too low")
+            << 4 << 0.995 << 0.0 << false << QString("ESS of D_s");
+    }
+    void epsilonVerdict() {
+        QFETCH(int, chains);
+        QFETCH(double, rho);
+        QFETCH(double, shift);
+        QFETCH(bool, converged);
+        QFETCH(QString, reason);
+        const auto d = privacy::diagnoseEpsilon(epsilonChains(chains, 1000, rho, 11, shift));
+        QVERIFY(d.diagnosed);
+        QCOMPARE(d.converged, converged);
+        QCOMPARE(d.reasons.empty(), converged);
+        if (!converged) {
+            QVERIFY2(std::any_of(d.reasons.begin(), d.reasons.end(),
+                                 [&](const std::string& r) {
+                                     return QString::fromStdString(r).startsWith(reason);
+                                 }),
+                     privacy::verdictLine(d).c_str());
+            QVERIFY(QString::fromStdString(privacy::verdictLine(d))
+                        .startsWith("epsilon converged: no ("));
+        } else {
+            QCOMPARE(privacy::verdictLine(d), std::string("epsilon converged: yes"));
+        }
+        QCOMPARE(d.deltaPerChain.size(), static_cast<std::size_t>(chains));
+        QCOMPARE(d.argmaxRecord, std::size_t{418});
+        QCOMPARE(d.argmaxLoglik, -7.5);
+        QVERIFY(std::isfinite(d.rhatBulk) && std::isfinite(d.essTail));
+    }
+    void epsilonUnboundedAndConstantDraws() {
+        // An unbounded draw (inf) ranks above every finite one: R-hat stays defined.
+        auto e = epsilonChains(4, 500, 0.3, 12);
+        e.drawMax[1][17] = std::numeric_limits<double>::infinity();
+        const auto d = privacy::diagnoseEpsilon(e);
+        QVERIFY(std::isfinite(d.rhatBulk) && std::isfinite(d.rhatTail));
+        QVERIFY(d.converged);
+        // Every draw the same D_s (all weights 0, say): nothing to disagree on.
+        privacy::EpsilonChains same;
+        same.drawMax.assign(4, std::vector<double>(100, 0.0));
+        same.deltaPerChain.assign(4, 0.0);
+        const auto c = privacy::diagnoseEpsilon(same);
+        QVERIFY(c.converged);
+        QCOMPARE(c.rhatBulk, 1.0);
+    }
+    void rankCorrelationAndRelativeDifference() {
+        Eigen::VectorXd a(5), b(5), c(5);
+        a << 1, 2, 3, 4, 5;
+        b << 10, 20, 30, 40, 50;
+        c << 5, 4, 3, 2, 1;
+        QCOMPARE(privacy::rankCorrelation(a, b), 1.0);
+        QCOMPARE(privacy::rankCorrelation(a, c), -1.0);
+        // Ties share their average rank: (1, 2.5, 2.5, 4) against (1, 2, 3, 4):
+        // sum of products of centred ranks 4.5 over sqrt(4.5 * 5).
+        Eigen::VectorXd t(4), u(4);
+        t << 1, 2, 2, 3;
+        u << 1, 2, 3, 4;
+        QVERIFY(std::abs(privacy::rankCorrelation(t, u) - 4.5 / std::sqrt(4.5 * 5)) < 1e-12);
+        // |a - b| / max: (0, 0.5, 0.25) -> median 0.25; inf against a number counts 1.
+        Eigen::VectorXd x(3), y(3);
+        x << 2, 4, 8;
+        y << 2, 2, 6;
+        QCOMPARE(privacy::medianRelativeDifference(x, y), 0.25);
+        const double inf = std::numeric_limits<double>::infinity();
+        x << inf, inf, 1;
+        y << inf, 3, 1;
+        QCOMPARE(privacy::medianRelativeDifference(x, y), 0.0);
+        x << inf, inf, 1;
+        y << 3, 3, 1;
+        QCOMPARE(privacy::medianRelativeDifference(x, y), 1.0);
+    }
+    void fAgreementTakesTheWorstPair() {
+        Eigen::VectorXd f1(6), f2(6), f3(6);
+        f1 << 1, 2, 3, 4, 5, 6;
+        f2 << 1.01, 2.01, 3.01, 4.01, 5.01, 6.01;  // agrees with f1
+        f3 << 6, 5, 4, 3, 2, 1;                    // a chain with other bounds
+        const auto two = privacy::fAgreement({f1, f2});
+        QVERIFY(two && two->rankCorrelation == 1.0 && two->medianRelativeDifference < 0.01);
+        const auto three = privacy::fAgreement({f1, f2, f3});
+        QVERIFY(three.has_value());
+        QCOMPARE(three->rankCorrelation, -1.0);
+        QVERIFY(three->medianRelativeDifference > 0.3);
+        QVERIFY(!privacy::fAgreement({f1}).has_value());
+        // In the verdict: chains that disagree on f_i make epsilon not converged.
+        auto e = epsilonChains(3, 1000, 0.3, 13);
+        e.recordMaxPerChain = {f1, f2, f3};
+        const auto d = privacy::diagnoseEpsilon(e);
+        QVERIFY(!d.converged);
+        QVERIFY(d.fAgreement.has_value());
+        QVERIFY(QString::fromStdString(d.reasons.back()).contains("disagree on the record bounds"));
+        e.recordMaxPerChain = {f1, f2};
+        QVERIFY(privacy::diagnoseEpsilon(e).converged);
+    }
+    void argmaxNoteOnPositiveLogLik() {
+        privacy::EpsilonDiagnostics d;
+        d.diagnosed = true;
+        d.argmaxRecord = 12;
+        d.argmaxLoglik = -3;
+        QVERIFY(privacy::argmaxNote(d, true).empty());
+        d.argmaxLoglik = 2.5;
+        QCOMPARE(privacy::argmaxNote(d, false),
+                 std::string("Delta is set by row 12, whose log-likelihood is positive (l = 2.50, "
+                             "a density above 1)"));
+        QVERIFY(QString::fromStdString(privacy::argmaxNote(d, true))
+                    .endsWith("a narrow mixture component, not the data, may be setting epsilon"));
     }
 };
 

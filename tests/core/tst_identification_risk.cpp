@@ -104,6 +104,34 @@ class TstIdentificationRisk : public QObject {
         QCOMPARE((*ir)[0], 0.0);
         QCOMPARE((*ir)[1], 0.0);
     }
+    // T_i and the close set use one predicate: with integer counts and r = 0.07, y = 100 has
+    // rad = 7.000000000000001, |93 - 100| < rad (T = 1), yet 100 - rad rounds to 93, so a
+    // bound test on the sorted values left 93 (the record's own y*) out of its close set.
+    void exactBoundariesAgree_data() {
+        QTest::addColumn<double>("y");
+        QTest::addColumn<double>("ys");
+        QTest::newRow("below: 100 -> 93") << 100.0 << 93.0;
+        QTest::newRow("above: 100 -> 107") << 100.0 << 107.0;
+        QTest::newRow("below: 200 -> 186") << 200.0 << 186.0;
+        QTest::newRow("above: 600 -> 642") << 600.0 << 642.0;
+    }
+    void exactBoundariesAgree() {
+        QFETCH(double, y);
+        QFETCH(double, ys);
+        RiskOptions o;
+        o.radius = {0.07, true};
+        QVERIFY(std::abs(ys - y) < o.radius.around(y));  // T = 1 by the definition
+        // Two records of one pattern: the other's y* is far away. Record 0 is close to its
+        // own y* only: IR = 1 of 2 not close / 2 = 0.5.
+        const std::vector<double> yv{y, y}, synth{ys, 10 * y};
+        const std::vector<std::int32_t> pat{0, 0};
+        auto ir = marginalRisk(yv, {synth}, pat, o);
+        QVERIFY(ir.hasValue());
+        QCOMPARE((*ir)[0], 0.5);
+        auto pr = pairwiseRisk(yv, {synth}, pat, o);
+        QVERIFY(pr.hasValue());
+        QCOMPARE(pr->marginal[0], 0.5);
+    }
     void absoluteRadius() {
         std::vector<double> y{10, 11, 50}, ys{10.5, 30, 51};
         RiskOptions o;
@@ -157,6 +185,7 @@ class TstIdentificationRisk : public QObject {
         QTest::newRow("absolute radius") << 80 << 3 << false << 3;
         QTest::newRow("many singletons") << 40 << 30 << true << 4;
         QTest::newRow("ties in values") << 50 << 2 << true << 5;
+        QTest::newRow("integer counts, r = 0.07") << 300 << 2 << true << 6;
     }
     void pairwiseMatchesBruteForce() {
         QFETCH(int, n);
@@ -166,19 +195,31 @@ class TstIdentificationRisk : public QObject {
         auto rng = makeRng(static_cast<std::uint64_t>(seed), 0, Purpose::Test);
         boost::random::uniform_real_distribution<double> u(1, 20);
         boost::random::uniform_int_distribution<int> p(0, patterns - 1);
-        const bool ties = QByteArray(QTest::currentDataTag()) == "ties in values";
+        const QByteArray tag(QTest::currentDataTag());
+        const bool ties = tag == "ties in values";
+        // Counts 100..400 in steps of 100 with y* a whole number within +-10: many y* sit
+        // exactly on the 7% radius, where the rounding of y +- rad matters.
+        const bool counts = tag == "integer counts, r = 0.07";
         std::vector<double> y(static_cast<std::size_t>(n));
         std::vector<std::int32_t> pat(y.size());
+        boost::random::uniform_int_distribution<int> hundreds(1, 6), shift(-10, 10);
         for (std::size_t i = 0; i < y.size(); ++i) {
-            y[i] = ties ? std::round(u(rng)) : u(rng);
+            y[i] = counts ? 100.0 * hundreds(rng) : ties ? std::round(u(rng)) : u(rng);
             pat[i] = p(rng);
         }
         std::vector<std::vector<double>> synth(3, std::vector<double>(y.size()));
         for (auto& s : synth)
             for (std::size_t i = 0; i < s.size(); ++i)
-                s[i] = ties ? std::round(y[i] + u(rng) / 5 - 2) : y[i] + u(rng) / 5 - 2;
+                if (counts) {
+                    // Half of them exactly on the edge y +- 0.07 y, the rest y + d.
+                    const int d = shift(rng);
+                    s[i] =
+                        std::abs(d) <= 5 ? y[i] + (d < 0 ? -7.0 : 7.0) * (y[i] / 100.0) : y[i] + d;
+                } else {
+                    s[i] = ties ? std::round(y[i] + u(rng) / 5 - 2) : y[i] + u(rng) / 5 - 2;
+                }
         RiskOptions o;
-        o.radius = {percentage ? 0.1 : 1.5, percentage};
+        o.radius = {counts ? 0.07 : percentage ? 0.1 : 1.5, percentage};
         auto fast = pairwiseRisk(y, synth, pat, o);
         QVERIFY(fast.hasValue());
         const auto slow = bruteForcePairwise(y, synth, pat, o.radius);

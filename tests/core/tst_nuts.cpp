@@ -360,15 +360,19 @@ class TstNuts : public QObject {
     }
 
     // A cancel is noticed between Gibbs sweeps, not only between kept draws: with 2 ms
-    // sweeps and thin 200 a draw takes 400 ms, but the chain stops within a few sweeps.
+    // sweeps and thin 200 a draw takes 400 ms, but the chain stops within a sweep or two
+    // (counted, not timed; the latency is printed for the record).
     void gibbsKernelCancelsBetweenSweeps() {
         struct SlowGibbs : GibbsBivariate {
-            SlowGibbs() : GibbsBivariate(0.5) {}
+            explicit SlowGibbs(const std::atomic<bool>& c) : GibbsBivariate(0.5), cancel(c) {}
             bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const StopCheck& stop,
                             double anneal) const override {
+                if (cancel.load()) ++afterCancel;
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
                 return GibbsBivariate::gibbsSweep(q, rng, stop, anneal);
             }
+            const std::atomic<bool>& cancel;
+            mutable std::atomic<int> afterCancel{0};
         };
         std::atomic<bool> cancel{false};
         SamplerOptions o;
@@ -384,23 +388,36 @@ class TstNuts : public QObject {
             cancelledAt = std::chrono::steady_clock::now();
             cancel.store(true);
         });
-        auto r = sampleNuts(SlowGibbs(), o);
+        SlowGibbs target(cancel);
+        auto r = sampleNuts(target, o);
         const auto returned = std::chrono::steady_clock::now();
         canceller.join();
         QVERIFY(!r.hasValue());
         QCOMPARE(r.message(), std::string("sampling cancelled"));
         const double latency = std::chrono::duration<double>(returned - cancelledAt).count();
-        std::printf("Gibbs cancel flag -> return: %.1f ms (sweep 2 ms, draw 400 ms)\n",
-                    1e3 * latency);
-        QVERIFY2(latency < 0.2, qPrintable(QString::number(latency)));
+        std::printf(
+            "Gibbs cancel flag -> return: %.1f ms, %d sweeps begun after it (sweep 2 ms, "
+            "draw 400 ms)\n",
+            1e3 * latency, target.afterCancel.load());
+        // A check between draws only would run up to 199 more sweeps.
+        QVERIFY2(target.afterCancel.load() <= 2, qPrintable(QString::number(target.afterCancel)));
     }
 
     void cancelFlagStopsPromptly() {
         // 2 ms per gradient: an iteration costs several gradients (up to 1023 at depth 10),
         // so only a check between leapfrog steps keeps the latency near one gradient. The
         // cancel time is off the 2 ms grid, so the latency includes part of an evaluation.
-        SlowNormal target(50, std::chrono::microseconds(2000));
         std::atomic<bool> cancel{false};
+        struct CountingSlowNormal : SlowNormal {
+            explicit CountingSlowNormal(const std::atomic<bool>& c)
+                : SlowNormal(50, std::chrono::microseconds(2000)), cancel(c) {}
+            double evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad) const override {
+                if (cancel.load()) ++afterCancel;
+                return SlowNormal::evaluate(q, grad);
+            }
+            const std::atomic<bool>& cancel;
+            mutable std::atomic<int> afterCancel{0};
+        } target(cancel);
         SamplerOptions o;
         o.chains = 4;
         o.threads = 2;
@@ -419,8 +436,13 @@ class TstNuts : public QObject {
         QVERIFY(!r.hasValue());
         QCOMPARE(r.message(), std::string("sampling cancelled"));
         const double latency = std::chrono::duration<double>(returned - cancelledAt).count();
-        std::printf("cancel flag -> return: %.1f ms (gradient cost 2 ms)\n", 1e3 * latency);
-        QVERIFY2(latency < 1.0, qPrintable(QString::number(latency)));
+        std::printf(
+            "cancel flag -> return: %.1f ms, %d gradients begun after it (gradient cost "
+            "2 ms)\n",
+            1e3 * latency, target.afterCancel.load());
+        // Counted, not timed: at most one gradient per running chain (2 threads) after the flag;
+        // a check between iterations only would allow up to 1023 per chain.
+        QVERIFY2(target.afterCancel.load() <= 4, qPrintable(QString::number(target.afterCancel)));
     }
 
     void progressStopCancels() {

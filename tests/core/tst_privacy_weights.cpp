@@ -120,6 +120,39 @@ class TstPrivacyWeights : public QObject {
         QCOMPARE(q.keptDraws, (std::vector<std::size_t>{0, 1, 2, 3}));
         QCOMPARE(q.method(), std::string("0.75-quantile over draws"));
     }
+    // Robust q < 1 with unbounded draws (a weighted record's non-finite l): type 7 lands on an
+    // infinite order statistic or between a finite one and inf, where interpolating gave
+    // 0 * inf or inf - inf = NaN. Delta is finite or inf, never NaN, and an unbounded draw is
+    // never retained.
+    void robustQuantileWithUnboundedDraws_data() {
+        QTest::addColumn<std::vector<double>>("drawMax");
+        QTest::addColumn<double>("q");
+        QTest::addColumn<double>("delta");
+        QTest::addColumn<std::vector<std::size_t>>("kept");
+        const double inf = std::numeric_limits<double>::infinity();
+        QTest::newRow("on a finite order statistic next to inf")
+            << std::vector<double>{1, 2, 3, inf, inf} << 0.5 << 3.0
+            << std::vector<std::size_t>{0, 1, 2};
+        QTest::newRow("on an infinite order statistic")
+            << std::vector<double>{1, inf, inf} << 0.5 << inf << std::vector<std::size_t>{0};
+        QTest::newRow("between two infinite order statistics")
+            << std::vector<double>{inf, 1, inf, inf, inf} << 0.6 << inf
+            << std::vector<std::size_t>{1};
+        QTest::newRow("between finite and inf")
+            << std::vector<double>{1, 3, 5, inf} << 0.9 << inf << std::vector<std::size_t>{0, 1, 2};
+    }
+    void robustQuantileWithUnboundedDraws() {
+        QFETCH(std::vector<double>, drawMax);
+        QFETCH(double, q);
+        QFETCH(double, delta);
+        QFETCH(std::vector<std::size_t>, kept);
+        LipschitzAccumulator acc(vec({1}));
+        for (double v : drawMax) acc.addDraw(vec({-v}));
+        const auto b = lipschitzBound(acc, q);
+        QVERIFY2(!std::isnan(b.delta), "Delta is NaN");
+        QCOMPARE(b.delta, delta);
+        QCOMPARE(b.keptDraws, kept);
+    }
     void epsilonAccounting() {
         auto e = epsilonAccount(3.5, 20);
         QCOMPARE(e.perDataset, 7.0);

@@ -49,6 +49,10 @@ Written makeRun(const std::string& sub) {
             s.scalarNoiseLimited = true;
             s.scalarTries.front().delta = s.scalarTries.front().epsilon = inf;
         }
+        if (s.scheme == study::Scheme::Lipschitz) {
+            s.epsilonDiagnostics.converged = false;
+            s.epsilonDiagnostics.reasons = {"split R-hat of D_s is 1.300 (bulk)", "second"};
+        }
         if (s.scheme == study::Scheme::Unweighted) {
             s.deltaX = s.deltaAlphaX = s.epsilon.perDataset = s.epsilon.total = inf;
             s.global.epsilonLow = s.global.epsilonHigh = inf;
@@ -181,6 +185,21 @@ class TstRunLoader : public QObject {
             }
             QCOMPARE(y.parameters.size(), x.parameters.size());
             QCOMPARE(y.parameters.front().median, x.parameters.front().median);
+            const auto& ex = x.epsilonDiagnostics;
+            const auto& ey = y.epsilonDiagnostics;
+            QVERIFY(ex.diagnosed && ey.diagnosed);
+            QCOMPARE(ey.converged, ex.converged);
+            QCOMPARE(ey.reasons, ex.reasons);
+            QCOMPARE(ey.rhatBulk, ex.rhatBulk);
+            QCOMPARE(ey.rhatTail, ex.rhatTail);
+            QCOMPARE(ey.essBulk, ex.essBulk);
+            QCOMPARE(ey.essTail, ex.essTail);
+            QCOMPARE(ey.deltaPerChain, ex.deltaPerChain);
+            QCOMPARE(ey.argmaxRecord, ex.argmaxRecord);
+            QCOMPARE(ey.argmaxLoglik, ex.argmaxLoglik);
+            QCOMPARE(ey.fAgreement.has_value(), ex.fAgreement.has_value());
+            if (ex.fAgreement)
+                QCOMPARE(ey.fAgreement->rankCorrelation, ex.fAgreement->rankCorrelation);
             const auto& dx = x.diagnostics;
             const auto& dy = y.diagnostics;
             QCOMPARE(dy.divergencesPerChain, dx.divergencesPerChain);

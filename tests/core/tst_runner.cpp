@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/release/from_run.hpp"
@@ -421,6 +423,92 @@ class TstRunner : public QObject {
                     QVERIFY(std::abs(run->f[i] - mx) < 1e-9 * std::max(1.0, mx));
             }
         }
+    }
+    // synthesizers.NAME.diagnostics.epsilon, keys as scripts read them; on exact conjugate
+    // draws (well mixed by construction) every verdict is "converged". The record named as
+    // setting Delta is a row of the data file whose bound is Delta, (tst_run_loader reads them
+    // back).
+    void epsilonIsDiagnosedForEverySynthesizer() {
+        const auto table = data::makeExample(data::ExampleId::Poisson);
+        auto run = study::runStudy(poissonConfig(), table);
+        QVERIFY2(run.hasValue(), run.hasValue() ? "" : run.message().c_str());
+        const std::string dir =
+            std::string(qgetenv("PPSYNTH_TEST_OUTPUT").constData()) + "/tst_runner_epsilon";
+        std::filesystem::remove_all(dir);
+        QVERIFY(study::writeRunOutput(*run, table, dir).isOk());
+        std::ifstream in(dir + "/run.json");
+        const auto j = nlohmann::json::parse(in);
+        const std::set<std::string> keys = {"converged",       "reasons",       "rhat_bulk",
+                                            "rhat_tail",       "ess_bulk",      "ess_tail",
+                                            "delta_per_chain", "argmax_record", "argmax_loglik"};
+        for (const auto& s : run->synthesizers) {
+            const auto& e = j["synthesizers"][s.name]["diagnostics"]["epsilon"];
+            std::set<std::string> have;
+            for (const auto& [k, v] : e.items()) have.insert(k);
+            auto expected = keys;
+            // f_i feed the weights of the unweighted fit's LW schemes.
+            const bool fromF =
+                s.scheme == study::Scheme::Unweighted || s.scheme == study::Scheme::Lipschitz;
+            if (fromF) expected.insert("f_agreement");
+            QCOMPARE(have, expected);
+            QVERIFY2(e["converged"].get<bool>(), e.dump().c_str());
+            QVERIFY(e["reasons"].empty());
+            QVERIFY(e["rhat_bulk"].get<double>() < 1.05 && e["ess_tail"].get<double>() > 100);
+            const auto chains = e["delta_per_chain"].get<std::vector<double>>();
+            QCOMPARE(chains.size(), std::size_t{2});
+            QCOMPARE(*std::max_element(chains.begin(), chains.end()), s.deltaAlphaX);
+            const auto row = e["argmax_record"].get<std::size_t>();
+            const auto& rows = run->inputs.keptRows;
+            const auto at = std::find(rows.begin(), rows.end(), row - 1);
+            QVERIFY(at != rows.end());
+            const auto i = static_cast<Eigen::Index>(at - rows.begin());
+            QCOMPARE(s.recordDelta[i], s.deltaAlphaX);
+            QVERIFY(std::abs(s.alpha[i] * std::abs(e["argmax_loglik"].get<double>()) -
+                             s.deltaAlphaX) < 1e-9 * s.deltaAlphaX);
+            QVERIFY(e["argmax_loglik"].get<double>() < 0);  // a Poisson pmf is below 1
+            if (fromF) {
+                QVERIFY(e["f_agreement"]["rank_correlation"].get<double>() > 0.9);
+                QVERIFY(e["f_agreement"]["median_relative_difference"].get<double>() < 0.05);
+            }
+        }
+    }
+    // The mixture's components switch labels, so its posterior summaries (and the weighted
+    // vs unweighted table built from them) hold only label-invariant quantities.
+    void mixtureSummariesAreLabelInvariant() {
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "lognormal_mixture.csv", "target": "y", "transform": "log",
+                   "predictors": ["x1", "x2"]},
+          "model": {"family": "normal-mixture", "K": 3, "tau": "sampled"},
+          "mcmc": {"chains": 2, "warmup": 40, "draws": 40, "seed": 4},
+          "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"bootstrap": 50},
+          "synthesizers": [
+            {"name": "Unweighted", "scheme": "unweighted"},
+            {"name": "LW", "scheme": "lipschitz", "c": 0.7}
+          ]})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        const auto table = data::makeExample(data::ExampleId::LognormalMixture);
+        auto run = study::runStudy(*c, table);
+        QVERIFY2(run.hasValue(), run.hasValue() ? "" : run.message().c_str());
+        const auto* lw = run->find("LW");
+        std::vector<std::string> names;
+        for (const auto& p : lw->parameters) names.push_back(p.name);
+        for (const auto& name : names)
+            QVERIFY2(name.rfind("beta[", 0) != 0 && name.rfind("pi[", 0) != 0 &&
+                         name.rfind("sigma[", 0) != 0,
+                     name.c_str());
+        for (const char* want :
+             {"gamma", "occupied components", "tau[(Intercept)]", "predictive y q10 (model scale)",
+              "predictive y median (model scale)", "predictive y q90 (model scale)"})
+            QVERIFY2(std::find(names.begin(), names.end(), want) != names.end(), want);
+        const auto& occupied =
+            *std::find_if(lw->parameters.begin(), lw->parameters.end(),
+                          [](const auto& p) { return p.name == "occupied components"; });
+        QVERIFY(occupied.q05 >= 1 && occupied.q95 <= 3);
+        // The weighted vs unweighted comparison: the same quantities, matched by name.
+        QVERIFY(lw->utility.has_value());
+        QCOMPARE(lw->utility->parameters.size(), lw->parameters.size());
+        for (const auto& p : lw->utility->parameters)
+            QVERIFY2(p.name.rfind("beta[", 0) != 0 && p.name.rfind("pi[", 0) != 0, p.name.c_str());
     }
     // The bundled paper 000 sec. 5.2 configurations parse and describe the same comparison.
     void paper000Sec52ConfigsParse() {

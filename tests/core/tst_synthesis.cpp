@@ -90,7 +90,16 @@ class TstSynthesis : public QObject {
         study::SynthesisOptions o;
         o.integer = true;
         auto d = study::synthesize(model, draws, {0}, o);
+        // Not vacuous: one dataset of all 20 records, which are not whole before rounding.
+        QVERIFY(d.hasValue());
+        QCOMPARE(d->size(), std::size_t{1});
+        QCOMPARE((*d)[0].size(), std::size_t{20});
         for (double v : (*d)[0]) QCOMPARE(v, std::round(v));
+        o.integer = false;
+        auto raw = study::synthesize(model, draws, {0}, o);
+        QVERIFY(raw.hasValue() && (*raw)[0].size() == 20);
+        QVERIFY(std::any_of((*raw)[0].begin(), (*raw)[0].end(),
+                            [](double v) { return v != std::round(v); }));
     }
 };
 

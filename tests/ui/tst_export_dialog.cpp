@@ -130,6 +130,65 @@ class TstExportDialog : public QObject {
         QCOMPARE(m["mechanism"]["synthesizer"].get<std::string>(), std::string("EM"));
     }
 
+    // A synthesizer whose epsilon did not converge: the dialog says so beside epsilon and
+    // asks before exporting; "no" writes nothing, "yes" writes a bundle whose manifest
+    // records the acceptance.
+    void asksBeforeReleasingAnUnconvergedEpsilon() {
+        const fs::path runDir = base_ / "run_unconverged";
+        fs::remove_all(runDir);
+        fs::copy(base_ / "run", runDir, fs::copy_options::recursive);
+        const std::string why = "split R-hat of D_s is 1.300 (bulk)";
+        auto j = nlohmann::json::parse(test::slurp(runDir / "run.json"));
+        j["synthesizers"]["LW"]["diagnostics"]["epsilon"]["converged"] = false;
+        j["synthesizers"]["LW"]["diagnostics"]["epsilon"]["reasons"] = {why};
+        std::ofstream(runDir / "run.json") << j.dump(2);
+        study::RunResult run = run_;
+        auto* lw = const_cast<study::SynthesizerResult*>(run.find("LW"));
+        lw->epsilonDiagnostics.converged = false;
+        lw->epsilonDiagnostics.reasons = {why};
+
+        ui::ExportDialog d(q(runDir), run);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.setSynthesizer("LW");
+        QVERIFY2(
+            d.privacyLabel()->text().contains(
+                QStringLiteral("Epsilon did not converge: %1").arg(QString::fromStdString(why))),
+            qPrintable(d.privacyLabel()->text()));
+        QVERIFY(d.grab().save(q(test::outputDir("screenshots") / "export_dialog_unconverged.png")));
+        const fs::path bundle = base_ / "bundle_unconverged";
+        fs::remove_all(bundle);
+        d.setDestination(q(bundle));
+        QString asked;
+        d.setUnconvergedQuestion([&asked](const QString& name, const QString& reasons) {
+            asked = name + QStringLiteral(": ") + reasons;
+            return false;
+        });
+        d.startExport();
+        QCOMPARE(asked, QStringLiteral("LW: ") + QString::fromStdString(why));
+        QVERIFY(!d.isRunning());
+        QVERIFY2(d.messageArea()->text().contains("Nothing was exported"),
+                 qPrintable(d.messageArea()->text()));
+        QVERIFY(!fs::exists(bundle));
+        d.setUnconvergedQuestion([](const QString&, const QString&) { return true; });
+        d.startExport();
+        QVERIFY(waitForExport(d));
+        const auto m = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
+        QCOMPARE(m["privacy"]["epsilon_convergence"]["accepted_unconverged"].get<bool>(), true);
+        QCOMPARE(m["privacy"]["epsilon_convergence"]["converged"].get<bool>(), false);
+        // A converged synthesizer is not asked about.
+        d.setUnconvergedQuestion([](const QString&, const QString&) {
+            qFatal("asked about a converged epsilon");
+            return false;
+        });
+        d.setSynthesizer("CW");
+        QVERIFY(d.privacyLabel()->text().contains(QStringLiteral("Epsilon converged.")));
+        d.setDestination(q(base_ / "bundle_converged"));
+        fs::remove_all(base_ / "bundle_converged");
+        d.startExport();
+        QVERIFY(waitForExport(d));
+    }
+
     // When the replaced bundle cannot be deleted, the dialog says where it was left.
     void saysWhereTheOldBundleWasLeft() {
         const fs::path dir = base_ / "leftover";

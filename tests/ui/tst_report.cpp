@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "../core/run_fixture.hpp"
 #include "../core/run_maker.hpp"
@@ -133,6 +134,55 @@ class TstReport : public QObject {
         for (const char* heading :
              {"Run configuration", "Epsilon accounting", "Identification risk", "MCMC diagnostics"})
             QVERIFY2(all.contains(heading), heading);
+    }
+
+    // The verdict on epsilon in the report: a column beside epsilon, the table of D_s per
+    // synthesizer, and for one that did not converge its reasons and (a positive l) the
+    // record setting Delta. The converged run's PDF and an unconverged copy's are written to
+    // report/ for a person to look at (pdftoppm).
+    void epsilonVerdictInTheReport() {
+        const auto sectionText = [](const study::RunResult& run) {
+            QString all;
+            for (const auto& b : ui::report::epsilonSection(run).blocks) {
+                all += b.text + QLatin1Char('\n') + b.table.caption + QLatin1Char('\n') +
+                       b.table.header.join(QLatin1Char('|')) + QLatin1Char('\n');
+                for (const auto& row : b.table.rows) all += row.join(QLatin1Char('|')) + '\n';
+            }
+            return all;
+        };
+        const QString yes = sectionText(run_);
+        QVERIFY2(yes.contains(QStringLiteral("epsilon per dataset|epsilon converged|")),
+                 qPrintable(yes));
+        QVERIFY(yes.contains(QStringLiteral("Convergence of epsilon")));
+        QVERIFY(!yes.contains(QStringLiteral("did not converge:")));
+        const auto& lwEps = run_.find("LW")->epsilonDiagnostics;
+        QVERIFY(lwEps.diagnosed);
+        QVERIFY(yes.contains(QStringLiteral("|%1|").arg(lwEps.argmaxRecord)));
+
+        const fs::path dir = base_ / "unconverged";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        fs::copy(base_ / "run", dir / "run", fs::copy_options::recursive);
+        auto j = nlohmann::json::parse(test::slurp(dir / "run" / "run.json"));
+        auto& e = j["synthesizers"]["LW"]["diagnostics"]["epsilon"];
+        e["converged"] = false;
+        e["reasons"] = {"split R-hat of D_s is 1.352 (tail), above 1.05"};
+        e["argmax_loglik"] = 1.75;
+        std::ofstream(dir / "run" / "run.json") << j.dump(2);
+        const fs::path html = dir / "report.html";
+        auto written = ui::report::writeReport(q(dir / "run"), q(html));
+        QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
+        const QString text = slurp(html);
+        QVERIFY2(text.contains(QStringLiteral(
+                     "LW: epsilon did not converge: split R-hat of D_s is 1.352 (tail), above "
+                     "1.05.")),
+                 "reason missing");
+        QVERIFY(text.contains(QStringLiteral("whose log-likelihood is positive (l = 1.75")));
+        QVERIFY(text.contains(QStringLiteral("<td>NO</td>")));
+        auto pdf = ui::report::writeReport(q(dir / "run"), q(dir / "report.pdf"));
+        QVERIFY2(pdf.hasValue(), pdf.hasValue() ? "" : pdf.message().c_str());
+        auto converged = ui::report::writeReport(q(base_ / "run"), q(dir / "converged.pdf"));
+        QVERIFY2(converged.hasValue(), converged.hasValue() ? "" : converged.message().c_str());
     }
 
     // The scalar (EM) search's tries: the chosen a, and why the search stopped when it

@@ -341,9 +341,9 @@ class TstResults : public QObject {
         QCOMPARE(more->rows.size(), std::size_t{25});
         QVERIFY(!topRiskTable(run(), "nope").hasValue());
 
-        // Convergence: one row per synthesizer and quantity.
+        // Convergence: one row per synthesizer and quantity, plus each synthesizer's D_s.
         std::size_t quantities = 0;
-        for (const auto& s : run().synthesizers) quantities += s.diagnostics.quantities.size();
+        for (const auto& s : run().synthesizers) quantities += s.diagnostics.quantities.size() + 1;
         const auto conv = convergenceTable(run());
         QCOMPARE(conv.rows.size(), quantities);
         QVERIFY(quantities >= 2 * run().synthesizers.size());
@@ -525,6 +525,78 @@ class TstResults : public QObject {
         QVERIFY(failed.errorText().contains(QStringLiteral("unweighted")));
     }
 
+    // "epsilon converged: yes / no (why)" beside every epsilon: the summary, the epsilon
+    // table (a column, and the reasons and a positive l as warnings) and the convergence
+    // table's D_s row. Screenshots of both cases for a person to look at.
+    void epsilonVerdictBesideEveryEpsilon_data() {
+        QTest::addColumn<bool>("converged");
+        QTest::newRow("converged") << true;
+        QTest::newRow("not converged") << false;
+    }
+    void epsilonVerdictBesideEveryEpsilon() {
+        QFETCH(bool, converged);
+        auto copy = std::make_shared<study::RunResult>(run());
+        const QString why = QStringLiteral(
+            "split R-hat of D_s = max_i alpha_i |l_i| is 1.213 (bulk) / 1.352 (tail), above 1.05");
+        for (auto& s : copy->synthesizers) {
+            auto& e = s.epsilonDiagnostics;
+            QVERIFY(e.diagnosed);
+            e.converged = true;
+            e.reasons.clear();
+            if (!converged && s.name == "LW") {
+                e.converged = false;
+                e.reasons = {why.toStdString()};
+                e.argmaxLoglik = 1.75;  // a density above 1 sets Delta
+            }
+        }
+        const auto eps = epsilonTable(*copy);
+        const int col = eps.headers.indexOf(QStringLiteral("ε converged"));
+        QCOMPARE(col, eps.headers.indexOf(QStringLiteral("ε per dataset")) + 1);
+        QCOMPARE(eps.rows[1][0], QStringLiteral("LW"));
+        QCOMPARE(eps.rows[1][col], converged ? QStringLiteral("yes") : QStringLiteral("no ⚠"));
+        QCOMPARE(eps.rows[0][col], QStringLiteral("yes"));
+        const QStringList said = eps.warnings.filter(QStringLiteral("did not converge"));
+        QCOMPARE(said.size(), converged ? 0 : 1);
+        if (!converged) {
+            QVERIFY2(said[0].contains(QStringLiteral("LW: ε did not converge: ") + why),
+                     qPrintable(said[0]));
+            QVERIFY(
+                !eps.warnings.filter(QStringLiteral("whose log-likelihood is positive")).isEmpty());
+        }
+        const auto conv = convergenceTable(*copy);
+        int dsRows = 0;
+        for (const auto& row : conv.rows)
+            if (row[1].startsWith(QStringLiteral("D_s"))) {
+                ++dsRows;
+                if (row[0] == QStringLiteral("LW"))
+                    QCOMPARE(row.back(), converged ? QStringLiteral("ε converged")
+                                                   : QStringLiteral("ε not converged"));
+            }
+        QCOMPARE(dsRows, static_cast<int>(copy->synthesizers.size()));
+
+        ResultsPage page;
+        page.resize(1400, 950);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.showRun(copy, QStringLiteral("epsilon verdict"));
+        const QString summary = page.summaryLabel()->text();
+        if (converged) {
+            QVERIFY2(summary.contains(QStringLiteral("per dataset (converged)")),
+                     qPrintable(summary));
+            QVERIFY(!summary.contains(QStringLiteral("not converged")));
+        } else {
+            QVERIFY2(summary.contains(QStringLiteral("(⚠ not converged: ") + why.toHtmlEscaped()),
+                     qPrintable(summary));
+        }
+        QCoreApplication::processEvents();
+        auto* scroll = qobject_cast<QScrollArea*>(page.tabs()->currentWidget());
+        QVERIFY(scroll);
+        QVERIFY(scroll->widget()->grab().save(
+            outputDir(QStringLiteral("screenshots")) +
+            (converged ? QStringLiteral("/results_epsilon_converged.png")
+                       : QStringLiteral("/results_epsilon_not_converged.png"))));
+    }
+
     void resultsPageShowsEveryTabAndScreenshots() {
         ResultsPage page;
         page.resize(1400, 950);
@@ -624,8 +696,12 @@ class TstResults : public QObject {
         const auto& t = view.comparisonCard()->data();
         QCOMPARE(t.rows.size(), run().synthesizers.size());
         for (const auto& row : t.rows) QCOMPARE(row.size(), t.headers.size());
-        QCOMPARE(t.headers[15], QStringLiteral("CI overlap of the mean\nc = 0.7"));
-        QCOMPARE(t.rows[1][15], formatCell(run().find("LW")->utility->statistics[0].ciOverlap));
+        QCOMPARE(t.headers[17], QStringLiteral("CI overlap of the mean\nc = 0.7"));
+        QCOMPARE(t.rows[1][17], formatCell(run().find("LW")->utility->statistics[0].ciOverlap));
+        // The verdict on epsilon beside epsilon, for both runs.
+        QCOMPARE(t.headers[3], QStringLiteral("ε converged\nc = 0.7"));
+        QCOMPARE(t.rows[1][3], epsilonConvergedCell(run().find("LW")->epsilonDiagnostics));
+        QCOMPARE(t.rows[1][4], epsilonConvergedCell(b->find("LW")->epsilonDiagnostics));
         QVERIFY2(t.warnings.isEmpty(), qPrintable(t.warnings.join(QLatin1Char('\n'))));
         QCOMPARE(t.rows[1][0], QStringLiteral("LW"));
         QCOMPARE(t.rows[1][1], formatCell(run().find("LW")->epsilon.perDataset));

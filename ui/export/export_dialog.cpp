@@ -77,6 +77,11 @@ ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, Q
     for (const auto& s : run.synthesizers) {
         synthesizer_->addItem(QString::fromStdString(s.name));
         privacyTexts_.push_back(privacyText(s));
+        unconverged_.push_back(QString::fromStdString(release::unconvergedEpsilon(s)));
+        if (!unconverged_.back().isEmpty())
+            privacyTexts_.back() += tr(" ⚠ Epsilon did not converge: %1.").arg(unconverged_.back());
+        else
+            privacyTexts_.back() += tr(" Epsilon converged.");
     }
     csv_->setChecked(true);
     destination_->setPlaceholderText(tr("A new folder for the bundle"));
@@ -159,6 +164,19 @@ ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, Q
                    this, tr("Replace the bundle?"),
                    tr("%1 already exists.\nReplace it with the new bundle?").arg(folder),
                    QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
+    unconvergedQuestion_ = [this](const QString& name, const QString& why) {
+        QMessageBox box(QMessageBox::Warning, tr("Release an epsilon that did not converge?"),
+                        tr("The epsilon of %1 did not converge, so its privacy guarantee is not "
+                           "settled: another run of the same configuration may give another "
+                           "value.\n\nSample longer chains and run again, or release it as it "
+                           "is; the manifest will record that you accepted it.")
+                            .arg(name),
+                        QMessageBox::Yes | QMessageBox::No, this);
+        box.setDetailedText(why);
+        box.setDefaultButton(QMessageBox::No);
+        box.button(QMessageBox::Yes)->setText(tr("Release anyway"));
+        return box.exec() == QMessageBox::Yes;
     };
     setBusy(false);
     resize(640, sizeHint().height());
@@ -243,6 +261,19 @@ void ExportDialog::startExport() {
         say(MessageArea::Kind::Error, why);
         return;
     }
+    const int chosen = synthesizer_->currentIndex();
+    bool acceptUnconverged = false;
+    if (chosen >= 0 && !unconverged_[static_cast<std::size_t>(chosen)].isEmpty()) {
+        const QString name = synthesizer_->currentText();
+        if (!unconvergedQuestion_ ||
+            !unconvergedQuestion_(name, unconverged_[static_cast<std::size_t>(chosen)])) {
+            say(MessageArea::Kind::Info,
+                tr("Nothing was exported: the epsilon of %1 did not converge.").arg(name));
+            emit exportFinished(false);
+            return;
+        }
+        acceptUnconverged = true;
+    }
     bool overwrite = false;
     if (QFileInfo::exists(folder)) {
         if (!question_ || !question_(folder)) {
@@ -260,7 +291,8 @@ void ExportDialog::startExport() {
     // The work owns copies of everything it reads; only a Status comes back.
     job_->start([runDir = local(runDir_), data = local(dataPath_),
                  name = synthesizer_->currentText().toStdString(), bundle = local(folder), formats,
-                 overwrite, warning = warning_](const ProgressCallback& progress) -> Status {
+                 overwrite, acceptUnconverged,
+                 warning = warning_](const ProgressCallback& progress) -> Status {
         study::LoadOptions lo;
         lo.dataPath = data;
         lo.draws = false;
@@ -270,6 +302,7 @@ void ExportDialog::startExport() {
         if (!loaded) return loaded.status();
         release::ReleaseOptions ro;
         ro.overwrite = overwrite;
+        ro.acceptUnconverged = acceptUnconverged;
         ro.progress = progress;
         ro.warning = [warning](const std::string& w) { *warning = w; };
         return release::releaseFromRun(loaded->run, loaded->table, name, bundle, formats, ro);

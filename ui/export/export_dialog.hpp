@@ -37,6 +37,13 @@ class ExportDialog : public QDialog {
     // shows a question box; tests answer themselves.
     using OverwriteQuestion = std::function<bool(const QString& folder)>;
     void setOverwriteQuestion(OverwriteQuestion question) { question_ = std::move(question); }
+    // Asked before releasing a synthesizer whose epsilon did not converge (or was never
+    // diagnosed), with why; answers true to release it all the same (the manifest records
+    // that). The default shows a question box; tests answer themselves.
+    using UnconvergedQuestion = std::function<bool(const QString& synthesizer, const QString& why)>;
+    void setUnconvergedQuestion(UnconvergedQuestion question) {
+        unconvergedQuestion_ = std::move(question);
+    }
 
     void setSynthesizer(const QString& name);
     void setFormats(bool csv, bool sav, bool dta);
@@ -81,7 +88,9 @@ class ExportDialog : public QDialog {
     QPushButton* close_;
     JobRunner<Status>* job_;
     OverwriteQuestion question_;
-    QString writing_;  // the folder the running export writes
+    UnconvergedQuestion unconvergedQuestion_;
+    std::vector<QString> unconverged_;  // per synthesizer: why its epsilon is not settled
+    QString writing_;                   // the folder the running export writes
     // What the running export's writer warned about (an old bundle it could not delete);
     // written on the worker, read once the result is back on the GUI thread.
     std::shared_ptr<std::string> warning_;

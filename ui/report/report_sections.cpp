@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/run_output.hpp"
 
 namespace ppsynth::ui::report {
@@ -85,6 +86,60 @@ ReportTable designTable(const data::DesignSummary& d) {
              QStringLiteral("%1: %2").arg(p.columns.size()).arg(names.join(QStringLiteral(", ")))});
     }
     t.note = str(data::describeDesign(d).front());
+    return t;
+}
+
+QString joined(const std::vector<std::string>& reasons) {
+    QStringList out;
+    for (const auto& r : reasons) out << str(r);
+    return out.join(QStringLiteral("; "));
+}
+
+QString convergedWord(const privacy::EpsilonDiagnostics& e) {
+    if (!e.diagnosed) return QStringLiteral("not diagnosed");
+    return e.converged ? QStringLiteral("yes") : QStringLiteral("NO");
+}
+
+// D_s = max_i alpha_i |l_{s,i}| as a chain, per synthesizer (METHOD.md section 2).
+ReportTable convergenceOfEpsilon(const study::RunResult& run) {
+    ReportTable t;
+    t.caption = QStringLiteral("Convergence of epsilon");
+    t.header = {QStringLiteral("Synthesizer"),     QStringLiteral("converged"),
+                QStringLiteral("R-hat bulk"),      QStringLiteral("R-hat tail"),
+                QStringLiteral("ESS bulk"),        QStringLiteral("ESS tail"),
+                QStringLiteral("Delta per chain"), QStringLiteral("row setting Delta"),
+                QStringLiteral("its l"),           QStringLiteral("f_i agreement")};
+    t.alignRight = {false, false, true, true, true, true, true, true, true, false};
+    for (const auto& r : run.synthesizers) {
+        const auto& e = r.epsilonDiagnostics;
+        if (!e.diagnosed) {
+            t.rows.push_back({str(r.name), convergedWord(e), QStringLiteral("-"),
+                              QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
+                              QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
+                              QStringLiteral("-")});
+            continue;
+        }
+        QStringList chains;
+        for (double d : e.deltaPerChain) chains << num(d);
+        const QString agreement =
+            e.fAgreement ? QStringLiteral("rank corr. %1, median rel. diff. %2%")
+                               .arg(num(e.fAgreement->rankCorrelation, 3),
+                                    num(100 * e.fAgreement->medianRelativeDifference, 2))
+                         : QStringLiteral("-");
+        t.rows.push_back({str(r.name), convergedWord(e), num(e.rhatBulk), num(e.rhatTail),
+                          num(e.essBulk, 3), num(e.essTail, 3), chains.join(QStringLiteral(", ")),
+                          QString::number(static_cast<qulonglong>(e.argmaxRecord)),
+                          num(e.argmaxLoglik), agreement});
+    }
+    const privacy::EpsilonThresholds th;
+    t.note = QStringLiteral(
+                 "D_s = max_i alpha_i |l_i| per draw is the chain epsilon is the maximum of. "
+                 "Converged: split R-hat (bulk and tail) at most %1, ESS at least %2 per chain, "
+                 "and, where the unweighted f_i feed the weights, the chains' f_i ranked alike "
+                 "(rank correlation at least %3) and within %4% of each other (median). "
+                 "A positive l is a density above 1.")
+                 .arg(num(th.rhat), num(th.essPerChain), num(th.fRankCorrelation),
+                      num(100 * th.fRelativeDifference));
     return t;
 }
 
@@ -224,22 +279,37 @@ ReportSection epsilonSection(const study::RunResult& run) {
                 QStringLiteral("Delta_x (unweighted)"),
                 QStringLiteral("Delta_{alpha,x}"),
                 QStringLiteral("epsilon per dataset"),
+                QStringLiteral("epsilon converged"),
                 QStringLiteral("epsilon for all m"),
                 QStringLiteral("Delta estimate"),
                 QStringLiteral("draws left out"),
                 QStringLiteral("global epsilon per dataset"),
                 QStringLiteral("global epsilon for all m")};
-    t.alignRight = {false, true, true, true, true, false, true, true, true};
+    t.alignRight = {false, true, true, true, false, true, false, true, true, true};
     for (const auto& r : run.synthesizers)
         t.rows.push_back({str(r.name), num(r.deltaX), num(r.deltaAlphaX), num(r.epsilon.perDataset),
-                          num(r.epsilon.total), str(r.deltaMethod),
-                          QString::number(r.excludedDraws),
+                          convergedWord(r.epsilonDiagnostics), num(r.epsilon.total),
+                          str(r.deltaMethod), QString::number(r.excludedDraws),
                           range(r.global.epsilonLow, r.global.epsilonHigh),
                           range(m * r.global.epsilonLow, m * r.global.epsilonHigh)});
     t.note = QStringLiteral(
         "Read across a row: the smaller epsilon, the stronger the guarantee. "
-        "Draws left out are those above a quantile bound (robust option).");
+        "Draws left out are those above a quantile bound (robust option). An epsilon that did "
+        "not converge is not settled: another run of the same configuration may give another "
+        "value (see Convergence of epsilon below).");
     s.blocks.push_back(ReportBlock::tableBlock(t));
+    s.blocks.push_back(ReportBlock::tableBlock(convergenceOfEpsilon(run)));
+    const bool mixture = run.config.model.family == "normal-mixture";
+    for (const auto& r : run.synthesizers) {
+        const auto& e = r.epsilonDiagnostics;
+        if (e.diagnosed && !e.converged)
+            s.blocks.push_back(
+                ReportBlock::paragraph(QStringLiteral("%1: epsilon did not converge: %2.")
+                                           .arg(str(r.name), joined(e.reasons))));
+        if (const auto note = privacy::argmaxNote(e, mixture); !note.empty())
+            s.blocks.push_back(
+                ReportBlock::paragraph(QStringLiteral("%1: %2.").arg(str(r.name), str(note))));
+    }
 
     for (const auto& r : run.synthesizers) {
         if (!r.scalarTries.empty()) {

@@ -269,15 +269,21 @@ void ResultsPage::ensureBuilt(const QString& tab) {
                         utility = tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
                 }
             }
-            text +=
-                tr("<li><b>%1</b>: ε = %2 per dataset, %3 for all %4 datasets; mean "
-                   "identification risk %5, %6 records above %7; mean weight %8%9</li>")
-                    .arg(q(x.name).toHtmlEscaped(), formatCell(x.epsilon.perDataset),
-                         formatCell(x.epsilon.total))
-                    .arg(x.epsilon.m)
-                    .arg(formatCell(x.irSummary.mean))
-                    .arg(x.irSummary.aboveThreshold)
-                    .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean), utility);
+            const auto& e = x.epsilonDiagnostics;
+            const QString verdict =
+                !e.diagnosed  ? tr(" (convergence not diagnosed)")
+                : e.converged ? tr(" (converged)")
+                              : tr(" <span style='color:#8a4b00'>(⚠ not converged: %1)</span>")
+                                    .arg(q(joinReasons(e.reasons)).toHtmlEscaped());
+            text += tr("<li><b>%1</b>: ε = %2 per dataset%10, %3 for all %4 datasets; mean "
+                       "identification risk %5, %6 records above %7; mean weight %8%9</li>")
+                        .arg(q(x.name).toHtmlEscaped(), formatCell(x.epsilon.perDataset),
+                             formatCell(x.epsilon.total))
+                        .arg(x.epsilon.m)
+                        .arg(formatCell(x.irSummary.mean))
+                        .arg(x.irSummary.aboveThreshold)
+                        .arg(formatCell(x.irSummary.threshold), formatCell(x.weights.mean), utility,
+                             verdict);
         }
         text += QStringLiteral("</ul>");
         // Rows left out of the model are said here, not only in run.json.

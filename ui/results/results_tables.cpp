@@ -26,6 +26,17 @@ constexpr double kEssPerChain = 100;
 
 }  // namespace
 
+QString epsilonConvergedCell(const privacy::EpsilonDiagnostics& d) {
+    if (!d.diagnosed) return QStringLiteral("not diagnosed");
+    return d.converged ? QStringLiteral("yes") : QStringLiteral("no ⚠");
+}
+
+std::string joinReasons(const std::vector<std::string>& reasons) {
+    std::string s;
+    for (const auto& r : reasons) s += (s.empty() ? "" : "; ") + r;
+    return s;
+}
+
 QString formatCell(double v) {
     if (std::isnan(v)) return QStringLiteral("–");
     if (std::isinf(v)) return v > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
@@ -72,20 +83,34 @@ TableData epsilonTable(const RunResult& run) {
     t.caption = QStringLiteral(
         "ε = 2 Δ(α,x) is the local guarantee of one released synthetic dataset; releasing m "
         "datasets spends m times that, so quote the total when all of them are published.");
-    t.headers = {QStringLiteral("Synthesizer"),      QStringLiteral("Scheme"),
-                 QStringLiteral("Δx (unweighted)"),  QStringLiteral("Δ(α,x)"),
-                 QStringLiteral("ε per dataset"),    QStringLiteral("m"),
-                 QStringLiteral("ε for m datasets"), QStringLiteral("Global ε (recommended)"),
-                 QStringLiteral("Δ estimated as"),   QStringLiteral("Mean weight"),
+    t.headers = {QStringLiteral("Synthesizer"),
+                 QStringLiteral("Scheme"),
+                 QStringLiteral("Δx (unweighted)"),
+                 QStringLiteral("Δ(α,x)"),
+                 QStringLiteral("ε per dataset"),
+                 QStringLiteral("ε converged"),
+                 QStringLiteral("m"),
+                 QStringLiteral("ε for m datasets"),
+                 QStringLiteral("Global ε (recommended)"),
+                 QStringLiteral("Δ estimated as"),
+                 QStringLiteral("Mean weight"),
                  QStringLiteral("Records left out")};
+    const bool mixture = run.config.model.family == "normal-mixture";
     for (const auto& s : run.synthesizers) {
         t.rows.push_back(
             {q(s.name), q(std::string(study::toString(s.scheme))), formatCell(s.deltaX),
              formatCell(s.deltaAlphaX), formatCell(s.epsilon.perDataset),
-             QString::number(s.epsilon.m), formatCell(s.epsilon.total),
+             epsilonConvergedCell(s.epsilonDiagnostics), QString::number(s.epsilon.m),
+             formatCell(s.epsilon.total),
              QStringLiteral("%1 to %2")
                  .arg(formatCell(s.global.epsilonLow), formatCell(s.global.epsilonHigh)),
              q(s.deltaMethod), formatCell(s.weights.mean), count(s.weights.zeros)});
+        const auto& e = s.epsilonDiagnostics;
+        if (e.diagnosed && !e.converged)
+            t.warnings << QStringLiteral("%1: ε did not converge: %2.")
+                              .arg(q(s.name), q(joinReasons(e.reasons)));
+        if (const auto note = privacy::argmaxNote(e, mixture); !note.empty())
+            t.warnings << QStringLiteral("%1: %2.").arg(q(s.name), q(note));
         if (s.excludedDraws > 0) {
             t.warnings << QStringLiteral(
                               "%1: %2 draws above the robust bound were left out of synthesis.")
@@ -217,6 +242,16 @@ TableData convergenceTable(const RunResult& run) {
                 {q(s.name), quantity, formatCell(c.mean), formatCell(c.sd), formatCell(c.rhat),
                  formatCell(c.essBulk), formatCell(c.essTail),
                  problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "))});
+        }
+        // D_s, the chain epsilon is the maximum of, judged by the epsilon verdict's own
+        // (calibrated) thresholds.
+        const auto& e = s.epsilonDiagnostics;
+        if (e.diagnosed) {
+            t.rows.push_back(
+                {q(s.name), QStringLiteral("D_s = max_i α_i |l_i| (sets ε)"), QStringLiteral("–"),
+                 QStringLiteral("–"), formatCell(std::max(e.rhatBulk, e.rhatTail)),
+                 formatCell(e.essBulk), formatCell(e.essTail),
+                 e.converged ? QStringLiteral("ε converged") : QStringLiteral("ε not converged")});
         }
     }
     // One sentence instead of a warning per quantity: the Verdict column says which.
@@ -460,8 +495,8 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
     // Two-line headers (measure, then run) keep the table narrow enough to read.
     t.headers = {QStringLiteral("Synthesizer")};
     for (const char* measure :
-         {"ε per dataset", "m", "ε for all m datasets", "Δ estimated as", "Mean IR", "Mean weight",
-          "High-risk records", "CI overlap of the mean"}) {
+         {"ε per dataset", "ε converged", "m", "ε for all m datasets", "Δ estimated as", "Mean IR",
+          "Mean weight", "High-risk records", "CI overlap of the mean"}) {
         for (const QString& label : {labelA, labelB})
             t.headers << QStringLiteral("%1\n%2").arg(QString::fromUtf8(measure), label);
     }
@@ -476,6 +511,9 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
         const auto* y = b.find(name);
         auto cell = [&](const SynthesizerResult* s, auto value) { return s ? value(*s) : none; };
         auto eps = [](const SynthesizerResult& s) { return formatCell(s.epsilon.perDataset); };
+        auto conv = [](const SynthesizerResult& s) {
+            return epsilonConvergedCell(s.epsilonDiagnostics);
+        };
         auto m = [](const SynthesizerResult& s) { return QString::number(s.epsilon.m); };
         auto total = [](const SynthesizerResult& s) { return formatCell(s.epsilon.total); };
         auto delta = [](const SynthesizerResult& s) { return q(s.deltaMethod); };
@@ -490,10 +528,10 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
             }
             return none;
         };
-        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, m), cell(y, m),
-                          cell(x, total), cell(y, total), cell(x, delta), cell(y, delta),
-                          cell(x, ir), cell(y, ir), cell(x, w), cell(y, w), cell(x, high),
-                          cell(y, high), cell(x, overlap), cell(y, overlap)});
+        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, conv), cell(y, conv),
+                          cell(x, m), cell(y, m), cell(x, total), cell(y, total), cell(x, delta),
+                          cell(y, delta), cell(x, ir), cell(y, ir), cell(x, w), cell(y, w),
+                          cell(x, high), cell(y, high), cell(x, overlap), cell(y, overlap)});
     }
     t.warnings << comparabilityWarnings(a, b);
     if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||

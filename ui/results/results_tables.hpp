@@ -65,5 +65,8 @@ TableData comparisonTable(const study::RunResult& a, const QString& labelA,
 
 // Number format of every table: 4 significant digits, "–" for NaN.
 QString formatCell(double v);
+// "yes", "no ⚠" or "not diagnosed" (a run made before ppsynth diagnosed epsilon).
+QString epsilonConvergedCell(const privacy::EpsilonDiagnostics& d);
+std::string joinReasons(const std::vector<std::string>& reasons);
 
 }  // namespace ppsynth::ui::results

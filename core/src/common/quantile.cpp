@@ -11,7 +11,11 @@ double quantileSorted(std::span<const double> sorted, double q) {
     const double h = (static_cast<double>(sorted.size()) - 1.0) * q;
     const auto lo = static_cast<std::size_t>(std::floor(h));
     const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-    return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+    const double frac = h - static_cast<double>(lo);
+    // No interpolation when h falls on an order statistic or both neighbours are equal: an
+    // infinite neighbour would otherwise give 0 * inf or inf - inf, i.e. NaN.
+    if (frac == 0.0 || sorted[lo] == sorted[hi]) return sorted[lo];
+    return sorted[lo] + frac * (sorted[hi] - sorted[lo]);
 }
 
 double quantile(std::span<const double> values, double q) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -41,8 +42,18 @@ Status checkShapes(std::span<const double> y, const std::vector<std::vector<doub
     return {};
 }
 
+// "v is close to y_i": the one predicate of METHOD.md 4.1 (strict), used both for T_i and for
+// the close sets, so the two never disagree at an exact boundary (with integer counts and
+// r = 0.07, y = 100 gives rad = 7.000000000000001 and 100 - rad rounds to 93: a bound test
+// would leave y* = 93 out of the set while |93 - 100| < rad puts it in).
+bool isClose(double v, double yi, double rad) {
+    return std::abs(v - yi) < rad;
+}
+
 // The close set of record i within a pattern is the index range [lo, hi) of the pattern's
-// sorted synthetic values strictly inside (y_i - rad, y_i + rad).
+// sorted synthetic values v with isClose(v, y_i, rad). |v - y_i| computed in floating point
+// is monotone on either side of y_i, so the set is an interval found by two binary searches
+// on the same predicate.
 struct CloseRange {
     std::size_t lo = 0, hi = 0;
     std::size_t size() const { return hi - lo; }
@@ -50,11 +61,16 @@ struct CloseRange {
 
 CloseRange closeRange(const std::vector<double>& sortedSynth, double yi, double rad) {
     CloseRange c;
+    // Before lo: below y_i and not close; before hi: below y_i or close.
     c.lo = static_cast<std::size_t>(
-        std::upper_bound(sortedSynth.begin(), sortedSynth.end(), yi - rad) - sortedSynth.begin());
+        std::partition_point(sortedSynth.begin(), sortedSynth.end(),
+                             [&](double v) { return v < yi && !isClose(v, yi, rad); }) -
+        sortedSynth.begin());
     c.hi = static_cast<std::size_t>(
-        std::lower_bound(sortedSynth.begin(), sortedSynth.end(), yi + rad) - sortedSynth.begin());
-    if (c.hi < c.lo) c.hi = c.lo;  // rad == 0: nothing is strictly inside
+        std::partition_point(sortedSynth.begin(), sortedSynth.end(),
+                             [&](double v) { return v < yi || isClose(v, yi, rad); }) -
+        sortedSynth.begin());
+    if (c.hi < c.lo) c.hi = c.lo;  // rad == 0: nothing is close
     return c;
 }
 
@@ -111,7 +127,7 @@ Expected<std::vector<double>> marginalRisk(std::span<const double> y,
             std::sort(sorted.begin(), sorted.end());
             for (auto i : members) {
                 const double rad = options.radius.around(y[i]);
-                const bool T = std::abs(ys[i] - y[i]) < rad;
+                const bool T = isClose(ys[i], y[i], rad);
                 if (!T) continue;
                 const auto close = closeRange(sorted, y[i], rad);
                 perDataset[l][i] = (m - static_cast<double>(close.size())) / m;
@@ -161,7 +177,7 @@ Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
                 const auto i = members[a];
                 const double rad = options.radius.around(y[i]);
                 close[a] = closeRange(sorted, y[i], rad);
-                if (std::abs(ys[i] - y[i]) < rad) {
+                if (isClose(ys[i], y[i], rad)) {
                     flagged.push_back(a);
                     irL[l][i] = (m - static_cast<double>(close[a].size())) / m;
                 }

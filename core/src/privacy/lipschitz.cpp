@@ -15,14 +15,20 @@ LipschitzAccumulator::LipschitzAccumulator(Eigen::VectorXd alpha)
 
 void LipschitzAccumulator::addDraw(const Eigen::Ref<const Eigen::VectorXd>& loglik) {
     double drawMax = 0;
+    Eigen::Index argmax = 0;
     for (Eigen::Index i = 0; i < loglik.size(); ++i) {
         const double l = loglik[i];
         if (!std::isfinite(l)) nonFinite_[static_cast<std::size_t>(i)] = 1;
         const double v = weightedAbsLogLik(alpha_[i], l);
         recordMax_[i] = std::max(recordMax_[i], v);
-        drawMax = std::max(drawMax, v);
+        if (v > drawMax) {
+            drawMax = v;
+            argmax = i;
+        }
     }
     drawMax_.push_back(drawMax);
+    drawArgmax_.push_back(static_cast<std::size_t>(argmax));
+    drawArgmaxLogLik_.push_back(loglik.size() > 0 ? loglik[argmax] : 0.0);
 }
 
 void LipschitzAccumulator::merge(const LipschitzAccumulator& other) {
@@ -32,6 +38,9 @@ void LipschitzAccumulator::merge(const LipschitzAccumulator& other) {
     }
     recordMax_ = recordMax_.cwiseMax(other.recordMax_);
     drawMax_.insert(drawMax_.end(), other.drawMax_.begin(), other.drawMax_.end());
+    drawArgmax_.insert(drawArgmax_.end(), other.drawArgmax_.begin(), other.drawArgmax_.end());
+    drawArgmaxLogLik_.insert(drawArgmaxLogLik_.end(), other.drawArgmaxLogLik_.begin(),
+                             other.drawArgmaxLogLik_.end());
     for (std::size_t i = 0; i < nonFinite_.size(); ++i) nonFinite_[i] |= other.nonFinite_[i];
 }
 
@@ -43,17 +52,23 @@ std::string LipschitzBound::method() const {
 }
 
 LipschitzBound lipschitzBound(const LipschitzAccumulator& acc, double q) {
+    return lipschitzBound(acc.drawMax(), q);
+}
+
+LipschitzBound lipschitzBound(const std::vector<double>& m, double q) {
     LipschitzBound b;
     b.quantile = std::clamp(q, 0.0, 1.0);
-    const auto& m = acc.drawMax();
     if (m.empty()) return b;
     if (b.quantile >= 1.0) {
         b.delta = *std::max_element(m.begin(), m.end());
     } else {
         b.delta = quantile(m, b.quantile);
     }
+    // With q < 1 a draw whose max is not finite is never retained (METHOD.md section 2),
+    // even when more than 1 - q of the draws are unbounded and Delta itself is infinite.
+    const bool robust = b.quantile < 1.0;
     for (std::size_t s = 0; s < m.size(); ++s)
-        if (m[s] <= b.delta) b.keptDraws.push_back(s);
+        if (m[s] <= b.delta && (!robust || std::isfinite(m[s]))) b.keptDraws.push_back(s);
     return b;
 }
 

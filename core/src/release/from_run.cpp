@@ -110,6 +110,17 @@ std::vector<std::string> releasedColumnsOf(const study::RunResult& run, const da
     return out;
 }
 
+std::string unconvergedEpsilon(const study::SynthesizerResult& r) {
+    const auto& e = r.epsilonDiagnostics;
+    if (!e.diagnosed)
+        return "the run was made by a ppsynth that did not diagnose the convergence of epsilon; "
+               "re-run it to have it diagnosed";
+    if (e.converged) return {};
+    std::string why;
+    for (const auto& reason : e.reasons) why += (why.empty() ? "" : "; ") + reason;
+    return why.empty() ? std::string("the run judged it not converged") : why;
+}
+
 Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::string& synthesizer) {
     const study::SynthesizerResult* r = run.find(synthesizer);
     const study::SynthesizerConfig* sc = run.config.find(synthesizer);
@@ -139,6 +150,9 @@ Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::strin
         study::synthesisSeed(config.mcmc.seed, study::seedName(r->scheme, r->name));
     mf.privacy.epsilonPerDataset = r->epsilon.perDataset;
     mf.privacy.deltaEstimate = r->deltaMethod;
+    mf.privacy.convergence.diagnosed = r->epsilonDiagnostics.diagnosed;
+    mf.privacy.convergence.converged = r->epsilonDiagnostics.converged;
+    mf.privacy.convergence.reasons = r->epsilonDiagnostics.reasons;
     mf.notes.push_back("The target '" + config.data.target +
                        "' is synthetic in every dataset; the predictors are the original values.");
     return mf;
@@ -183,6 +197,16 @@ Status releaseFromRun(const study::RunResult& run, const data::Table& table,
     auto manifest = manifestFromRun(run, synthesizer);
     if (!manifest) return manifest.status();
     const study::SynthesizerResult& r = *run.find(synthesizer);
+    if (const std::string why = unconvergedEpsilon(r); !why.empty()) {
+        if (!options.acceptUnconverged)
+            return Error{"the epsilon of '" + synthesizer + "' did not converge: " + why +
+                         ". Its privacy guarantee is not settled: sample longer chains and "
+                         "re-run, or accept it as it is (ppsynth-cli release "
+                         "--accept-unconverged), which the manifest records"};
+        manifest->privacy.convergence.acceptedUnconverged = true;
+        manifest->notes.push_back("The epsilon of this release did not converge (" + why +
+                                  "); it was released all the same at the releaser's request.");
+    }
     if (r.synthetic.empty())
         return Error{"the synthetic datasets of '" + synthesizer + "' were not loaded"};
     ReleaseRequest request;

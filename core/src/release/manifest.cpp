@@ -68,6 +68,11 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
                       {"epsilon_total", {m * global.epsilonLow, m * global.epsilonHigh}},
                       {"rule", facts.records >= 1000 ? "n >= 1000: s in [1, 1.05]"
                                                      : "n < 1000: s in [1.05, 1.10]"}}}};
+    const auto& conv = manifest.privacy.convergence;
+    j["privacy"]["epsilon_convergence"] = {{"diagnosed", conv.diagnosed},
+                                           {"converged", conv.converged},
+                                           {"reasons", conv.reasons},
+                                           {"accepted_unconverged", conv.acceptedUnconverged}};
     j["notes"] = manifest.notes;
     // Invalid UTF-8 in a name is replaced rather than thrown on.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -62,7 +62,10 @@ Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd&
             (so.cancel && so.cancel->load()))
             return Error{"sampling cancelled"};
     }
-    for (auto& a : acc) fit.lipschitz.merge(a);
+    for (auto& a : acc) {
+        fit.lipschitz.merge(a);
+        fit.chainRecordMax.push_back(a.recordMax());
+    }
     auto s = mcmc::summarize(muDraws);
     fit.diagnostics.draws = so.chains * so.draws;
     fit.diagnostics.quantities.push_back({"mu", s});
@@ -153,6 +156,7 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
             result->chains[static_cast<std::size_t>(c)].draws;
         fit.warmStarts.push_back(result->chains[static_cast<std::size_t>(c)].warmStart());
         fit.lipschitz.merge(acc[static_cast<std::size_t>(c)]);
+        fit.chainRecordMax.push_back(acc[static_cast<std::size_t>(c)].recordMax());
     }
     mcmc::DiagnoseOptions dopt;
     dopt.maxTreeDepth = so.maxTreeDepth;
@@ -168,8 +172,80 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     return fit;
 }
 
+namespace {
+
+ParameterSummary summaryOf(std::string name, std::vector<double> v) {
+    ParameterSummary p;
+    p.name = std::move(name);
+    const Eigen::Map<const Eigen::VectorXd> m(v.data(), static_cast<Eigen::Index>(v.size()));
+    p.mean = m.mean();
+    p.sd = v.size() > 1
+               ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1))
+               : 0;
+    std::sort(v.begin(), v.end());
+    p.q05 = quantileSorted(v, 0.05);
+    p.median = quantileSorted(v, 0.5);
+    p.q95 = quantileSorted(v, 0.95);
+    return p;
+}
+
+// At most this many draws feed the mixture's predictive quantiles (n predictions each).
+constexpr Eigen::Index kPredictiveDraws = 400;
+
+// The mixture's components switch labels within and between chains, so a summary of
+// "beta[3, age]" pooled over chains mixes different components. Its label-invariant
+// quantities instead: tau_j (shared by the components), gamma, the number of occupied
+// components (pi_k n >= 1: expected to hold at least one record) and the 10%, 50% and 90%
+// quantiles over the records of one posterior predictive draw of y (model scale).
+std::vector<ParameterSummary> mixtureSummaries(const models::Model& model,
+                                               const Eigen::MatrixXd& draws) {
+    const auto names = model.parameterNames();
+    std::vector<std::size_t> keep, pis;
+    for (std::size_t j = 0; j < names.size(); ++j) {
+        if (names[j].rfind("tau[", 0) == 0 || names[j] == "gamma") keep.push_back(j);
+        if (names[j].rfind("pi[", 0) == 0) pis.push_back(j);
+    }
+    const double n = static_cast<double>(model.recordCount());
+    std::vector<std::vector<double>> values(keep.size());
+    std::vector<double> occupied, q10, q50, q90;
+    const Eigen::Index step =
+        std::max<Eigen::Index>(1, (draws.rows() + kPredictiveDraws - 1) / kPredictiveDraws);
+    Eigen::VectorXd y(static_cast<Eigen::Index>(model.recordCount()));
+    for (Eigen::Index s = 0; s < draws.rows(); ++s) {
+        const Eigen::VectorXd q = draws.row(s).transpose();
+        const Eigen::VectorXd c = model.constrain(q);
+        for (std::size_t k = 0; k < keep.size(); ++k)
+            values[k].push_back(c[static_cast<Eigen::Index>(keep[k])]);
+        double occ = 0;
+        for (auto j : pis) occ += c[static_cast<Eigen::Index>(j)] * n >= 1.0 ? 1.0 : 0.0;
+        occupied.push_back(occ);
+        if (s % step != 0 || y.size() == 0) continue;
+        Rng rng = makeRng(static_cast<std::uint64_t>(s), 0, Purpose::PosteriorSummary);
+        model.predict(q, rng, y);
+        std::vector<double> sorted(y.data(), y.data() + y.size());
+        std::sort(sorted.begin(), sorted.end());
+        q10.push_back(quantileSorted(sorted, 0.1));
+        q50.push_back(quantileSorted(sorted, 0.5));
+        q90.push_back(quantileSorted(sorted, 0.9));
+    }
+    std::vector<ParameterSummary> out;
+    for (std::size_t k = 0; k < keep.size(); ++k)
+        out.push_back(summaryOf(names[keep[k]], std::move(values[k])));
+    out.push_back(summaryOf("occupied components", std::move(occupied)));
+    if (!q10.empty()) {
+        out.push_back(summaryOf("predictive y q10 (model scale)", std::move(q10)));
+        out.push_back(summaryOf("predictive y median (model scale)", std::move(q50)));
+        out.push_back(summaryOf("predictive y q90 (model scale)", std::move(q90)));
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
                                                   const Eigen::MatrixXd& draws) {
+    if (draws.rows() == 0) return {};
+    if (model.family() == "normal-mixture") return mixtureSummaries(model, draws);
     const auto names = model.parameterNames();
     std::vector<std::vector<double>> values(names.size());
     for (Eigen::Index s = 0; s < draws.rows(); ++s) {
@@ -178,24 +254,33 @@ std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
             values[j].push_back(c[static_cast<Eigen::Index>(j)]);
     }
     std::vector<ParameterSummary> out;
-    for (std::size_t j = 0; j < names.size(); ++j) {
-        auto& v = values[j];
-        if (v.empty()) continue;
-        ParameterSummary p;
-        p.name = names[j];
-        const Eigen::Map<const Eigen::VectorXd> m(v.data(), static_cast<Eigen::Index>(v.size()));
-        p.mean = m.mean();
-        p.sd =
-            v.size() > 1
-                ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1))
-                : 0;
-        std::sort(v.begin(), v.end());
-        p.q05 = quantileSorted(v, 0.05);
-        p.median = quantileSorted(v, 0.5);
-        p.q95 = quantileSorted(v, 0.95);
-        out.push_back(p);
-    }
+    for (std::size_t j = 0; j < names.size(); ++j)
+        if (!values[j].empty()) out.push_back(summaryOf(names[j], std::move(values[j])));
     return out;
+}
+
+privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBound& bound,
+                                     std::vector<Eigen::VectorXd> recordBoundPerChain) {
+    privacy::EpsilonChains e;
+    const auto& m = fit.lipschitz.drawMax();
+    const std::size_t chains = std::max<std::size_t>(1, fit.chainRecordMax.size());
+    const std::size_t perChain = m.size() / chains;
+    for (std::size_t c = 0; c < chains; ++c) {
+        std::vector<double> d(m.begin() + static_cast<std::ptrdiff_t>(c * perChain),
+                              m.begin() + static_cast<std::ptrdiff_t>((c + 1) * perChain));
+        e.deltaPerChain.push_back(privacy::lipschitzBound(d, bound.quantile).delta);
+        e.drawMax.push_back(std::move(d));
+    }
+    // The retained draw with the largest D_s sets Delta (its D_s is Delta when q = 1).
+    std::size_t best = m.size();
+    for (auto s : bound.keptDraws)
+        if (best == m.size() || m[s] > m[best]) best = s;
+    if (best < m.size()) {
+        e.argmaxRecord = fit.lipschitz.drawArgmax()[best];
+        e.argmaxLoglik = fit.lipschitz.drawArgmaxLogLik()[best];
+    }
+    e.recordMaxPerChain = std::move(recordBoundPerChain);
+    return e;
 }
 
 Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::MatrixXd& draws,

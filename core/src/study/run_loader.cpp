@@ -76,6 +76,29 @@ mcmc::RunDiagnostics diagnosticsFrom(const json& j) {
     return d;
 }
 
+// diagnostics.epsilon (run_output's epsilonJson); absent in runs made before it existed.
+privacy::EpsilonDiagnostics epsilonFrom(const json& diagnostics) {
+    privacy::EpsilonDiagnostics e;
+    const auto it = diagnostics.find("epsilon");
+    if (it == diagnostics.end() || !it->is_object()) return e;
+    const json& j = *it;
+    e.diagnosed = true;
+    e.converged = j.at("converged").get<bool>();
+    e.reasons = j.value("reasons", std::vector<std::string>{});
+    e.rhatBulk = number(j, "rhat_bulk");
+    e.rhatTail = number(j, "rhat_tail");
+    e.essBulk = number(j, "ess_bulk");
+    e.essTail = number(j, "ess_tail");
+    for (const auto& d : j.value("delta_per_chain", json::array()))
+        e.deltaPerChain.push_back(number(d));
+    e.argmaxRecord = integer<std::size_t>(j, "argmax_record");
+    e.argmaxLoglik = number(j, "argmax_loglik");
+    if (auto f = j.find("f_agreement"); f != j.end() && f->is_object())
+        e.fAgreement = privacy::FAgreement{number(*f, "rank_correlation"),
+                                           number(*f, "median_relative_difference")};
+    return e;
+}
+
 // The summaries run.json holds for one synthesizer (record-level parts come later).
 void summariesFrom(const json& j, SynthesizerResult& r) {
     r.deltaX = number(j, "delta_x");
@@ -92,6 +115,7 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     r.global.epsilonHigh = number(g.at("epsilon").at(1));
     r.singletons = integer<std::size_t>(j, "pairwise_singletons");
     r.diagnostics = diagnosticsFrom(j.at("diagnostics"));
+    r.epsilonDiagnostics = epsilonFrom(j.at("diagnostics"));
     r.seconds = number(j, "seconds");
     if (auto it = j.find("stage_seconds"); it != j.end()) {
         r.stageSeconds.fits = number(*it, "fits");

@@ -67,6 +67,26 @@ json diagnosticsJson(const mcmc::RunDiagnostics& d) {
             {"warnings", d.warnings}};
 }
 
+// synthesizers.NAME.diagnostics.epsilon: key names are a contract for scripts.
+json epsilonJson(const privacy::EpsilonDiagnostics& e) {
+    json chains = json::array();
+    for (double d : e.deltaPerChain) chains.push_back(bound(d));
+    json j = {{"converged", e.converged},
+              {"reasons", e.reasons},
+              {"rhat_bulk", finiteOrNull(e.rhatBulk)},
+              {"rhat_tail", finiteOrNull(e.rhatTail)},
+              {"ess_bulk", finiteOrNull(e.essBulk)},
+              {"ess_tail", finiteOrNull(e.essTail)},
+              {"delta_per_chain", chains},
+              {"argmax_record", e.argmaxRecord},
+              {"argmax_loglik", bound(e.argmaxLoglik)}};
+    if (e.fAgreement)
+        j["f_agreement"] = {
+            {"rank_correlation", finiteOrNull(e.fAgreement->rankCorrelation)},
+            {"median_relative_difference", finiteOrNull(e.fAgreement->medianRelativeDifference)}};
+    return j;
+}
+
 json synthesizerJson(const SynthesizerResult& r) {
     json j;
     j["scheme"] = std::string(toString(r.scheme));
@@ -94,6 +114,8 @@ json synthesizerJson(const SynthesizerResult& r) {
                {"whack_a_mole_count", r.whackAMole.size()}};
     if (r.scheme == Scheme::Pairwise) j["pairwise_singletons"] = r.singletons;
     j["diagnostics"] = diagnosticsJson(r.diagnostics);
+    if (r.epsilonDiagnostics.diagnosed)
+        j["diagnostics"]["epsilon"] = epsilonJson(r.epsilonDiagnostics);
     j["seconds"] = r.seconds;
     j["stage_seconds"] = {{"fits", r.stageSeconds.fits},
                           {"weights", r.stageSeconds.weights},

@@ -183,6 +183,8 @@ class Runner {
         // and this is the streamed maximum; below 1 the draws above the quantile are left out
         // here exactly as they are left out of Delta_{alpha,x} and of synthesis.
         Eigen::VectorXd recordBound;
+        // Convergence of epsilon (METHOD.md section 2); argmaxRecord is the data file's row.
+        privacy::EpsilonDiagnostics epsilon;
     };
 
     Status prepare(const data::Table& table) {
@@ -242,19 +244,40 @@ class Runner {
         return so;
     }
 
-    Expected<Measured> fitAndBound(const Eigen::VectorXd& alpha, const std::string& stage) {
+    // perChainF: the unweighted fit, whose f_i feed weights: also f_i per chain, so the
+    // epsilon diagnostics can judge how well the chains agree on them.
+    Expected<Measured> fitAndBound(const Eigen::VectorXd& alpha, const std::string& stage,
+                                   bool perChainF = false) {
         const auto t0 = std::chrono::steady_clock::now();
         FitOptions fo;
         fo.sampler = samplerOptions(stage);
         fo.kernel = kernelNamed(config_.mcmc.sampler);
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
-        Measured m{std::move(*fit), {}, {}};
+        Measured m{std::move(*fit), {}, {}, {}};
         m.bound = privacy::lipschitzBound(m.fit.lipschitz, config_.lipschitz.quantile);
-        m.recordBound = m.bound.keptDraws.size() == m.fit.lipschitz.drawCount()
-                            ? m.fit.lipschitz.recordMax()
-                            : recordBoundsOverDraws(*model_, m.fit.draws, m.bound.keptDraws, alpha,
-                                                    config_.mcmc.threads);
+        std::vector<Eigen::VectorXd> perChain;
+        if (m.bound.keptDraws.size() == m.fit.lipschitz.drawCount()) {
+            m.recordBound = m.fit.lipschitz.recordMax();
+            if (perChainF) perChain = m.fit.chainRecordMax;
+        } else if (perChainF) {
+            // Each chain's retained draws separately; their maximum is the run's bound.
+            const std::size_t chains = std::max<std::size_t>(1, m.fit.chainRecordMax.size());
+            const std::size_t each = m.fit.lipschitz.drawCount() / chains;
+            std::vector<std::vector<std::size_t>> kept(chains);
+            for (auto d : m.bound.keptDraws) kept[std::min(d / each, chains - 1)].push_back(d);
+            for (const auto& k : kept)
+                perChain.push_back(
+                    recordBoundsOverDraws(*model_, m.fit.draws, k, alpha, config_.mcmc.threads));
+            m.recordBound = perChain.front();
+            for (const auto& f : perChain) m.recordBound = m.recordBound.cwiseMax(f);
+        } else {
+            m.recordBound = recordBoundsOverDraws(*model_, m.fit.draws, m.bound.keptDraws, alpha,
+                                                  config_.mcmc.threads);
+        }
+        m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(perChain)));
+        if (m.epsilon.argmaxRecord < result_.inputs.keptRows.size())
+            m.epsilon.argmaxRecord = result_.inputs.keptRows[m.epsilon.argmaxRecord] + 1;
         fitSeconds_ += secondsSince(t0);
         return m;
     }
@@ -262,7 +285,7 @@ class Runner {
     Status fitUnweighted() {
         const auto n = static_cast<Eigen::Index>(model_->recordCount());
         const double before = fitSeconds_;
-        auto m = fitAndBound(Eigen::VectorXd::Ones(n), "Unweighted");
+        auto m = fitAndBound(Eigen::VectorXd::Ones(n), "Unweighted", true);
         if (!m) return m.status();
         unweighted_ = std::move(*m);
         unweightedStages_.fits = fitSeconds_ - before;
@@ -394,6 +417,19 @@ class Runner {
 
     bool cancelled() const { return options_.cancel && options_.cancel->load(); }
 
+    // LW weights are built from the unweighted f_i: when the unweighted chains disagree on
+    // them, a rerun gives other weights and another epsilon, so this epsilon is not settled
+    // either.
+    void addWeightsAgreement(privacy::EpsilonDiagnostics& d) const {
+        const auto& u = unweighted_.epsilon;
+        d.fAgreement = u.fAgreement;
+        if (!u.fAgreement) return;
+        if (auto why = privacy::fAgreementReason(*u.fAgreement)) {
+            d.reasons.push_back("weights: " + *why);
+            d.converged = false;
+        }
+    }
+
     Expected<SynthesizerResult> runSynthesizer(const SynthesizerConfig& sc) {
         const auto t0 = std::chrono::steady_clock::now();
         const double fitsBefore = fitSeconds_;
@@ -507,6 +543,8 @@ class Runner {
         r.global = privacy::globalEpsilon(r.deltaAlphaX, model_->recordCount());
         r.weights = privacy::summarizeWeights(r.alpha);
         r.diagnostics = measured->fit.diagnostics;
+        r.epsilonDiagnostics = measured->epsilon;
+        if (sc.scheme == Scheme::Lipschitz) addWeightsAgreement(r.epsilonDiagnostics);
         r.parameters = summarizeParameters(*model_, measured->fit.draws);
         r.draws.resize(measured->fit.draws.rows(),
                        static_cast<Eigen::Index>(result_.parameterNames.size()));

@@ -20,6 +20,7 @@ enum class Purpose : std::uint64_t {
     Bootstrap,
     Simulation,
     Test,
+    PosteriorSummary,  // predictive draws behind label-invariant summaries (mixture)
 };
 
 // SplitMix64 finaliser: a bijective mixer with good avalanche, used to decorrelate seeds.

@@ -37,6 +37,10 @@ class LipschitzAccumulator {
     const Eigen::VectorXd& recordMax() const { return recordMax_; }
     // max_i alpha_i |l_{s,i}| per draw; +inf where a weighted record's l_{s,i} is not finite.
     const std::vector<double>& drawMax() const { return drawMax_; }
+    // Per draw, the record attaining drawMax() (0-based; the first on ties) and its l_{s,i}
+    // with its sign: what sets D_s.
+    const std::vector<std::size_t>& drawArgmax() const { return drawArgmax_; }
+    const std::vector<double>& drawArgmaxLogLik() const { return drawArgmaxLogLik_; }
     // 1 where some draw gave a non-finite l_{s,i}: such records get alpha_i = 0 in weighted
     // fits (Assumption 2).
     const std::vector<std::uint8_t>& nonFinite() const { return nonFinite_; }
@@ -45,6 +49,8 @@ class LipschitzAccumulator {
     Eigen::VectorXd alpha_;
     Eigen::VectorXd recordMax_;
     std::vector<double> drawMax_;
+    std::vector<std::size_t> drawArgmax_;
+    std::vector<double> drawArgmaxLogLik_;
     std::vector<std::uint8_t> nonFinite_;
 };
 
@@ -58,6 +64,8 @@ struct LipschitzBound {
 // Delta as the q-quantile over draws of max_i alpha_i |l_{s,i}| (q = 1: the maximum, the
 // default). Draws above it are listed as left out so synthesis can skip them.
 LipschitzBound lipschitzBound(const LipschitzAccumulator& acc, double q = 1.0);
+// The same rule on any list of draw maxima (e.g. one chain's): 0 when empty.
+LipschitzBound lipschitzBound(const std::vector<double>& drawMax, double q = 1.0);
 
 // Privacy accounting for releasing m datasets (METHOD.md section 2).
 struct EpsilonAccount {

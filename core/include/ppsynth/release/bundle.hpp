@@ -51,6 +51,9 @@ struct ReleaseOptions {
     // bundle that was written all the same: an old bundle that was replaced but could not be
     // deleted, where it was left and that it must be removed by hand.
     std::function<void(const std::string&)> warning;
+    // releaseFromRun: release a synthesizer whose epsilon did not converge (or was never
+    // diagnosed) all the same; the manifest records that it was accepted so.
+    bool acceptUnconverged = false;
 };
 
 // Names ppsynth refuses to release whatever the allow-list says: after splitting into parts

@@ -20,6 +20,10 @@ namespace ppsynth::release {
 // order. Known variables are predictors too; any other column of the data is never released.
 std::vector<std::string> releasedColumnsOf(const study::RunResult& run, const data::Table& table);
 
+// Why `r`'s epsilon cannot be released as converged (METHOD.md section 2: "not converged",
+// with the run's reasons, or not diagnosed by an older ppsynth); empty when it converged.
+std::string unconvergedEpsilon(const study::SynthesizerResult& r);
+
 // The manifest of one synthesizer of the run (createdUtc left empty: the writer stamps it).
 Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::string& synthesizer);
 
@@ -27,7 +31,9 @@ Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::strin
 Expected<std::vector<data::FileFormat>> parseReleaseFormats(const std::string& list);
 
 // Writes the bundle of `synthesizer` (see writeReleaseBundle for atomicity, overwrite and
-// cancel). `table` is the run's data file as read (loadRunFolder gives both).
+// cancel). A synthesizer whose epsilon did not converge is refused, naming why, unless
+// options.acceptUnconverged (recorded in the manifest). `table` is the run's data file as read
+// (loadRunFolder gives both).
 Status releaseFromRun(const study::RunResult& run, const data::Table& table,
                       const std::string& synthesizer, const std::string& bundleDir,
                       const std::vector<data::FileFormat>& formats,

@@ -58,6 +58,14 @@ struct Manifest {
             std::numeric_limits<double>::quiet_NaN();  // epsilon_x = 2 Delta_{alpha,x} > 0
         // How Delta was estimated: "max over draws" or "0.95-quantile over draws".
         std::string deltaEstimate;
+        // Whether the run judged epsilon converged (METHOD.md section 2), why not, and
+        // whether the person releasing accepted an epsilon that did not converge.
+        struct Convergence {
+            bool diagnosed = false;  // false: the run predates the epsilon diagnostics
+            bool converged = false;
+            std::vector<std::string> reasons;
+            bool acceptedUnconverged = false;
+        } convergence;
     } privacy;
 
     std::vector<std::string> notes;  // free text for data users (no record-level values)

@@ -14,6 +14,7 @@
 #include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/model.hpp"
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/privacy/lipschitz.hpp"
 
 namespace ppsynth::study {
@@ -27,8 +28,10 @@ struct FitOptions {
 };
 
 struct Fit {
-    Eigen::MatrixXd draws;  // S x d unconstrained draws, chain after chain
-    privacy::LipschitzAccumulator lipschitz;
+    Eigen::MatrixXd draws;                    // S x d unconstrained draws, chain after chain
+    privacy::LipschitzAccumulator lipschitz;  // chains merged in order: draws()/chains per chain
+    // max_s alpha_i |l_{s,i}| per record over each chain's own draws (one entry per chain).
+    std::vector<Eigen::VectorXd> chainRecordMax;
     mcmc::RunDiagnostics diagnostics;
     std::vector<mcmc::ChainStart> warmStarts;  // per chain, for refits of nearby targets
     bool exact = false;                        // conjugate draws, no MCMC
@@ -58,6 +61,16 @@ Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::M
                                       const std::vector<std::size_t>& kept,
                                       const Eigen::VectorXd& alpha, int threads = 1);
 
+// The epsilon diagnostics' inputs of a fit whose draws the bound `bound` keeps: D_s per
+// chain, Delta per chain (same q), the record setting Delta (0-based) with its l. With
+// `recordBoundPerChain` (f_i per chain over its retained draws; unweighted fit) the chains'
+// agreement on f_i is judged too.
+privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBound& bound,
+                                     std::vector<Eigen::VectorXd> recordBoundPerChain = {});
+
+// Every reported parameter; for the mixture, whose components switch labels, only its
+// label-invariant quantities: tau_j, gamma, the number of occupied components and
+// predictive quantiles of y (METHOD.md section 2's caveat on pooled per-label summaries).
 std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
                                                   const Eigen::MatrixXd& draws);
 

@@ -21,6 +21,7 @@
 #include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/privacy/calibration.hpp"
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/privacy/identification_risk.hpp"
 #include "ppsynth/privacy/lipschitz.hpp"
 #include "ppsynth/privacy/weights.hpp"
@@ -58,6 +59,7 @@ struct SynthesizerResult {
     std::size_t singletons = 0;
     std::size_t excludedDraws = 0;
     mcmc::RunDiagnostics diagnostics;
+    privacy::EpsilonDiagnostics epsilonDiagnostics;  // "epsilon converged: yes / no (why)"
     std::vector<ParameterSummary> parameters;
     double seconds = 0;  // this synthesizer's own fits (= stageSeconds.fits)
     StageSeconds stageSeconds;

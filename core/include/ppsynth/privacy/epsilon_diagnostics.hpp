@@ -1,0 +1,83 @@
+// Convergence of epsilon (METHOD.md section 2): D_s = max_i alpha_i |l_{s,i}| is a scalar
+// chain like any parameter. Its split R-hat (bulk and tail) and ESS, Delta per chain, the
+// record that sets Delta with the sign of its l, and for the unweighted fit how well the
+// chains agree on f_i (the LW weights are built from it) give one verdict: "epsilon
+// converged: yes / no (reasons)". The thresholds are calibrated by tests/bench/bench_epsilon
+// (silent on well-mixed chains, firing on stuck ones).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ppsynth::privacy {
+
+struct EpsilonThresholds {
+    double rhat = 1.05;                 // split R-hat of D_s, bulk and tail
+    double essPerChain = 25;            // bulk and tail ESS of D_s, per chain
+    double fRankCorrelation = 0.90;     // Spearman correlation of f_i between chains, at least
+    double fRelativeDifference = 0.05;  // median relative difference of f_i, at most
+};
+
+// How well chains agree on the record bounds f_i; with more than two chains the worst pair
+// for each figure (the lowest correlation, the largest difference).
+struct FAgreement {
+    double rankCorrelation = std::numeric_limits<double>::quiet_NaN();
+    double medianRelativeDifference = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct EpsilonDiagnostics {
+    bool diagnosed = false;  // false: a run made before ppsynth diagnosed epsilon
+    bool converged = false;
+    std::vector<std::string> reasons;  // why not converged (empty when converged)
+    double rhatBulk = std::numeric_limits<double>::quiet_NaN();
+    double rhatTail = std::numeric_limits<double>::quiet_NaN();
+    double essBulk = std::numeric_limits<double>::quiet_NaN();
+    double essTail = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> deltaPerChain;
+    // The record whose alpha_i |l_{s,i}| sets Delta (in the draw with the largest retained
+    // D_s): as given by the caller (the runner gives the row in the data file, 1-based), and
+    // its log-likelihood l_{s,i} in that draw, with its sign: a positive l is a density above
+    // 1 (for the mixture a narrow component, not the data, may be setting epsilon).
+    std::size_t argmaxRecord = 0;
+    double argmaxLoglik = std::numeric_limits<double>::quiet_NaN();
+    std::optional<FAgreement> fAgreement;  // the unweighted fit (f_i feed weights)
+};
+
+// What diagnoseEpsilon needs from a fit, chain by chain.
+struct EpsilonChains {
+    std::vector<std::vector<double>> drawMax;  // D_s per chain, all chains the same length
+    std::vector<double> deltaPerChain;         // the bound (same q) of each chain's draws
+    std::size_t argmaxRecord = 0;
+    double argmaxLoglik = std::numeric_limits<double>::quiet_NaN();
+    // f_i per chain (over the chain's retained draws), for the unweighted fit only.
+    std::vector<Eigen::VectorXd> recordMaxPerChain;
+};
+
+EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains,
+                                   const EpsilonThresholds& thresholds = {});
+
+// Spearman rank correlation (average ranks for ties; +inf ranks above every finite value).
+// NaN when either side is constant or the sizes differ or are below 2.
+double rankCorrelation(const Eigen::VectorXd& a, const Eigen::VectorXd& b);
+// Median over records of |a_i - b_i| / max(|a_i|, |b_i|) (0 where both are 0 or both are
+// the same infinity, 1 where only one is infinite).
+double medianRelativeDifference(const Eigen::VectorXd& a, const Eigen::VectorXd& b);
+// The worst pair of chains for each figure; nullopt with fewer than two chains.
+std::optional<FAgreement> fAgreement(const std::vector<Eigen::VectorXd>& recordMaxPerChain);
+
+// Why the chains' agreement on f_i is not good enough, or nullopt when it is.
+std::optional<std::string> fAgreementReason(const FAgreement& f,
+                                            const EpsilonThresholds& thresholds = {});
+
+// A line for people: "epsilon converged: yes" or "epsilon converged: no (reason; reason)";
+// "epsilon convergence: not diagnosed (...)" for older runs.
+std::string verdictLine(const EpsilonDiagnostics& d);
+// The note on the record that sets Delta when its l is positive (a density above 1), empty
+// otherwise; `mixture` adds that a narrow component may be setting epsilon.
+std::string argmaxNote(const EpsilonDiagnostics& d, bool mixture);
+
+}  // namespace ppsynth::privacy

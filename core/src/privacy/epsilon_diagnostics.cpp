@@ -1,0 +1,188 @@
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "ppsynth/common/quantile.hpp"
+#include "ppsynth/mcmc/diagnostics.hpp"
+
+namespace ppsynth::privacy {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+// Average ranks (1-based); ties share their mean rank. +inf sorts last, as a rank should.
+Eigen::VectorXd averageRanks(const Eigen::VectorXd& x) {
+    const auto n = static_cast<std::size_t>(x.size());
+    std::vector<std::size_t> idx(n);
+    std::iota(idx.begin(), idx.end(), std::size_t{0});
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        return x[static_cast<Eigen::Index>(a)] < x[static_cast<Eigen::Index>(b)];
+    });
+    Eigen::VectorXd r(x.size());
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i;
+        while (j + 1 < n &&
+               x[static_cast<Eigen::Index>(idx[j + 1])] == x[static_cast<Eigen::Index>(idx[i])])
+            ++j;
+        const double rank = 0.5 * static_cast<double>(i + j) + 1.0;
+        for (std::size_t k = i; k <= j; ++k) r[static_cast<Eigen::Index>(idx[k])] = rank;
+        i = j + 1;
+    }
+    return r;
+}
+
+// D_s with an unbounded draw (a weighted record's non-finite l) as the largest double: the
+// rank-normalized R-hat and ESS then rank it above every finite draw, as +inf would be.
+mcmc::ChainDraws rankableDraws(const std::vector<std::vector<double>>& drawMax) {
+    mcmc::ChainDraws out;
+    for (const auto& c : drawMax) {
+        Eigen::VectorXd v(static_cast<Eigen::Index>(c.size()));
+        for (std::size_t s = 0; s < c.size(); ++s)
+            v[static_cast<Eigen::Index>(s)] =
+                std::isfinite(c[s]) ? c[s] : std::numeric_limits<double>::max();
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+bool constant(const std::vector<std::vector<double>>& drawMax) {
+    bool seen = false;
+    double first = 0;
+    for (const auto& c : drawMax)
+        for (double v : c) {
+            if (!seen) {
+                first = v;
+                seen = true;
+            } else if (!(v == first)) {
+                return false;
+            }
+        }
+    return true;
+}
+
+}  // namespace
+
+double rankCorrelation(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    if (a.size() != b.size() || a.size() < 2) return kNaN;
+    const Eigen::VectorXd ra = averageRanks(a), rb = averageRanks(b);
+    const Eigen::ArrayXd da = ra.array() - ra.mean(), db = rb.array() - rb.mean();
+    const double den = std::sqrt(da.square().sum() * db.square().sum());
+    if (!(den > 0)) return kNaN;
+    return (da * db).sum() / den;
+}
+
+double medianRelativeDifference(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    if (a.size() != b.size() || a.size() == 0) return kNaN;
+    std::vector<double> d(static_cast<std::size_t>(a.size()));
+    for (Eigen::Index i = 0; i < a.size(); ++i) {
+        const double x = a[i], y = b[i];
+        double v;
+        if (x == y)
+            v = 0.0;  // also both 0 and the same infinity
+        else if (!std::isfinite(x) || !std::isfinite(y))
+            v = 1.0;
+        else
+            v = std::abs(x - y) / std::max(std::abs(x), std::abs(y));
+        d[static_cast<std::size_t>(i)] = v;
+    }
+    return quantile(d, 0.5);
+}
+
+std::optional<FAgreement> fAgreement(const std::vector<Eigen::VectorXd>& perChain) {
+    if (perChain.size() < 2) return std::nullopt;
+    FAgreement worst;
+    worst.rankCorrelation = 1.0;
+    worst.medianRelativeDifference = 0.0;
+    for (std::size_t c = 0; c < perChain.size(); ++c)
+        for (std::size_t e = c + 1; e < perChain.size(); ++e) {
+            const double r = rankCorrelation(perChain[c], perChain[e]);
+            const double m = medianRelativeDifference(perChain[c], perChain[e]);
+            // A constant f (every chain the same bound for every record) agrees perfectly.
+            if (!std::isnan(r)) worst.rankCorrelation = std::min(worst.rankCorrelation, r);
+            if (!std::isnan(m))
+                worst.medianRelativeDifference = std::max(worst.medianRelativeDifference, m);
+        }
+    return worst;
+}
+
+std::optional<std::string> fAgreementReason(const FAgreement& f, const EpsilonThresholds& t) {
+    if (!(f.rankCorrelation < t.fRankCorrelation) &&
+        !(f.medianRelativeDifference > t.fRelativeDifference))
+        return std::nullopt;
+    return "the unweighted chains disagree on the record bounds f_i (rank correlation " +
+           fixed(f.rankCorrelation, 3) + ", at least " + fixed(t.fRankCorrelation, 2) +
+           " needed; median relative difference " + fixed(100 * f.medianRelativeDifference, 1) +
+           "%, at most " + fixed(100 * t.fRelativeDifference, 0) +
+           "%): the Lipschitz weights built from them are not settled; sample longer chains";
+}
+
+EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThresholds& t) {
+    EpsilonDiagnostics d;
+    d.diagnosed = true;
+    d.deltaPerChain = chains.deltaPerChain;
+    d.argmaxRecord = chains.argmaxRecord;
+    d.argmaxLoglik = chains.argmaxLoglik;
+    const auto nChains = chains.drawMax.size();
+    if (nChains > 0 && !constant(chains.drawMax)) {
+        const auto s = mcmc::summarize(rankableDraws(chains.drawMax));
+        d.rhatBulk = s.rhatBulk;
+        d.rhatTail = s.rhatTail;
+        d.essBulk = s.essBulk;
+        d.essTail = s.essTail;
+        if (std::isnan(s.rhatBulk)) {
+            d.reasons.push_back(
+                "R-hat of D_s cannot be computed (too few draws per chain); sample more draws");
+        } else {
+            if (d.rhatBulk > t.rhat || d.rhatTail > t.rhat)
+                d.reasons.push_back("split R-hat of D_s = max_i alpha_i |l_i| is " +
+                                    fixed(d.rhatBulk, 3) + " (bulk) / " + fixed(d.rhatTail, 3) +
+                                    " (tail), above " + fixed(t.rhat, 2) +
+                                    ": the chains disagree on what sets epsilon; sample longer "
+                                    "chains (mcmc.draws, mcmc.warmup)");
+            const double essMin = t.essPerChain * static_cast<double>(nChains);
+            if (d.essBulk < essMin || d.essTail < essMin)
+                d.reasons.push_back("ESS of D_s is " + fixed(d.essBulk, 0) + " (bulk) / " +
+                                    fixed(d.essTail, 0) + " (tail), below " + fixed(essMin, 0) +
+                                    " (" + fixed(t.essPerChain, 0) +
+                                    " per chain): sample more draws (mcmc.draws)");
+        }
+    } else if (nChains > 0) {
+        d.rhatBulk = d.rhatTail = 1.0;  // every draw has the same D_s: nothing to disagree on
+    }
+    if (!chains.recordMaxPerChain.empty()) {
+        d.fAgreement = fAgreement(chains.recordMaxPerChain);
+        if (d.fAgreement)
+            if (auto why = fAgreementReason(*d.fAgreement, t)) d.reasons.push_back(*why);
+    }
+    d.converged = d.reasons.empty();
+    return d;
+}
+
+std::string verdictLine(const EpsilonDiagnostics& d) {
+    if (!d.diagnosed) return "epsilon converged: not diagnosed (a run made by an older ppsynth)";
+    if (d.converged) return "epsilon converged: yes";
+    std::string s = "epsilon converged: no (";
+    for (std::size_t i = 0; i < d.reasons.size(); ++i) s += (i ? "; " : "") + d.reasons[i];
+    return s + ")";
+}
+
+std::string argmaxNote(const EpsilonDiagnostics& d, bool mixture) {
+    if (!d.diagnosed || !(d.argmaxLoglik > 0)) return {};
+    std::string s = "Delta is set by row " + std::to_string(d.argmaxRecord) +
+                    ", whose log-likelihood is positive (l = " + fixed(d.argmaxLoglik, 2) +
+                    ", a density above 1)";
+    if (mixture) s += ": a narrow mixture component, not the data, may be setting epsilon";
+    return s;
+}
+
+}  // namespace ppsynth::privacy
