@@ -387,6 +387,8 @@ class TstCliRun : public QObject {
         for (const auto& e : fs::directory_iterator(base))
             QVERIFY2(e.path().filename() == "bundle" || e.path().filename() == "hostile.json",
                      e.path().c_str());
+    }
+
     // Rows dropped for missing values are said in the summary, not only in run.json.
     void listwiseDeletionIsReported() {
         std::string csv = "y\n";
@@ -407,6 +409,8 @@ class TstCliRun : public QObject {
                  r.out.constData());
         QVERIFY2(QString::fromUtf8(r.err).contains("note: listwise deletion dropped 3 of 40 rows"),
                  r.err.constData());
+    }
+
     // SIGINT during the utility stage of a run whose predictor has 1000 levels (the level
     // limit, data.max_levels, raised): exit 130, the message, and nothing written. The
     // regression and pMSE of such a design used to run for minutes without asking the stop

@@ -331,6 +331,8 @@ class TstRunLoader : public QObject {
         QVERIFY(!loaded.hasValue());
         QVERIFY2(contains(loaded.message(), "the name '../CW' starts with '.'"),
                  loaded.message().c_str());
+    }
+
     // A run.json edited by hand with a key given twice: refused, named, not read half-right.
     void aKeyTwiceInRunJsonIsRefused() {
         const Written w = makeRun("twice");
