@@ -196,7 +196,7 @@ Expected<Project> loadProject(const QString& path) {
     if (!p.hasSynthesizers)
         config.insert(
             QStringLiteral("synthesizers"),
-            QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("-")},
+            QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("placeholder")},
                                    {QStringLiteral("scheme"), QStringLiteral("unweighted")}}});
     auto parsed = study::parseRunConfig(QJsonDocument(config).toJson().toStdString());
     if (!parsed) return fail(QString::fromStdString(parsed.message()));
