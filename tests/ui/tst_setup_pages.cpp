@@ -483,6 +483,22 @@ class TstSetupPages : public QObject {
         QVERIFY2(QString::fromStdString(s.message()).startsWith(message), s.message().c_str());
     }
 
+    // Retyping a name from an empty field keeps the synthesizers that refer to it (EM's
+    // match) pointed at it.
+    void retypedNameKeepsReferences() {
+        SynthesizersPage page;
+        auto* lw = page.firstRow(SynthesizerRow::LW);
+        QVERIFY(page.firstRow(SynthesizerRow::EM));
+        lw->nameEdit()->clear();
+        QTest::keyClicks(lw->nameEdit(), QStringLiteral("LW 0.7"));
+        auto c = baseConfig();
+        const auto s = page.apply(c);
+        QVERIFY2(bool(s), s.message().c_str());
+        const auto* em = c.find("EM");
+        QVERIFY(em);
+        QCOMPARE(em->match, std::string("LW 0.7"));
+    }
+
     // A synthesizer renamed to something that is a path says so under the name as it is
     // typed, and the run is refused; a name that can be a file name clears the note.
     void renameToAPathIsRefused() {

@@ -159,8 +159,11 @@ void SynthesizerRow::build() {
     connect(remove_, &QToolButton::clicked, this, &SynthesizerRow::removeRequested);
     connect(name_, &QLineEdit::textChanged, this, [this] {
         const QString now = QString::fromStdString(configName());
-        const QString before = std::exchange(shownName_, now);
-        if (before != now) emit renamed(before, now);
+        // An emptied field is a name being retyped: references wait for the new name.
+        if (!now.trimmed().isEmpty()) {
+            const QString before = std::exchange(shownName_, now);
+            if (before != now) emit renamed(before, now);
+        }
         updateNameNote();
         emit changed();
     });
