@@ -101,6 +101,28 @@ class TstSynthesis : public QObject {
         QVERIFY(std::any_of((*raw)[0].begin(), (*raw)[0].end(),
                             [](double v) { return v != std::round(v); }));
     }
+    // A back-transform that overflows (exp of a draw far out on the model's scale) never
+    // yields a dataset holding inf or NaN: synthesis stops, naming the dataset and record.
+    void nonFiniteValuesAreRefused_data() {
+        QTest::addColumn<double>("mu");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("exp overflows") << 800.0 << "infinite";
+        QTest::newRow("log of negatives") << -100.0 << "not a number";
+    }
+    void nonFiniteValuesAreRefused() {
+        QFETCH(double, mu);
+        QFETCH(QString, what);
+        ShiftModel model(5);
+        Eigen::MatrixXd draws = Eigen::MatrixXd::Constant(1, 1, mu);
+        study::SynthesisOptions o;
+        o.backTransform = [mu](double v) { return mu > 0 ? std::exp(v) : std::log(v); };
+        auto d = study::synthesize(model, draws, {0}, o);
+        QVERIFY(!d.hasValue());
+        QVERIFY2(d.message().find("synthetic dataset 1, modelled record 1: the synthetic value "
+                                  "is " +
+                                  what.toStdString()) != std::string::npos,
+                 d.message().c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TstSynthesis)

@@ -62,6 +62,17 @@ Expected<std::vector<std::vector<double>>> synthesize(const models::Model& model
         return true;
     });
     if (cancelled) return Error{"synthesis cancelled"};
+    // An infinite or undefined value must never reach a released file (a back-transform such as
+    // exp overflows for draws far out on the model's scale).
+    for (std::size_t l = 0; l < out.size(); ++l)
+        for (std::size_t i = 0; i < out[l].size(); ++i)
+            if (!std::isfinite(out[l][i]))
+                return Error{"synthetic dataset " + std::to_string(l + 1) + ", modelled record " +
+                             std::to_string(i + 1) + ": the synthetic value is " +
+                             (std::isnan(out[l][i]) ? "not a number" : "infinite") +
+                             " after the back-transform, so nothing can be released; the values "
+                             "are too large for the model's scale: rescale the column (divide it "
+                             "by a power of ten) or choose the asinh transform"};
     return out;
 }
 
