@@ -26,6 +26,14 @@ inline std::filesystem::path outputDir(const std::string& sub) {
     return dir;
 }
 
+// `name` under the test's own output folder `test`, emptied and created: a fresh folder.
+inline std::filesystem::path freshDir(const std::string& test, const std::string& name) {
+    const auto dir = outputDir(test) / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
 // `name` under the test output folder, emptied: a fresh place for one test's output.
 inline std::string scratchDir(const std::string& name) {
     const auto dir = testOutputBase() / name;

@@ -29,10 +29,7 @@ QString q(const fs::path& p) {
 }
 
 fs::path freshDir(const std::string& name) {
-    const fs::path dir = test::outputDir("tst_cli_destinations") / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return test::freshDir("tst_cli_destinations", name);
 }
 
 void writeFile(const fs::path& p, const std::string& text = "x\n") {

@@ -27,12 +27,8 @@ QString q(const fs::path& p) {
     return QString::fromStdString(p.string());
 }
 
-// A fresh, empty folder for one test.
 fs::path freshDir(const std::string& name) {
-    const fs::path dir = test::outputDir("tst_cli_files") / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return test::freshDir("tst_cli_files", name);
 }
 
 // Every entry of `dir` (not recursive), sorted: temporaries left beside the outputs show.

@@ -19,10 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path freshDir(const std::string& name) {
-    const fs::path dir = test::outputDir("tst_destination") / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return test::freshDir("tst_destination", name);
 }
 
 void writeFile(const fs::path& p, const std::string& text = "x\n") {

@@ -78,15 +78,20 @@ Status checkRank(const Eigen::MatrixXd& X, const std::vector<std::string>& names
     return rankOf(qr, all, what);
 }
 
+Status checkRegressionShape(Eigen::Index n, Eigen::Index p) {
+    if (p == 0) return Error{"the regression has no columns"};
+    if (n <= p)
+        return Error{"the regression needs more records than columns (" + std::to_string(n) +
+                     " records, " + std::to_string(p) + " columns)"};
+    return {};
+}
+
 Expected<OlsSolver> OlsSolver::create(const Eigen::MatrixXd& X, std::vector<std::string> names) {
     OlsSolver s;
     s.n_ = X.rows();
     s.p_ = X.cols();
     s.names_ = columnNames(names, s.p_);
-    if (s.p_ == 0) return Error{"the regression has no columns"};
-    if (s.n_ <= s.p_)
-        return Error{"the regression needs more records than columns (" + std::to_string(s.n_) +
-                     " records, " + std::to_string(s.p_) + " columns)"};
+    if (Status st = checkRegressionShape(s.n_, s.p_); !st) return Error{st.message()};
     auto norms = columnNorms(X, s.names_, "the design matrix");
     if (!norms) return norms.error();
     s.scale_ = *norms;

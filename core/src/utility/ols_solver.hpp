@@ -14,6 +14,9 @@ namespace ppsynth::utility::detail {
 // Column names, falling back to "column j" (1-based) when none were given.
 std::vector<std::string> columnNames(const std::vector<std::string>& names, Eigen::Index p);
 
+// A regression of n records on p columns can be fitted: p > 0 and n > p.
+Status checkRegressionShape(Eigen::Index n, Eigen::Index p);
+
 class OlsSolver {
   public:
     // Checks shape, finiteness and full column rank (naming dependent columns).

@@ -77,10 +77,7 @@ Expected<SparseOls> SparseOls::create(const SparseMatrix& X, std::vector<std::st
     s.n_ = X.rows();
     s.p_ = X.cols();
     s.names_ = columnNames(names, s.p_);
-    if (s.p_ == 0) return Error{"the regression has no columns"};
-    if (s.n_ <= s.p_)
-        return Error{"the regression needs more records than columns (" + std::to_string(s.n_) +
-                     " records, " + std::to_string(s.p_) + " columns)"};
+    if (Status st = checkRegressionShape(s.n_, s.p_); !st) return Error{st.message()};
     auto norms = sparseColumnNorms(X, s.names_, "the design matrix");
     if (!norms) return norms.error();
     s.scale_ = *norms;
