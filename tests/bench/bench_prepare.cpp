@@ -4,6 +4,7 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/data/prepare.hpp"
@@ -43,7 +44,53 @@ Table makeTable(std::size_t n, Rng& rng) {
 }
 }  // namespace
 
-int main() {
+// A categorical predictor with thousands of levels (the level limit raised): the rank
+// check must stay fast, full rank or not (a district nested in its region is collinear).
+void manyLevels() {
+    std::printf("\n%10s %6s %10s %10s  %s\n", "n", "levels", "seconds", "X MB", "result");
+    for (int levels : {1000, 5000}) {
+        for (bool nested : {false, true}) {
+            const std::size_t n = 20000;
+            auto rng = makeRng(2, static_cast<std::uint64_t>(levels), Purpose::Test);
+            Table t;
+            boost::random::normal_distribution<double> z;
+            std::vector<double> y(n), x(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                y[i] = 10 + z(rng);
+                x[i] = z(rng);
+            }
+            Column district = categorical("district", n, levels, rng);
+            std::vector<std::int32_t> regionCodes(n);
+            for (std::size_t i = 0; i < n; ++i) regionCodes[i] = district.code(i) % 7;
+            std::vector<Level> lv;
+            for (int k = 0; k < 7; ++k) lv.push_back({std::to_string(k), "r" + std::to_string(k)});
+            (void)t.addColumn(Column::numeric("y", std::move(y)));
+            (void)t.addColumn(Column::numeric("x", std::move(x)));
+            (void)t.addColumn(std::move(district));
+            (void)t.addColumn(Column::categorical("region", std::move(regionCodes), std::move(lv)));
+            Roles roles;
+            roles.target = "y";
+            roles.predictors = {"district", "x"};
+            if (nested) roles.predictors.push_back("region");
+            PrepareOptions opt;
+            opt.maxLevels = 10000;
+            const auto t0 = std::chrono::steady_clock::now();
+            auto in = prepareModelInputs(t, roles, opt);
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::printf("%10zu %6d %10.3f %10.1f  %s\n", n, levels, s,
+                        in ? static_cast<double>(in->X.size()) * 8.0 / 1e6 : 0.0,
+                        in ? "full rank" : in.message().substr(0, 90).c_str());
+            std::fflush(stdout);
+        }
+    }
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "levels") {  // only the many-levels table
+        manyLevels();
+        return 0;
+    }
     Roles roles;
     roles.target = "income";
     roles.predictors = {"region", "occupation", "industry", "x0", "x1", "x2", "x3", "x4"};
@@ -66,5 +113,6 @@ int main() {
         std::printf("%10zu %6td %10.3f %10.1f %10zu\n", n, in->X.cols(), s,
                     static_cast<double>(in->X.size()) * 8.0 / 1e6, in->patterns.count());
     }
+    manyLevels();
     return 0;
 }

@@ -1,7 +1,10 @@
 #include "ppsynth/data/design_matrix.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/OrderingMethods>
 #include <Eigen/QR>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseQR>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -240,48 +243,15 @@ Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table) const {
     return apply(table, all);
 }
 
-Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding, double rankTolerance) {
-    const Eigen::Index n = X.rows(), p = X.cols();
-    if (p == 0) return {};
-    if (n < p)
-        return Error{"the design has " + std::to_string(p) + " columns but only " +
-                     std::to_string(n) + (n == 1 ? " record is" : " records are") +
-                     " used; a regression needs at least as many records as columns: remove "
-                     "predictors or merge levels"};
-    // Fast path: the sine of the angle between a unit column and the span of the others is
-    // at least sigma_min of the column-scaled X, i.e. sqrt(lambda_min) of its Gram matrix
-    // (p x p, one BLAS-3 pass over X, about 10x cheaper than the pivoted QR for large n).
-    // The eigenvalue carries an absolute error of order p^2 eps, so only a clear margin
-    // (lambda_min > 1e-8) skips the QR; anything closer is decided by the QR below.
-    const Eigen::VectorXd norms = X.colwise().norm().transpose();
-    const Eigen::VectorXd inv = norms.unaryExpr([](double v) { return v > 0 ? 1.0 / v : 0.0; });
-    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(p, p);
-    G.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
-    G = G.selfadjointView<Eigen::Lower>();
-    G = inv.asDiagonal() * G * inv.asDiagonal();
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(G, Eigen::EigenvaluesOnly);
-    if (eig.info() == Eigen::Success &&
-        eig.eigenvalues()(0) > std::max(1e-8, 4 * rankTolerance * rankTolerance))
-        return {};
+namespace {
 
-    // Unit-length columns make the pivots read as sines of angles (see the header).
-    Eigen::MatrixXd Xs = X * inv.asDiagonal();
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Xs);
-    qr.setThreshold(rankTolerance);
-    const Eigen::Index rank = qr.rank();
-    if (rank == p) return {};
+bool stopRequested(const std::atomic<bool>* cancel) {
+    return cancel && cancel->load();
+}
 
-    // The first dependent pivot column, written in the independent ones: c = R11^-1 r12.
-    // Its support plus the column itself is a minimal dependent set.
-    const auto& perm = qr.colsPermutation().indices();
-    const Eigen::MatrixXd R = qr.matrixQR().topRows(p).triangularView<Eigen::Upper>();
-    const Eigen::VectorXd coef =
-        R.topLeftCorner(rank, rank).triangularView<Eigen::Upper>().solve(R.block(0, rank, rank, 1));
-    std::vector<std::size_t> involved{static_cast<std::size_t>(perm(rank))};
-    for (Eigen::Index i = 0; i < rank; ++i)
-        if (std::abs(coef(i)) > 1e-6) involved.push_back(static_cast<std::size_t>(perm(i)));
+// The message for a minimal dependent set of design columns (indices into X).
+Error dependentSetError(std::vector<std::size_t> involved, const DesignCoding& coding) {
     std::sort(involved.begin(), involved.end());
-
     std::vector<std::string> columns, owners;
     std::vector<std::ptrdiff_t> ownerIdx;
     for (std::size_t j : involved) {
@@ -302,8 +272,118 @@ Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding, doubl
                                                    : "predictors " + quotedList(owners) + " are";
     const std::string remedy =
         owners.size() == 1 ? "remove it or merge its levels" : "drop one of them";
-    return Error{subject + " collinear: the design columns " + detail::plainList(columns) +
+    // A level nested in another predictor's levels involves hundreds of dummy columns.
+    constexpr std::size_t kShown = 8;
+    std::string list;
+    if (columns.size() > kShown + 2) {
+        const std::size_t more = columns.size() - kShown;
+        columns.resize(kShown);
+        list = detail::plainList(columns);
+        list.replace(list.rfind(" and "), 5, ", ");
+        list += " and " + std::to_string(more) + " more";
+    } else {
+        list = detail::plainList(columns);
+    }
+    return Error{subject + " collinear: the design columns " + list +
                  " are linear combinations of each other; " + remedy};
+}
+
+// The first dependent pivot column of a QR (A P = Q R, rank < p), written in the independent
+// ones: c = R11^-1 r12. Its support plus the column itself is a minimal dependent set.
+std::vector<std::size_t> dependentSet(const Eigen::VectorXd& coef, Eigen::Index rank,
+                                      const Eigen::VectorXi& perm) {
+    std::vector<std::size_t> involved{static_cast<std::size_t>(perm(rank))};
+    for (Eigen::Index i = 0; i < rank; ++i)
+        if (std::abs(coef(i)) > 1e-6) involved.push_back(static_cast<std::size_t>(perm(i)));
+    return involved;
+}
+
+// Designs this wide are mostly dummy columns: the sparse route costs about nnz(X) instead of
+// n p^2 (a 5000-level predictor: a second instead of a minute that could not be cancelled).
+constexpr Eigen::Index kSparseRankColumns = 256;
+
+Status checkFullRankDense(const Eigen::MatrixXd& X, const Eigen::VectorXd& inv,
+                          const DesignCoding& coding, double rankTolerance, double margin) {
+    const Eigen::Index p = X.cols();
+    // Fast path: the sine of the angle between a unit column and the span of the others is
+    // at least sigma_min of the column-scaled X, i.e. sqrt(lambda_min) of its Gram matrix
+    // (p x p, one BLAS-3 pass over X, about 10x cheaper than the pivoted QR for large n).
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(p, p);
+    G.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
+    G = G.selfadjointView<Eigen::Lower>();
+    G = inv.asDiagonal() * G * inv.asDiagonal();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(G, Eigen::EigenvaluesOnly);
+    if (eig.info() == Eigen::Success && eig.eigenvalues()(0) > margin) return {};
+
+    // Unit-length columns make the pivots read as sines of angles (see the header).
+    Eigen::MatrixXd Xs = X * inv.asDiagonal();
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Xs);
+    qr.setThreshold(rankTolerance);
+    const Eigen::Index rank = qr.rank();
+    if (rank == p) return {};
+    const Eigen::MatrixXd R = qr.matrixQR().topRows(p).triangularView<Eigen::Upper>();
+    const Eigen::VectorXd coef =
+        R.topLeftCorner(rank, rank).triangularView<Eigen::Upper>().solve(R.block(0, rank, rank, 1));
+    return dependentSetError(dependentSet(coef, rank, qr.colsPermutation().indices()), coding);
+}
+
+Status checkFullRankSparse(const Eigen::MatrixXd& X, const Eigen::VectorXd& inv,
+                           const DesignCoding& coding, double rankTolerance, double margin,
+                           const std::atomic<bool>* cancel) {
+    using Sparse = Eigen::SparseMatrix<double>;
+    const Eigen::Index p = X.cols();
+    Sparse Xs = (X * inv.asDiagonal()).sparseView();
+    Xs.makeCompressed();
+    if (stopRequested(cancel)) return Error{"cancelled"};
+
+    // lambda_min(G) > margin exactly when G - margin I has a Cholesky factor (Sylvester's
+    // law of inertia): the same test as the dense eigenvalues, on a sparse Gram matrix.
+    Sparse G = Sparse(Xs.transpose() * Xs);
+    Sparse shift(p, p);
+    shift.setIdentity();
+    G -= margin * shift;
+    if (stopRequested(cancel)) return Error{"cancelled"};
+    const Eigen::SimplicialLLT<Sparse, Eigen::Lower, Eigen::AMDOrdering<int>> llt(G);
+    if (llt.info() == Eigen::Success) return {};
+    if (stopRequested(cancel)) return Error{"cancelled"};
+
+    // Close to dependent or dependent: a rank-revealing sparse QR moves columns whose
+    // remaining norm (a sine, columns being unit length) is below the tolerance to the end.
+    Eigen::SparseQR<Sparse, Eigen::COLAMDOrdering<int>> qr;
+    qr.setPivotThreshold(rankTolerance);
+    qr.compute(Xs);
+    if (qr.info() != Eigen::Success)
+        return Error{"the rank check of the design matrix failed: " + qr.lastErrorMessage()};
+    const Eigen::Index rank = qr.rank();
+    if (rank == p) return {};
+    const Sparse R = qr.matrixR().topLeftCorner(p, p);
+    const Sparse R11 = R.topLeftCorner(rank, rank);
+    const Eigen::VectorXd r12 = Eigen::VectorXd(R.col(rank)).head(rank);
+    const Eigen::VectorXd coef = R11.triangularView<Eigen::Upper>().solve(r12);
+    const Eigen::VectorXi perm = qr.colsPermutation().indices().cast<int>();
+    return dependentSetError(dependentSet(coef, rank, perm), coding);
+}
+
+}  // namespace
+
+Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding, double rankTolerance,
+                     const std::atomic<bool>* cancel) {
+    const Eigen::Index n = X.rows(), p = X.cols();
+    if (p == 0) return {};
+    if (n < p)
+        return Error{"the design has " + std::to_string(p) + " columns but only " +
+                     std::to_string(n) + (n == 1 ? " record is" : " records are") +
+                     " used; a regression needs at least as many records as columns: remove "
+                     "predictors or merge levels"};
+    const Eigen::VectorXd norms = X.colwise().norm().transpose();
+    const Eigen::VectorXd inv = norms.unaryExpr([](double v) { return v > 0 ? 1.0 / v : 0.0; });
+    // lambda_min carries an absolute error of order p^2 eps, so only a clear margin skips
+    // the QR; anything closer is decided by the QR.
+    const double margin = std::max(1e-8, 4 * rankTolerance * rankTolerance);
+    if (stopRequested(cancel)) return Error{"cancelled"};
+    if (p >= kSparseRankColumns)
+        return checkFullRankSparse(X, inv, coding, rankTolerance, margin, cancel);
+    return checkFullRankDense(X, inv, coding, rankTolerance, margin);
 }
 
 Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
@@ -357,7 +437,8 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
     auto X = coding.apply(table, rows);
     if (!X) return X.error();
     out.X = std::move(*X);
-    if (auto s = checkFullRank(out.X, coding, options.rankTolerance); !s) return Error{s.message()};
+    if (auto s = checkFullRank(out.X, coding, options.rankTolerance, options.cancel); !s)
+        return Error{s.message()};
     return out;
 }
 

@@ -214,12 +214,15 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
     // The design matrix and the patterns.
     auto design = buildDesignMatrix(
         table, roles, in.keptRows,
-        DesignOptions{.maxLevels = options.maxLevels, .rankTolerance = options.rankTolerance});
+        DesignOptions{.maxLevels = options.maxLevels,
+                      .rankTolerance = options.rankTolerance,
+                      .cancel = options.cancel});
     if (!design) return design.error();
     in.X = std::move(design->X);
     in.coding = std::move(design->coding);
     for (auto& note : design->notes) in.report.notes.push_back(std::move(note));
 
+    if (options.cancel && options.cancel->load()) return Error{"cancelled"};
     auto patterns = computePatterns(table, roles.known, in.keptRows);
     if (!patterns) return patterns.error();
     in.patterns = std::move(*patterns);

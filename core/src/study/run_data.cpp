@@ -52,7 +52,8 @@ Expected<RunData> readRunData(const RunConfig& config, const std::string& path,
     return out;
 }
 
-Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table) {
+Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table,
+                                             const std::atomic<bool>* cancel) {
     data::Roles roles;
     roles.target = config.data.target;
     roles.predictors = config.data.predictors;
@@ -64,6 +65,7 @@ Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data
     po.missing = *data::missingPolicyFromString(config.data.missing);
     po.maxLevels = config.data.maxLevels;
     po.countModel = models::isCountFamily(config.model.family);
+    po.cancel = cancel;
     if (po.countModel && po.transform != data::TransformKind::None)
         return Error{"a count model (" + config.model.family +
                      ") models y as it is: set data.transform to \"none\""};

@@ -190,7 +190,7 @@ class Runner {
     Status prepare(const data::Table& table) {
         countModel_ = models::isCountFamily(config_.model.family);
         if (auto s = refuseDegenerateKnobs(config_); !s) return s;
-        auto inputs = prepareRunInputs(config_, table);
+        auto inputs = prepareRunInputs(config_, table, options_.cancel);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);
         result_.design = designOf(config_, result_.inputs);

@@ -18,7 +18,12 @@
 // column and the span of the others"; the error names the design columns of one minimal
 // dependent set and the predictors they come from. A cheap Gram-matrix eigenvalue bound
 // skips the QR when every column is clearly independent (the usual case on large data).
+// Designs of 256 columns or more (many dummy columns) take the same two steps on sparse
+// matrices: a Cholesky factor of the Gram matrix minus the margin (it exists exactly when the
+// smallest eigenvalue exceeds it) and, only when that fails, a sparse rank-revealing QR.
 #pragma once
+
+#include <atomic>
 
 #include <Eigen/Core>
 #include <span>
@@ -79,6 +84,7 @@ struct DesignOptions {
     // level has decimals ("2.0499999523162842") or when there are more whole-number levels
     // than this; up to this many whole-number codes (regions 1 to 12) are kept, with a note.
     std::size_t maxWholeNumberLevels = 20;
+    const std::atomic<bool>* cancel = nullptr;  // polled between the build's steps
 };
 
 struct DesignMatrix {
@@ -96,7 +102,9 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
 
 // The rank check on its own: more columns than rows, or a (numerically) dependent set of
 // columns, is an error naming the columns and their predictors.
+// Wide designs (many dummy columns) are checked on sparse matrices; cancel is polled between
+// the steps.
 Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding,
-                     double rankTolerance = 1e-7);
+                     double rankTolerance = 1e-7, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace ppsynth::data

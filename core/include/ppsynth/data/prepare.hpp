@@ -37,6 +37,7 @@ struct PrepareOptions {
     // Poisson / negative binomial: y must be non-negative whole numbers, transform "none".
     bool countModel = false;
     double rankTolerance = 1e-7;  // see DesignOptions
+    const std::atomic<bool>* cancel = nullptr;  // polled between steps and in the rank check
 };
 
 // What preparation did that a person should know. Rows are reported 1-based.

@@ -5,6 +5,7 @@
 // the run saw.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "ppsynth/common/expected.hpp"
@@ -34,6 +35,7 @@ Expected<RunData> readRunData(const RunConfig& config, const std::string& path =
                               const std::string& expectedSha256 = "");
 
 // The configuration's roles, transform and missing policy applied to the table.
-Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table);
+Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data::Table& table,
+                                             const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace ppsynth::study
