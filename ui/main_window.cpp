@@ -249,7 +249,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    project_->readJob()->cancel();
+    jobs_->cancelAll();
     runPanel_->cancelRun();
     QMainWindow::closeEvent(event);
 }

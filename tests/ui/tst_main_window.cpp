@@ -60,6 +60,7 @@
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
+#include "ui/shell/job_board.hpp"
 #include "ui/shell/page_settings.hpp"
 #include "ui/shell/project_controller.hpp"
 #include "ui/shell/report_controller.hpp"
@@ -1437,6 +1438,30 @@ class TstMainWindow : public QObject {
                             "moved aside by process 31337, which is no longer running)")});
         QVERIFY(sawBox);
         QVERIFY(!removed);
+    }
+
+    // Closing the window stops every background job (here the reopening of a project's saved
+    // runs), not only the read: nothing goes on working for a closed window.
+    void closeCancelsBackgroundJobs() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString run = makeRunFolder(tmp.path());
+        QStringList runs;
+        for (int i = 0; i < 12; ++i) runs << run;  // still loading when the window closes
+        const QString file = writeProject(tmp.path(), QStringLiteral("many"), runs);
+        ui::MainWindow w;
+        w.questions().unsavedWork = [](const QString&, const QStringList&) {
+            return ui::UnsavedChoice::Discard;
+        };
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(w.runs()->loadRunsJob()->isRunning());
+        QVERIFY(w.close());
+        QVERIFY(waitForJob(w.runs()->loadRunsJob()));
+        QCOMPARE(w.runs()->loadRunsJob()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(!w.jobs()->isBusy());
     }
 
     // Run ids restart at 1 for every project: a load of A's runs still going when B opens

@@ -60,8 +60,8 @@ ProjectController::ProjectController(const ShellPages& pages, JobBoard* jobs,
     connect(saver_, &ProjectSaver::projectWritten, this, &ProjectController::onProjectWritten);
     connect(saver_, &ProjectSaver::statusMessage, this, &ProjectController::statusMessage);
     connect(saver_, &ProjectSaver::actionsChanged, this, &ProjectController::actionsChanged);
-    readJob_->onResult([this](ReadOutcome r) { onReadDone(std::move(r)); });
-    connect(readJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+    jobs_->onResult(readJob_, [this](ReadOutcome r) { onReadDone(std::move(r)); });
+    jobs_->onFinished(readJob_, [this](JobOutcome outcome) {
         if (outcome != JobOutcome::Done) {  // the project waiting for this read is not opened
             pendingProject_.reset();
             pendingProjectPath_.clear();
@@ -119,18 +119,19 @@ bool ProjectController::readFile(const QString& path, const data::ReadOptions& o
     readingPath_ = path;
     settings_->readOptions() = options;
     settings_->readOptions().progress = nullptr;
-    jobs_->begin(readJob_, tr("Reading %1...").arg(QFileInfo(path).fileName()));
     // The work owns copies of what it reads; table and notes come back by value.
-    readJob_->start([file = localPath(path), options](const ProgressCallback& progress) {
-        auto o = options;
-        o.progress = progress;
-        data::ReadReport report;
-        auto table = data::readTable(file, o, &report);
-        data::TableSummary summary;
-        if (table) summary = data::summarize(*table);
-        return ReadOutcome{std::move(table), std::move(report), std::move(summary)};
-    });
-    return true;
+    return jobs_->start(
+        readJob_,
+        [file = localPath(path), options](const ProgressCallback& progress) {
+            auto o = options;
+            o.progress = progress;
+            data::ReadReport report;
+            auto table = data::readTable(file, o, &report);
+            data::TableSummary summary;
+            if (table) summary = data::summarize(*table);
+            return ReadOutcome{std::move(table), std::move(report), std::move(summary)};
+        },
+        tr("Reading %1...").arg(QFileInfo(path).fileName()));
 }
 
 void ProjectController::onReadDone(ReadOutcome result) {

@@ -37,7 +37,7 @@ ProjectSaver::ProjectSaver(const ShellPages& pages, JobBoard* jobs, PageSettings
       settings_(settings),
       reading_(reading),
       saveJob_(jobs->add<SavedRuns>()) {
-    saveJob_->onResult([this](SavedRuns saved) {
+    jobs_->onResult(saveJob_, [this](SavedRuns saved) {
         QStringList errors;
         for (auto& [id, folder] : saved.folders) {
             if (folder)
@@ -57,7 +57,7 @@ ProjectSaver::ProjectSaver(const ShellPages& pages, JobBoard* jobs, PageSettings
             if (auto then = std::exchange(afterSave_, nullptr))
                 QMetaObject::invokeMethod(this, std::move(then), Qt::QueuedConnection);
     });
-    connect(saveJob_, &JobRunnerBase::finished, this, &ProjectSaver::onSaveFinished);
+    jobs_->onFinished(saveJob_, [this](JobOutcome outcome) { onSaveFinished(outcome); });
 }
 
 bool ProjectSaver::saveProject(const QString& path) {
@@ -112,25 +112,26 @@ bool ProjectSaver::saveProject(const QString& path) {
     }
     savingCreatedRunsDir_ = QFileInfo::exists(runsDir) ? QString() : runsDir;
     QDir().mkpath(runsDir);
-    jobs_->begin(saveJob_,
-                 tr("Saving %1...")
-                     .arg(counted(static_cast<long long>(pending.size()), tr("run"), tr("runs"))));
-    saveJob_->start([pending = std::move(pending),
-                     write = runWriter_](const ProgressCallback& progress) {
-        SavedRuns out;
-        for (std::size_t i = 0; i < pending.size(); ++i) {
-            const auto& p = pending[i];
-            if (ppsynth::report(progress, {"saving runs", 0, double(i), double(pending.size())}) ==
-                Continue::Stop)
-                break;
-            auto s = write ? write(*p.result, *p.table, p.dir)
-                           : study::writeRunOutput(*p.result, *p.table, p.dir);
-            out.folders.emplace_back(
-                p.id, s ? Expected<std::string>(p.dir) : Expected<std::string>(Error{s.message()}));
-        }
-        return out;
-    });
-    return true;
+    const QString what =
+        tr("Saving %1...")
+            .arg(counted(static_cast<long long>(pending.size()), tr("run"), tr("runs")));
+    return jobs_->start(
+        saveJob_,
+        [pending = std::move(pending), write = runWriter_](const ProgressCallback& progress) {
+            SavedRuns out;
+            for (std::size_t i = 0; i < pending.size(); ++i) {
+                const auto& p = pending[i];
+                if (ppsynth::report(progress, {"saving runs", 0, double(i),
+                                               double(pending.size())}) == Continue::Stop)
+                    break;
+                auto s = write ? write(*p.result, *p.table, p.dir)
+                               : study::writeRunOutput(*p.result, *p.table, p.dir);
+                out.folders.emplace_back(p.id, s ? Expected<std::string>(p.dir)
+                                                 : Expected<std::string>(Error{s.message()}));
+            }
+            return out;
+        },
+        what);
 }
 
 void ProjectSaver::setRunWriter(RunWriter writer) {

@@ -27,7 +27,7 @@ ReportController::ReportController(const ShellPages& pages, JobBoard* jobs, RunL
       window_(window),
       reportJob_(new report::ReportJob(this)) {
     jobs_->adopt(reportJob_, {.folderJob = true});
-    reportJob_->onResult([this](Expected<report::WrittenReport> written) {
+    jobs_->onResult(reportJob_, [this](Expected<report::WrittenReport> written) {
         if (!written) {
             pages_.data->messageArea()->showError(
                 tr("The report was not written: %1")
@@ -42,7 +42,7 @@ ReportController::ReportController(const ShellPages& pages, JobBoard* jobs, RunL
         pages_.data->messageArea()->showInfo(
             text + tr("). It is confidential: keep it inside the agency."));
     });
-    connect(reportJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+    jobs_->onFinished(reportJob_, [this](JobOutcome outcome) {
         if (outcome == JobOutcome::Failed)
             pages_.data->messageArea()->showError(
                 tr("Writing the report failed: %1").arg(reportJob_->failureText()));

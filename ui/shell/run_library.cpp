@@ -55,17 +55,12 @@ RunLibrary::RunLibrary(const ShellPages& pages, JobBoard* jobs, WindowQuestions*
       jobs_(jobs),
       questions_(questions),
       window_(window),
-      loadRunsJob_(jobs->add<LoadedRuns>({.blocksFiles = false, .watched = false})),
+      loadRunsJob_(jobs->add<LoadedRuns>({.blocksFiles = false, .stageIsText = true})),
       openRunJob_(jobs->add<Expected<study::LoadedRun>>({.folderJob = true})) {
-    loadRunsJob_->onResult([this](LoadedRuns loaded) { onRunsLoaded(std::move(loaded)); });
-    connect(loadRunsJob_, &JobRunnerBase::finished, this, &RunLibrary::onRunsLoadFinished);
-    // The stage is the status bar's text ("Loading saved run 2 of 5..."); the busy entry ends
-    // in onRunsLoadFinished, which may start a queued load at once.
-    connect(
-        loadRunsJob_, &JobRunnerBase::progressChanged, this,
-        [this](double f, const QString& stage) { jobs_->showProgress(loadRunsJob_, f, stage); });
+    jobs_->onResult(loadRunsJob_, [this](LoadedRuns loaded) { onRunsLoaded(std::move(loaded)); });
+    jobs_->onFinished(loadRunsJob_, [this](JobOutcome outcome) { onRunsLoadFinished(outcome); });
     // The opened run arrives on the GUI thread; it joins the run list like any other run.
-    openRunJob_->onResult([this](Expected<study::LoadedRun> loaded) {
+    jobs_->onResult(openRunJob_, [this](Expected<study::LoadedRun> loaded) {
         const QString name = QFileInfo(openingRunDir_).fileName();
         if (!loaded) {
             pages_.data->messageArea()->showError(
@@ -86,7 +81,7 @@ RunLibrary::RunLibrary(const ShellPages& pages, JobBoard* jobs, WindowQuestions*
         emit actionsChanged();
         emit statusMessage(tr("Opened the run in %1").arg(name), 4000);
     });
-    connect(openRunJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+    jobs_->onFinished(openRunJob_, [this](JobOutcome outcome) {
         if (outcome == JobOutcome::Failed)
             pages_.data->messageArea()->showError(
                 tr("Opening the run folder failed: %1").arg(openRunJob_->failureText()));
@@ -141,25 +136,24 @@ std::optional<QString> RunLibrary::runDataFile(const RunRecord& run) {
 // data file is still the one they were run on), with "Loading saved run 2 of 5..." and the
 // files read so far in the status bar and its Cancel stopping even within a run. Run ids
 // restart at 1 for every project, so a load still going for the previous project is
-// cancelled and its results, should they arrive anyway, are dropped by generation.
+// superseded: the board cancels it and drops its results, should they arrive anyway.
 void RunLibrary::startLoadingRuns(const Project& project) {
-    const int generation = ++runsGeneration_;
-    queuedRunsLoad_ = nullptr;
-    loadRunsJob_->cancel();
     std::vector<std::pair<int, std::string>> folders;
     for (const auto& r : pages_.run->runList()->records())
         folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
-    if (folders.empty()) return;
+    if (folders.empty()) {
+        jobs_->supersede(loadRunsJob_);
+        return;
+    }
     // The texts are made here, on the GUI thread; the worker reports one per run as its stage.
     std::vector<std::string> stages;
     for (std::size_t i = 0; i < folders.size(); ++i)
         stages.push_back(
             tr("Loading saved run %1 of %2...").arg(i + 1).arg(folders.size()).toStdString());
     const QString first = QString::fromStdString(stages.front());
-    JobRunner<LoadedRuns>::Work work = [folders, generation, data = localPath(project.dataPath),
+    JobRunner<LoadedRuns>::Work work = [folders, data = localPath(project.dataPath),
                                         stages](const ProgressCallback& progress) {
         LoadedRuns out;
-        out.generation = generation;
         const double n = double(folders.size());
         for (std::size_t i = 0; i < folders.size(); ++i) {
             const std::string& stage = stages[i];
@@ -177,18 +171,10 @@ void RunLibrary::startLoadingRuns(const Project& project) {
         }
         return out;
     };
-    if (loadRunsJob_->isRunning()) {  // starts when the cancelled one has stopped
-        queuedRunsLoad_ = std::move(work);
-        queuedRunsText_ = first;
-        return;
-    }
-    loadingGeneration_ = generation;
-    loadRunsJob_->start(std::move(work));
-    jobs_->begin(loadRunsJob_, first);
+    jobs_->startLatest(loadRunsJob_, std::move(work), first);
 }
 
 void RunLibrary::onRunsLoaded(LoadedRuns loaded) {
-    if (loaded.generation != runsGeneration_) return;  // another project's runs
     QStringList errors;
     const auto table = pages_.data->model()->table();
     for (auto& [id, run] : loaded.runs) {
@@ -205,14 +191,6 @@ void RunLibrary::onRunsLoaded(LoadedRuns loaded) {
 }
 
 void RunLibrary::onRunsLoadFinished(JobOutcome outcome) {
-    jobs_->end(loadRunsJob_);
-    if (queuedRunsLoad_) {
-        loadingGeneration_ = runsGeneration_;
-        loadRunsJob_->start(std::exchange(queuedRunsLoad_, nullptr));
-        jobs_->begin(loadRunsJob_, queuedRunsText_);
-        return;
-    }
-    if (loadingGeneration_ != runsGeneration_) return;  // superseded: nothing to say
     if (outcome == JobOutcome::Failed)
         pages_.data->messageArea()->showError(
             tr("The project's saved runs could not be reopened: %1. They stay in the run list "
@@ -252,15 +230,17 @@ bool RunLibrary::openRunFolder(const QString& dir) {
         findDataFile(expected, tr("the run in %1").arg(QFileInfo(dir).fileName()));
     if (!dataFile) return false;
     openingRunDir_ = dir;
-    jobs_->begin(openRunJob_, tr("Opening %1...").arg(QFileInfo(dir).fileName()));
     // The same loader the project's reopened runs and the CLI use; it checks the data file.
-    openRunJob_->start([folder = localPath(dir),
-                        dataFile = localPath(*dataFile)](const ProgressCallback& progress) {
-        study::LoadOptions options;
-        options.dataPath = dataFile;
-        options.progress = progress;
-        return study::loadRunFolder(folder, options);
-    });
+    jobs_->start(
+        openRunJob_,
+        [folder = localPath(dir),
+         dataFile = localPath(*dataFile)](const ProgressCallback& progress) {
+            study::LoadOptions options;
+            options.dataPath = dataFile;
+            options.progress = progress;
+            return study::loadRunFolder(folder, options);
+        },
+        tr("Opening %1...").arg(QFileInfo(dir).fileName()));
     emit actionsChanged();
     return true;
 }

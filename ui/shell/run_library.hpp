@@ -25,11 +25,9 @@ class JobBoard;
 struct RunRecord;
 struct WindowQuestions;
 
-// What reopening a project's saved runs hands back: per run id, the run or the error, and
-// which opening of a project asked (results for an earlier one are dropped).
+// What reopening a project's saved runs hands back: per run id, the run or the error.
 struct LoadedRuns {
     std::vector<std::pair<int, Expected<study::RunResult>>> runs;
-    int generation = 0;
 };
 
 class RunLibrary : public QObject {
@@ -82,10 +80,6 @@ class RunLibrary : public QObject {
     JobRunner<LoadedRuns>* loadRunsJob_;
     JobRunner<Expected<study::LoadedRun>>* openRunJob_;
     QString openingRunDir_;
-    int runsGeneration_ = 0;  // bumped by every project applied; tags its runs' load
-    int loadingGeneration_ = 0;
-    JobRunner<LoadedRuns>::Work queuedRunsLoad_;  // starts once the superseded load stopped
-    QString queuedRunsText_;                      // its first status-bar text
 };
 
 }  // namespace ppsynth::ui

@@ -25,7 +25,7 @@ StudyController::StudyController(const ShellPages& pages, JobBoard* jobs, PageSe
       settings_(settings),
       window_(window),
       studyJob_(jobs->add<Expected<study::StudyFolder>>({.folderJob = true})) {
-    studyJob_->onResult([this](Expected<study::StudyFolder> folder) {
+    jobs_->onResult(studyJob_, [this](Expected<study::StudyFolder> folder) {
         if (!folder) {
             shownSweep_.reset();
             pages_.data->messageArea()->showError(
@@ -41,7 +41,7 @@ StudyController::StudyController(const ShellPages& pages, JobBoard* jobs, PageSe
         pages_.tabs->setCurrentWidget(pages_.studies);
         emit statusMessage(tr("Opened the study in %1").arg(openingStudyDir_), 4000);
     });
-    connect(studyJob_, &JobRunnerBase::finished, this, [this](JobOutcome outcome) {
+    jobs_->onFinished(studyJob_, [this](JobOutcome outcome) {
         if (outcome == JobOutcome::Failed)
             pages_.data->messageArea()->showError(
                 tr("Opening the study folder failed: %1").arg(studyJob_->failureText()));
@@ -68,14 +68,15 @@ bool StudyController::openStudyFolder(const QString& dir) {
         return false;
     }
     openingStudyDir_ = QFileInfo(dir).fileName();
-    jobs_->begin(studyJob_, tr("Opening %1...").arg(openingStudyDir_));
     // A finished folder is only read back; an unfinished one resumes (cancellable).
-    studyJob_->start(
+    jobs_->start(
+        studyJob_,
         [folder = QFile::encodeName(dir).toStdString()](const ProgressCallback& progress) {
             study::StudyOptions options;
             options.progress = progress;
             return study::openStudyFolder(folder, options);
-        });
+        },
+        tr("Opening %1...").arg(openingStudyDir_));
     emit actionsChanged();
     return true;
 }
