@@ -32,6 +32,7 @@
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 #include "ui/setup/model_page.hpp"
+#include "ui/shell/project_controller.hpp"
 
 using namespace ppsynth;
 
@@ -191,8 +192,8 @@ class TstDesignUi : public QObject {
         const QString csv = writeIncomeCsv(tmp.path());
         ui::MainWindow w;
         w.resize(1300, 800);
-        QVERIFY(w.readFile(csv, {}));
-        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(w.project()->readFile(csv, {}));
+        QVERIFY(waitForJob(w.project()->readJob()));
         auto* page = w.dataPage();
         const QString text = page->suggestionsLabel()->text();
         QVERIFY2(text.contains(QStringLiteral("Sensitive y: income.")), qPrintable(text));
@@ -208,7 +209,7 @@ class TstDesignUi : public QObject {
         QVERIFY2(w.modelPage()->transformNote()->text().startsWith(
                      QStringLiteral("log-shift is the suggested transform: 'income' is")),
                  qPrintable(w.modelPage()->transformNote()->text()));
-        QVERIFY(w.unsavedWork().isEmpty());  // a suggestion is not an edit
+        QVERIFY(w.project()->unsavedWork().isEmpty());  // a suggestion is not an edit
 
         QVERIFY(!page->applySuggestionsButton()->isHidden());
         QTest::mouseClick(page->applySuggestionsButton(), Qt::LeftButton);

@@ -60,6 +60,12 @@
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
+#include "ui/shell/job_board.hpp"
+#include "ui/shell/page_settings.hpp"
+#include "ui/shell/project_controller.hpp"
+#include "ui/shell/report_controller.hpp"
+#include "ui/shell/run_library.hpp"
+#include "ui/shell/study_controller.hpp"
 #include "ui/stat_options_dialog.hpp"
 #include "ui/table_model.hpp"
 
@@ -296,9 +302,10 @@ bool waitForJob(ui::JobRunnerBase* job) {
 bool openLargeRun(ui::MainWindow& w, const QString& base) {
     const QString dir = makeLargeRunFolder(QDir(base).filePath(QStringLiteral("large")), 60000);
     w.show();
-    if (!QTest::qWaitForWindowExposed(&w) || !w.openRunFolder(dir) || !waitForJob(w.openRunJob()))
+    if (!QTest::qWaitForWindowExposed(&w) || !w.runs()->openRunFolder(dir) ||
+        !waitForJob(w.runs()->openRunJob()))
         return false;
-    return w.currentRun() != nullptr;
+    return w.runs()->currentRun() != nullptr;
 }
 
 QString cell(const ui::TableModel* m, int row, int col, int role = Qt::DisplayRole) {
@@ -323,7 +330,7 @@ class TstMainWindow : public QObject {
 
     void modelShowsTableCells() {
         ui::MainWindow w;
-        w.setTable(makeTable(6208), QStringLiteral("census.csv"));
+        w.project()->setTable(makeTable(6208), QStringLiteral("census.csv"));
         const auto* m = w.dataPage()->model();
         QCOMPARE(m->rowCount(), 6208);
         QCOMPARE(m->columnCount(), 12);
@@ -352,7 +359,7 @@ class TstMainWindow : public QObject {
 
     void roleChangesThroughCombo() {
         ui::MainWindow w;
-        w.setTable(makeTable(6208), QStringLiteral("census.csv"));
+        w.project()->setTable(makeTable(6208), QStringLiteral("census.csv"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* panel = w.dataPage()->columnPanel();
@@ -381,7 +388,7 @@ class TstMainWindow : public QObject {
 
     void typeChangeConvertsColumn() {
         ui::MainWindow w;
-        w.setTable(makeTable(6208), QStringLiteral("census.csv"));
+        w.project()->setTable(makeTable(6208), QStringLiteral("census.csv"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* panel = w.dataPage()->columnPanel();
@@ -417,7 +424,7 @@ class TstMainWindow : public QObject {
         QFETCH(int, key);
         QFETCH(QString, expected);
         ui::MainWindow w;
-        w.setTable(makeTable(6208), QStringLiteral("census.csv"));
+        w.project()->setTable(makeTable(6208), QStringLiteral("census.csv"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* panel = w.dataPage()->columnPanel();
@@ -461,7 +468,7 @@ class TstMainWindow : public QObject {
         QVERIFY(t.addColumn(Column::numeric("y", std::move(y))).isOk());
         QVERIFY(
             t.addColumn(Column::categorical("g", std::move(g), levels({"a", "b", "c"}))).isOk());
-        w.setTable(std::move(t), QStringLiteral("big.csv"));
+        w.project()->setTable(std::move(t), QStringLiteral("big.csv"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* view = w.dataPage()->view();
@@ -510,7 +517,7 @@ class TstMainWindow : public QObject {
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &drop);
-        QSignalSpy finished(w.readJob(), &ui::JobRunnerBase::finished);
+        QSignalSpy finished(w.project()->readJob(), &ui::JobRunnerBase::finished);
         QVERIFY(finished.wait(5000));
         auto* area = w.dataPage()->messageArea();
         QTRY_VERIFY(area->isVisible());
@@ -519,7 +526,7 @@ class TstMainWindow : public QObject {
         QVERIFY(area->text().contains(name));
         QVERIFY(QApplication::activeModalWidget() == nullptr);
         QCOMPARE(w.dataPage()->model()->rowCount(), 0);
-        QVERIFY(w.recentFiles().isEmpty());  // failures are not remembered
+        QVERIFY(w.project()->recentFiles().isEmpty());  // failures are not remembered
         w.grab().save(outputDir(QStringLiteral("screenshots")) + QStringLiteral("/read_error.png"));
     }
 
@@ -527,7 +534,7 @@ class TstMainWindow : public QObject {
         const QStringList files{QStringLiteral("/data/a.csv"), QStringLiteral("/data/b.sav")};
         QSettings().setValue(QStringLiteral("recentFiles"), files);
         ui::MainWindow w;
-        QCOMPARE(w.recentFiles(), files);
+        QCOMPARE(w.project()->recentFiles(), files);
         QMenu* recent = nullptr;
         for (auto* m : w.menuBar()->findChildren<QMenu*>())
             if (m->title().contains(QStringLiteral("Recent"))) recent = m;
@@ -598,8 +605,8 @@ class TstMainWindow : public QObject {
         w.resize(1100, 700);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QSignalSpy finished(w.readJob(), &ui::JobRunnerBase::finished);
-        QVERIFY(w.readFile(path, {}));
+        QSignalSpy finished(w.project()->readJob(), &ui::JobRunnerBase::finished);
+        QVERIFY(w.project()->readFile(path, {}));
         QVERIFY(finished.wait(5000));
         auto* panel = w.dataPage()->columnPanel();
         const QString message = panel->message(1);
@@ -622,7 +629,7 @@ class TstMainWindow : public QObject {
 
     void screenshotDataPage() {
         ui::MainWindow w;
-        w.setTable(makeTable(6208), QStringLiteral("/home/analyst/census.csv"));
+        w.project()->setTable(makeTable(6208), QStringLiteral("/home/analyst/census.csv"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* panel = w.dataPage()->columnPanel();
@@ -650,9 +657,9 @@ class TstMainWindow : public QObject {
         QVERIFY(!w.exportAction()->isEnabled());
         QVERIFY(!w.reportAction()->isEnabled());
         QVERIFY(w.exportAction()->toolTip().contains(QStringLiteral("run")));
-        QVERIFY(!w.writeReport(QDir::temp().filePath(QStringLiteral("never.html"))));
+        QVERIFY(!w.reports()->writeReport(QDir::temp().filePath(QStringLiteral("never.html"))));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
-        QVERIFY(!w.exportRelease());
+        QVERIFY(!w.reports()->exportRelease());
         bool found = false;
         for (QAction* menu : w.menuBar()->actions())
             if (menu->menu() && menu->menu()->actions().contains(w.exportAction())) found = true;
@@ -668,10 +675,10 @@ class TstMainWindow : public QObject {
         ui::MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openRunFolder(dir));
-        QVERIFY(waitForJob(w.openRunJob()));
+        QVERIFY(w.runs()->openRunFolder(dir));
+        QVERIFY(waitForJob(w.runs()->openRunJob()));
         QCOMPARE(w.runPanel()->runList()->records().size(), std::size_t(1));
-        const ui::RunRecord* r = w.currentRun();
+        const ui::RunRecord* r = w.runs()->currentRun();
         QVERIFY(r && r->result && r->table);
         QCOMPARE(r->folder, QFileInfo(dir).absoluteFilePath());
         QCOMPARE(r->result->synthesizers.size(), std::size_t(6));
@@ -712,7 +719,7 @@ class TstMainWindow : public QObject {
             for (int i = 0; combo && i < combo->count(); ++i) offered << combo->itemText(i);
             d->reject();
         });
-        QVERIFY(w.exportRelease());
+        QVERIFY(w.reports()->exportRelease());
         QVERIFY(sawDialog);
         QVERIFY(title.contains(r->label));
         QCOMPARE(offered.size(), 6);
@@ -727,10 +734,10 @@ class TstMainWindow : public QObject {
             QVERIFY(notes.open(QIODevice::WriteOnly));
             notes.write("notes of the board\n");
         }
-        QVERIFY(w.writeReport(html));
+        QVERIFY(w.reports()->writeReport(html));
         QVERIFY(!w.reportAction()->isEnabled());  // one report at a time
-        QVERIFY(waitForJob(w.reportJob()));
-        QVERIFY(w.reportJob()->lastOutcome() == ui::JobOutcome::Done);
+        QVERIFY(waitForJob(w.reports()->reportJob()));
+        QVERIFY(w.reports()->reportJob()->lastOutcome() == ui::JobOutcome::Done);
         const QByteArray text = fileBytes(html);
         QVERIFY(text.contains("CONFIDENTIAL"));
         QVERIFY(text.contains("LW"));
@@ -754,7 +761,7 @@ class TstMainWindow : public QObject {
         bool backwards = false;
         TickProbe probe;
         int ticksAtDrawing = -1;
-        connect(w.reportJob(), &ui::JobRunnerBase::progressChanged, &w,
+        connect(w.reports()->reportJob(), &ui::JobRunnerBase::progressChanged, &w,
                 [&](double f, const QString& stage) {
                     backwards = backwards || f < lastFraction;
                     lastFraction = f;
@@ -764,15 +771,15 @@ class TstMainWindow : public QObject {
                 });
         const QString pdf = tmp.filePath(QStringLiteral("large.pdf"));
         probe.start();
-        QVERIFY(w.writeReport(pdf));
-        QVERIFY(waitForJob(w.reportJob()));
+        QVERIFY(w.reports()->writeReport(pdf));
+        QVERIFY(waitForJob(w.reports()->reportJob()));
         probe.stop();
         qInfo(
             "PDF report of 60,000 records: %.1f s, %d ticks of a 10 ms timer, longest "
             "event-loop gap %lld ms; stages: %s",
             probe.elapsedMs() / 1000.0, probe.ticks(), probe.longestGapMs(),
             qPrintable(stages.join(QStringLiteral(", "))));
-        QVERIFY(w.reportJob()->lastOutcome() == ui::JobOutcome::Done);
+        QVERIFY(w.reports()->reportJob()->lastOutcome() == ui::JobOutcome::Done);
         QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("8 charts")),
                  qPrintable(w.dataPage()->messageArea()->text()));
         QVERIFY(QFileInfo(pdf).size() > 0);
@@ -820,7 +827,7 @@ class TstMainWindow : public QObject {
             if (b->text() == QStringLiteral("Cancel")) cancel = b;
         QVERIFY(cancel);
         bool clicked = false;
-        connect(w.reportJob(), &ui::JobRunnerBase::progressChanged, &w,
+        connect(w.reports()->reportJob(), &ui::JobRunnerBase::progressChanged, &w,
                 [&](double, const QString& s) {
                     if (s != stage || clicked) return;
                     clicked = true;
@@ -831,10 +838,10 @@ class TstMainWindow : public QObject {
                     QTest::mouseClick(cancel, Qt::LeftButton);
                 });
         const QString path = tmp.filePath(file);
-        QVERIFY(w.writeReport(path));
-        QVERIFY(waitForJob(w.reportJob()));
+        QVERIFY(w.reports()->writeReport(path));
+        QVERIFY(waitForJob(w.reports()->reportJob()));
         QVERIFY(clicked);
-        QVERIFY(w.reportJob()->lastOutcome() == ui::JobOutcome::Canceled);
+        QVERIFY(w.reports()->reportJob()->lastOutcome() == ui::JobOutcome::Canceled);
         QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(w.dataPage()->messageArea()->text()));
         QVERIFY(!QFileInfo::exists(path));
@@ -850,14 +857,14 @@ class TstMainWindow : public QObject {
         auto w = std::make_unique<ui::MainWindow>();
         QVERIFY(openLargeRun(*w, tmp.path()));
         bool closing = false;
-        connect(w->reportJob(), &ui::JobRunnerBase::progressChanged, w.get(),
+        connect(w->reports()->reportJob(), &ui::JobRunnerBase::progressChanged, w.get(),
                 [&](double, const QString& stage) {
                     if (stage != QLatin1String("encoding charts") || closing) return;
                     closing = true;
                     QTimer::singleShot(0, [&] { w.reset(); });
                 });
         const QString path = tmp.filePath(QStringLiteral("closed.pdf"));
-        QVERIFY(w->writeReport(path));
+        QVERIFY(w->reports()->writeReport(path));
         QTRY_VERIFY_WITH_TIMEOUT(!w, 60000);
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList());
     }
@@ -876,13 +883,13 @@ class TstMainWindow : public QObject {
             ++asked;
             return ui::UnsavedChoice::Cancel;
         };
-        w.openProject(fileA);
-        QVERIFY(waitForJob(w.readJob()));
-        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
-        w.openProject(fileB);
-        QVERIFY(waitForJob(w.readJob()));
+        w.project()->openProject(fileA);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QCOMPARE(w.project()->projectPath(), QFileInfo(fileA).absoluteFilePath());
+        w.project()->openProject(fileB);
+        QVERIFY(waitForJob(w.project()->readJob()));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
-        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        QCOMPARE(w.project()->projectPath(), QFileInfo(fileA).absoluteFilePath());
         auto* save = w.findChild<QAction*>(QStringLiteral("saveProject"));
         QVERIFY(save && save->isEnabled());
         save->trigger();
@@ -914,13 +921,13 @@ class TstMainWindow : public QObject {
         QVERIFY(bool(ui::saveProject(*project, file)));
 
         ui::MainWindow w;
-        w.openProject(file);
-        QVERIFY(waitForJob(w.readJob()));
-        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
-        QVERIFY(w.unsavedWork().isEmpty());  // nothing changed by opening it
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QCOMPARE(w.project()->projectPath(), QFileInfo(file).absoluteFilePath());
+        QVERIFY(w.project()->unsavedWork().isEmpty());  // nothing changed by opening it
         const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
-        QVERIFY(w.saveProject(again));
-        QVERIFY(waitForJob(w.saveJob()));
+        QVERIFY(w.project()->saveProject(again));
+        QVERIFY(waitForJob(w.project()->saveJob()));
         const auto back = ui::loadProject(again);
         QVERIFY2(bool(back), back ? "" : back.message().c_str());
         auto synthesizersOf = [](const study::RunConfig& c) {
@@ -936,8 +943,8 @@ class TstMainWindow : public QObject {
     void exampleProjectOpensReady() {
         ui::MainWindow w;
         w.resize(1400, 900);
-        w.openProject(QStringLiteral(PPSYNTH_EXAMPLES_DIR "/income_survey.ppsynth"));
-        QVERIFY(waitForJob(w.readJob()));
+        w.project()->openProject(QStringLiteral(PPSYNTH_EXAMPLES_DIR "/income_survey.ppsynth"));
+        QVERIFY(waitForJob(w.project()->readJob()));
         auto* area = w.dataPage()->messageArea();
         QVERIFY(area->kind() == ui::MessageArea::Kind::Info && !area->isHidden());
         QVERIFY2(area->text().startsWith(QStringLiteral("Example project, ready to run")),
@@ -969,12 +976,12 @@ class TstMainWindow : public QObject {
                     if (s.name == "CW") s.name = "../../bundle/data/leak";
             });
         ui::MainWindow w;
-        w.openProject(file);
+        w.project()->openProject(file);
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         const QString text = w.dataPage()->messageArea()->text();
         QVERIFY2(text.contains(QStringLiteral("the name '../../bundle/data/leak' starts with '.'")),
                  qPrintable(text));
-        QVERIFY(w.projectPath() != QFileInfo(file).absoluteFilePath());
+        QVERIFY(w.project()->projectPath() != QFileInfo(file).absoluteFilePath());
     }
 
     // Synthesizers that core would refuse (two of one name) cannot go into a project file:
@@ -985,14 +992,14 @@ class TstMainWindow : public QObject {
         fixture::writeInputs(std::filesystem::path(tmp.path().toStdString()) / "inputs");
         const QString file = writeProject(tmp.path(), QStringLiteral("p"), {});
         ui::MainWindow w;
-        w.openProject(file);
-        QVERIFY(waitForJob(w.readJob()));
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
         auto* page = w.synthesizersPage();
         QVERIFY(page->firstRow(ui::SynthesizerRow::CW));
         page->firstRow(ui::SynthesizerRow::CW)->setName(QStringLiteral("LW"));
         const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
-        QVERIFY(w.saveProject(again));
-        QVERIFY(waitForJob(w.saveJob()));
+        QVERIFY(w.project()->saveProject(again));
+        QVERIFY(waitForJob(w.project()->saveJob()));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         const QString text = w.dataPage()->messageArea()->text();
         QVERIFY2(text.contains(QStringLiteral("without its synthesizers")) &&
@@ -1016,9 +1023,9 @@ class TstMainWindow : public QObject {
             what = items;
             return ui::UnsavedChoice::Discard;
         };
-        w.openProject(fileA);
-        QVERIFY(waitForJob(w.readJob()));
-        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        w.project()->openProject(fileA);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QCOMPARE(w.project()->projectPath(), QFileInfo(fileA).absoluteFilePath());
         // A run long enough to be going throughout: NUTS on the Poisson regression.
         auto* model = w.modelPage();
         model->familyBox()->setCurrentIndex(
@@ -1028,18 +1035,18 @@ class TstMainWindow : public QObject {
         QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
         QVERIFY(w.runPanel()->isRunning());
 
-        w.openProject(fileB);
+        w.project()->openProject(fileB);
         QCOMPARE(asked, 1);
         QVERIFY2(what.join(QLatin1Char(' ')).contains(QStringLiteral("run is in progress")),
                  qPrintable(what.join(QLatin1Char(' '))));
-        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(waitForJob(w.project()->readJob()));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         QVERIFY(w.runPanel()->isRunning());
-        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        QCOMPARE(w.project()->projectPath(), QFileInfo(fileA).absoluteFilePath());
 
-        w.openProject(fileA);
+        w.project()->openProject(fileA);
         QCOMPARE(asked, 2);
-        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(waitForJob(w.project()->readJob()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.runPanel()->isRunning(), 30000);
         QCOMPARE(w.runPanel()->job()->lastOutcome(), ui::JobOutcome::Canceled);
         QVERIFY(w.runPanel()->runList()->records().empty());
@@ -1058,15 +1065,16 @@ class TstMainWindow : public QObject {
                 c.mcmc.sampler = "gibbs";
             });
         ui::MainWindow w;
-        w.openProject(file);
-        QVERIFY(waitForJob(w.readJob()));
-        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QCOMPARE(w.project()->projectPath(), QFileInfo(file).absoluteFilePath());
         QCOMPARE(w.modelPage()->samplerBox()->currentData().toString(), QStringLiteral("gibbs"));
         QVERIFY(w.modelPage()->samplerNote()->isVisibleTo(w.modelPage()));
-        const auto c = w.currentConfig();
+        const auto c = w.pageSettings()->currentConfig();
         QVERIFY2(bool(c), c ? "" : c.message().c_str());
         QCOMPARE(c->mcmc.sampler, std::string("gibbs"));
-        QVERIFY(w.unsavedWork().isEmpty());  // nothing was changed behind the person's back
+        // Nothing was changed behind the person's back.
+        QVERIFY(w.project()->unsavedWork().isEmpty());
         QSignalSpy ended(w.runPanel(), &ui::RunPanel::runEnded);
         QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
         QVERIFY(ended.wait(60000));
@@ -1093,12 +1101,12 @@ class TstMainWindow : public QObject {
             return QString();  // the person cancels the file dialog
         };
         w.questions().statOptions = keepStatOptions;
-        w.openProject(fileA);
-        QVERIFY(waitForJob(w.readJob()));
-        QCOMPARE(w.projectPath(), QFileInfo(fileA).absoluteFilePath());
+        w.project()->openProject(fileA);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QCOMPARE(w.project()->projectPath(), QFileInfo(fileA).absoluteFilePath());
         w.openFile(b.filePath(QStringLiteral("inputs/data.sav")));
-        QVERIFY(waitForJob(w.readJob()));
-        QVERIFY(w.projectPath().isEmpty());
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(w.project()->projectPath().isEmpty());
         QCOMPARE(w.windowTitle(), QStringLiteral("ppsynth"));
         w.findChild<QAction*>(QStringLiteral("saveProject"))->trigger();
         QCOMPARE(asked, 1);
@@ -1112,7 +1120,7 @@ class TstMainWindow : public QObject {
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.runPanel()->runList()->add(unsavedRun());
-        QCOMPARE(w.unsavedWork().size(), 1);
+        QCOMPARE(w.project()->unsavedWork().size(), 1);
         int asked = 0;
         auto answer = ui::UnsavedChoice::Cancel;
         QStringList what;
@@ -1135,7 +1143,7 @@ class TstMainWindow : public QObject {
     // The real question, rendered for a person to look at; Cancel keeps the window.
     void unsavedWorkQuestionScreenshot() {
         ui::MainWindow w;
-        w.setTable(makeTable(40), QStringLiteral("/home/analyst/census.csv"));
+        w.project()->setTable(makeTable(40), QStringLiteral("/home/analyst/census.csv"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.runPanel()->runList()->add(unsavedRun());
@@ -1165,7 +1173,7 @@ class TstMainWindow : public QObject {
         ui::MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
         ui::RunRecord r;
         r.result = std::make_shared<const study::RunResult>(loaded->run);
         r.table = w.dataPage()->model()->table();
@@ -1176,11 +1184,11 @@ class TstMainWindow : public QObject {
             return ui::UnsavedChoice::Discard;
         };
         const QString file = tmp.filePath(QStringLiteral("saved.ppsynth"));
-        QVERIFY(w.saveProject(file));
-        QVERIFY(w.saveJob()->isRunning());
+        QVERIFY(w.project()->saveProject(file));
+        QVERIFY(w.project()->saveJob()->isRunning());
         QVERIFY(!w.close());
         QVERIFY(w.isVisible());
-        QVERIFY(waitForJob(w.saveJob()));
+        QVERIFY(waitForJob(w.project()->saveJob()));
         QTRY_VERIFY(!w.isVisible());
         QCOMPARE(asked, 0);
         QVERIFY(QFile::exists(file));
@@ -1195,7 +1203,7 @@ class TstMainWindow : public QObject {
         auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
         QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
         ui::MainWindow w;
-        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
         for (int i = 0; i < 2; ++i) {
             ui::RunRecord r;
             r.result = std::make_shared<const study::RunResult>(loaded->run);
@@ -1208,8 +1216,8 @@ class TstMainWindow : public QObject {
         // The second run's write waits until the save was cancelled.
         QSemaphore firstWritten, cancelled;
         int writes = 0;
-        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
-                           const std::string& dir) -> Status {
+        w.project()->setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                                      const std::string& dir) -> Status {
             if (++writes == 2) {
                 firstWritten.release();
                 cancelled.tryAcquire(1, 30000);
@@ -1217,21 +1225,21 @@ class TstMainWindow : public QObject {
             return study::writeRunOutput(run, table, dir);
         });
         const QString file = tmp.filePath(QStringLiteral("saved.ppsynth"));
-        QVERIFY(w.saveProject(file));
+        QVERIFY(w.project()->saveProject(file));
         QVERIFY(firstWritten.tryAcquire(1, 30000));
         QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), before.size() + 1);
-        w.saveJob()->cancel();
+        w.project()->saveJob()->cancel();
         cancelled.release();
-        QVERIFY(waitForJob(w.saveJob()));
-        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(waitForJob(w.project()->saveJob()));
+        QCOMPARE(w.project()->saveJob()->lastOutcome(), ui::JobOutcome::Canceled);
         QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
         QVERIFY(!QFile::exists(file));
         for (const auto& r : w.runPanel()->runList()->records()) QVERIFY(r.folder.isEmpty());
 
-        w.setRunWriter(nullptr);
-        QVERIFY(w.saveProject(file));
-        QVERIFY(waitForJob(w.saveJob()));
-        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Done);
+        w.project()->setRunWriter(nullptr);
+        QVERIFY(w.project()->saveProject(file));
+        QVERIFY(waitForJob(w.project()->saveJob()));
+        QCOMPARE(w.project()->saveJob()->lastOutcome(), ui::JobOutcome::Done);
         QVERIFY(QFile::exists(file));
         QCOMPARE(runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), before.size() + 2);
         for (const auto& r : w.runPanel()->runList()->records()) {
@@ -1239,7 +1247,7 @@ class TstMainWindow : public QObject {
             QVERIFY2(QFileInfo::exists(QDir(r.folder).filePath(QStringLiteral("run.json"))),
                      qPrintable(r.folder));
         }
-        QVERIFY(w.unsavedWork().isEmpty());
+        QVERIFY(w.project()->unsavedWork().isEmpty());
     }
 
     // A project's runs are written beside it, record-level files included: Save As into a
@@ -1264,7 +1272,7 @@ class TstMainWindow : public QObject {
         const QString file = bundle.filePath(QStringLiteral("study.ppsynth"));
         ui::MainWindow w;
         if (saveAs) {
-            w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+            w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
         } else {  // a project file put there by hand (core's writer does not check), opened
             auto config = study::loadRunConfig(
                 QDir(tmp.path()).filePath(QStringLiteral("inputs/config.json")).toStdString());
@@ -1273,9 +1281,9 @@ class TstMainWindow : public QObject {
             p.dataPath = QString::fromStdString(loaded->dataPath);
             p.config = *config;
             QVERIFY(ui::saveProject(p, file).isOk());
-            w.openProject(file);
-            QVERIFY(waitForJob(w.readJob()));
-            QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
+            w.project()->openProject(file);
+            QVERIFY(waitForJob(w.project()->readJob()));
+            QCOMPARE(w.project()->projectPath(), QFileInfo(file).absoluteFilePath());
         }
         const QByteArray projectBefore = fileBytes(file);
         ui::RunRecord r;
@@ -1283,8 +1291,8 @@ class TstMainWindow : public QObject {
         r.table = w.dataPage()->model()->table();
         w.runPanel()->runList()->add(std::move(r));
         int writes = 0, asked = 0;
-        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
-                           const std::string& dir) -> Status {
+        w.project()->setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                                      const std::string& dir) -> Status {
             ++writes;
             return study::writeRunOutput(run, table, dir);
         });
@@ -1297,7 +1305,7 @@ class TstMainWindow : public QObject {
             saveAs ? QStringLiteral("saveProjectAs") : QStringLiteral("saveProject");
         w.findChild<QAction*>(action)->trigger();
         QCOMPARE(asked, saveAs ? 1 : 0);
-        QVERIFY(!w.saveJob()->isRunning());
+        QVERIFY(!w.project()->saveJob()->isRunning());
         QCOMPARE(writes, 0);
         const QString message = w.dataPage()->messageArea()->text();
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
@@ -1307,17 +1315,17 @@ class TstMainWindow : public QObject {
         QCOMPARE(fileBytes(file), projectBefore);  // not written (Save As: still no file)
         QVERIFY(!QFileInfo::exists(bundle.filePath(QStringLiteral("study_runs"))));
         QCOMPARE(w.runPanel()->runList()->records().front().folder, QString());
-        QVERIFY(!w.unsavedWork().isEmpty());
+        QVERIFY(!w.project()->unsavedWork().isEmpty());
 
         // Outside the bundle the same save goes through.
         answer = tmp.filePath(QStringLiteral("study.ppsynth"));
         w.findChild<QAction*>(QStringLiteral("saveProjectAs"))->trigger();
-        QVERIFY(waitForJob(w.saveJob()));
-        QCOMPARE(w.saveJob()->lastOutcome(), ui::JobOutcome::Done);
+        QVERIFY(waitForJob(w.project()->saveJob()));
+        QCOMPARE(w.project()->saveJob()->lastOutcome(), ui::JobOutcome::Done);
         QCOMPARE(writes, 1);
         QVERIFY(QFile::exists(answer));
         QVERIFY(QFileInfo::exists(tmp.filePath(QStringLiteral("study_runs/run_1/run.json"))));
-        QVERIFY(w.unsavedWork().isEmpty());
+        QVERIFY(w.project()->unsavedWork().isEmpty());
     }
 
     // A project whose folder cannot take files (here: a path under a regular file) is
@@ -1331,19 +1339,19 @@ class TstMainWindow : public QObject {
         QVERIFY(writeBytes(tmp.filePath(QStringLiteral("notes.txt")), "someone's notes\n"));
         const QString file = tmp.filePath(QStringLiteral("notes.txt/study.ppsynth"));
         ui::MainWindow w;
-        w.setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
         ui::RunRecord r;
         r.result = std::make_shared<const study::RunResult>(loaded->run);
         r.table = w.dataPage()->model()->table();
         w.runPanel()->runList()->add(std::move(r));
         int writes = 0;
-        w.setRunWriter([&](const study::RunResult& run, const data::Table& table,
-                           const std::string& dir) -> Status {
+        w.project()->setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                                      const std::string& dir) -> Status {
             ++writes;
             return study::writeRunOutput(run, table, dir);
         });
-        QVERIFY(!w.saveProject(file));
-        QVERIFY(!w.saveJob()->isRunning());
+        QVERIFY(!w.project()->saveProject(file));
+        QVERIFY(!w.project()->saveJob()->isRunning());
         QCOMPARE(writes, 0);
         const QString message = w.dataPage()->messageArea()->text();
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
@@ -1381,8 +1389,8 @@ class TstMainWindow : public QObject {
                 asked << what;
                 return remove;
             };
-            w.openProject(file);
-            QVERIFY(waitForJob(w.readJob()));
+            w.project()->openProject(file);
+            QVERIFY(waitForJob(w.project()->readJob()));
             QTRY_COMPARE(asked.size(), 1);
             QCOMPARE(asked.front().size(), 1);
             QCOMPARE(asked.front().front(),
@@ -1391,7 +1399,7 @@ class TstMainWindow : public QObject {
                          .arg(partial));
             QCOMPARE(QFileInfo::exists(partial), !remove);
             QVERIFY(QFileInfo::exists(foreign + QStringLiteral("/my_notes.txt")));
-            QVERIFY(waitForJob(w.loadRunsJob()));
+            QVERIFY(waitForJob(w.runs()->loadRunsJob()));
             QVERIFY(w.runPanel()->runList()->records().front().result);
             if (remove)
                 QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Removed 1 item")),
@@ -1401,9 +1409,9 @@ class TstMainWindow : public QObject {
         ui::MainWindow w;
         int asked = 0;
         w.questions().removeLeftovers = [&](const QStringList&) { return ++asked, true; };
-        w.openProject(file);
-        QVERIFY(waitForJob(w.readJob()));
-        QVERIFY(waitForJob(w.loadRunsJob()));
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(waitForJob(w.runs()->loadRunsJob()));
         QTest::qWait(50);
         QCOMPARE(asked, 0);
     }
@@ -1432,6 +1440,30 @@ class TstMainWindow : public QObject {
         QVERIFY(!removed);
     }
 
+    // Closing the window stops every background job (here the reopening of a project's saved
+    // runs), not only the read: nothing goes on working for a closed window.
+    void closeCancelsBackgroundJobs() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString run = makeRunFolder(tmp.path());
+        QStringList runs;
+        for (int i = 0; i < 12; ++i) runs << run;  // still loading when the window closes
+        const QString file = writeProject(tmp.path(), QStringLiteral("many"), runs);
+        ui::MainWindow w;
+        w.questions().unsavedWork = [](const QString&, const QStringList&) {
+            return ui::UnsavedChoice::Discard;
+        };
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(w.runs()->loadRunsJob()->isRunning());
+        QVERIFY(w.close());
+        QVERIFY(waitForJob(w.runs()->loadRunsJob()));
+        QCOMPARE(w.runs()->loadRunsJob()->lastOutcome(), ui::JobOutcome::Canceled);
+        QVERIFY(!w.jobs()->isBusy());
+    }
+
     // Run ids restart at 1 for every project: a load of A's runs still going when B opens
     // must not give B's run 1 A's result.
     void secondProjectGetsItsOwnRuns() {
@@ -1445,20 +1477,20 @@ class TstMainWindow : public QObject {
         const QString fileA = writeProject(a.path(), QStringLiteral("a"), runsA);
         const QString fileB = writeProject(b.path(), QStringLiteral("b"), {runB});
         ui::MainWindow w;
-        w.openProject(fileA);
-        QVERIFY(waitForJob(w.readJob()));
-        QVERIFY(w.loadRunsJob()->isRunning());
-        w.openProject(fileB);
-        QVERIFY(waitForJob(w.readJob()));
-        QCOMPARE(w.projectPath(), QFileInfo(fileB).absoluteFilePath());
-        QTRY_VERIFY_WITH_TIMEOUT(!w.loadRunsJob()->isRunning(), 60000);
+        w.project()->openProject(fileA);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(w.runs()->loadRunsJob()->isRunning());
+        w.project()->openProject(fileB);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QCOMPARE(w.project()->projectPath(), QFileInfo(fileB).absoluteFilePath());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runs()->loadRunsJob()->isRunning(), 60000);
         QTest::qWait(50);  // nothing more arrives
         const auto& records = w.runPanel()->runList()->records();
         QCOMPARE(records.size(), std::size_t(1));
         QCOMPARE(records.front().folder, runB);
         QVERIFY(records.front().result);
         QCOMPARE(records.front().result->config.mcmc.seed, std::uint64_t(4242));
-        QCOMPARE(w.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+        QCOMPARE(w.runs()->loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
     }
 
     // Reopening a project's saved runs (run.json, records, synthetic datasets of each) runs
@@ -1481,25 +1513,25 @@ class TstMainWindow : public QObject {
         QStringList shown;
         int updatesWhileRunning = 0, mostPermille = 0;
         bool openUsable = true;
-        connect(w.loadRunsJob(), &ui::JobRunnerBase::progressChanged, &w, [&] {
-            if (!w.loadRunsJob()->isRunning()) return;
+        connect(w.runs()->loadRunsJob(), &ui::JobRunnerBase::progressChanged, &w, [&] {
+            if (!w.runs()->loadRunsJob()->isRunning()) return;
             ++updatesWhileRunning;
             if (shown.isEmpty() || shown.back() != label->text()) shown << label->text();
             mostPermille = std::max(mostPermille, bar->value());
             openUsable = openUsable && label->isVisible() && bar->isVisible();
         });
         TickProbe probe;
-        w.openProject(file);
-        QVERIFY(waitForJob(w.readJob()));
-        QVERIFY(w.loadRunsJob()->isRunning());
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(w.runs()->loadRunsJob()->isRunning());
         probe.start();
         QCOMPARE(label->text(), QStringLiteral("Loading saved run 1 of 12..."));
         QVERIFY(label->isVisible() && bar->isVisible());
         const QList<QAction*> fileActions = w.menuBar()->actions().front()->menu()->actions();
         QVERIFY(fileActions.front()->isEnabled());  // Open...: another project cancels this
-        QVERIFY(waitForJob(w.loadRunsJob()));
+        QVERIFY(waitForJob(w.runs()->loadRunsJob()));
         probe.stop();
-        QCOMPARE(w.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+        QCOMPARE(w.runs()->loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
         qInfo("%d saved runs reopened in %lld ms: %d progress updates, %d timer ticks, texts: %s",
               n, probe.elapsedMs(), updatesWhileRunning, probe.ticks(),
               qPrintable(shown.join(QStringLiteral(" | "))));
@@ -1535,16 +1567,17 @@ class TstMainWindow : public QObject {
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         bool grabbed = false;
-        connect(w.loadRunsJob(), &ui::JobRunnerBase::progressChanged, &w, [&] {
+        connect(w.runs()->loadRunsJob(), &ui::JobRunnerBase::progressChanged, &w, [&] {
             auto* label = w.statusBar()->findChild<QLabel*>(QStringLiteral("busyLabel"));
-            if (grabbed || !label || !label->isVisible() || !w.loadRunsJob()->isRunning()) return;
+            if (grabbed || !label || !label->isVisible() || !w.runs()->loadRunsJob()->isRunning())
+                return;
             grabbed = w.grab().save(outputDir(QStringLiteral("screenshots")) +
                                     QStringLiteral("/saved_runs_loading.png"));
         });
-        w.openProject(file);
-        QVERIFY(waitForJob(w.readJob()));
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
         w.tabs()->setCurrentWidget(w.runPanel());
-        QVERIFY(waitForJob(w.loadRunsJob()));
+        QVERIFY(waitForJob(w.runs()->loadRunsJob()));
         QVERIFY(grabbed);
     }
 
@@ -1564,16 +1597,16 @@ class TstMainWindow : public QObject {
         pool->setMaxThreadCount(1);
         QSemaphore first, second;
         pool->start([&first] { first.tryAcquire(1, 30000); });
-        QVERIFY(w.readFile(csv, {}));
+        QVERIFY(w.project()->readFile(csv, {}));
         pool->start([&second] { second.tryAcquire(1, 30000); });
-        QVERIFY(w.openRunFolder(tmp.filePath(QStringLiteral("no-such-run"))));
+        QVERIFY(w.runs()->openRunFolder(tmp.filePath(QStringLiteral("no-such-run"))));
         QVERIFY(!bar->isHidden());
         first.release();
-        QVERIFY(waitForJob(w.readJob()));
-        QVERIFY(w.openRunJob()->isRunning());
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(w.runs()->openRunJob()->isRunning());
         const bool shownDuringSecond = !bar->isHidden();
         second.release();
-        QVERIFY(waitForJob(w.openRunJob()));
+        QVERIFY(waitForJob(w.runs()->openRunJob()));
         pool->waitForDone(30000);
         pool->setMaxThreadCount(threads);
         QVERIFY(shownDuringSecond);
@@ -1584,9 +1617,9 @@ class TstMainWindow : public QObject {
     // other records, so the weight preview stays without bounds; a run on this data feeds it.
     void previewTakesBoundsOnlyFromThisData() {
         ui::MainWindow w;
-        w.setTable(makeTable(50), QStringLiteral("/tmp/first.csv"));
+        w.project()->setTable(makeTable(50), QStringLiteral("/tmp/first.csv"));
         const auto first = w.dataPage()->model()->table();
-        w.setTable(makeTable(60), QStringLiteral("/tmp/second.csv"));
+        w.project()->setTable(makeTable(60), QStringLiteral("/tmp/second.csv"));
         auto* preview = w.synthesizersPage()->previewPanel();
         const int stale = w.runPanel()->runList()->add(unsavedRun(first, 50)).id;
         emit w.runPanel()->runFinished(stale);
@@ -1605,7 +1638,7 @@ class TstMainWindow : public QObject {
         const QString taken = tmp.filePath(QStringLiteral("taken.ppsynth"));
         QVERIFY(writeBytes(taken, "another project"));
         ui::MainWindow w;
-        w.setTable(makeTable(20), tmp.filePath(QStringLiteral("data.csv")));
+        w.project()->setTable(makeTable(20), tmp.filePath(QStringLiteral("data.csv")));
         QStringList asked;
         bool replace = false;
         w.questions().saveFileName = [&](const QString&, const QString&, const QString&, QString*) {
@@ -1620,12 +1653,12 @@ class TstMainWindow : public QObject {
         saveAs->trigger();
         QCOMPARE(asked, QStringList{taken});
         QCOMPARE(fileBytes(taken), QByteArray("another project"));
-        QVERIFY(w.projectPath().isEmpty());
+        QVERIFY(w.project()->projectPath().isEmpty());
         replace = true;
         saveAs->trigger();
         QCOMPARE(asked.size(), 2);
         QVERIFY(fileBytes(taken).contains("ppsynth-project"));
-        QCOMPARE(w.projectPath(), taken);
+        QCOMPARE(w.project()->projectPath(), taken);
     }
 
     // Project files keep paths relative so the folder can move: its runs' export and report
@@ -1646,9 +1679,9 @@ class TstMainWindow : public QObject {
             ++asked;
             return QString();
         };
-        w.openProject(QDir(after).filePath(QStringLiteral("p.ppsynth")));
-        QVERIFY(waitForJob(w.readJob()));
-        QVERIFY(waitForJob(w.loadRunsJob()));
+        w.project()->openProject(QDir(after).filePath(QStringLiteral("p.ppsynth")));
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY(waitForJob(w.runs()->loadRunsJob()));
         const auto& records = w.runPanel()->runList()->records();
         QCOMPARE(records.size(), std::size_t(1));
         QVERIFY2(records.front().result, qPrintable(w.dataPage()->messageArea()->text()));
@@ -1669,7 +1702,7 @@ class TstMainWindow : public QObject {
             said = d->messageArea()->text();
             d->reject();
         });
-        QVERIFY(w.exportRelease());
+        QVERIFY(w.reports()->exportRelease());
         QVERIFY2(written, qPrintable(said));
         QVERIFY(QFileInfo::exists(QDir(bundle).filePath(QStringLiteral("manifest.json"))));
 
@@ -1681,8 +1714,8 @@ class TstMainWindow : public QObject {
             QVERIFY(notes.open(QIODevice::WriteOnly));
             notes.write("notes of the board\n");
         }
-        QVERIFY(w.writeReport(html));
-        QVERIFY(waitForJob(w.reportJob()));
+        QVERIFY(w.reports()->writeReport(html));
+        QVERIFY(waitForJob(w.reports()->reportJob()));
         QVERIFY2(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Info,
                  qPrintable(w.dataPage()->messageArea()->text()));
         QVERIFY(QFileInfo::exists(html));
@@ -1691,7 +1724,7 @@ class TstMainWindow : public QObject {
         // The confidential report never goes into the bundle (the SVGs and tables in it
         // hold confidential values).
         const QString inBundle = QDir(bundle).filePath(QStringLiteral("review.html"));
-        QVERIFY(!w.writeReport(inBundle));
+        QVERIFY(!w.reports()->writeReport(inBundle));
         QVERIFY(!QFileInfo::exists(inBundle));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("release bundle")),
@@ -1719,7 +1752,7 @@ class TstMainWindow : public QObject {
             missing = path;
             return answer;
         };
-        QVERIFY(!w.openRunFolder(dir));
+        QVERIFY(!w.runs()->openRunFolder(dir));
         QCOMPARE(missing, tmp.filePath(QStringLiteral("inputs/data.sav")));
         const QString text = w.dataPage()->messageArea()->text();
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
@@ -1729,8 +1762,8 @@ class TstMainWindow : public QObject {
         QVERIFY(w.runPanel()->runList()->records().empty());
 
         answer = QDir(moved).filePath(QStringLiteral("data.sav"));
-        QVERIFY(w.openRunFolder(dir));
-        QVERIFY(waitForJob(w.openRunJob()));
+        QVERIFY(w.runs()->openRunFolder(dir));
+        QVERIFY(waitForJob(w.runs()->openRunJob()));
         QCOMPARE(w.runPanel()->runList()->records().size(), std::size_t(1));
         QCOMPARE(w.runPanel()->runList()->records().front().dataPath, answer);
     }
@@ -1746,8 +1779,8 @@ class TstMainWindow : public QObject {
         const auto data = std::filesystem::path(tmp.path().toStdString()) / "inputs" / "data.sav";
         QVERIFY(data::writeTable(changed, data.string()));
         ui::MainWindow w;
-        QVERIFY(w.openRunFolder(dir));
-        QVERIFY(waitForJob(w.openRunJob()));
+        QVERIFY(w.runs()->openRunFolder(dir));
+        QVERIFY(waitForJob(w.runs()->openRunJob()));
         QVERIFY(w.runPanel()->runList()->records().empty());
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("run")),
@@ -1777,17 +1810,17 @@ class TstMainWindow : public QObject {
         QVERIFY(bool(ui::saveProject(p, file)));
 
         ui::MainWindow w;
-        QSignalSpy read(w.readJob(), &ui::JobRunnerBase::finished);
-        w.openProject(file);
+        QSignalSpy read(w.project()->readJob(), &ui::JobRunnerBase::finished);
+        w.project()->openProject(file);
         QVERIFY(read.wait(60000));
         QCOMPARE(w.dataPage()->columnPanel()->roles().referenceLevels,
                  p.config.data.referenceLevels);
-        const auto c = w.currentConfig();
+        const auto c = w.pageSettings()->currentConfig();
         QVERIFY2(bool(c), c ? "" : c.message().c_str());
         QCOMPARE(c->data.referenceLevels, p.config.data.referenceLevels);
         QCOMPARE(c->data.maxLevels, std::size_t{7});
         const QString again = tmp.filePath(QStringLiteral("again.ppsynth"));
-        QVERIFY(w.saveProject(again));
+        QVERIFY(w.project()->saveProject(again));
         const auto back = ui::loadProject(again);
         QVERIFY2(bool(back), back ? "" : back.message().c_str());
         QCOMPARE(back->config.data.referenceLevels, p.config.data.referenceLevels);
@@ -1813,14 +1846,14 @@ class TstMainWindow : public QObject {
         };
         w.questions().statOptions = keepStatOptions;
         w.openFile(sav);
-        QTRY_VERIFY_WITH_TIMEOUT(tried.size() == 2 && !w.readJob()->isRunning(), 30000);
-        QVERIFY(waitForJob(w.readJob()));
+        QTRY_VERIFY_WITH_TIMEOUT(tried.size() == 2 && !w.project()->readJob()->isRunning(), 30000);
+        QVERIFY(waitForJob(w.project()->readJob()));
         QCOMPARE(tried, (QStringList{QString(), QStringLiteral("NO-SUCH-CODEPAGE")}));
         const auto table = w.dataPage()->model()->table();
         QVERIFY(table);
         QCOMPARE(table->find("g")->levels()[1].label, std::string("naïve €"));
         const QString file = tmp.filePath(QStringLiteral("old.ppsynth"));
-        QVERIFY(w.saveProject(file));
+        QVERIFY(w.project()->saveProject(file));
         const auto back = ui::loadProject(file);
         QVERIFY2(bool(back), back ? "" : back.message().c_str());
         QCOMPARE(back->stat.encoding, std::string("WINDOWS-1252"));
@@ -1836,7 +1869,7 @@ class TstMainWindow : public QObject {
         other.openFile(sav);
         QTRY_VERIFY_WITH_TIMEOUT(asked == 1, 30000);
         QTest::qWait(50);
-        QVERIFY(!other.readJob()->isRunning());
+        QVERIFY(!other.project()->readJob()->isRunning());
         QVERIFY(!other.dataPage()->model()->table());
         QVERIFY(other.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         QVERIFY2(other.dataPage()->messageArea()->text().contains(
@@ -1867,20 +1900,20 @@ class TstMainWindow : public QObject {
         };
         w.openFile(sav);  // cancelled
         QCOMPARE(offered, QStringList{sav + QLatin1Char('|')});
-        QVERIFY(!w.readJob()->isRunning());
+        QVERIFY(!w.project()->readJob()->isRunning());
         QVERIFY(!w.dataPage()->model()->table());
 
         answer = data::StatOptions{"WINDOWS-1252"};
         w.openFile(sav);
         QCOMPARE(offered.size(), 2);
-        QVERIFY(waitForJob(w.readJob()));
+        QVERIFY(waitForJob(w.project()->readJob()));
         const auto table = w.dataPage()->model()->table();
         QVERIFY2(table, qPrintable(w.dataPage()->messageArea()->text()));
         QCOMPARE(table->find("g")->levels()[0].label, std::string("café"));
         QCOMPARE(table->find("g")->levels()[1].label, std::string("naïve €"));
         QCOMPARE(askedAfter, 0);
         const QString file = tmp.filePath(QStringLiteral("old.ppsynth"));
-        QVERIFY(w.saveProject(file));
+        QVERIFY(w.project()->saveProject(file));
         const auto back = ui::loadProject(file);
         QVERIFY2(bool(back), back ? "" : back.message().c_str());
         QCOMPARE(back->stat.encoding, std::string("WINDOWS-1252"));
@@ -1978,12 +2011,12 @@ class TstMainWindow : public QObject {
             ++asked;
             return QString();
         };
-        QSignalSpy read(w.readJob(), &ui::JobRunnerBase::finished);
-        w.openProject(file);
+        QSignalSpy read(w.project()->readJob(), &ui::JobRunnerBase::finished);
+        w.project()->openProject(file);
         QVERIFY(read.wait(60000));
         QCOMPARE(asked, 0);
-        QCOMPARE(w.projectPath(), QFileInfo(file).absoluteFilePath());
-        const auto c = w.currentConfig();
+        QCOMPARE(w.project()->projectPath(), QFileInfo(file).absoluteFilePath());
+        const auto c = w.pageSettings()->currentConfig();
         QVERIFY2(bool(c), c ? "" : c.message().c_str());
         QCOMPARE(c->data.read.stat.encoding, p.stat.encoding);
         auto data = study::readRunData(*c);
@@ -2017,10 +2050,10 @@ class TstMainWindow : public QObject {
         QVERIFY(bool(ui::saveProject(p, file)));
 
         ui::MainWindow w;
-        QSignalSpy read(w.readJob(), &ui::JobRunnerBase::finished);
-        w.openProject(file);
+        QSignalSpy read(w.project()->readJob(), &ui::JobRunnerBase::finished);
+        w.project()->openProject(file);
         QVERIFY(read.wait(60000));
-        const auto c = w.currentConfig();
+        const auto c = w.pageSettings()->currentConfig();
         QVERIFY2(bool(c), c ? "" : c.message().c_str());
         const auto& got = c->data.read.csv;
         QCOMPARE(got.delimiter, p.csv.delimiter);
@@ -2063,19 +2096,19 @@ class TstMainWindow : public QObject {
         ui::MainWindow w;
         QVERIFY(w.openStudyAction()->isEnabled());
         // Not a study folder: refused in words.
-        QVERIFY(w.openStudyFolder(tmp.path()));
-        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY(w.studies()->openStudyFolder(tmp.path()));
+        QVERIFY(waitForJob(w.studies()->studyJob()));
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         QVERIFY(w.dataPage()->messageArea()->text().contains(QStringLiteral("config.json")));
 
-        QVERIFY(w.openStudyFolder(QString::fromStdString(simDir)));
-        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY(w.studies()->openStudyFolder(QString::fromStdString(simDir)));
+        QVERIFY(waitForJob(w.studies()->studyJob()));
         QVERIFY2(w.tabs()->currentWidget() == w.studiesPage(),
                  qPrintable(w.dataPage()->messageArea()->text()));
         QVERIFY(!w.studiesPage()->simulationCards().isEmpty());
 
-        QVERIFY(w.openStudyFolder(QString::fromStdString(sweepDir)));
-        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY(w.studies()->openStudyFolder(QString::fromStdString(sweepDir)));
+        QVERIFY(waitForJob(w.studies()->studyJob()));
         QVERIFY(w.studiesPage()->curveCard() != nullptr);
         w.resize(1280, 800);
         w.show();
@@ -2087,7 +2120,7 @@ class TstMainWindow : public QObject {
         for (const auto& r : ran->rows)
             if (r.point == 2 && r.mechanism == "LW") point2 = &r;
         QVERIFY(point2);
-        w.openSweepPoint(*point2);
+        w.studies()->openSweepPoint(*point2);
         QVERIFY(w.tabs()->currentWidget() == w.synthesizersPage());
         QCOMPARE(w.synthesizersPage()->rowCount(), 3);
         QVERIFY(w.synthesizersPage()->firstRow(ui::SynthesizerRow::LW));
@@ -2134,21 +2167,21 @@ class TstMainWindow : public QObject {
         QVERIFY(point != ran->rows.end());
 
         ui::MainWindow w;
-        QVERIFY(w.openStudyFolder(tmp.filePath(QStringLiteral("sweep"))));
-        QVERIFY(waitForJob(w.studyJob()));
+        QVERIFY(w.studies()->openStudyFolder(tmp.filePath(QStringLiteral("sweep"))));
+        QVERIFY(waitForJob(w.studies()->studyJob()));
         // No data shown: loaded, with a warning that names the sweep's data file.
-        w.openSweepPoint(*point);
+        w.studies()->openSweepPoint(*point);
         QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
         QVERIFY2(w.dataPage()->messageArea()->text().contains(QStringLiteral("data.sav")),
                  qPrintable(w.dataPage()->messageArea()->text()));
 
         const QString data = QString::fromStdString(sweep->run.data.path);
-        QVERIFY(w.readFile(data, {}));
-        QVERIFY(waitForJob(w.readJob()));
-        w.openSweepPoint(*point);
+        QVERIFY(w.project()->readFile(data, {}));
+        QVERIFY(waitForJob(w.project()->readJob()));
+        w.studies()->openSweepPoint(*point);
         QVERIFY2(w.dataPage()->messageArea()->isHidden(),
                  qPrintable(w.dataPage()->messageArea()->text()));
-        const auto c = w.currentConfig();
+        const auto c = w.pageSettings()->currentConfig();
         QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
         study::RunConfig expected = study::sweepPointRunConfig(*sweep, point->knobs);
         study::SynthesizerConfig unweighted;

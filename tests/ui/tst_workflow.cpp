@@ -59,6 +59,9 @@
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
+#include "ui/shell/page_settings.hpp"
+#include "ui/shell/project_controller.hpp"
+#include "ui/shell/run_library.hpp"
 #include "ui/table_model.hpp"
 
 using namespace ppsynth;
@@ -298,8 +301,9 @@ class TstWorkflow : public QObject {
     }
 
     void loadIncomeSurveyAndSetRoles() {
-        QSignalSpy read(w_->readJob(), &ui::JobRunnerBase::finished);
-        QVERIFY(w_->readFile(QStringLiteral(PPSYNTH_EXAMPLES_DIR "/income_survey.csv"), {}));
+        QSignalSpy read(w_->project()->readJob(), &ui::JobRunnerBase::finished);
+        QVERIFY(
+            w_->project()->readFile(QStringLiteral(PPSYNTH_EXAMPLES_DIR "/income_survey.csv"), {}));
         QVERIFY(read.wait(60000));
         const auto table = w_->dataPage()->model()->table();
         QVERIFY(table);
@@ -338,7 +342,7 @@ class TstWorkflow : public QObject {
                  QStringLiteral("LW"));
         synth()->mBox()->setValue(3);
         synth()->lBox()->setValue(3);
-        const auto config = w_->currentConfig();
+        const auto config = w_->pageSettings()->currentConfig();
         QVERIFY2(bool(config), config ? "" : config.message().c_str());
         QCOMPARE(config->synthesizers.size(), std::size_t(2));
         QCOMPARE(config->mcmc.draws, 150);
@@ -535,8 +539,8 @@ class TstWorkflow : public QObject {
 
     void saveAndReopenProject() {
         const QString file = projectDir_.filePath(QStringLiteral("income.ppsynth"));
-        QSignalSpy saved(w_->saveJob(), &ui::JobRunnerBase::finished);
-        QVERIFY(w_->saveProject(file));
+        QSignalSpy saved(w_->project()->saveJob(), &ui::JobRunnerBase::finished);
+        QVERIFY(w_->project()->saveProject(file));
         QVERIFY(saved.wait(120000));
         QTRY_VERIFY(QFile::exists(file));
         const auto& records = run()->runList()->records();
@@ -544,20 +548,20 @@ class TstWorkflow : public QObject {
             QVERIFY(!r.folder.isEmpty());
             QVERIFY2(QFile::exists(r.folder + QStringLiteral("/run.json")), qPrintable(r.folder));
         }
-        QCOMPARE(w_->recentFiles().value(0), file);
+        QCOMPARE(w_->project()->recentFiles().value(0), file);
 
         ui::MainWindow reopened;
-        QSignalSpy read(reopened.readJob(), &ui::JobRunnerBase::finished);
-        QSignalSpy loaded(reopened.loadRunsJob(), &ui::JobRunnerBase::finished);
-        reopened.openProject(file);
+        QSignalSpy read(reopened.project()->readJob(), &ui::JobRunnerBase::finished);
+        QSignalSpy loaded(reopened.runs()->loadRunsJob(), &ui::JobRunnerBase::finished);
+        reopened.project()->openProject(file);
         QVERIFY(read.wait(60000));
         const auto roles = reopened.dataPage()->columnPanel()->roles();
         const auto expected = w_->dataPage()->columnPanel()->roles();
         QCOMPARE(roles.target, expected.target);
         QCOMPARE(roles.predictors, expected.predictors);
         QCOMPARE(roles.known, expected.known);
-        const auto a = reopened.currentConfig();
-        const auto b = w_->currentConfig();
+        const auto a = reopened.pageSettings()->currentConfig();
+        const auto b = w_->pageSettings()->currentConfig();
         QVERIFY2(bool(a), a ? "" : a.message().c_str());
         QCOMPARE(study::toJson(*a), study::toJson(*b));
         const auto& back = reopened.runPanel()->runList()->records();
@@ -566,10 +570,10 @@ class TstWorkflow : public QObject {
             QCOMPARE(back[i].folder, records[i].folder);
             QCOMPARE(back[i].epsilonSummary(), records[i].epsilonSummary());
         }
-        QCOMPARE(reopened.projectPath(), file);
+        QCOMPARE(reopened.project()->projectPath(), file);
         // The runs come back from their folders with the results they had.
         QVERIFY(loaded.size() > 0 || loaded.wait(120000));
-        QCOMPARE(reopened.loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
+        QCOMPARE(reopened.runs()->loadRunsJob()->lastOutcome(), ui::JobOutcome::Done);
         for (std::size_t i = 0; i < back.size(); ++i) {
             QVERIFY2(back[i].result, qPrintable(back[i].label));
             QCOMPARE(back[i].result->synthesizers.size(), records[i].result->synthesizers.size());
