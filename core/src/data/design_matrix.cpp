@@ -102,7 +102,7 @@ Expected<PredictorCoding> fitCategorical(const Column& c, const Roles& roles,
                      " levels, more than the limit of " + std::to_string(options.maxLevels) +
                      "; merge levels, remove it from the predictors, or raise the level limit "
                      "(data.max_levels)"};
-    if (auto s = checkNumberLevels(c, present, options, notes); !s) return Error{s.message()};
+    if (auto s = checkNumberLevels(c, present, options, notes); !s) return s.error();
     if (present.size() == 1)
         return Error{"predictor '" + c.name() + "' has the single level '" +
                      levels[present.front()].label +
@@ -228,8 +228,8 @@ Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table,
     if (columnCount() > 0) X.col(0).setOnes();
     for (const auto& pc : predictors) {
         const Column* c = table.find(pc.name);
-        if (auto s = checkColumn(pc, c, rows); !s) return Error{s.message()};
-        if (auto s = fillColumns(pc, *c, rows, X); !s) return Error{s.message()};
+        if (auto s = checkColumn(pc, c, rows); !s) return s.error();
+        if (auto s = fillColumns(pc, *c, rows, X); !s) return s.error();
     }
     return X;
 }
@@ -319,7 +319,7 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
             if (r >= c->size())
                 return Error{"row " + std::to_string(r + 1) + " is beyond the table's " +
                              std::to_string(c->size()) + " rows"};
-        if (auto s = checkNotMissing(*c, rows); !s) return Error{s.message()};
+        if (auto s = checkNotMissing(*c, rows); !s) return s.error();
         switch (c->type()) {
             case ColumnType::Categorical: {
                 auto pc = fitCategorical(*c, roles, rows, options, out.notes);
@@ -357,7 +357,7 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
     auto X = coding.apply(table, rows);
     if (!X) return X.error();
     out.X = std::move(*X);
-    if (auto s = checkFullRank(out.X, coding, options.rankTolerance); !s) return Error{s.message()};
+    if (auto s = checkFullRank(out.X, coding, options.rankTolerance); !s) return s.error();
     return out;
 }
 

@@ -441,11 +441,11 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
 
 Expected<RunConfig> loadRunConfig(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot open the configuration '" + path + "'"};
+    if (!in) return Error::io("cannot open the configuration '" + path + "'");
     std::ostringstream ss;
     ss << in.rdbuf();
     auto c = parseRunConfig(ss.str(), std::filesystem::path(path).parent_path().string());
-    if (!c) return Error{"'" + path + "': " + c.message()};
+    if (!c) return c.error().prefixed("'" + path + "': ");
     return c;
 }
 

@@ -140,7 +140,7 @@ class Runner {
 
     Expected<RunResult> run(const data::Table& table) {
         const auto t0 = std::chrono::steady_clock::now();
-        if (auto s = prepareBase(table); !s) return Error{s.message()};
+        if (auto s = prepareBase(table); !s) return s.error();
         auto r = runSynthesizers();
         if (r) r->seconds = secondsSince(t0);
         return r;
@@ -166,7 +166,7 @@ class Runner {
         for (std::size_t idx : executionOrder(config_)) {
             const auto& sc = config_.synthesizers[idx];
             auto r = runSynthesizer(sc);
-            if (!r) return Error{"synthesizer '" + sc.name + "': " + r.message()};
+            if (!r) return r.error().prefixed("synthesizer '" + sc.name + "': ");
             result_.synthesizers[idx] = std::move(*r);
             done_[sc.name] = idx;
         }
@@ -519,7 +519,7 @@ class Runner {
             }
         }
         if (sc.scheme != Scheme::Unweighted) r.alpha = withAssumption2(std::move(r.alpha));
-        if (auto s = refuseZeroWeights(sc, r.alpha); !s) return Error{s.message()};
+        if (auto s = refuseZeroWeights(sc, r.alpha); !s) return s.error();
         if (auto w = weightsWarning(sc, r.alpha)) result_.warnings.push_back(std::move(*w));
         // Everything so far that was not a fit: IR for the weights, the scalar/k searches.
         r.stageSeconds.weights = secondsSince(t0) - (fitSeconds_ - fitsBefore);
@@ -583,7 +583,7 @@ class Runner {
             const auto tu = std::chrono::steady_clock::now();
             measureUtility(r);
             r.stageSeconds.utility = secondsSince(tu);
-            if (cancelled()) return Error{"cancelled"};
+            if (cancelled()) return Error::cancelled();
         }
         return r;
     }
@@ -637,7 +637,7 @@ struct PreparedStudy::State {
 Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table& table,
                                      const RunOptions& options) {
     auto state = std::make_shared<PreparedStudy::State>(config, options);
-    if (auto s = state->runner.prepareBase(table); !s) return Error{s.message()};
+    if (auto s = state->runner.prepareBase(table); !s) return s.error();
     state->options = {};  // the caller's callbacks must not outlive this call
     PreparedStudy p;
     p.state_ = std::move(state);

@@ -116,11 +116,11 @@ Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
 
 Expected<SimulateConfig> loadSimulateConfig(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot open the configuration '" + path + "'"};
+    if (!in) return Error::io("cannot open the configuration '" + path + "'");
     std::ostringstream ss;
     ss << in.rdbuf();
     auto c = parseSimulateConfig(ss.str());
-    if (!c) return Error{"'" + path + "': " + c.message()};
+    if (!c) return c.error().prefixed("'" + path + "': ");
     return c;
 }
 
@@ -394,7 +394,7 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     if (options.planOnly) {
         std::vector<std::string> names;
         for (std::size_t i = 0; i < blocks.size(); ++i) names.push_back(name(i));
-        if (auto st = folder->writePlan("simulation", names, {}); !st) return Error{st.message()};
+        if (auto st = folder->writePlan("simulation", names, {}); !st) return st.error();
         SimulateSummary planned;
         planned.config = config;
         planned.items = blocks.size();
@@ -403,11 +403,11 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     auto work = [&](std::size_t i) -> Expected<json> {
         json list = json::array();
         for (int r = blocks[i].first; r < blocks[i].last; ++r) {
-            if (options.cancel && options.cancel->load()) return Error{"cancelled"};
+            if (options.cancel && options.cancel->load()) return Error::cancelled();
             auto reps = runner.run(blocks[i].n, r);
             if (!reps)
-                return Error{"n = " + std::to_string(blocks[i].n) + ", replicate " +
-                             std::to_string(r + 1) + ": " + reps.message()};
+                return reps.error().prefixed("n = " + std::to_string(blocks[i].n) + ", replicate " +
+                                             std::to_string(r + 1) + ": ");
             for (const auto& x : *reps) list.push_back(replicateJson(x));
         }
         return json{{"replicates", list}};
@@ -442,7 +442,7 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
         for (const auto& m : config.mechanisms)
             s.distributions.push_back(distribution(config, n, m, s.replicates));
     s.seconds = secondsSince(t0);
-    if (auto st = writeTables(*folder, s); !st) return Error{st.message()};
+    if (auto st = writeTables(*folder, s); !st) return st.error();
     return s;
 }
 
