@@ -19,6 +19,7 @@
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/block_run.hpp"
 #include "study/csv_text.hpp"
 #include "study/json_reader.hpp"
@@ -73,11 +74,11 @@ Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
             m.get("max_treedepth", c.mcmc.maxTreeDepth);
             m.get("adapt_delta", c.mcmc.adaptDelta);
             if (error.empty())
-                detail::checkRanges(
-                    m, {{"chains", c.mcmc.chains, 1},
-                        {"draws", c.mcmc.draws, 1},
-                        {"warmup", c.mcmc.warmup, 0},
-                        {"max_treedepth", c.mcmc.maxTreeDepth, 1, mcmc::kMaxTreeDepth}});
+                detail::checkRanges(m, {{"chains", c.mcmc.chains, limits::kChains},
+                                        {"draws", c.mcmc.draws, limits::kDraws},
+                                        {"warmup", c.mcmc.warmup, limits::kWarmup},
+                                        {"max_treedepth", c.mcmc.maxTreeDepth, limits::kTreeDepth,
+                                         mcmc::kMaxTreeDepth}});
             if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
                 m.fail("'adapt_delta' must be in (0, 1)");
         }

@@ -11,6 +11,7 @@
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/utility_json.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/block_run.hpp"
 #include "study/csv_text.hpp"
 #include "study/json_reader.hpp"
@@ -131,6 +132,7 @@ Expected<SweepConfig> parseSweepConfig(const std::string& text, const std::strin
         }
     }
     if (!error.empty()) return Error{error};
+    if (Status st = validateSections(c.run); !st) return st.error();
     resolveDataPath(c.run, baseDir);
     return c;
 }
