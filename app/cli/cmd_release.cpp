@@ -44,7 +44,7 @@ int runRelease(const ReleaseArgs& a) {
         !s) {
         if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
         std::cerr << "error: " << s.message();
-        if (!a.overwrite && s.message().find("already exists") != std::string::npos)
+        if (!a.overwrite && s.kind() == ErrorKind::AlreadyExists)
             std::cerr << " (--overwrite replaces an earlier bundle)";
         return std::cerr << "\n", 1;
     }

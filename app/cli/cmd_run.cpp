@@ -18,7 +18,7 @@ namespace {
 
 int outputRefused(const RunArgs& a, const Status& s) {
     std::cerr << "error: " << s.message();
-    if (!a.overwrite && s.message().find("already exists") != std::string::npos)
+    if (!a.overwrite && s.kind() == ErrorKind::AlreadyExists)
         std::cerr << " (--overwrite replaces an earlier run folder)";
     return std::cerr << "\n", 1;
 }

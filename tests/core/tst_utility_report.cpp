@@ -414,6 +414,7 @@ class TstUtilityReport : public QObject {
         auto r = computeUtility(tinyInputs(), fastOptions(), 3, 1, stop);
         QVERIFY(!r.hasValue());
         QVERIFY(r.message().find("cancelled") != std::string::npos);
+        QVERIFY(r.kind() == ErrorKind::Cancelled);
     }
     // A Stop answered in the middle of a stage on a many-level design is honoured at once: the
     // stage asks after every few units of work (a bootstrap replicate, 64 columns of the
@@ -454,6 +455,9 @@ class TstUtilityReport : public QObject {
         QVERIFY2(stopped, "the stage never asked from inside");
         QVERIFY(!r.hasValue());
         QVERIFY2(r.message().find("cancelled") != std::string::npos, r.message().c_str());
+        // The stop noticed inside the stage's own computation (the regression, the ECDF, the
+        // propensity fit) reaches the report as a cancellation, told by its kind.
+        QVERIFY2(r.kind() == ErrorKind::Cancelled, toString(r.kind()));
         qInfo("stopped at %s %.0f/%.0f; asked %d times after", atStop.stage.c_str(), atStop.done,
               atStop.total, askedAfterStop);
         QVERIFY2(atStop.done <= maxDone, "the stage did too much work between two questions");

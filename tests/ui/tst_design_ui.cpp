@@ -161,26 +161,54 @@ class TstDesignUi : public QObject {
         QVERIFY(panel.grab().save(shots() + QStringLiteral("/run_page_design.png")));
     }
 
-    // A refused knob stops the run before any fit, saying which synthesizer and why.
-    void runPageRefusesZeroWeights() {
+    // A setting study::validate refuses (set in code on the run's configuration, as a page
+    // would) stops the run before a job starts, saying which key or synthesizer and why.
+    void runPageRefusesBadSettings_data() {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("every weight 0")
+            << "zero weights"
+            << "synthesizer 'LW' (lipschitz): c = 0, g = 0 gives every record weight 0";
+        QTest::newRow("sigmoid a = 0")
+            << "sigmoid" << "synthesizers[2] 'S': 'a' (the sigmoid's steepness) must be positive";
+        QTest::newRow("no chains") << "chains" << "mcmc: 'chains' is 0 but must be at least 1";
+    }
+    void runPageRefusesBadSettings() {
+        QFETCH(QString, change);
+        QFETCH(QString, message);
         auto table = std::make_shared<const data::Table>(fixture::runTable());
         ui::RunPanel panel;
         panel.setSources(
-            [] {
+            [change] {
                 auto c = regressionConfig();
-                c.synthesizers[1].c = 0;
-                c.synthesizers[1].g = 0;
+                if (change == QLatin1String("zero weights")) {
+                    c.synthesizers[1].c = 0;
+                    c.synthesizers[1].g = 0;
+                } else if (change == QLatin1String("sigmoid")) {
+                    study::SynthesizerConfig s;
+                    s.name = "S";
+                    s.scheme = study::Scheme::Sigmoid;
+                    s.sigmoidA = 0;
+                    c.synthesizers.push_back(s);
+                } else {
+                    c.mcmc.chains = 0;
+                }
                 return Expected<study::RunConfig>(c);
             },
             [table] { return table; });
-        QSignalSpy ended(&panel, &ui::RunPanel::runEnded);
-        QVERIFY(panel.startRun());
-        QVERIFY(ended.wait(120000));
+        panel.resize(900, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy started(&panel, &ui::RunPanel::runStarted);
+        QVERIFY(!panel.startRun());
+        QVERIFY(!panel.isRunning());
+        QCOMPARE(started.count(), 0);
         QVERIFY(panel.runList()->records().empty());
-        QVERIFY2(panel.messageLabel()->text().contains(
-                     QStringLiteral("synthesizer 'LW' (lipschitz): c = 0, g = 0 gives every "
-                                    "record weight 0")),
+        QVERIFY(panel.messageLabel()->isVisible());
+        QVERIFY2(panel.messageLabel()->text().startsWith(message),
                  qPrintable(panel.messageLabel()->text()));
+        if (change == QLatin1String("sigmoid"))
+            QVERIFY(panel.grab().save(shots() + QStringLiteral("/run_page_refused.png")));
     }
 
     // Data page: the serial number is ignored as an identifier, income is the target with

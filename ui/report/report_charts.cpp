@@ -8,7 +8,7 @@ namespace ppsynth::ui::report {
 
 namespace {
 
-const Error kCancelled{"cancelled"};
+const Error kCancelled = Error::cancelled();
 
 }  // namespace
 
@@ -32,7 +32,7 @@ Expected<DrawnCharts> drawCharts(const study::RunResult& run, const ProgressCall
         if (ppsynth::report(progress, {"drawing charts", 0, double(i), double(recipes.size())}) ==
             Continue::Stop)
             return kCancelled;
-        if (auto s = drawChart(recipes[i], out); !s) return Error{s.message()};
+        if (auto s = drawChart(recipes[i], out); !s) return s.error();
     }
     return out;
 }

@@ -72,8 +72,7 @@ bool ReportJob::start(const QString& runDir, const QString& outPath, ReportOptio
     emit started();
     if (auto s = checkReportTarget(outPath, options_.overwrite, options_.replaceAnyFile); !s) {
         // Said after start() returns, as every other outcome is.
-        QTimer::singleShot(0, this,
-                           [this, e = Error{s.message()}] { finish(JobOutcome::Done, e); });
+        QTimer::singleShot(0, this, [this, e = s.error()] { finish(JobOutcome::Done, e); });
         return true;
     }
     loader_->start(
@@ -114,7 +113,7 @@ void ReportJob::drawNext() {
     if (cancelled_) return finish(JobOutcome::Canceled);
     if (next_ >= recipes_.size()) return startWriting();
     const results::ChartRecipe& recipe = recipes_[next_++];
-    if (auto s = drawChart(recipe, drawn_); !s) return finish(JobOutcome::Done, Error{s.message()});
+    if (auto s = drawChart(recipe, drawn_); !s) return finish(JobOutcome::Done, s.error());
     stageProgress(kLoaded, kDrawn, double(next_) / double(recipes_.size()),
                   QStringLiteral("drawing charts"));
     QTimer::singleShot(0, this, &ReportJob::drawNext);

@@ -105,7 +105,7 @@ Expected<int> writePdf(const ReportDocument& doc, const QString& path,
                                      QMarginsF(15, 12, 15, 12), QPageLayout::Millimeter));
     QPainter painter;
     if (!painter.begin(&writer))
-        return Error{"could not write the PDF '" + path.toStdString() + "'"};
+        return Error::io("could not write the PDF '" + path.toStdString() + "'");
     const QRectF page = writer.pageLayout().paintRectPixels(writer.resolution());
     const QRectF area(0, 0, page.width(), page.height());
     constexpr double kBand = 28;  // header and footer bands
@@ -135,9 +135,9 @@ Expected<int> writePdf(const ReportDocument& doc, const QString& path,
         if (ppsynth::report(progress, {"writing pages", 0, double(p), double(pages)}) ==
             Continue::Stop) {
             painter.end();
-            return Error{"cancelled"};
+            return Error::cancelled();
         }
-        if (p > 0 && !writer.newPage()) return Error{"could not add a page to the PDF"};
+        if (p > 0 && !writer.newPage()) return Error::io("could not add a page to the PDF");
         painter.save();
         painter.setFont(band);
         painter.setPen(QColor(0xb0, 0x00, 0x20));
@@ -166,7 +166,7 @@ Expected<int> writePdf(const ReportDocument& doc, const QString& path,
         text.documentLayout()->draw(&painter, ctx);
         painter.restore();
     }
-    if (!painter.end()) return Error{"could not finish the PDF '" + path.toStdString() + "'"};
+    if (!painter.end()) return Error::io("could not finish the PDF '" + path.toStdString() + "'");
     return pages;
 }
 

@@ -35,7 +35,7 @@ std::string local(const QString& path) {
     return QFile::encodeName(path).toStdString();
 }
 
-const Error kCancelled{"cancelled"};
+const Error kCancelled = Error::cancelled();
 
 Expected<WrittenReport> writeHtml(const ReportDocument& doc, WrittenReport out,
                                   const ProgressCallback& progress) {
@@ -44,15 +44,15 @@ Expected<WrittenReport> writeHtml(const ReportDocument& doc, WrittenReport out,
     const QByteArray bytes = toHtml(doc).toUtf8();
     QSaveFile file(out.path);
     if (!file.open(QIODevice::WriteOnly))
-        return Error{"could not write '" + out.path.toStdString() +
-                     "': " + file.errorString().toStdString()};
+        return Error::io("could not write '" + out.path.toStdString() +
+                         "': " + file.errorString().toStdString());
     file.write(bytes);
     // The last chance to stop: an uncommitted QSaveFile leaves nothing behind.
     if (ppsynth::report(progress, {"writing the report", 0, 1, 2}) == Continue::Stop)
         return kCancelled;
     if (!file.commit())
-        return Error{"could not write '" + out.path.toStdString() +
-                     "': " + file.errorString().toStdString()};
+        return Error::io("could not write '" + out.path.toStdString() +
+                         "': " + file.errorString().toStdString());
     return out;
 }
 
@@ -72,7 +72,7 @@ Expected<WrittenReport> writePdfFile(const ReportDocument& doc, WrittenReport ou
     std::filesystem::rename(local(temp), local(out.path), ec);
     if (ec) {
         std::filesystem::remove(local(temp), ec);
-        return Error{"could not move the report into '" + out.path.toStdString() + "'"};
+        return Error::io("could not move the report into '" + out.path.toStdString() + "'");
     }
     out.pages = *pages;
     return out;
@@ -157,8 +157,8 @@ Status checkReportTarget(const QString& outPath, bool overwrite, bool replaceAny
     const QFileInfo target(outPath);
     if (!target.exists() && !target.isSymLink()) return {};
     if (!overwrite)
-        return Error{"'" + outPath.toStdString() +
-                     "' already exists; choose another file or allow overwriting"};
+        return Error::alreadyExists("'" + outPath.toStdString() +
+                                    "' already exists; choose another file or allow overwriting");
     if (!target.isFile())
         return Error{"'" + outPath.toStdString() +
                      "' exists and is not a file; it is not replaced"};
@@ -173,7 +173,7 @@ Status checkReportTarget(const QString& outPath, bool overwrite, bool replaceAny
 Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& outPath,
                                       const ReportOptions& options) {
     if (auto s = checkReportTarget(outPath, options.overwrite, options.replaceAnyFile); !s)
-        return Error{s.message()};
+        return s.error();
     const QFileInfo target(outPath);
     WrittenReport out;
     out.path = target.absoluteFilePath();
@@ -183,7 +183,8 @@ Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& 
     const QStringList made = missingFolders(target.absolutePath());
     if (!QDir().mkpath(target.absolutePath())) {
         removeMadeFolders(made);
-        return Error{"could not create the folder '" + target.absolutePath().toStdString() + "'"};
+        return Error::io("could not create the folder '" + target.absolutePath().toStdString() +
+                         "'");
     }
     auto written = writeFile(doc, *formatOf(outPath), std::move(out), options.progress);
     if (!written) removeMadeFolders(made);
@@ -193,7 +194,7 @@ Expected<WrittenReport> writeDocument(const ReportDocument& doc, const QString& 
 Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPath,
                                     const ReportOptions& options) {
     if (auto s = checkReportTarget(outPath, options.overwrite, options.replaceAnyFile); !s)
-        return Error{s.message()};
+        return s.error();
     study::LoadOptions lo;
     lo.dataPath = local(options.dataPath);
     lo.progress = options.progress;

@@ -14,8 +14,8 @@ Expected<ChartFile> exportBuiltChart(const BuiltChart& chart, const QString& dir
     if (!chart.chart) return Error{"chart '" + chart.key.toStdString() + "' has no chart to draw"};
     if (chart.key.isEmpty()) return Error{"a chart without a key cannot be named as a file"};
     if (!QDir().mkpath(dir))
-        return Error{"could not create the folder '" +
-                     QFileInfo(dir).absoluteFilePath().toStdString() + "'"};
+        return Error::io("could not create the folder '" +
+                         QFileInfo(dir).absoluteFilePath().toStdString() + "'");
     // The key carries a synthesizer's name: its files are proven to stay in `dir`.
     auto inside = [&](const QString& suffix) {
         return pathInside(dir.toStdString(), (chart.key + suffix).toStdString());

@@ -331,7 +331,7 @@ void utilityWarnings(const RunResult& run, TableData& t) {
 }  // namespace
 
 Expected<TableData> utilityTable(const RunResult& run) {
-    if (auto st = hasUtility(run); !st) return Error{st.message()};
+    if (auto st = hasUtility(run); !st) return st.error();
     TableData t;
     t.key = QStringLiteral("utility");
     t.title = QStringLiteral("Utility: statistics of %1, confidential against synthetic")
@@ -362,7 +362,7 @@ Expected<TableData> utilityTable(const RunResult& run) {
 }
 
 Expected<TableData> distributionTable(const RunResult& run) {
-    if (auto st = hasUtility(run); !st) return Error{st.message()};
+    if (auto st = hasUtility(run); !st) return st.error();
     TableData t;
     t.key = QStringLiteral("distribution");
     t.title = QStringLiteral("Utility: whole distribution and regression");

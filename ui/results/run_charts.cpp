@@ -130,7 +130,7 @@ Expected<utility::DensityComparison> densities(const RunResult& run, const Synth
     const auto y = toStd(run.inputs.yOriginal);
     if (y.empty()) return Error{"the run holds no confidential values of the target"};
     auto c = utility::compareDensities(y, pooled, {}, tailQuantile);
-    if (!c) return Error{"synthesizer '" + s.name + "', densities: " + c.message()};
+    if (!c) return c.error().prefixed("synthesizer '" + s.name + "', densities: ");
     return c;
 }
 
@@ -236,13 +236,13 @@ Expected<BuiltChart> utilityViolins(const RunResult& run, std::size_t index) {
             // so the first report's distribution stands for the data.
             confidential = st.original.estimate;
             auto summary = utility::violinSummary(st.originalQuantiles);
-            if (!summary) return Error{"confidential " + name + ": " + summary.message()};
+            if (!summary) return summary.error().prefixed("confidential " + name + ": ");
             violins.push_back({QStringLiteral("Confidential"), std::move(*summary), confidential,
                                QStringLiteral("confidential value")});
         }
         auto summary = utility::violinSummary(st.syntheticQuantiles);
         if (!summary)
-            return Error{"synthesizer '" + s.name + "', " + name + ": " + summary.message()};
+            return summary.error().prefixed("synthesizer '" + s.name + "', " + name + ": ");
         violins.push_back(
             {q(s.name), std::move(*summary), confidential, QStringLiteral("confidential value")});
     }
@@ -265,7 +265,7 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
     if (!found) return found.error();
     const SynthesizerResult& s = **found;
     if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
-        return Error{st.message()};
+        return st.error();
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Weight αᵢ"), QStringLiteral("Record bound Δ(α,xᵢ)"));
     const QString delta = QStringLiteral("Δ(α,x) = %1").arg(charts::formatValue(s.deltaAlphaX));
@@ -312,7 +312,7 @@ Expected<BuiltChart> syntheticVsConfidentialScatter(const RunResult& run,
                      " does not exist"};
     }
     if (auto st = sameRecords(run, s, s.synthetic[dataset].size(), "the synthetic dataset"); !st)
-        return Error{st.message()};
+        return st.error();
     const QString y = targetName(run);
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y),
@@ -366,7 +366,7 @@ Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& s
     if (!found) return found.error();
     const SynthesizerResult& s = **found;
     if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
-        return Error{st.message()};
+        return st.error();
     const QString y = targetName(run);
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight αᵢ"));

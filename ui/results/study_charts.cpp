@@ -96,7 +96,7 @@ Expected<BuiltChart> contractionViolins(const study::SimulateSummary& sim,
     std::vector<charts::Violin> violins;
     for (const auto& [n, values] : local) {
         auto summary = utility::violinSummary(values);
-        if (!summary) return Error{"n = " + std::to_string(n) + ": " + summary.message()};
+        if (!summary) return summary.error().prefixed("n = " + std::to_string(n) + ": ");
         std::optional<double> mark;
         for (const auto& d : sim.distributions)
             if (d.n == n && d.mechanism == mechanism) mark = d.recommended.epsilonHigh;

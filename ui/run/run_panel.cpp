@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QVBoxLayout>
 
+#include "ppsynth/study/validate.hpp"
 #include "ui/run/progress_board.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_progress.hpp"
@@ -114,6 +115,12 @@ bool RunPanel::startRun() {
     auto config = configSource_();
     if (!config) {
         showMessage(QString::fromStdString(config.message()), true);
+        return false;
+    }
+    // The rules every configuration meets (the runner checks them too): said here, before a
+    // job starts, so nothing is shown running that cannot run.
+    if (Status valid = study::validate(*config); !valid) {
+        showMessage(QString::fromStdString(valid.message()), true);
         return false;
     }
     showMessage({}, false);

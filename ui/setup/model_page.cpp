@@ -17,6 +17,7 @@
 
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "ui/setup/exact_spin_box.hpp"
 
 namespace ppsynth::ui {
@@ -101,8 +102,7 @@ const PriorChoice kPriors[] = {
 
 const char* const kTransforms[] = {"none", "log", "log-shift", "asinh"};
 
-// Core sets lower limits only (chains, draws, threads, thin, K at least 1; warm-up not
-// negative).
+// Core sets lower limits only (study::limits, the least values study::validate accepts).
 constexpr int kMost = std::numeric_limits<int>::max();
 
 // A seed: up to 20 digits that fit in 64 bits. Left empty, the box gets `last` back.
@@ -159,7 +159,7 @@ QWidget* ModelPage::buildModelGroup() {
     }
     family_->setToolTip(tr("The model the synthetic y are drawn from (its posterior predictive)."));
     form->addRow(tr("Family"), family_);
-    K_ = spin(1, kMost, 20,
+    K_ = spin(study::limits::kComponents, kMost, 20,
               tr("K: the most mixture components the model may use. The Dirichlet prior lets "
                  "unneeded components empty out, so K is an upper bound, not a guess."));
     form->addRow(tr("Components K"), K_);
@@ -227,13 +227,13 @@ QWidget* ModelPage::buildMcmcGroup() {
     auto* box = new QGroupBox(tr("MCMC"));
     auto* form = new QFormLayout(box);
     const int cores = std::max(1, QThread::idealThreadCount());
-    chains_ = spin(1, kMost, 4,
+    chains_ = spin(study::limits::kChains, kMost, 4,
                    tr("Independent Markov chains; at least 2 to judge convergence "
                       "(R-hat)."));
-    warmup_ = spin(0, kMost, 1000,
+    warmup_ = spin(study::limits::kWarmup, kMost, 1000,
                    tr("Warm-up iterations per chain: the sampler tunes its step size and "
                       "metric; these draws are discarded."));
-    draws_ = spin(1, kMost, 1000,
+    draws_ = spin(study::limits::kDraws, kMost, 1000,
                   tr("Kept posterior draws per chain. The Lipschitz bound is a maximum over "
                      "draws, so more draws give a more careful bound."));
     seed_ = new QLineEdit(QString::number(seedValue_));
@@ -248,7 +248,7 @@ QWidget* ModelPage::buildMcmcGroup() {
         seedValue_ = v;
         emit changed();
     });
-    threads_ = spin(1, kMost, std::min(cores, 4),
+    threads_ = spin(study::limits::kThreads, kMost, std::min(cores, 4),
                     tr("Worker threads for the chains and the risk computation."));
     form->addRow(tr("Chains"), chains_);
     form->addRow(tr("Warm-up"), warmup_);
@@ -277,7 +277,7 @@ QWidget* ModelPage::buildMcmcGroup() {
            "coefficients and scale, the weights, tau and gamma; a Metropolis-Hastings "
            "correction keeps it exact under record weights). A Gibbs sweep costs about one "
            "twentieth of a NUTS iteration, so its warm-up and draws count sweeps."));
-    thin_ = spin(1, kMost, 1,
+    thin_ = spin(study::limits::kThin, kMost, 1,
                  tr("Iterations per kept draw. For the mixture's Gibbs sampler, whose sweeps "
                     "are cheap but strongly autocorrelated, 10 to 20 keeps memory and the "
                     "per-draw work (bounds, synthesis) small while the chains run longer."));

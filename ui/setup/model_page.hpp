@@ -19,9 +19,10 @@ namespace ppsynth::ui {
 
 class ExactSpinBox;
 
-// The page's limits are core's (study::parseRunConfig, models::Priors::validate): one draw,
-// any number of chains or threads, a 64-bit seed, any positive prior; a configuration from
-// the command line or a project is shown and written back as it is.
+// The page's limits are core's (study::limits beside study::validate,
+// models::Priors::validate): one draw, any number of chains or threads, a 64-bit seed, any
+// positive prior; a configuration from the command line or a project is shown and written
+// back as it is.
 class ModelPage : public QWidget {
     Q_OBJECT
   public:

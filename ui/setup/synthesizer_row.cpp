@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ppsynth/common/safe_name.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "ui/setup/knob_editor.hpp"
 
 namespace ppsynth::ui {
@@ -210,12 +211,13 @@ void SynthesizerRow::build() {
                        2,
                        false,
                        {}},
-                      0.01, kLarge);
+                      study::limits::kSmallestPositive, kLarge);
         form_->addRow(M_);
     }
     if (kind_ == Sigmoid) {
-        // Core refuses a <= 0 (a flat or inverted curve); a configured a below the
-        // spin box's smallest is still shown as it is (KnobEditor::setValue widens).
+        // study::validate refuses a <= 0 (a flat or inverted curve) and says why when the run
+        // is started; the spin box offers positive values only, and a configured a below its
+        // smallest is still shown as it is (KnobEditor::setValue widens).
         a_ = makeKnob({tr("a (steepness)"),
                        tr("a, the steepness of the sigmoid scale c_i = 1 + 0.5 / (1 + exp(-a "
                           "(IR_i - 0.5))): with a large a, records below risk 0.5 keep c_i near 1 "
@@ -228,7 +230,7 @@ void SynthesizerRow::build() {
                        2,
                        false,
                        {}},
-                      0.01, kLarge);
+                      study::limits::kSmallestPositive, kLarge);
         form_->addRow(a_);
     }
     if (kind_ == CW || kind_ == Pairwise || kind_ == Sigmoid) {
@@ -267,7 +269,7 @@ void SynthesizerRow::build() {
                              2,
                              false,
                              {}},
-                            0.01, kLarge);
+                            study::limits::kSmallestPositive, kLarge);
         form_->addRow(epsilon_);
         connect(target_, &QComboBox::currentIndexChanged, this, [this] {
             updateTargetRows();

@@ -17,6 +17,7 @@
 #include <set>
 #include <utility>
 
+#include "ppsynth/study/validate.hpp"
 #include "ui/setup/knob_editor.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
 
@@ -80,16 +81,16 @@ SynthesizersPage::SynthesizersPage(QWidget* parent) : QWidget(parent) {
 QWidget* SynthesizersPage::buildRunGroup() {
     auto* box = new QGroupBox(tr("Synthesis and risk"));
     auto* form = new QFormLayout(box);
-    // Core sets no upper limit on m and L.
+    // Core sets no upper limit on m and L (the least is study::validate's).
     const int most = std::numeric_limits<int>::max();
     m_ = new QSpinBox;
-    m_->setRange(1, most);
+    m_->setRange(study::limits::kDatasets, most);
     m_->setValue(20);
     m_->setToolTip(
         tr("m: how many synthetic datasets are released. Each costs its epsilon "
            "again: the total epsilon is m times the per-dataset epsilon."));
     L_ = new QSpinBox;
-    L_->setRange(1, most);
+    L_->setRange(study::limits::kDatasets, most);
     L_->setValue(20);
     L_->setToolTip(
         tr("L: over how many synthetic datasets the identification risk IR_i is "
@@ -129,9 +130,9 @@ QWidget* SynthesizersPage::buildRunGroup() {
 // (incomes), so only its sign is bounded.
 void SynthesizersPage::updateRadiusRange() {
     if (radiusMode_->currentData().toBool())
-        r_->setRange(0.01, 1.0, 0.01);
+        r_->setRange(study::limits::kSmallestPositive, 1.0, 0.01);
     else
-        r_->setRange(0.01, 1e9, 1.0);
+        r_->setRange(study::limits::kSmallestPositive, 1e9, 1.0);
 }
 
 SynthesizerRow* SynthesizersPage::insertRow(int index, Kind kind, const QString& name,

@@ -52,7 +52,7 @@ int runReport(const ReportArgs& a) {
     if (!written) {
         if (cancel.load()) return std::cerr << "cancelled: nothing was written\n", 130;
         std::cerr << "error: " << written.message();
-        if (!a.overwrite && written.message().find("already exists") != std::string::npos)
+        if (!a.overwrite && written.kind() == ErrorKind::AlreadyExists)
             std::cerr << " (--overwrite replaces it)";
         return std::cerr << "\n", 1;
     }

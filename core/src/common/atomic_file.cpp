@@ -43,7 +43,7 @@ Status commitFileAtomically(const std::string& path,
     fs::rename(tmp, path, ec);
     if (ec) {
         fs::remove(tmp, ec);
-        return Error{"could not write '" + path + "': " + ec.message()};
+        return Error::io("could not write '" + path + "': " + ec.message());
     }
     return {};
 }
@@ -53,7 +53,8 @@ Status checkFileDestination(const std::string& path, bool overwrite) {
     const fs::file_status status = fs::symlink_status(path, ec);
     if (!fs::exists(status)) return {};
     if (!overwrite)
-        return Error{"'" + path + "' already exists; choose another file or allow overwriting"};
+        return Error::alreadyExists("'" + path +
+                                    "' already exists; choose another file or allow overwriting");
     if (!fs::is_regular_file(path, ec))
         return Error{"'" + path + "' exists and is not a file; it is not replaced"};
     return {};
@@ -83,10 +84,10 @@ Expected<std::string> pathInside(const std::string& root, const std::string& rel
                          ": a '.' or '..' in it could lead outside the destination"};
     std::error_code ec;
     const fs::path base = fs::weakly_canonical(fs::absolute(root, ec), ec);
-    if (ec) return Error{"cannot resolve the destination '" + root + "': " + ec.message()};
+    if (ec) return Error::io("cannot resolve the destination '" + root + "': " + ec.message());
     const fs::path full = base / rel;
     const fs::path folder = fs::weakly_canonical(full.parent_path(), ec);
-    if (ec) return Error{"cannot resolve " + where + ": " + ec.message()};
+    if (ec) return Error::io("cannot resolve " + where + ": " + ec.message());
     if (!within(base, folder))
         return Error{"refusing to write " + where + ": a link on the way leads to '" +
                      folder.string() + "', outside the destination"};
@@ -101,12 +102,12 @@ Status writeFileAtomically(const std::string& path,
     return commitFileAtomically(path, [&](const std::string& tmp) -> Status {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)
-            return Error{"could not create '" + tmp +
-                         "': check that the folder exists and is writable"};
+            return Error::io("could not create '" + tmp +
+                             "': check that the folder exists and is writable");
         Status s = write(out);
         if (!s.isOk()) return s;
         out.flush();
-        if (!out) return Error{"could not write '" + path + "': the disk may be full"};
+        if (!out) return Error::io("could not write '" + path + "': the disk may be full");
         return {};
     });
 }

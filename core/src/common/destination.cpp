@@ -20,7 +20,8 @@ std::string quoted(const fs::path& p) {
 }
 
 Error cannotWrite(const std::string& path, const std::string& why) {
-    return Error{"cannot write '" + path + "': " + why + "; choose a destination you can write to"};
+    return Error::io("cannot write '" + path + "': " + why +
+                     "; choose a destination you can write to");
 }
 
 // Why an entry could not be made in `dir`, from the error the system gave.

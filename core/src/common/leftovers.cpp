@@ -241,8 +241,8 @@ Status removeLeftover(const Leftover& l) {
     std::error_code ec;
     fs::remove_all(fs::path(l.path), ec);
     if (ec)
-        return Error{"could not remove '" + l.path + "': " + ec.message() +
-                     "; remove it by hand (it may hold confidential files)"};
+        return Error::io("could not remove '" + l.path + "': " + ec.message() +
+                         "; remove it by hand (it may hold confidential files)");
     return {};
 }
 

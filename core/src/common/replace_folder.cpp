@@ -31,28 +31,28 @@ Expected<std::string> replaceFolder(const fs::path& temp, const fs::path& target
     if (!exists) {
         rename(temp, target, ec);
         if (ec)
-            return Error{"could not move the " + what + " into '" + target.string() +
-                         "': " + ec.message()};
+            return Error::io("could not move the " + what + " into '" + target.string() +
+                             "': " + ec.message());
         return std::string();
     }
     // Old aside, new in, old deleted; if the new one cannot move in, the old one goes back.
     const fs::path old = asideName(target);
     rename(target, old, ec);
     if (ec)
-        return Error{"could not replace '" + target.string() + "': " + ec.message() +
-                     "; the existing " + what + " is unchanged"};
+        return Error::io("could not replace '" + target.string() + "': " + ec.message() +
+                         "; the existing " + what + " is unchanged");
     rename(temp, target, ec);
     if (ec) {
         std::error_code back;
         rename(old, target, back);
         if (back)
-            return Error{"could not move the new " + what + " into '" + target.string() +
-                         "': " + ec.message() + "; moving the existing " + what +
-                         " back failed too (" + back.message() + "): it is now '" + old.string() +
-                         "', rename that folder to '" + target.filename().string() +
-                         "' to restore it"};
-        return Error{"could not move the new " + what + " into '" + target.string() +
-                     "': " + ec.message() + "; the existing " + what + " is unchanged"};
+            return Error::io("could not move the new " + what + " into '" + target.string() +
+                             "': " + ec.message() + "; moving the existing " + what +
+                             " back failed too (" + back.message() + "): it is now '" +
+                             old.string() + "', rename that folder to '" +
+                             target.filename().string() + "' to restore it");
+        return Error::io("could not move the new " + what + " into '" + target.string() +
+                         "': " + ec.message() + "; the existing " + what + " is unchanged");
     }
     // The new folder is in place. An old one left beside it is not lost data, but it is a
     // whole folder under a name nobody chose: say where it is so it is not taken for the new.

@@ -125,7 +125,7 @@ std::string sha256Hex(std::string_view bytes) {
 
 Expected<std::string> sha256FileHex(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"could not open '" + path + "' to compute its checksum"};
+    if (!in) return Error::io("could not open '" + path + "' to compute its checksum");
     Sha256 h;
     std::vector<char> block(1 << 16);
     while (in) {
@@ -133,7 +133,7 @@ Expected<std::string> sha256FileHex(const std::string& path) {
         const std::streamsize got = in.gcount();
         if (got > 0) h.update(block.data(), static_cast<std::size_t>(got));
     }
-    if (in.bad()) return Error{"could not read '" + path + "' to compute its checksum"};
+    if (in.bad()) return Error::io("could not read '" + path + "' to compute its checksum");
     return toHex(h.finish());
 }
 

@@ -193,7 +193,7 @@ Status Parser::fill(std::size_t want) {
     const auto total = static_cast<double>(std::max(source_.totalBytes(), bytesRead_));
     if (report(options_.progress, {"reading", 0, static_cast<double>(bytesRead_), total}) ==
         Continue::Stop)
-        return Error{quoted_ + ": reading cancelled"};
+        return Error::cancelled(quoted_ + ": reading cancelled");
     return {};
 }
 
@@ -267,7 +267,7 @@ Expected<std::string_view> Parser::sniffSample(char quote) {
             sampleIsFile_ = eof_ && std::max(sampled, kSniffBytes) >= window().size();
             return window().substr(0, std::max(sampled, kSniffBytes));
         }
-        if (auto s = fill(std::max(chunk_, end_ - begin_)); !s) return Error{s.message()};
+        if (auto s = fill(std::max(chunk_, end_ - begin_)); !s) return s.error();
     }
 }
 
@@ -518,7 +518,7 @@ Expected<Table> Parser::run() {
                      thousandsName(thousands) + "; choose another quote"};
 
     while (!eof_ && end_ - begin_ < kSniffBytes)
-        if (auto s = fill(chunk_); !s) return Error{s.message()};
+        if (auto s = fill(chunk_); !s) return s.error();
     std::string_view head = window();
     if (const auto utf = unicodeBom(head))
         return Error{quoted_ + " is " + std::string(*utf) +
@@ -538,7 +538,7 @@ Expected<Table> Parser::run() {
     }
     if (stripUtf8Bom(head)) begin_ += 3;
     auto sample = sniffSample(quote);
-    if (!sample) return Error{sample.message()};
+    if (!sample) return sample.error();
     if (delimiter == 0) {
         const SniffResult sniff = sniffDelimiter(*sample, sampleIsFile_, quote);
         delimiter = sniff.delimiter;
@@ -574,7 +574,7 @@ Expected<Table> Parser::run() {
     for (;;) {
         if (begin_ == end_) {
             if (eof_) break;
-            if (auto s = fill(chunk_); !s) return Error{s.message()};
+            if (auto s = fill(chunk_); !s) return s.error();
             continue;
         }
         const RecordResult r = tokenizer.next(window(), eof_, fields);
@@ -584,7 +584,7 @@ Expected<Table> Parser::run() {
             case RecordStatus::NeedMore:
                 // Read at least as much again as is pending, so a very long record costs
                 // a logarithmic number of re-scans.
-                if (auto s = fill(std::max(chunk_, end_ - begin_)); !s) return Error{s.message()};
+                if (auto s = fill(std::max(chunk_, end_ - begin_)); !s) return s.error();
                 continue;
             case RecordStatus::UnterminatedQuote:
                 return Error{quoted_ + " line " + std::to_string(line + r.problemLine) + ", " +
@@ -602,13 +602,13 @@ Expected<Table> Parser::run() {
         begin_ += r.consumed;
         if (RecordTokenizer::isBlank(fields)) continue;  // writers mark a lone missing cell ""
         if (!haveHeader_) {
-            if (auto s = checkOneColumn(fields, delimiter); !s) return Error{s.message()};
-            if (auto s = takeHeader(fields, recordLine); !s) return Error{s.message()};
+            if (auto s = checkOneColumn(fields, delimiter); !s) return s.error();
+            if (auto s = takeHeader(fields, recordLine); !s) return s.error();
             dataStart_ = bytesRead_ - (end_ - begin_);
             if (options_.csv.header) continue;
             dataStart_ -= r.consumed;
         }
-        if (auto s = takeRow(fields, raw, recordLine); !s) return Error{s.message()};
+        if (auto s = takeRow(fields, raw, recordLine); !s) return s.error();
         if (dataRows_ == kRowsBeforeEstimate) estimateRows();
     }
 
@@ -638,7 +638,7 @@ Expected<Table> Parser::run() {
         noteColumn(noted, column, numberNote, share, grouping.has_value(), builders_[k].nulCells(),
                    builders_[k].firstNulRow());
         if (auto s = table.addColumn(std::move(column)); !s)
-            return Error{quoted_ + ": " + s.message()};
+            return s.error().prefixed(quoted_ + ": ");
         if (grouping) note(groupingNote(*grouping, noted, table.column(k).type()));
     }
     return table;

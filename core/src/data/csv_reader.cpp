@@ -30,7 +30,7 @@ class FileSource final : public ByteSource {
     Expected<std::size_t> read(char* buffer, std::size_t n) override {
         const std::size_t got = std::fread(buffer, 1, n, file_.get());
         if (got == 0 && std::ferror(file_.get()))
-            return Error{quoted_ + " could not be read: " + std::strerror(errno)};
+            return Error::io(quoted_ + " could not be read: " + std::strerror(errno));
         return got;
     }
     std::size_t totalBytes() const override { return size_; }
@@ -47,7 +47,7 @@ Expected<Table> readCsv(const std::string& path, const ReadOptions& options, Rea
     const std::string quoted = "'" + path + "'";
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
-    if (ec) return Error{quoted + " could not be opened: " + ec.message()};
+    if (ec) return Error::io(quoted + " could not be opened: " + ec.message());
 
     const std::size_t needed = static_cast<std::size_t>(size) * kMemoryPerFileByte;
     const auto available = options.memoryBudgetBytes > 0 ? std::optional(options.memoryBudgetBytes)
@@ -60,7 +60,7 @@ Expected<Table> readCsv(const std::string& path, const ReadOptions& options, Rea
 
     errno = 0;
     std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file) return Error{quoted + " could not be opened: " + std::strerror(errno)};
+    if (!file) return Error::io(quoted + " could not be opened: " + std::strerror(errno));
     FileSource source(file, quoted, static_cast<std::size_t>(size));
     return parseCsv(source, path, options, report);
 }

@@ -105,7 +105,7 @@ Expected<PredictorCoding> fitCategorical(const Column& c, const Roles& roles,
                      " levels, more than the limit of " + std::to_string(options.maxLevels) +
                      "; merge levels, remove it from the predictors, or raise the level limit "
                      "(data.max_levels)"};
-    if (auto s = checkNumberLevels(c, present, options, notes); !s) return Error{s.message()};
+    if (auto s = checkNumberLevels(c, present, options, notes); !s) return s.error();
     if (present.size() == 1)
         return Error{"predictor '" + c.name() + "' has the single level '" +
                      levels[present.front()].label +
@@ -231,8 +231,8 @@ Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table,
     if (columnCount() > 0) X.col(0).setOnes();
     for (const auto& pc : predictors) {
         const Column* c = table.find(pc.name);
-        if (auto s = checkColumn(pc, c, rows); !s) return Error{s.message()};
-        if (auto s = fillColumns(pc, *c, rows, X); !s) return Error{s.message()};
+        if (auto s = checkColumn(pc, c, rows); !s) return s.error();
+        if (auto s = fillColumns(pc, *c, rows, X); !s) return s.error();
     }
     return X;
 }
@@ -334,7 +334,7 @@ Status checkFullRankSparse(const Eigen::MatrixXd& X, const Eigen::VectorXd& inv,
     const Eigen::Index p = X.cols();
     Sparse Xs = (X * inv.asDiagonal()).sparseView();
     Xs.makeCompressed();
-    if (stopRequested(cancel)) return Error{"cancelled"};
+    if (stopRequested(cancel)) return Error::cancelled();
 
     // lambda_min(G) > margin exactly when G - margin I has a Cholesky factor (Sylvester's
     // law of inertia): the same test as the dense eigenvalues, on a sparse Gram matrix.
@@ -342,10 +342,10 @@ Status checkFullRankSparse(const Eigen::MatrixXd& X, const Eigen::VectorXd& inv,
     Sparse shift(p, p);
     shift.setIdentity();
     G -= margin * shift;
-    if (stopRequested(cancel)) return Error{"cancelled"};
+    if (stopRequested(cancel)) return Error::cancelled();
     const Eigen::SimplicialLLT<Sparse, Eigen::Lower, Eigen::AMDOrdering<int>> llt(G);
     if (llt.info() == Eigen::Success) return {};
-    if (stopRequested(cancel)) return Error{"cancelled"};
+    if (stopRequested(cancel)) return Error::cancelled();
 
     // Close to dependent or dependent: a rank-revealing sparse QR moves columns whose
     // remaining norm (a sine, columns being unit length) is below the tolerance to the end.
@@ -380,7 +380,7 @@ Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding, doubl
     // lambda_min carries an absolute error of order p^2 eps, so only a clear margin skips
     // the QR; anything closer is decided by the QR.
     const double margin = std::max(1e-8, 4 * rankTolerance * rankTolerance);
-    if (stopRequested(cancel)) return Error{"cancelled"};
+    if (stopRequested(cancel)) return Error::cancelled();
     if (p >= kSparseRankColumns)
         return checkFullRankSparse(X, inv, coding, rankTolerance, margin, cancel);
     return checkFullRankDense(X, inv, coding, rankTolerance, margin);
@@ -399,7 +399,7 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
             if (r >= c->size())
                 return Error{"row " + std::to_string(r + 1) + " is beyond the table's " +
                              std::to_string(c->size()) + " rows"};
-        if (auto s = checkNotMissing(*c, rows); !s) return Error{s.message()};
+        if (auto s = checkNotMissing(*c, rows); !s) return s.error();
         switch (c->type()) {
             case ColumnType::Categorical: {
                 auto pc = fitCategorical(*c, roles, rows, options, out.notes);
@@ -438,7 +438,7 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
     if (!X) return X.error();
     out.X = std::move(*X);
     if (auto s = checkFullRank(out.X, coding, options.rankTolerance, options.cancel); !s)
-        return Error{s.message()};
+        return s.error();
     return out;
 }
 

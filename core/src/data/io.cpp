@@ -49,7 +49,7 @@ Expected<Table> readTable(const std::string& path, const ReadOptions& options, R
                                             : detail::readStatFile(path, *format, options, report);
     if (!table) return table;
     if (auto s = detail::applyTypeOverrides(*table, options); !s)
-        return Error{"'" + path + "': " + s.message()};
+        return s.error().prefixed("'" + path + "': ");
     return table;
 }
 

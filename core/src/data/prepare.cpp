@@ -140,8 +140,8 @@ std::optional<MissingPolicy> missingPolicyFromString(std::string_view name) {
 
 Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
                                          const PrepareOptions& options) {
-    if (auto s = validateRoles(roles, table); !s) return Error{s.message()};
-    if (auto s = checkReadCells(table, roles); !s) return Error{s.message()};
+    if (auto s = validateRoles(roles, table); !s) return s.error();
+    if (auto s = checkReadCells(table, roles); !s) return s.error();
     if (options.countModel && options.transform != TransformKind::None)
         return Error{
             "a count model takes the target as it is: set the transform to 'none' "
@@ -188,7 +188,7 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
         in.report.notes.push_back(std::move(note));
     }
 
-    if (auto s = checkFinite(table, roles, in.keptRows); !s) return Error{s.message()};
+    if (auto s = checkFinite(table, roles, in.keptRows); !s) return s.error();
 
     // The target: counts checked, transform fixed on the kept rows.
     const Column& target = *table.find(roles.target);
@@ -196,18 +196,16 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
     in.yOriginal.resize(n);
     for (Eigen::Index i = 0; i < n; ++i)
         in.yOriginal(i) = target.value(in.keptRows[static_cast<std::size_t>(i)]);
-    if (auto s = checkNotConstant(roles.target, in.yOriginal); !s) return Error{s.message()};
+    if (auto s = checkNotConstant(roles.target, in.yOriginal); !s) return s.error();
     if (options.countModel)
-        if (auto s = checkCounts(roles.target, in.yOriginal, in.keptRows); !s)
-            return Error{s.message()};
+        if (auto s = checkCounts(roles.target, in.yOriginal, in.keptRows); !s) return s.error();
     auto t = fitTransform(options.transform,
                           std::span<const double>(in.yOriginal.data(), in.keptRows.size()),
                           roles.target, in.keptRows);
     if (!t) return t.error();
     in.transform = *t;
     in.y = in.transform.forward(in.yOriginal);
-    if (auto s = checkMagnitude(roles.target, in, options.countModel); !s)
-        return Error{s.message()};
+    if (auto s = checkMagnitude(roles.target, in, options.countModel); !s) return s.error();
     if (auto note = transformNote(in.transform, in.yOriginal, in.keptRows); !note.empty())
         in.report.notes.push_back(std::move(note));
 
@@ -222,7 +220,7 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
     in.coding = std::move(design->coding);
     for (auto& note : design->notes) in.report.notes.push_back(std::move(note));
 
-    if (options.cancel && options.cancel->load()) return Error{"cancelled"};
+    if (options.cancel && options.cancel->load()) return Error::cancelled();
     auto patterns = computePatterns(table, roles.known, in.keptRows);
     if (!patterns) return patterns.error();
     in.patterns = std::move(*patterns);

@@ -529,7 +529,7 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
         readstat_set_file_character_encoding(parser.get(), options.stat.encoding.c_str());
 
     const readstat_error_t err = parse(parser.get(), format, path, &ctx);
-    if (ctx.cancelled) return Error{"reading cancelled"};
+    if (ctx.cancelled) return Error::cancelled("reading cancelled");
     if (!ctx.badText.empty()) {
         // Worded as ReadStat's own conversion failure, which names the encoding option.
         ctx.detail = ctx.badText + " is not valid UTF-8";
@@ -564,7 +564,7 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
     for (std::size_t i = 0; i < ctx.variables.size(); ++i) {
         const char hint = hints ? (*hints)[i] : '\0';
         if (auto s = table.addColumn(buildColumn(ctx, ctx.variables[i], hint, report)); !s)
-            return Error{inQuotes(path) + ": " + s.message()};
+            return s.error().prefixed(inQuotes(path) + ": ");
     }
     return table;
 }

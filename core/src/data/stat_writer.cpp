@@ -224,7 +224,7 @@ Status writeRows(readstat_writer_t* w, const Table& table, const std::vector<Col
     std::size_t refIndex = 0;
     for (std::size_t row = 0; row < table.rowCount(); ++row) {
         if (auto e = readstat_begin_row(w); e != READSTAT_OK)
-            return Error{"could not write '" + path + "': " + errorText(e, sink)};
+            return Error::io("could not write '" + path + "': " + errorText(e, sink));
         for (std::size_t j = 0; j < plans.size(); ++j) {
             const Column& c = table.column(j);
             const ColumnPlan& plan = plans[j];
@@ -258,8 +258,8 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(tmp.c_str(), "wb"),
                                                          std::fclose);
     if (!file)
-        return Error{"could not create a file beside '" + path +
-                     "': check that the folder exists and is writable"};
+        return Error::io("could not create a file beside '" + path +
+                         "': check that the folder exists and is writable");
     Sink sink{file.get(), {}};
     std::unique_ptr<readstat_writer_t, void (*)(readstat_writer_t*)> writer(readstat_writer_init(),
                                                                             readstat_writer_free);
@@ -308,7 +308,7 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
         readstat_writer_set_file_format_version(w, 118);  // Stata 14+: UTF-8, strL
         e = readstat_begin_writing_dta(w, &sink, rows);
     }
-    if (e != READSTAT_OK) return Error{"could not write '" + path + "': " + errorText(e, sink)};
+    if (e != READSTAT_OK) return Error::io("could not write '" + path + "': " + errorText(e, sink));
     for (std::size_t j = 0; j < plans.size(); ++j)
         if (auto v = readstat_validate_variable(w, plans[j].variable); v != READSTAT_OK)
             return Error{"'" + path + "': " + columnRef(table.column(j)) +
@@ -316,11 +316,11 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
                          " file: " + errorText(v, sink)};
     if (auto s = writeRows(w, table, plans, refs, format, path, sink); !s) return s;
     if (e = readstat_end_writing(w); e != READSTAT_OK)
-        return Error{"could not write '" + path + "': " + errorText(e, sink)};
+        return Error::io("could not write '" + path + "': " + errorText(e, sink));
     if (std::fflush(file.get()) != 0 || ::fsync(::fileno(file.get())) != 0)
-        return Error{"could not write '" + path + "': the disk may be full"};
+        return Error::io("could not write '" + path + "': the disk may be full");
     if (std::fclose(file.release()) != 0)
-        return Error{"could not write '" + path + "': the disk may be full"};
+        return Error::io("could not write '" + path + "': the disk may be full");
     return {};
 }
 
@@ -336,7 +336,7 @@ Status writeStatFile(const Table& table, const std::string& path, FileFormat for
     if (table.rowCount() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
         return Error{"'" + path + "': more rows than " + formatName + " file can hold"};
     auto plans = planColumns(table, format);
-    if (!plans) return Error{"'" + path + "': " + plans.message()};
+    if (!plans) return plans.error().prefixed("'" + path + "': ");
     return commitFileAtomically(
         path, [&](const std::string& tmp) { return produce(table, *plans, format, path, tmp); });
 }

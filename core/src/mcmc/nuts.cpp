@@ -92,7 +92,7 @@ Status stepSizeStatus(detail::NutsKernel::StepSizeSearch r, int chain) {
         case detail::NutsKernel::StepSizeSearch::Ok:
             return Status::ok();
         case detail::NutsKernel::StepSizeSearch::Cancelled:
-            return Error{kCancelled};
+            return Error::cancelled(kCancelled);
         case detail::NutsKernel::StepSizeSearch::Improper:
             break;
     }
@@ -159,7 +159,7 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
     for (int it = 0; it < o.warmup; ++it) {
         const double anneal = std::min(1.0, (it + 1) / annealed);
         if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, anneal); !s) return s;
-        if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error{kCancelled};
+        if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error::cancelled(kCancelled);
     }
     out.warmupSeconds = secondsSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
@@ -167,7 +167,7 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
     out.stats.resize(static_cast<std::size_t>(o.draws));
     for (int it = 0; it < o.draws; ++it) {
         for (int t = 0; t < o.thin; ++t) {  // a cancel is noticed between sweeps
-            if (stopRequested(ctx)) return Error{kCancelled};
+            if (stopRequested(ctx)) return Error::cancelled(kCancelled);
             if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, 1.0); !s) return s;
         }
         out.draws.row(it) = kernel.q().transpose();
@@ -176,7 +176,8 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
         st.acceptStat = 1.0;
         st.lp = kernel.lp();
         if (o.onDraw) o.onDraw(chain, it, kernel.q());
-        if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws)) return Error{kCancelled};
+        if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws))
+            return Error::cancelled(kCancelled);
     }
     finishChain(kernel, t1, out);
     return Status::ok();
@@ -214,7 +215,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     Eigen::VectorXd moved(d);
     for (int it = 0; it < o.warmup; ++it) {
         const detail::TransitionInfo info = kernel.transition();
-        if (info.cancelled) return Error{kCancelled};
+        if (info.cancelled) return Error::cancelled(kCancelled);
         if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
         if (info.divergent) ++out.warmupDivergences;
         kernel.setStepSize(stepAdapt.learn(info.acceptStat));
@@ -225,7 +226,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
             stepAdapt.setMu(std::log(10 * kernel.stepSize()));
             stepAdapt.restart();
         }
-        if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error{kCancelled};
+        if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error::cancelled(kCancelled);
     }
     if (o.warmup > 0) kernel.setStepSize(stepAdapt.final());
     out.warmupSeconds = secondsSince(t0);
@@ -238,7 +239,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
         detail::TransitionInfo info;
         for (int t = 0; t < o.thin; ++t) {  // thinned-out transitions count as the draw's
             info = kernel.transition();
-            if (info.cancelled) return Error{kCancelled};
+            if (info.cancelled) return Error::cancelled(kCancelled);
             if (Status s = exactMove(ctx, kernel, rng, moved, chain); !s) return s;
             st.nLeapfrog += info.nLeapfrog;
             st.divergent = st.divergent || info.divergent;
@@ -250,7 +251,8 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
         st.acceptStat = info.acceptStat;
         st.lp = kernel.lp();
         if (o.onDraw) o.onDraw(chain, it, kernel.q());
-        if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws)) return Error{kCancelled};
+        if (!keepGoing(ctx, "sampling", chain, it + 1, o.draws))
+            return Error::cancelled(kCancelled);
     }
     finishChain(kernel, t1, out);
     return Status::ok();
@@ -259,7 +261,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
 }  // namespace
 
 Expected<SamplerResult> sampleNuts(const LogDensity& target, const SamplerOptions& options) {
-    if (Status s = validate(target, options); !s) return Error{s.message()};
+    if (Status s = validate(target, options); !s) return s.error();
 
     SamplerResult result;
     result.chains.resize(static_cast<std::size_t>(options.chains));
@@ -274,7 +276,7 @@ Expected<SamplerResult> sampleNuts(const LogDensity& target, const SamplerOption
         for (int c = nextChain.fetch_add(1); c < options.chains; c = nextChain.fetch_add(1)) {
             const auto i = static_cast<std::size_t>(c);
             if (stop.load() || (options.cancel != nullptr && options.cancel->load())) {
-                status[i] = Error{kCancelled};  // do not start chains after a stop
+                status[i] = Error::cancelled(kCancelled);  // do not start chains after a stop
                 continue;
             }
             status[i] = runChain(ctx, c, result.chains[i]);
@@ -294,10 +296,10 @@ Expected<SamplerResult> sampleNuts(const LogDensity& target, const SamplerOption
     const Status* cancelled = nullptr;
     for (const Status& s : status) {
         if (s) continue;
-        if (s.message() != kCancelled) return Error{s.message()};
+        if (s.kind() != ErrorKind::Cancelled) return s.error();
         cancelled = &s;
     }
-    if (cancelled != nullptr) return Error{kCancelled};
+    if (cancelled != nullptr) return Error::cancelled(kCancelled);
     for (const ChainResult& c : result.chains) result.gradientEvaluations += c.gradientEvaluations;
     return result;
 }

@@ -74,11 +74,11 @@ Expected<std::unique_ptr<Model>> makeModel(const ModelSpec& spec, Eigen::MatrixX
     if (std::find(families.begin(), families.end(), spec.family) == families.end())
         return Error{"unknown model family '" + spec.family +
                      "' (expected poisson-means, poisson, negbin, normal or normal-mixture)"};
-    if (Status s = spec.priors.validate(); !s) return Error{s.message()};
+    if (Status s = spec.priors.validate(); !s) return s.error();
     if (spec.family == "normal-mixture" && (spec.components < 1 || spec.components > 1000))
         return Error{"the mixture needs between 1 and 1000 components, got " +
                      std::to_string(spec.components)};
-    if (Status s = checkData(spec, X, y, columnNames); !s) return Error{s.message()};
+    if (Status s = checkData(spec, X, y, columnNames); !s) return s.error();
 
     std::unique_ptr<Model> m;
     if (spec.family == "poisson-means")

@@ -19,7 +19,7 @@ Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double delt
     for (int it = 0; it < options.maxRefits; ++it) {
         auto delta = refit(a);
         if (!delta)
-            return Error{"refit with scalar weight " + std::to_string(a) + ": " + delta.message()};
+            return delta.error().prefixed("refit with scalar weight " + std::to_string(a) + ": ");
         const double eps = 2.0 * *delta;
         r.tries.push_back({a, *delta, eps});
         if (std::abs(eps - targetEpsilon) <= options.tolerance * targetEpsilon) {
@@ -69,7 +69,7 @@ Expected<ReweightResult> searchReweight(
     auto attempt = [&](double k) -> Expected<bool> {
         Eigen::VectorXd w = reweight(alpha, recordDelta, delta, k);
         auto d = refit(w);
-        if (!d) return Error{"refit with k = " + std::to_string(k) + ": " + d.message()};
+        if (!d) return d.error().prefixed("refit with k = " + std::to_string(k) + ": ");
         const bool keeps = *d <= limit;
         r.tries.push_back({k, *d, keeps});
         if (keeps && k > r.k) {

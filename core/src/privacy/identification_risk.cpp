@@ -97,7 +97,7 @@ Status forEachDataset(const std::vector<std::vector<double>>& synthetic, const R
         ++finished;
         return !stop();
     });
-    if (cancelled) return Error{"identification risk cancelled"};
+    if (cancelled) return Error::cancelled("identification risk cancelled");
     return {};
 }
 
@@ -107,7 +107,7 @@ Expected<std::vector<double>> marginalRisk(std::span<const double> y,
                                            const std::vector<std::vector<double>>& synthetic,
                                            std::span<const std::int32_t> pattern,
                                            const RiskOptions& options) {
-    if (auto s = checkShapes(y, synthetic); !s) return Error{s.message()};
+    if (auto s = checkShapes(y, synthetic); !s) return s.error();
     auto groups = groupByPattern(pattern, y.size());
     if (!groups) return groups.error();
     const std::size_t L = synthetic.size();
@@ -134,7 +134,7 @@ Expected<std::vector<double>> marginalRisk(std::span<const double> y,
             }
         }
     });
-    if (!status) return Error{status.message()};
+    if (!status) return status.error();
     std::vector<double> ir(y.size(), 0.0);
     for (std::size_t l = 0; l < L; ++l)
         for (std::size_t i = 0; i < y.size(); ++i) ir[i] += perDataset[l][i];
@@ -146,7 +146,7 @@ Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
                                     const std::vector<std::vector<double>>& synthetic,
                                     std::span<const std::int32_t> pattern,
                                     const RiskOptions& options) {
-    if (auto s = checkShapes(y, synthetic); !s) return Error{s.message()};
+    if (auto s = checkShapes(y, synthetic); !s) return s.error();
     auto groups = groupByPattern(pattern, y.size());
     if (!groups) return groups.error();
     const std::size_t n = y.size();
@@ -204,7 +204,7 @@ Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
             }
         }
     });
-    if (!status) return Error{status.message()};
+    if (!status) return status.error();
     PairwiseRisk out;
     out.at.assign(n, 0.0);
     out.marginal.assign(n, 0.0);

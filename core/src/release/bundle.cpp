@@ -108,8 +108,8 @@ Status replaceable(const fs::path& target) {
     std::ostringstream text;
     text << in.rdbuf();
     if (!in)
-        return Error{"could not read '" + manifest.string() + "'; '" + target.string() +
-                     "' is not replaced, choose another folder"};
+        return Error::io("could not read '" + manifest.string() + "'; '" + target.string() +
+                         "' is not replaced, choose another folder");
     if (const std::string found = notAReleaseManifest(text.str()); !found.empty())
         return Error{"'" + target.string() +
                      "' is a folder that is not a ppsynth release bundle: its manifest.json is "
@@ -131,7 +131,7 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
     Progress progress{"release", 0, 0, static_cast<double>(m * request.formats.size() + 3)};
     auto step = [&]() -> Status {
         if (report(options.progress, progress) == Continue::Stop)
-            return Error{"release cancelled; nothing was written"};
+            return Error::cancelled("release cancelled; nothing was written");
         progress.done += 1;
         return {};
     };
@@ -152,7 +152,7 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
             auto path = pathInside(temp.string(), name);
             if (!path) return path.status();
             if (Status s = data::writeTable(table, *path, format); !s)
-                return Error{"synthetic dataset " + std::to_string(l + 1) + ": " + s.message()};
+                return s.error().prefixed("synthetic dataset " + std::to_string(l + 1) + ": ");
             facts.files.push_back(name);
         }
     }
@@ -186,7 +186,7 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
     }
     if (Status s = writeText("SHA256SUMS", sums); !s) return s;
     if (report(options.progress, progress) == Continue::Stop)
-        return Error{"release cancelled; nothing was written"};
+        return Error::cancelled("release cancelled; nothing was written");
     return {};
 }
 
@@ -225,8 +225,8 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
     std::error_code ec;
     const bool exists = fs::exists(fs::symlink_status(target, ec));
     if (exists && !options.overwrite)
-        return Error{"'" + target.string() +
-                     "' already exists; choose another folder or allow overwriting"};
+        return Error::alreadyExists("'" + target.string() +
+                                    "' already exists; choose another folder or allow overwriting");
     if (exists) {
         if (Status s = replaceable(target); !s) return s;
     }
@@ -241,18 +241,18 @@ Status writeReleaseBundle(const ReleaseRequest& request, const std::string& bund
     if (!firstMade.empty()) {
         fs::create_directories(target.parent_path(), ec);
         if (ec)
-            return Error{"could not create the folder '" + target.parent_path().string() +
-                         "': " + ec.message()};
+            return Error::io("could not create the folder '" + target.parent_path().string() +
+                             "': " + ec.message());
     }
 
     const fs::path temp = besideName(target, ".tmp-");
     if (!fs::create_directory(temp, ec) || !fs::create_directory(temp / "data", ec))
-        return Error{"could not create a folder beside '" + target.string() +
-                     "': " + (ec ? ec.message() : "it already exists")};
+        return Error::io("could not create a folder beside '" + target.string() +
+                         "': " + (ec ? ec.message() : "it already exists"));
     FolderGuard guard(temp);
 
     if (Status s = writeContents(request, temp, options); !s)
-        return Error{withoutTemporary(s.message(), temp, target)};
+        return Error{withoutTemporary(s.message(), temp, target), s.kind()};
     auto committed = detail::commitBundle(temp, target, exists);
     if (!committed) return committed.status();
     guard.release();

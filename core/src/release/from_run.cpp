@@ -142,7 +142,7 @@ Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::strin
             "and is not published.");
     mf.mechanism.synthesizer = r->name;
     mf.mechanism.scheme = std::string(study::toString(r->scheme));
-    if (Status s = describeMechanism(run, *sc, *r, "", mf); !s) return Error{s.message()};
+    if (Status s = describeMechanism(run, *sc, *r, "", mf); !s) return s.error();
     mf.sampling.chains = config.mcmc.chains;
     mf.sampling.drawsPerChain = config.mcmc.draws;
     mf.seeds.mcmc = config.mcmc.seed;
@@ -181,12 +181,12 @@ Expected<std::vector<data::FileFormat>> parseReleaseFormats(const std::string& l
     };
     for (char ch : list) {
         if (ch == ',') {
-            if (Status s = flush(); !s) return Error{s.message()};
+            if (Status s = flush(); !s) return s.error();
         } else {
             item += ch;
         }
     }
-    if (Status s = flush(); !s) return Error{s.message()};
+    if (Status s = flush(); !s) return s.error();
     if (out.empty()) return Error{"no release format given; use csv, sav or dta"};
     return out;
 }

@@ -63,12 +63,12 @@ Expected<std::vector<json>> runBlocks(const ResumableFolder& folder, std::size_t
     if (finished == wanted) return results;
     if (cancelled() ||
         std::none_of(errors.begin(), errors.end(), [](const auto& e) { return e.has_value(); }))
-        return Error{"cancelled: " + std::to_string(finished) + " of " + std::to_string(wanted) +
-                     " items are saved in '" + folder.dir() +
-                     "'; run the same command again to resume"};
+        return Error::cancelled("cancelled: " + std::to_string(finished) + " of " +
+                                std::to_string(wanted) + " items are saved in '" + folder.dir() +
+                                "'; run the same command again to resume");
     for (std::size_t k = 0; k < todo.size(); ++k)
         if (errors[k]) return Error{name(todo[k]) + ": " + *errors[k]};
-    return Error{"stopped"};
+    return Error::internal("stopped");
 }
 
 }  // namespace ppsynth::study::detail

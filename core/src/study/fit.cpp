@@ -60,7 +60,7 @@ Expected<Fit> fitExact(const models::PoissonMeans& model, const Eigen::VectorXd&
         if (report(so.progress, {"sampling", c, static_cast<double>(so.draws),
                                  static_cast<double>(so.draws)}) == Continue::Stop ||
             (so.cancel && so.cancel->load()))
-            return Error{"sampling cancelled"};
+            return Error::cancelled("sampling cancelled");
     }
     for (auto& a : acc) {
         fit.lipschitz.merge(a);

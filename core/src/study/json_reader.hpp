@@ -136,8 +136,9 @@ struct IntRange {
     long long most = std::numeric_limits<long long>::max();
 };
 
-// Fails `r` naming the first key out of its range, with the value given and what is allowed.
-inline void checkRanges(Reader& r, std::initializer_list<IntRange> keys) {
+// The first key out of its range, with the value given and what is allowed ("'chains' is 0
+// but must be at least 1"), or empty when every key is in range.
+inline std::string rangeProblem(std::initializer_list<IntRange> keys) {
     for (const auto& k : keys) {
         if (k.value >= k.least && k.value <= k.most) continue;
         const std::string allowed =
@@ -145,9 +146,15 @@ inline void checkRanges(Reader& r, std::initializer_list<IntRange> keys) {
                 ? "between " + std::to_string(k.least) + " and " + std::to_string(k.most)
             : k.least == 0 ? std::string("0 or more")
                            : "at least " + std::to_string(k.least);
-        return r.fail("'" + std::string(k.key) + "' is " + std::to_string(k.value) +
-                      " but must be " + allowed);
+        return "'" + std::string(k.key) + "' is " + std::to_string(k.value) + " but must be " +
+               allowed;
     }
+    return {};
+}
+
+// Fails `r` naming the first key out of its range.
+inline void checkRanges(Reader& r, std::initializer_list<IntRange> keys) {
+    if (std::string problem = rangeProblem(keys); !problem.empty()) r.fail(problem);
 }
 
 }  // namespace ppsynth::study::detail

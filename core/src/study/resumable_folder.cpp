@@ -139,13 +139,13 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     }
     // Before any item is computed: a folder on a read-only mount would otherwise fail only
     // when the first item is saved.
-    if (Status s = checkWritableDestination(dir, DestinationUse::Filled); !s)
-        return Error{s.message()};
+    if (Status s = checkWritableDestination(dir, DestinationUse::Filled); !s) return s.error();
     fs::create_directories(root / "items", ec);
-    if (ec) return Error{"could not create '" + (root / "items").string() + "': " + ec.message()};
+    if (ec)
+        return Error::io("could not create '" + (root / "items").string() + "': " + ec.message());
     if (!fs::exists(configPath, ec))
         if (auto s = writeText(configPath, config); !s)
-            return s.message().empty() ? Error{"write failed"} : Error{s.message()};
+            return s.message().empty() ? Error{"write failed"} : s.error();
     return ResumableFolder(dir);
 }
 
@@ -181,7 +181,7 @@ std::optional<std::string> ResumableFolder::load(const std::string& item) const 
 }
 
 Status ResumableFolder::save(const std::string& item, const std::string& text) const {
-    if (Status s = checkSafeName(item); !s) return Error{"study item: " + s.message()};
+    if (Status s = checkSafeName(item); !s) return s.error().prefixed("study item: ");
     auto path = pathInside(dir_, "items/" + item + ".json");
     if (!path) return path.status();
     return writeText(*path, text);

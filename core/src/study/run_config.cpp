@@ -14,7 +14,7 @@
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/factory.hpp"
-#include "ppsynth/study/run_checks.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/json_reader.hpp"
 #include "study/run_config_sections.hpp"
 
@@ -51,12 +51,6 @@ const SynthesizerConfig* RunConfig::find(const std::string& name) const {
 
 namespace {
 
-// The names data/ and models/ accept are the single source for what a configuration may say.
-bool isModelFamily(const std::string& family) {
-    const auto families = models::modelFamilies();
-    return std::find(families.begin(), families.end(), family) != families.end();
-}
-
 std::optional<Scheme> schemeFromString(const std::string& s) {
     for (auto k : {Scheme::Unweighted, Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise,
                    Scheme::Scalar, Scheme::Reweight, Scheme::Sigmoid})
@@ -68,22 +62,15 @@ bool oneOf(const std::string& v, std::initializer_list<const char*> options) {
     return std::any_of(options.begin(), options.end(), [&](const char* o) { return v == o; });
 }
 
-std::string synthPath(std::size_t i, const std::string& name) {
-    return "synthesizers[" + std::to_string(i) + "]" + (name.empty() ? "" : " '" + name + "'");
-}
-
 void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::string& error) {
-    std::string nameGuess = j.is_object() && j.contains("name") && j["name"].is_string()
-                                ? j["name"].get<std::string>()
-                                : "";
-    if (!checkSafeName(nameGuess)) nameGuess.clear();  // the refusal below quotes it safely
-    Reader r(j, synthPath(i, nameGuess), error);
+    const std::string nameGuess = j.is_object() && j.contains("name") && j["name"].is_string()
+                                      ? j["name"].get<std::string>()
+                                      : "";
+    Reader r(j, synthesizerPath(i, nameGuess), error);
     r.get("name", s.name);
     std::string scheme;
     r.get("scheme", scheme);
     if (!error.empty()) return;
-    if (s.name.empty()) return r.fail("needs a 'name'");
-    if (Status ok = checkSafeName(s.name); !ok) return r.fail(ok.message());
     auto sc = schemeFromString(scheme);
     if (!sc)
         return r.fail(
@@ -108,29 +95,6 @@ void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::st
         else
             return r.fail("'k' must be a number in (0, 1] or \"auto\"");
     }
-    if (!error.empty()) return;
-    if (s.c < 0) return r.fail("'c' must not be negative");
-    // c_i rises with IR_i only for a > 0: a = 0 flattens the curve (every c_i halfway) and a
-    // negative a inverts it, scaling the riskiest records' weights down the least.
-    if (s.scheme == Scheme::Sigmoid && !(s.sigmoidA > 0))
-        return r.fail(
-            "'a' (the sigmoid's steepness) must be positive, such as 10; a = 0 gives "
-            "every record the same scale c_i and a negative a gives the riskiest "
-            "records the mildest one");
-    if (s.M && *s.M <= 0) return r.fail("'M' must be positive");
-    if (s.M && s.scheme != Scheme::Lipschitz)
-        return r.fail("'M' applies to the lipschitz scheme only");
-    if (!oneOf(s.source, {"data", "synthetic"}))
-        return r.fail("'source' must be \"data\" or \"synthetic\"");
-    if (s.k && !(*s.k > 0 && *s.k <= 1)) return r.fail("'k' must be in (0, 1] or \"auto\"");
-    if (!(s.tolerance > 0 && s.tolerance < 1)) return r.fail("'tolerance' must be in (0, 1)");
-    if (s.scheme == Scheme::Scalar && s.match.empty() == !s.epsilon)
-        return r.fail(
-            "a scalar weight needs exactly one of 'match' (a synthesizer's name) or 'epsilon'");
-    if (s.scheme == Scheme::Scalar && s.epsilon && *s.epsilon <= 0)
-        return r.fail("'epsilon' must be positive");
-    if (s.scheme == Scheme::Reweight && s.base.empty())
-        return r.fail("re-weighting needs 'base': the weighted synthesizer to start from");
 }
 
 // data.read writes the CSV characters as one-character strings, and "auto" for 0 (detect).
@@ -265,13 +229,6 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         d.get("types", c.data.types);
         d.get("max_levels", c.data.maxLevels);
         if (d.has("read") && error.empty()) readDataRead(d.raw("read"), c.data.read, error);
-        if (error.empty() && c.data.path.empty()) d.fail("needs 'path', the data file");
-        if (error.empty() && c.data.target.empty())
-            d.fail("needs 'target', the sensitive variable");
-        if (error.empty() && !data::transformKindFromString(c.data.transform))
-            d.fail("'transform' must be none, log, log-shift or asinh");
-        if (error.empty() && !data::missingPolicyFromString(c.data.missing))
-            d.fail("'missing' must be \"error\" or \"listwise\"");
     }
     if (top.has("model") && error.empty()) {
         Reader m(top.raw("model"), "model", error);
@@ -279,14 +236,6 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("K", c.model.K);
         m.get("priors", c.model.priors);
         m.get("tau", c.model.tau);
-        if (error.empty() && !models::tauFormFromString(c.model.tau))
-            m.fail(
-                "'tau' must be \"auto\" (integrated for one component, sampled for the "
-                "mixture), \"integrated\" (tau_j integrated out of the sampler) or "
-                "\"sampled\"");
-        if (error.empty() && !isModelFamily(c.model.family))
-            m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
-        if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
     }
     if (top.has("mcmc") && error.empty()) {
         Reader m(top.raw("mcmc"), "mcmc", error);
@@ -300,27 +249,10 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("refit_warmup", c.mcmc.refitWarmup);
         m.get("sampler", c.mcmc.sampler);
         m.get("thin", c.mcmc.thin);
-        if (error.empty())
-            detail::checkRanges(m,
-                                {{"chains", c.mcmc.chains, 1},
-                                 {"draws", c.mcmc.draws, 1},
-                                 {"warmup", c.mcmc.warmup, 0},
-                                 {"threads", c.mcmc.threads, 1},
-                                 {"refit_warmup", c.mcmc.refitWarmup, 0},
-                                 {"thin", c.mcmc.thin, 1},
-                                 {"max_treedepth", c.mcmc.maxTreeDepth, 1, mcmc::kMaxTreeDepth}});
-        if (error.empty() && c.mcmc.sampler != "auto" && c.mcmc.sampler != "nuts" &&
-            c.mcmc.sampler != "gibbs")
-            m.fail(
-                "'sampler' must be \"auto\" (the model's choice), \"nuts\" or \"gibbs\" "
-                "(the normal mixture's augmented Gibbs sweep)");
-        if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
-            m.fail("'adapt_delta' must be in (0, 1)");
     }
     if (top.has("synthesis") && error.empty()) {
         Reader s(top.raw("synthesis"), "synthesis", error);
         s.get("m", c.synthesis.m);
-        if (error.empty() && c.synthesis.m < 1) s.fail("'m' must be at least 1");
     }
     if (top.has("risk") && error.empty()) {
         Reader r(top.raw("risk"), "risk", error);
@@ -333,14 +265,10 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         if (error.empty() && !oneOf(mode, {"percentage", "absolute"}))
             r.fail("'radius_mode' must be \"percentage\" or \"absolute\"");
         c.risk.percentage = mode == "percentage";
-        if (error.empty() && !(c.risk.radius > 0)) r.fail("'radius' must be positive");
-        if (error.empty() && c.risk.L < 1) r.fail("'L' must be at least 1");
     }
     if (top.has("lipschitz") && error.empty()) {
         Reader l(top.raw("lipschitz"), "lipschitz", error);
         l.get("quantile", c.lipschitz.quantile);
-        if (error.empty() && !(c.lipschitz.quantile > 0 && c.lipschitz.quantile <= 1))
-            l.fail("'quantile' must be in (0, 1]");
     }
     if (top.has("utility") && error.empty()) {
         Reader u(top.raw("utility"), "utility", error);
@@ -362,15 +290,6 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         u.get("pmse", c.utility.pmse);
         u.get("level", c.utility.level);
         u.get("grid_points", c.utility.gridPoints);
-        if (error.empty())
-            if (auto s = c.utility.validate(); !s) error = s.message();
-        if (error.empty() && c.utility.regress)
-            for (const auto& p : *c.utility.regress)
-                if (std::find(c.data.predictors.begin(), c.data.predictors.end(), p) ==
-                    c.data.predictors.end()) {
-                    u.fail("'regress' names '" + p + "', which is not one of data.predictors");
-                    break;
-                }
     }
 }
 
@@ -403,8 +322,7 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
         readRunSections(top, c, error);
         if (!error.empty()) return Error{error};
         const json& list = top.raw("synthesizers");
-        if (!list.is_array() || list.empty())
-            return Error{"'synthesizers' must be a non-empty list"};
+        if (!list.is_array()) return Error{"'synthesizers' must be a non-empty list"};
         for (std::size_t i = 0; i < list.size() && error.empty(); ++i) {
             SynthesizerConfig s;
             readSynthesizer(list[i], i, s, error);
@@ -412,40 +330,19 @@ Expected<RunConfig> parseRunConfig(const std::string& text, const std::string& b
         }
     }
     if (!error.empty()) return Error{error};
-
-    // Cross-references: unique names, existing targets, no cycles.
-    for (std::size_t i = 0; i < c.synthesizers.size(); ++i) {
-        const auto& s = c.synthesizers[i];
-        for (std::size_t j = 0; j < i; ++j)
-            if (c.synthesizers[j].name == s.name)
-                return Error{synthPath(i, s.name) + ": the name is used twice"};
-        const std::string& ref = s.scheme == Scheme::Scalar ? s.match : s.base;
-        if (ref.empty() || (s.scheme != Scheme::Scalar && s.scheme != Scheme::Reweight)) continue;
-        const auto* target = c.find(ref);
-        const std::string key = s.scheme == Scheme::Scalar ? "match" : "base";
-        if (!target)
-            return Error{synthPath(i, s.name) + ": '" + key + "' names '" + ref +
-                         "', which is not a synthesizer of this run"};
-        if (ref == s.name)
-            return Error{synthPath(i, s.name) + ": '" + key + "' cannot name itself"};
-        if (s.scheme == Scheme::Reweight && target->scheme == Scheme::Unweighted)
-            return Error{synthPath(i, s.name) + ": 'base' must be a weighted synthesizer, not '" +
-                         ref + "' (unweighted)"};
-    }
-    if (executionOrder(c).size() != c.synthesizers.size())
-        return Error{"synthesizers: the 'match'/'base' references form a cycle"};
-    if (auto s = refuseDegenerateKnobs(c); !s) return Error{s.message()};
+    // Parsed: now what the settings mean, by the rules every configuration meets.
+    if (Status s = validate(c); !s) return s.error();
     resolveDataPath(c, baseDir);
     return c;
 }
 
 Expected<RunConfig> loadRunConfig(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot open the configuration '" + path + "'"};
+    if (!in) return Error::io("cannot open the configuration '" + path + "'");
     std::ostringstream ss;
     ss << in.rdbuf();
     auto c = parseRunConfig(ss.str(), std::filesystem::path(path).parent_path().string());
-    if (!c) return Error{"'" + path + "': " + c.message()};
+    if (!c) return c.error().prefixed("'" + path + "': ");
     return c;
 }
 

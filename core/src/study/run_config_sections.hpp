@@ -1,5 +1,6 @@
 // The sections a run configuration shares with the sweep's (private to core/study): data,
-// model, mcmc, synthesis, risk and lipschitz, read and validated in one place.
+// model, mcmc, synthesis, risk and lipschitz, read in one place (their rules are
+// study/validate.hpp's validateSections, which the parsers call after reading).
 #pragma once
 
 #include <string>
@@ -9,8 +10,8 @@
 
 namespace ppsynth::study {
 
-// Reads every shared section of `top` into c (data is required); the first problem goes
-// into `error` with its key path.
+// Reads every shared section of `top` into c (data is required): types and keys only; the
+// first problem goes into `error` with its key path.
 void readRunSections(detail::Reader& top, RunConfig& c, std::string& error);
 
 // A relative data path is taken relative to the configuration's folder.

@@ -158,7 +158,7 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
 
 Expected<json> readJson(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot open '" + path.string() + "'"};
+    if (!in) return Error::io("cannot open '" + path.string() + "'");
     std::ostringstream s;
     s << in.rdbuf();
     json j;
@@ -236,7 +236,7 @@ class Loader {
     Status step() {
         Progress p{"loading the run", 0, static_cast<double>(done_++), static_cast<double>(total_)};
         if (report(options_.progress, p) == Continue::Stop)
-            return Error{"loading the run was cancelled"};
+            return Error::cancelled("loading the run was cancelled");
         return {};
     }
 
@@ -244,7 +244,7 @@ class Loader {
         LoadedRun out;
         RunResult& run = out.run;
         auto config = parseRunConfig(j.at("configuration").dump());
-        if (!config) return Error{"run.json: configuration: " + config.message()};
+        if (!config) return config.error().prefixed("run.json: configuration: ");
         run.config = std::move(*config);
         const std::size_t m = static_cast<std::size_t>(run.config.synthesis.m);
         total_ = 1 + run.config.synthesizers.size();
@@ -258,10 +258,10 @@ class Loader {
                 return Error{"the run has no synthesizer '" + name + "' (it has " + have + ")"};
             }
 
-        if (Status s = step(); !s) return Error{s.message()};
-        if (Status s = readData(j, out); !s) return Error{s.message()};
+        if (Status s = step(); !s) return s.error();
+        if (Status s = readData(j, out); !s) return s.error();
         auto inputs = prepareRunInputs(run.config, out.table);
-        if (!inputs) return Error{"the data file '" + out.dataPath + "': " + inputs.message()};
+        if (!inputs) return inputs.error().prefixed("the data file '" + out.dataPath + "': ");
         run.inputs = std::move(*inputs);
         const auto records = j.at("data").at("records").get<std::size_t>();
         if (run.inputs.recordCount() != records)
@@ -285,12 +285,12 @@ class Loader {
             r.name = sc.name;
             r.scheme = sc.scheme;
             summariesFrom(all.at(sc.name), r);
-            if (Status st = step(); !st) return Error{st.message()};
-            if (Status st = readRecords(run, r, s == 0); !st) return Error{st.message()};
+            if (Status st = step(); !st) return st.error();
+            if (Status st = readRecords(run, r, s == 0); !st) return st.error();
             if (wantsSynthetic(sc.name))
-                if (Status st = readSynthetic(run, r); !st) return Error{st.message()};
+                if (Status st = readSynthetic(run, r); !st) return st.error();
             if (options_.draws)
-                if (Status st = readDraws(run, r); !st) return Error{st.message()};
+                if (Status st = readDraws(run, r); !st) return st.error();
             r.weights = privacy::summarizeWeights(r.alpha);
             r.irSummary = privacy::summarizeRisk(r.ir, run.config.risk.threshold);
         }
@@ -315,7 +315,7 @@ class Loader {
             return Error{"the run's data file '" + out.dataPath +
                          "' is not there; if it moved, give its new location (--data FILE)"};
         auto data = readRunData(out.run.config, out.dataPath, sha);
-        if (!data) return Error{data.message()};
+        if (!data) return data.error();
         out.run.dataSha256 = data->sha256;
         out.dataVerified = !sha.empty();
         out.table = std::move(data->table);
@@ -325,7 +325,7 @@ class Loader {
     Status readRecords(RunResult& run, SynthesizerResult& r, bool first) {
         const fs::path path = dir_ / "confidential" / (r.name + "_records.csv");
         auto t = readNumericCsv(path);
-        if (!t) return Error{t.message()};
+        if (!t) return t.error();
         const auto n = run.inputs.recordCount();
         if (t->rowCount() != n)
             return Error{"'" + path.string() + "' has " + std::to_string(t->rowCount()) +
@@ -337,7 +337,7 @@ class Loader {
         auto lip = vectorColumn(*t, "lipschitz", path);
         auto ir = vectorColumn(*t, "ir", path);
         for (const auto* v : {&row, &y, &alpha, &f, &lip, &ir})
-            if (!*v) return Error{v->message()};
+            if (!*v) return v->error();
         // The records must be the data's: same rows, same y (written exactly, shortest
         // round-trip), whatever the checksum said.
         for (std::size_t i = 0; i < n; ++i) {
@@ -364,7 +364,7 @@ class Loader {
         // writeRunOutput wrote these in the CSV writer's dialect, not the data file's: a
         // synthetic value equal to the data's missing code is a value here.
         auto ro = columnOptionsFor(run.config);
-        if (!ro) return Error{ro.message()};
+        if (!ro) return ro.error();
         // They hold the modelled columns only (syntheticTable): overrides of others name
         // columns these files do not have.
         const auto& d = run.config.data;
@@ -379,7 +379,7 @@ class Loader {
             const fs::path path = dir_ / "synthetic" / r.name / name.str();
             if (Status s = step(); !s) return s;
             auto t = data::readTable(path.string(), *ro);
-            if (!t) return Error{t.message()};
+            if (!t) return t.error();
             const data::Column* c = t->find(run.config.data.target);
             if (!c ||
                 (c->type() != data::ColumnType::Numeric && c->type() != data::ColumnType::Count))
@@ -398,7 +398,7 @@ class Loader {
         const fs::path path = dir_ / "confidential" / (r.name + "_draws.csv");
         if (!fs::exists(path)) return {};
         auto t = readNumericCsv(path);
-        if (!t) return Error{t.message()};
+        if (!t) return t.error();
         const auto cols = static_cast<Eigen::Index>(run.parameterNames.size());
         r.draws.resize(static_cast<Eigen::Index>(t->rowCount()), cols);
         for (Eigen::Index p = 0; p < cols; ++p) {

@@ -190,7 +190,7 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
         } else if (modelledColumn(run.config, c.name())) {
             s = t.addColumn(c.filtered(keep));
         }
-        if (!s) return Error{s.message()};
+        if (!s) return s.error();
     }
     return t;
 }
@@ -344,8 +344,8 @@ Status replaceableByRun(const std::string& dir, bool overwrite) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(target, ec))) return {};
     if (!overwrite)
-        return Error{"'" + dir +
-                     "' already exists; choose another output folder or remove it first"};
+        return Error::alreadyExists(
+            "'" + dir + "' already exists; choose another output folder or remove it first");
     if (!fs::is_directory(target, ec))
         return Error{"'" + dir +
                      "' exists and is not a folder; it is not replaced, choose another output "
@@ -391,7 +391,7 @@ Status replaceableByRun(const std::string& dir, bool overwrite) {
 
 Status checkSynthesizerNames(const RunResult& run) {
     for (const auto& r : run.synthesizers)
-        if (Status s = checkSafeName(r.name); !s) return Error{"synthesizer: " + s.message()};
+        if (Status s = checkSafeName(r.name); !s) return s.error().prefixed("synthesizer: ");
     return {};
 }
 
@@ -418,13 +418,13 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
     const fs::path tmp =
         parent / (target.filename().string() + ".partial-" + std::to_string(::getpid()));
     fs::remove_all(tmp, ec);
-    auto fail = [&](const std::string& msg) -> Status {
+    auto fail = [&](const Error& e) -> Status {
         fs::remove_all(tmp, ec);
-        return Error{msg};
+        return e;
     };
     if (!fs::create_directories(tmp / "synthetic", ec) ||
         !fs::create_directories(tmp / "confidential", ec))
-        return fail("could not create '" + tmp.string() + "': " + ec.message());
+        return fail(Error::io("could not create '" + tmp.string() + "': " + ec.message()));
     // A table that did not come from a file (tests, generated examples) has no checksum;
     // the loader then checks the records' y against the data instead.
     std::string sha = run.dataSha256;
@@ -434,27 +434,28 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
     // this holds even if a path bug let one through).
     auto inside = [&](const std::string& rel) { return pathInside(tmp.string(), rel); };
     auto runJson = inside("run.json");
-    if (!runJson) return fail(runJson.message());
-    if (auto s = writeText(*runJson, summaryJson(run, sha)); !s) return fail(s.message());
+    if (!runJson) return fail(runJson.error());
+    if (auto s = writeText(*runJson, summaryJson(run, sha)); !s) return fail(s.error());
     for (const auto& r : run.synthesizers) {
         for (std::size_t l = 0; l < r.synthetic.size(); ++l) {
             auto t = syntheticTable(run, table, r.synthetic[l]);
-            if (!t) return fail(t.message());
+            if (!t) return fail(t.error());
             std::ostringstream name;
             name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
             auto path = inside("synthetic/" + r.name + "/" + name.str());
-            if (!path) return fail(path.message());
+            if (!path) return fail(path.error());
             if (!fs::create_directories(fs::path(*path).parent_path(), ec) && ec)
-                return fail("could not create the folder for '" + r.name + "': " + ec.message());
-            if (auto s = data::writeTable(*t, *path); !s) return fail(s.message());
+                return fail(
+                    Error::io("could not create the folder for '" + r.name + "': " + ec.message()));
+            if (auto s = data::writeTable(*t, *path); !s) return fail(s.error());
         }
         auto records = inside("confidential/" + r.name + "_records.csv");
-        if (!records) return fail(records.message());
-        if (auto s = writeRecords(run, r, *records); !s) return fail(s.message());
+        if (!records) return fail(records.error());
+        if (auto s = writeRecords(run, r, *records); !s) return fail(s.error());
         if (options.keepDraws) {
             auto draws = inside("confidential/" + r.name + "_draws.csv");
-            if (!draws) return fail(draws.message());
-            if (auto s = writeDraws(run, r, *draws); !s) return fail(s.message());
+            if (!draws) return fail(draws.error());
+            if (auto s = writeDraws(run, r, *draws); !s) return fail(s.error());
         }
     }
     // What is there is checked again (something may have appeared, or been put into the
@@ -462,9 +463,9 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
     // deleted, until the new one is in place: a failure leaves it whole.
     const bool exists = fs::exists(fs::symlink_status(target, ec));
     if (exists)
-        if (Status s = checkRunDestination(dir, options.overwrite); !s) return fail(s.message());
+        if (Status s = checkRunDestination(dir, options.overwrite); !s) return fail(s.error());
     auto committed = replaceFolder(tmp, target, exists, "run folder");
-    if (!committed) return fail(committed.message());
+    if (!committed) return fail(committed.error());
     if (!committed->empty() && options.warning) options.warning(*committed);
     return {};
 }

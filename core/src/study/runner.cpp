@@ -4,12 +4,12 @@
 #include <cmath>
 
 #include "ppsynth/common/rng.hpp"
-#include "ppsynth/common/safe_name.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
+#include "ppsynth/study/validate.hpp"
 
 namespace ppsynth::study {
 
@@ -52,7 +52,7 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
         }
         p.*(it->second) = value;
     }
-    if (auto s = p.validate(); !s) return Error{"model.priors: " + s.message()};
+    if (auto s = p.validate(); !s) return s.error().prefixed("model.priors: ");
     return p;
 }
 
@@ -140,7 +140,7 @@ class Runner {
 
     Expected<RunResult> run(const data::Table& table) {
         const auto t0 = std::chrono::steady_clock::now();
-        if (auto s = prepareBase(table); !s) return Error{s.message()};
+        if (auto s = prepareBase(table); !s) return s.error();
         auto r = runSynthesizers();
         if (r) r->seconds = secondsSince(t0);
         return r;
@@ -166,7 +166,7 @@ class Runner {
         for (std::size_t idx : executionOrder(config_)) {
             const auto& sc = config_.synthesizers[idx];
             auto r = runSynthesizer(sc);
-            if (!r) return Error{"synthesizer '" + sc.name + "': " + r.message()};
+            if (!r) return r.error().prefixed("synthesizer '" + sc.name + "': ");
             result_.synthesizers[idx] = std::move(*r);
             done_[sc.name] = idx;
         }
@@ -189,7 +189,6 @@ class Runner {
 
     Status prepare(const data::Table& table) {
         countModel_ = models::isCountFamily(config_.model.family);
-        if (auto s = refuseDegenerateKnobs(config_); !s) return s;
         auto inputs = prepareRunInputs(config_, table, options_.cancel);
         if (!inputs) return inputs.status();
         result_.inputs = std::move(*inputs);
@@ -203,7 +202,7 @@ class Runner {
         spec.family = config_.model.family;
         spec.components = config_.model.K;
         spec.priors = *priors;
-        // Validated by parseRunConfig.
+        // Checked by validate before the run started.
         spec.priors.tau =
             models::tauFormFromString(config_.model.tau).value_or(models::TauForm::Automatic);
         auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
@@ -519,7 +518,7 @@ class Runner {
             }
         }
         if (sc.scheme != Scheme::Unweighted) r.alpha = withAssumption2(std::move(r.alpha));
-        if (auto s = refuseZeroWeights(sc, r.alpha); !s) return Error{s.message()};
+        if (auto s = refuseZeroWeights(sc, r.alpha); !s) return s.error();
         if (auto w = weightsWarning(sc, r.alpha)) result_.warnings.push_back(std::move(*w));
         // Everything so far that was not a fit: IR for the weights, the scalar/k searches.
         r.stageSeconds.weights = secondsSince(t0) - (fitSeconds_ - fitsBefore);
@@ -583,7 +582,7 @@ class Runner {
             const auto tu = std::chrono::steady_clock::now();
             measureUtility(r);
             r.stageSeconds.utility = secondsSince(tu);
-            if (cancelled()) return Error{"cancelled"};
+            if (cancelled()) return Error::cancelled();
         }
         return r;
     }
@@ -617,10 +616,9 @@ data::DesignSummary designOf(const RunConfig& config, const data::ModelInputs& i
 
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,
                              const RunOptions& options) {
-    // A configuration built without the parser (the GUI's) meets the same name check
-    // before any work: the names become file names of the run folder.
-    for (const auto& s : config.synthesizers)
-        if (Status ok = checkSafeName(s.name); !ok) return Error{"synthesizer: " + ok.message()};
+    // A configuration built without the parser (the GUI's) meets the same rules before any
+    // work (the synthesizers' names, for one, become file names of the run folder).
+    if (Status s = validate(config); !s) return s.error();
     Runner runner(config, options);
     return runner.run(table);
 }
@@ -636,8 +634,9 @@ struct PreparedStudy::State {
 
 Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table& table,
                                      const RunOptions& options) {
+    if (Status s = validate(config); !s) return s.error();
     auto state = std::make_shared<PreparedStudy::State>(config, options);
-    if (auto s = state->runner.prepareBase(table); !s) return Error{s.message()};
+    if (auto s = state->runner.prepareBase(table); !s) return s.error();
     state->options = {};  // the caller's callbacks must not outlive this call
     PreparedStudy p;
     p.state_ = std::move(state);
@@ -650,7 +649,8 @@ const RunConfig& PreparedStudy::config() const {
 
 Expected<RunResult> runPrepared(const PreparedStudy& study, const RunConfig& config,
                                 const RunOptions& options) {
-    if (!study.state_) return Error{"the study was not prepared"};
+    if (!study.state_) return Error::internal("the study was not prepared");
+    if (Status s = validate(config); !s) return s.error();
     // The unweighted datasets were drawn once, for the prepared m and L; more cannot be
     // borrowed from it (they would be empty datasets).
     const RunConfig& prepared = study.config();

@@ -19,6 +19,7 @@
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/block_run.hpp"
 #include "study/csv_text.hpp"
 #include "study/json_reader.hpp"
@@ -73,11 +74,11 @@ Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
             m.get("max_treedepth", c.mcmc.maxTreeDepth);
             m.get("adapt_delta", c.mcmc.adaptDelta);
             if (error.empty())
-                detail::checkRanges(
-                    m, {{"chains", c.mcmc.chains, 1},
-                        {"draws", c.mcmc.draws, 1},
-                        {"warmup", c.mcmc.warmup, 0},
-                        {"max_treedepth", c.mcmc.maxTreeDepth, 1, mcmc::kMaxTreeDepth}});
+                detail::checkRanges(m, {{"chains", c.mcmc.chains, limits::kChains},
+                                        {"draws", c.mcmc.draws, limits::kDraws},
+                                        {"warmup", c.mcmc.warmup, limits::kWarmup},
+                                        {"max_treedepth", c.mcmc.maxTreeDepth, limits::kTreeDepth,
+                                         mcmc::kMaxTreeDepth}});
             if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
                 m.fail("'adapt_delta' must be in (0, 1)");
         }
@@ -116,11 +117,11 @@ Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
 
 Expected<SimulateConfig> loadSimulateConfig(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot open the configuration '" + path + "'"};
+    if (!in) return Error::io("cannot open the configuration '" + path + "'");
     std::ostringstream ss;
     ss << in.rdbuf();
     auto c = parseSimulateConfig(ss.str());
-    if (!c) return Error{"'" + path + "': " + c.message()};
+    if (!c) return c.error().prefixed("'" + path + "': ");
     return c;
 }
 
@@ -394,7 +395,7 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     if (options.planOnly) {
         std::vector<std::string> names;
         for (std::size_t i = 0; i < blocks.size(); ++i) names.push_back(name(i));
-        if (auto st = folder->writePlan("simulation", names, {}); !st) return Error{st.message()};
+        if (auto st = folder->writePlan("simulation", names, {}); !st) return st.error();
         SimulateSummary planned;
         planned.config = config;
         planned.items = blocks.size();
@@ -403,11 +404,11 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     auto work = [&](std::size_t i) -> Expected<json> {
         json list = json::array();
         for (int r = blocks[i].first; r < blocks[i].last; ++r) {
-            if (options.cancel && options.cancel->load()) return Error{"cancelled"};
+            if (options.cancel && options.cancel->load()) return Error::cancelled();
             auto reps = runner.run(blocks[i].n, r);
             if (!reps)
-                return Error{"n = " + std::to_string(blocks[i].n) + ", replicate " +
-                             std::to_string(r + 1) + ": " + reps.message()};
+                return reps.error().prefixed("n = " + std::to_string(blocks[i].n) + ", replicate " +
+                                             std::to_string(r + 1) + ": ");
             for (const auto& x : *reps) list.push_back(replicateJson(x));
         }
         return json{{"replicates", list}};
@@ -442,7 +443,7 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
         for (const auto& m : config.mechanisms)
             s.distributions.push_back(distribution(config, n, m, s.replicates));
     s.seconds = secondsSince(t0);
-    if (auto st = writeTables(*folder, s); !st) return Error{st.message()};
+    if (auto st = writeTables(*folder, s); !st) return st.error();
     return s;
 }
 

@@ -11,6 +11,7 @@
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/utility_json.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/block_run.hpp"
 #include "study/csv_text.hpp"
 #include "study/json_reader.hpp"
@@ -131,17 +132,18 @@ Expected<SweepConfig> parseSweepConfig(const std::string& text, const std::strin
         }
     }
     if (!error.empty()) return Error{error};
+    if (Status st = validateSections(c.run); !st) return st.error();
     resolveDataPath(c.run, baseDir);
     return c;
 }
 
 Expected<SweepConfig> loadSweepConfig(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{"cannot open the configuration '" + path + "'"};
+    if (!in) return Error::io("cannot open the configuration '" + path + "'");
     std::ostringstream ss;
     ss << in.rdbuf();
     auto c = parseSweepConfig(ss.str(), std::filesystem::path(path).parent_path().string());
-    if (!c) return Error{"'" + path + "': " + c.message()};
+    if (!c) return c.error().prefixed("'" + path + "': ");
     return c;
 }
 
@@ -427,7 +429,7 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
             names.push_back(name(i));
             after.push_back(i == 0 ? std::vector<std::size_t>{} : std::vector<std::size_t>{0});
         }
-        if (auto st = folder->writePlan("sweep", names, after); !st) return Error{st.message()};
+        if (auto st = folder->writePlan("sweep", names, after); !st) return st.error();
         return s;
     }
     const std::size_t first = options.items ? options.items->first : 0;
@@ -453,9 +455,9 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
         auto p = prepareStudy(base, table, ro);
         if (!p) {
             if (options.cancel && options.cancel->load())
-                return Error{
+                return Error::cancelled(
                     "cancelled while fitting the unweighted model; run the same command "
-                    "again to resume"};
+                    "again to resume");
             return p.error();
         }
         prepared = std::move(*p);
@@ -509,9 +511,8 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
                      "); remove its file under items/ to recompute it"};
     }
     s.seconds = secondsSince(t0);
-    if (auto st = folder->writeOutput("sweep.csv", sweepCsv(s)); !st) return Error{st.message()};
-    if (auto st = folder->writeOutput("sweep.json", sweepSummaryJson(s)); !st)
-        return Error{st.message()};
+    if (auto st = folder->writeOutput("sweep.csv", sweepCsv(s)); !st) return st.error();
+    if (auto st = folder->writeOutput("sweep.json", sweepSummaryJson(s)); !st) return st.error();
     return s;
 }
 

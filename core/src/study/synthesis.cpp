@@ -61,7 +61,7 @@ Expected<std::vector<std::vector<double>>> synthesize(const models::Model& model
         }
         return true;
     });
-    if (cancelled) return Error{"synthesis cancelled"};
+    if (cancelled) return Error::cancelled("synthesis cancelled");
     // An infinite or undefined value must never reach a released file (a back-transform such as
     // exp overflows for draws far out on the model's scale).
     for (std::size_t l = 0; l < out.size(); ++l)

@@ -164,14 +164,14 @@ Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::
         ++done;
         return !stop();
     });
-    if (cancelled) return Error{"pMSE cancelled"};
+    if (cancelled) return Error::cancelled("pMSE cancelled");
     utility::PmseUtility u;
     std::size_t flagged = 0;
     std::string firstWarning;
     for (std::size_t l = 0; l < m; ++l) {
         if (!results[l] || !*results[l])
-            return Error{"synthetic dataset " + std::to_string(l + 1) + ": " +
-                         (results[l] ? results[l]->message() : std::string("not computed"))};
+            return (results[l] ? results[l]->error() : Error::internal("not computed"))
+                .prefixed("synthetic dataset " + std::to_string(l + 1) + ": ");
         const auto& r = **results[l];
         u.pmse += r.pmse / static_cast<double>(m);
         u.standardized += r.standardized / static_cast<double>(m);
@@ -263,8 +263,7 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
         if (fullySynthetic)
             for (std::size_t l = 0; l < synthetic.size(); ++l) {
                 auto X = design->coding.apply(synthetic[l]);
-                if (!X)
-                    return Error{"synthetic file " + std::to_string(l + 1) + ": " + X.message()};
+                if (!X) return X.error().prefixed("synthetic file " + std::to_string(l + 1) + ": ");
                 UtilityInputs own;
                 propensityFrom(*X, design->coding, own);
                 in.syntheticPropensityPredictors.push_back(std::move(own.propensityPredictors));
@@ -282,7 +281,7 @@ Expected<UtilityInputs> utilityInputsFromTables(const data::Table& original,
 Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOptions& options,
                                        std::uint64_t seed, int threads,
                                        const ProgressCallback& progress) {
-    if (auto s = options.validate(); !s) return Error{s.message()};
+    if (auto s = options.validate(); !s) return s.error();
     const auto tAll = std::chrono::steady_clock::now();
     const std::size_t n = in.original.size(), m = in.synthetic.size();
     if (n == 0) return Error{"utility: the original data have no records"};
@@ -331,9 +330,9 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     utility::BootstrapOptions bOriginal = bo;
     bOriginal.seed = in.originalSeed.value_or(seed);
     auto orig = utility::bootstrapOriginal(in.original, statistics, bOriginal);
-    if (!orig) return Error{"utility: " + orig.message()};
+    if (!orig) return orig.error().prefixed("utility: ");
     auto syn = utility::bootstrapSynthetic(in.synthetic, statistics, bo);
-    if (!syn) return Error{"utility: " + syn.message()};
+    if (!syn) return syn.error().prefixed("utility: ");
     for (std::size_t s = 0; s < statistics.size(); ++s) {
         const auto& o = (*orig)[s];
         const auto& y = (*syn)[s];
@@ -359,7 +358,7 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     // Regression with the combining rules for partially synthetic data.
     t0 = std::chrono::steady_clock::now();
     if (in.regressionDesign.cols() > 0) {
-        if (stopped("regression")) return Error{"utility cancelled"};
+        if (stopped("regression")) return Error::cancelled("utility cancelled");
         if (full) {
             r.warnings.push_back(
                 "regression: skipped for fully synthetic data (the combining rules here are "
@@ -374,8 +373,8 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
             ro.progress = progress;
             auto reg = utility::regressionUtility(in.regressionDesign, in.original, in.synthetic,
                                                   in.regressionNames, ro);
-            if (!reg && reg.message().find("cancelled") != std::string::npos)
-                return Error{"utility cancelled"};
+            if (!reg && reg.kind() == ErrorKind::Cancelled)
+                return Error::cancelled("utility cancelled");
             if (!reg) {
                 r.warnings.push_back("regression: " + reg.message());
             } else {
@@ -398,17 +397,16 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
     r.seconds.regression = secondsSince(t0);
 
     t0 = std::chrono::steady_clock::now();
-    if (stopped("ecdf")) return Error{"utility cancelled"};
+    if (stopped("ecdf")) return Error::cancelled("utility cancelled");
     auto ecdf = utility::ecdfUtility(in.original, in.synthetic, progress);
-    if (!ecdf && ecdf.message().find("cancelled") != std::string::npos)
-        return Error{"utility cancelled"};
-    if (!ecdf) return Error{"utility: " + ecdf.message()};
+    if (!ecdf && ecdf.kind() == ErrorKind::Cancelled) return Error::cancelled("utility cancelled");
+    if (!ecdf) return ecdf.error().prefixed("utility: ");
     r.ecdf = {ecdf->maxAbs, ecdf->meanSquare, ecdf->perDataset};
     r.seconds.ecdf = secondsSince(t0);
 
     t0 = std::chrono::steady_clock::now();
     if (options.pmse) {
-        if (stopped("pmse")) return Error{"utility cancelled"};
+        if (stopped("pmse")) return Error::cancelled("utility cancelled");
         utility::PmseOptions po;
         po.threads = threads;
         po.progress = progress;
@@ -416,8 +414,7 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
                        : utility::pmseUtility(propensityPredictorsOf(in), in.original, in.synthetic,
                                               in.propensityNames, in.target, po);
         if (!pm) {
-            if (pm.message().find("cancelled") != std::string::npos)
-                return Error{"utility cancelled"};
+            if (pm.kind() == ErrorKind::Cancelled) return Error::cancelled("utility cancelled");
             r.pmse.warnings.push_back(pm.message());
             r.warnings.push_back("pMSE: " + pm.message());
         } else {

@@ -115,7 +115,7 @@ Expected<Replicates> drawReplicates(const std::vector<std::vector<double>>& sort
         }
         return true;
     });
-    if (cancelled) return Error{"bootstrap cancelled"};
+    if (cancelled) return Error::cancelled("bootstrap cancelled");
     return reps;
 }
 
@@ -168,8 +168,8 @@ std::vector<double> quantileGrid(int points) {
 Expected<std::vector<BootstrapSummary>> bootstrapOriginal(std::span<const double> y,
                                                           const std::vector<Statistic>& statistics,
                                                           const BootstrapOptions& options) {
-    if (auto st = validateInputs(statistics, options); !st) return Error{st.message()};
-    if (auto st = validateSample(y, "the confidential data"); !st) return Error{st.message()};
+    if (auto st = validateInputs(statistics, options); !st) return st.error();
+    if (auto st = validateSample(y, "the confidential data"); !st) return st.error();
     const std::vector<std::vector<double>> sources{sortedCopy(y)};
     auto reps = drawReplicates(sources, 0, statistics, options);
     if (!reps) return reps.error();
@@ -194,7 +194,7 @@ Expected<std::vector<BootstrapSummary>> bootstrapOriginal(std::span<const double
 Expected<std::vector<BootstrapSummary>> bootstrapSynthetic(
     const std::vector<std::vector<double>>& synthetic, const std::vector<Statistic>& statistics,
     const BootstrapOptions& options) {
-    if (auto st = validateInputs(statistics, options); !st) return Error{st.message()};
+    if (auto st = validateInputs(statistics, options); !st) return st.error();
     if (synthetic.empty()) return Error{"the bootstrap needs at least one synthetic dataset"};
     if (synthetic.size() >= (std::size_t{1} << 31))
         return Error{"too many synthetic datasets for the bootstrap streams"};
@@ -202,7 +202,7 @@ Expected<std::vector<BootstrapSummary>> bootstrapSynthetic(
     for (std::size_t l = 0; l < synthetic.size(); ++l) {
         if (auto st = validateSample(synthetic[l], "synthetic dataset " + std::to_string(l + 1));
             !st)
-            return Error{st.message()};
+            return st.error();
         sources.push_back(sortedCopy(synthetic[l]));
     }
     auto reps = drawReplicates(sources, 1, statistics, options);

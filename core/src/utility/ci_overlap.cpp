@@ -18,8 +18,8 @@ Status checkInterval(const Interval& i, const char* which) {
 }  // namespace
 
 Expected<double> ciOverlap(const Interval& original, const Interval& synthetic) {
-    if (auto st = checkInterval(original, "original"); !st) return Error{st.message()};
-    if (auto st = checkInterval(synthetic, "synthetic"); !st) return Error{st.message()};
+    if (auto st = checkInterval(original, "original"); !st) return st.error();
+    if (auto st = checkInterval(synthetic, "synthetic"); !st) return st.error();
     const double common =
         std::min(original.upper, synthetic.upper) - std::max(original.lower, synthetic.lower);
     return 0.5 * (common / original.width() + common / synthetic.width());

@@ -40,27 +40,25 @@ EcdfDistance distanceSorted(const std::vector<double>& o, const std::vector<doub
 
 Expected<EcdfDistance> ecdfDistance(std::span<const double> original,
                                     std::span<const double> synthetic) {
-    if (auto st = validateSample(original, "the confidential data"); !st)
-        return Error{st.message()};
-    if (auto st = validateSample(synthetic, "the synthetic data"); !st) return Error{st.message()};
+    if (auto st = validateSample(original, "the confidential data"); !st) return st.error();
+    if (auto st = validateSample(synthetic, "the synthetic data"); !st) return st.error();
     return distanceSorted(sortedCopy(original), sortedCopy(synthetic));
 }
 
 Expected<EcdfUtility> ecdfUtility(std::span<const double> original,
                                   const std::vector<std::vector<double>>& synthetic,
                                   const ProgressCallback& progress) {
-    if (auto st = validateSample(original, "the confidential data"); !st)
-        return Error{st.message()};
+    if (auto st = validateSample(original, "the confidential data"); !st) return st.error();
     if (synthetic.empty()) return Error{"the ECDF distances need at least one synthetic dataset"};
     const auto o = sortedCopy(original);
     EcdfUtility u;
     for (std::size_t l = 0; l < synthetic.size(); ++l) {
         if (report(progress, {"ecdf", 0, static_cast<double>(l),
                               static_cast<double>(synthetic.size())}) == Continue::Stop)
-            return Error{"ECDF cancelled"};
+            return Error::cancelled("ECDF cancelled");
         if (auto st = validateSample(synthetic[l], "synthetic dataset " + std::to_string(l + 1));
             !st)
-            return Error{st.message()};
+            return st.error();
         const auto d = distanceSorted(o, sortedCopy(synthetic[l]));
         u.perDataset.push_back(d);
         u.maxAbs += d.maxAbs;

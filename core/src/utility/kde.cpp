@@ -173,7 +173,7 @@ double bandwidthNrd0(std::span<const double> values) {
 }
 
 Expected<Density> kernelDensity(std::span<const double> values, const KdeOptions& options) {
-    if (Status s = checkInput(values, options); !s) return Error{s.message()};
+    if (Status s = checkInput(values, options); !s) return s.error();
     const auto [mn, mx] = std::minmax_element(values.begin(), values.end());
     const double h =
         options.bandwidth.value_or(bandwidthNrd0(values)) * options.bandwidthMultiplier;
@@ -181,7 +181,7 @@ Expected<Density> kernelDensity(std::span<const double> values, const KdeOptions
 }
 
 Expected<ViolinSummary> violinSummary(std::span<const double> values, const KdeOptions& options) {
-    if (Status s = checkInput(values, options); !s) return Error{s.message()};
+    if (Status s = checkInput(values, options); !s) return s.error();
     std::vector<double> sorted(values.begin(), values.end());
     std::sort(sorted.begin(), sorted.end());
     const double h = options.bandwidth.value_or(nrd0Sorted(sorted, values.front())) *
@@ -258,7 +258,7 @@ Expected<DensityComparison> compareDensities(std::span<const double> confidentia
     for (auto [values, what] :
          {std::pair{confidential, "confidential"}, std::pair{synthetic, "synthetic"}}) {
         if (Status s = checkInput(values, options); !s) {
-            return Error{std::string(what) + " " + s.message()};
+            return s.error().prefixed(std::string(what) + " ");
         }
     }
     const double multiplier = options.bandwidthMultiplier;
@@ -272,9 +272,9 @@ Expected<DensityComparison> compareDensities(std::span<const double> confidentia
 
     DensityComparison out;
     auto conf = densityWithBandwidth(confidential, *cmin, *cmax, hc, common);
-    if (!conf) return Error{"confidential " + conf.message()};
+    if (!conf) return conf.error().prefixed("confidential ");
     auto synth = densityWithBandwidth(synthetic, *smin, *smax, hs, common);
-    if (!synth) return Error{"synthetic " + synth.message()};
+    if (!synth) return synth.error().prefixed("synthetic ");
     out.confidential = std::move(*conf);
     out.synthetic = std::move(*synth);
     if (tailQuantile) {
@@ -284,8 +284,8 @@ Expected<DensityComparison> compareDensities(std::span<const double> confidentia
         if (*tail.from < *tail.to) {
             auto ct = densityWithBandwidth(confidential, *cmin, *cmax, hc, tail);
             auto st = densityWithBandwidth(synthetic, *smin, *smax, hs, tail);
-            if (!ct) return Error{"confidential tail " + ct.message()};
-            if (!st) return Error{"synthetic tail " + st.message()};
+            if (!ct) return ct.error().prefixed("confidential tail ");
+            if (!st) return st.error().prefixed("synthetic tail ");
             out.confidentialTail = std::move(*ct);
             out.syntheticTail = std::move(*st);
         }

@@ -101,7 +101,7 @@ Expected<LogisticFit> newton(const Matrix& X, const Eigen::VectorXd& y,
 
     Eigen::VectorXd delta(p);
     while (fit.iterations < options.maxIterations) {
-        if (stopped(fit.iterations)) return Error{"the logistic fit was cancelled"};
+        if (stopped(fit.iterations)) return Error::cancelled("the logistic fit was cancelled");
         if (!newtonStep(delta)) {
             singular = true;
             break;
@@ -111,7 +111,8 @@ Expected<LogisticFit> newton(const Matrix& X, const Eigen::VectorXd& y,
         Eigen::VectorXd betaNew, etaNew;
         bool accepted = false;
         for (int h = 0; h <= options.maxHalvings; ++h, step /= 2) {
-            if (h > 0 && stopped(fit.iterations)) return Error{"the logistic fit was cancelled"};
+            if (h > 0 && stopped(fit.iterations))
+                return Error::cancelled("the logistic fit was cancelled");
             betaNew = beta + step * delta;
             etaNew = X * betaNew;
             devNew = deviance(etaNew, y);
@@ -169,10 +170,8 @@ Expected<LogisticFit> newton(const Matrix& X, const Eigen::VectorXd& y,
 Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
                                   const LogisticOptions& options,
                                   const std::vector<std::string>& names) {
-    if (auto st = checkLogisticInputs(X.rows(), X.cols(), y, options); !st)
-        return Error{st.message()};
-    if (auto st = detail::checkRank(X, names, "the logistic design matrix"); !st)
-        return Error{st.message()};
+    if (auto st = checkLogisticInputs(X.rows(), X.cols(), y, options); !st) return st.error();
+    if (auto st = detail::checkRank(X, names, "the logistic design matrix"); !st) return st.error();
     DenseFactor factor;
     return newton(X, y, options, factor);
 }
@@ -180,10 +179,9 @@ Expected<LogisticFit> fitLogistic(const Eigen::MatrixXd& X, const Eigen::VectorX
 Expected<LogisticFit> fitLogistic(const Eigen::SparseMatrix<double>& X, const Eigen::VectorXd& y,
                                   const LogisticOptions& options,
                                   const std::vector<std::string>& names) {
-    if (auto st = checkLogisticInputs(X.rows(), X.cols(), y, options); !st)
-        return Error{st.message()};
+    if (auto st = checkLogisticInputs(X.rows(), X.cols(), y, options); !st) return st.error();
     if (auto st = detail::checkRankSparse(X, names, "the logistic design matrix"); !st)
-        return Error{st.message()};
+        return st.error();
     SparseFactor factor;
     return newton(X, y, options, factor);
 }

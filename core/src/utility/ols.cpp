@@ -91,13 +91,13 @@ Expected<OlsSolver> OlsSolver::create(const Eigen::MatrixXd& X, std::vector<std:
     s.n_ = X.rows();
     s.p_ = X.cols();
     s.names_ = columnNames(names, s.p_);
-    if (Status st = checkRegressionShape(s.n_, s.p_); !st) return Error{st.message()};
+    if (Status st = checkRegressionShape(s.n_, s.p_); !st) return st.error();
     auto norms = columnNorms(X, s.names_, "the design matrix");
     if (!norms) return norms.error();
     s.scale_ = *norms;
     s.qr_.setThreshold(kRankThreshold);
     s.qr_.compute(X * s.scale_.cwiseInverse().asDiagonal());
-    if (auto st = rankOf(s.qr_, s.names_, "the design matrix"); !st) return Error{st.message()};
+    if (auto st = rankOf(s.qr_, s.names_, "the design matrix"); !st) return st.error();
     // (X'X)^-1 = D^-1 P R^-1 R^-T P' D^-1 for X D^-1 P = Q R.
     const Eigen::MatrixXd R =
         s.qr_.matrixR().topLeftCorner(s.p_, s.p_).triangularView<Eigen::Upper>();
@@ -130,7 +130,7 @@ Expected<Eigen::VectorXd> toVector(std::span<const double> y, Eigen::Index n,
     if (static_cast<Eigen::Index>(y.size()) != n)
         return Error{what + " has " + std::to_string(y.size()) +
                      " values but the design matrix has " + std::to_string(n) + " rows"};
-    if (auto st = validateSample(y, what); !st) return Error{st.message()};
+    if (auto st = validateSample(y, what); !st) return st.error();
     return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(y.data(), n));
 }
 
@@ -149,7 +149,7 @@ Status checkFullColumnRank(const Eigen::MatrixXd& X, const std::vector<std::stri
 
 Expected<OlsFit> fitOls(const Eigen::MatrixXd& X, std::span<const double> y,
                         const std::vector<std::string>& names, double level) {
-    if (auto st = checkLevel(level); !st) return Error{st.message()};
+    if (auto st = checkLevel(level); !st) return st.error();
     auto solver = detail::OlsSolver::create(X, names);
     if (!solver) return solver.error();
     auto yv = toVector(y, X.rows(), "y");
@@ -228,7 +228,7 @@ Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::spa
                                               const std::vector<std::string>& names,
                                               const RegressionOptions& options) {
     const double level = options.level;
-    if (auto st = checkLevel(level); !st) return Error{st.message()};
+    if (auto st = checkLevel(level); !st) return st.error();
     auto solver = RegressionSolver::create(X, names, options);
     if (!solver) return solver.error();
     auto yv = toVector(y, X.rows(), "y");
@@ -241,7 +241,7 @@ Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::spa
         return report(options.progress, {"regression", 0, static_cast<double>(done),
                                          static_cast<double>(m + 1)}) == Continue::Stop;
     };
-    if (stopped(0)) return Error{"regression cancelled"};
+    if (stopped(0)) return Error::cancelled("regression cancelled");
     const auto original = solver->solve(*yv);
     const auto p = static_cast<std::size_t>(X.cols());
     const double t = boost::math::quantile(
@@ -250,7 +250,7 @@ Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::spa
 
     std::vector<std::vector<double>> q(p, std::vector<double>(m)), u(p, std::vector<double>(m));
     for (std::size_t l = 0; l < m; ++l) {
-        if (stopped(l + 1)) return Error{"regression cancelled"};
+        if (stopped(l + 1)) return Error::cancelled("regression cancelled");
         auto yl = toVector(synthetic[l], X.rows(), "synthetic dataset " + std::to_string(l + 1));
         if (!yl) return yl.error();
         const auto sol = solver->solve(*yl);
@@ -270,10 +270,10 @@ Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::spa
         const double se = std::sqrt(original.variances(jj));
         c.originalInterval = {c.original - t * se, c.original + t * se};
         auto combined = combinePartiallySynthetic(q[j], u[j], level);
-        if (!combined) return Error{"coefficient '" + c.name + "': " + combined.message()};
+        if (!combined) return combined.error().prefixed("coefficient '" + c.name + "': ");
         c.synthetic = *combined;
         auto ov = ciOverlap(c.originalInterval, c.synthetic.interval);
-        if (!ov) return Error{"coefficient '" + c.name + "': " + ov.message()};
+        if (!ov) return ov.error().prefixed("coefficient '" + c.name + "': ");
         c.overlap = *ov;
         out.meanOverlap += c.overlap / static_cast<double>(p);
         out.coefficients.push_back(std::move(c));

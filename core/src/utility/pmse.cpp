@@ -133,7 +133,7 @@ Expected<PmseResult> pmse(const Eigen::MatrixXd& original, const Eigen::MatrixXd
     t.head(original.rows()).setZero();
     t.tail(synthetic.rows()).setOnes();
     auto fit = fitLogistic(*Z, t, options, all);
-    if (!fit) return Error{"pMSE: " + fit.message()};
+    if (!fit) return fit.error().prefixed("pMSE: ");
     return resultOf(*fit, static_cast<std::size_t>(N), static_cast<int>(Z->cols()),
                     static_cast<std::size_t>(synthetic.rows()));
 }
@@ -176,7 +176,7 @@ Expected<PmseResult> pmse(const Eigen::MatrixXd& originalPredictors, std::span<c
     t.head(no).setZero();
     t.tail(ns).setOnes();
     auto fit = fitLogistic(*Z, t, options.logistic, all);
-    if (!fit) return Error{"pMSE: " + fit.message()};
+    if (!fit) return fit.error().prefixed("pMSE: ");
     return resultOf(*fit, static_cast<std::size_t>(no + ns), static_cast<int>(Z->cols()),
                     static_cast<std::size_t>(ns));
 }
@@ -220,15 +220,14 @@ Expected<PmseUtility> pmseUtility(const Eigen::MatrixXd& predictors, std::span<c
         ++done;
         return !stop();
     });
-    if (cancelled) return Error{"pMSE cancelled"};
+    if (cancelled) return Error::cancelled("pMSE cancelled");
 
     PmseUtility u;
     std::size_t flagged = 0;
     std::string firstWarning;
     for (std::size_t l = 0; l < m; ++l) {
         if (!results[l])
-            return Error{"synthetic dataset " + std::to_string(l + 1) + ": " +
-                         results[l].message()};
+            return results[l].error().prefixed("synthetic dataset " + std::to_string(l + 1) + ": ");
         const PmseResult& r = *results[l];
         u.pmse += r.pmse / static_cast<double>(m);
         u.standardized += r.standardized / static_cast<double>(m);

@@ -77,14 +77,13 @@ Expected<SparseOls> SparseOls::create(const SparseMatrix& X, std::vector<std::st
     s.n_ = X.rows();
     s.p_ = X.cols();
     s.names_ = columnNames(names, s.p_);
-    if (Status st = checkRegressionShape(s.n_, s.p_); !st) return Error{st.message()};
+    if (Status st = checkRegressionShape(s.n_, s.p_); !st) return st.error();
     auto norms = sparseColumnNorms(X, s.names_, "the design matrix");
     if (!norms) return norms.error();
     s.scale_ = *norms;
     s.Xs_ = X * s.scale_.cwiseInverse().asDiagonal();
     auto ldlt = std::make_shared<SparseLdlt>();
-    if (auto st = factorGram(s.Xs_, s.names_, "the design matrix", *ldlt); !st)
-        return Error{st.message()};
+    if (auto st = factorGram(s.Xs_, s.names_, "the design matrix", *ldlt); !st) return st.error();
     s.ldlt_ = ldlt;
     // (X'X)^-1_jj = (Xs'Xs)^-1_jj / scale_j^2, one solve per column.
     s.inverseDiagonal_.resize(s.p_);
@@ -92,7 +91,7 @@ Expected<SparseOls> SparseOls::create(const SparseMatrix& X, std::vector<std::st
     for (Eigen::Index j = 0; j < s.p_; ++j) {
         if (j % 64 == 0 && report(progress, {"regression", 0, static_cast<double>(j),
                                              static_cast<double>(s.p_)}) == Continue::Stop)
-            return Error{"regression cancelled"};
+            return Error::cancelled("regression cancelled");
         e(j) = 1;
         s.inverseDiagonal_(j) = ldlt->solve(e)(j) / (s.scale_(j) * s.scale_(j));
         e(j) = 0;

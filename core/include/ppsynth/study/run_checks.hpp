@@ -22,6 +22,7 @@ namespace ppsynth::study {
 // they lie in [clamp(g), clamp(c + g)].
 // Refused: c + g <= 0 (c = 0 with g <= 0, or g <= -c such as g = -1 with c = 1): every
 // weight is 0. The message names the synthesizer and says what to change.
+// study::validate calls it, so the parser and every run refuse them alike.
 Status refuseDegenerateKnobs(const RunConfig& config);
 
 // Warned: g >= 1 (every weight 1, the same as Unweighted); c = 0 with 0 < g < 1 (every
