@@ -136,6 +136,18 @@ Expected<ProjectRun> readRun(const json& j, std::size_t i, const fs::path& base)
     return run;
 }
 
+// Where and why text is not JSON: "line 3, column 7: syntax error while parsing ...".
+std::string jsonSyntaxError(const std::string& text) {
+    try {
+        [[maybe_unused]] const json parsed = json::parse(text, nullptr, true, true);
+    } catch (const json::parse_error& e) {
+        const std::string what = e.what();
+        const auto at = what.find("at line ");
+        return at == std::string::npos ? what : what.substr(at + 3);
+    }
+    return "unknown error";
+}
+
 }  // namespace
 
 std::string projectToJson(const Project& project, const std::string& projectPath) {
@@ -160,7 +172,10 @@ std::string projectToJson(const Project& project, const std::string& projectPath
 
 Expected<Project> parseProject(const std::string& text, const std::string& projectPath) {
     json root;
-    if (auto e = detail::parseConfigJson(text, root, "project"); !e.empty()) return Error{e};
+    if (auto e = detail::parseConfigJson(text, root, "project"); !e.empty()) {
+        if (!root.is_discarded()) return Error{e};
+        return Error{"not valid JSON (" + jsonSyntaxError(text) + ")"};
+    }
     if (!root.is_object() || !root.contains("format") || root.at("format") != kFormat)
         return Error{std::string("not a ppsynth project (no \"format\": \"") + kFormat + "\")"};
     const json version = root.value("version", json());
