@@ -1,8 +1,6 @@
-// A .ppsynth project: the data file and how to read it (CSV options, the encoding of
-// SPSS/Stata/SAS files, column types), the
-// roles, transform, model, MCMC settings and synthesizers (a study::RunConfig, written with
-// core's toJson so the CLI could run it), and the folders of the finished runs. Small JSON
-// only: run results live in their own folders (study::writeRunOutput), never in here.
+// A .ppsynth project as the GUI holds it (Qt paths and texts; the reading options apart, as
+// the Data page keeps them): the file itself, its format and its checks are core's
+// study::Project (ppsynth/study/project.hpp), which `ppsynth-cli run PROJECT.ppsynth` runs.
 #pragma once
 
 #include <QString>
@@ -12,6 +10,7 @@
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/data/io.hpp"
+#include "ppsynth/study/project.hpp"
 #include "ppsynth/study/run_config.hpp"
 
 namespace ppsynth::ui {
@@ -23,7 +22,6 @@ struct ProjectRun {
 };
 
 struct Project {
-    static constexpr int kVersion = 1;
     QString dataPath;  // absolute when loaded
     data::CsvOptions csv;
     data::StatOptions stat;  // the encoding of an older SPSS/Stata/SAS file
@@ -37,7 +35,7 @@ struct Project {
     QString note;
 };
 
-// Writes atomically (QSaveFile): the old file stays whole if anything fails.
+// Writes atomically (study::saveProjectFile): the old file stays whole if anything fails.
 Status saveProject(const Project& project, const QString& path);
 // Reads and checks a project; messages name the file and what is wrong in it.
 Expected<Project> loadProject(const QString& path);
@@ -45,5 +43,9 @@ Expected<Project> loadProject(const QString& path);
 // Reading options for the project's data file: its CSV and SPSS/Stata/SAS options and
 // column types.
 data::ReadOptions readOptionsOf(const Project& project);
+
+// The same project in core's terms and back.
+study::Project toStudyProject(const Project& project);
+Project fromStudyProject(const study::Project& project);
 
 }  // namespace ppsynth::ui

@@ -1,13 +1,21 @@
 // `ppsynth-cli run CONFIG.json --out DIR [--keep-draws]`: one end-to-end run (every
 // synthesizer of the configuration) written to DIR; see README for the schema.
+// `ppsynth-cli run PROJECT.ppsynth [--out DIR]`: the same for a project's configuration (what
+// the GUI's Run button runs); without --out the run goes beside the project, as the GUI saves
+// runs, and the project lists it.
 #include "cmd_run.hpp"
 
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli_commands.hpp"
 #include "cli_guard.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
+#include "ppsynth/study/project.hpp"
+#include "ppsynth/study/project_save.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
@@ -23,20 +31,110 @@ int outputRefused(const RunArgs& a, const Status& s) {
     return std::cerr << "\n", 1;
 }
 
+bool namesProject(const std::string& path) {
+    return std::filesystem::path(path).extension() == ".ppsynth" || study::isProjectFile(path);
+}
+
+// "LW: ε 2.31; EM: ε 2.3", as the GUI's run list shows a saved run before reading it.
+std::string epsilonSummary(const study::RunResult& run) {
+    std::string out;
+    for (const auto& s : run.synthesizers) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%.3g", s.epsilon.perDataset);
+        out += (out.empty() ? "" : "; ") + s.name + ": \u03b5 " + value;
+    }
+    return out;
+}
+
+// What is run and where it goes: a configuration to --out, or a project's configuration to
+// --out or, without it, to a new folder beside the project that the project then lists.
+struct Plan {
+    study::RunConfig config;
+    std::string out;  // the run folder (beside the project: where it is expected to go)
+    std::optional<study::Project> project;  // set when the run is added to the project
+    std::string runName;                    // "run_3" under the project's runs folder
+};
+
+Expected<Plan> makePlan(const RunArgs& a) {
+    Plan plan;
+    if (!namesProject(a.config)) {
+        auto config = study::loadRunConfig(a.config);
+        if (!config && std::filesystem::path(a.config).extension() != ".json")
+            return Error{"'" + a.config +
+                         "' is neither a run configuration (JSON) nor a ppsynth project "
+                         "(.ppsynth): " +
+                         config.message()};
+        if (!config) return Error{config.message()};
+        plan.config = std::move(*config);
+        plan.out = a.out;
+        return plan;
+    }
+    auto project = study::loadProject(a.config);
+    if (!project) return Error{project.message()};
+    auto config = study::projectRunConfig(*project);
+    if (!config)
+        return Error{"project '" + std::filesystem::path(a.config).filename().string() +
+                     "': " + config.message()};
+    plan.config = std::move(*config);
+    plan.out = a.out;
+    if (plan.out.empty()) {
+        plan.runName = "run_" + std::to_string(project->runs.size() + 1);
+        plan.out = study::projectRunsFolder(a.config) + "/" + plan.runName;
+        plan.project = std::move(*project);
+    }
+    return plan;
+}
+
+// Beside the project: the run folder, then the project file listing it (a failure removes
+// the folder again and leaves the project file as it was).
+Status writeIntoProject(const RunArgs& a, const Plan& plan, const study::RunResult& result,
+                        const data::Table& table, const study::OutputOptions& oo,
+                        std::string& folder) {
+    std::string names;
+    for (const auto& s : result.synthesizers) names += (names.empty() ? "" : ", ") + s.name;
+    study::RunToSave run;
+    run.label = "Run " + std::to_string(plan.project->runs.size() + 1) + " (" + names + ")";
+    run.summary = epsilonSummary(result);
+    run.name = plan.runName;
+    run.write = [&](const std::string& dir) {
+        return study::writeRunOutput(result, table, dir, oo);
+    };
+    auto written = study::saveProject(*plan.project, a.config, {run});
+    if (!written) return Error{written.message()};
+    folder = written->front();
+    return {};
+}
+
 }  // namespace
 
 int runRun(const RunArgs& a) {
+    if (a.out.empty() && !namesProject(a.config))
+        return std::cerr << "error: --out is required for a run configuration: the folder the "
+                            "run is written to\n",
+               2;
+    auto plan = makePlan(a);
+    if (!plan) return std::cerr << "error: " << plan.message() << "\n", 1;
     if (int refused = refuseInsideBundle(
-            a.out, "--out", "a run folder, with record-level weights, bounds and risks");
+            plan->out, "--out", "a run folder, with record-level weights, bounds and risks");
         refused != 0)
         return refused;
     // What is at --out, and that it can be written, is checked now, not after the run has been
-    // computed (and again when it is written).
-    if (auto s = study::checkRunDestination(a.out, a.overwrite); !s) return outputRefused(a, s);
-    warnAboutLeftovers(a.out);
+    // computed (and again when it is written). Beside a project the runs folder may not be
+    // there yet: the folder above it must take it, and the project file must be writable.
+    if (plan->project) {
+        if (int refused = refuseUnwritable(study::projectRunsFolder(a.config),
+                                           "the project's runs folder", DestinationUse::Replaced);
+            refused != 0)
+            return refused;
+        if (int refused = refuseUnwritable(a.config, "the project file", DestinationUse::Replaced);
+            refused != 0)
+            return refused;
+    } else if (auto s = study::checkRunDestination(plan->out, a.overwrite); !s) {
+        return outputRefused(a, s);
+    }
+    warnAboutLeftovers(plan->project ? study::projectRunsFolder(a.config) : plan->out);
     const auto& cancel = installCancelHandler();
-    auto config = study::loadRunConfig(a.config);
-    if (!config) return std::cerr << "error: " << config.message() << "\n", 1;
+    const auto* config = &plan->config;
     auto input = study::readRunData(*config);
     if (!input) return std::cerr << "error: " << input.message() << "\n", 1;
     const data::Table& table = input->table;
@@ -60,11 +158,18 @@ int runRun(const RunArgs& a) {
     oo.keepDraws = a.keepDraws;
     oo.overwrite = a.overwrite;
     oo.warning = [](const std::string& w) { std::cerr << "warning: " << w << "\n"; };
-    if (auto s = study::writeRunOutput(*result, table, a.out, oo); !s) return outputRefused(a, s);
+    std::string folder = plan->out;
+    if (plan->project) {
+        if (auto s = writeIntoProject(a, *plan, *result, table, oo, folder); !s)
+            return std::cerr << "error: " << s.message() << "\n", 1;
+    } else if (auto s = study::writeRunOutput(*result, table, plan->out, oo); !s) {
+        return outputRefused(a, s);
+    }
     for (std::size_t k = warned; k < result->warnings.size(); ++k)
         std::cerr << "warning: " << result->warnings[k] << "\n";
-    std::cerr << "wrote " << a.out << " (" << result->synthesizers.size() << " synthesizers, "
+    std::cerr << "wrote " << folder << " (" << result->synthesizers.size() << " synthesizers, "
               << result->seconds << " s)\n";
+    if (plan->project) std::cerr << "added the run to the project " << a.config << "\n";
     // Rows left out (missing values, listwise deletion) are said, not only kept in run.json.
     const auto& report = result->inputs.report;
     std::cout << "records: " << result->inputs.recordCount() << " of " << report.rowsInTable
@@ -100,12 +205,19 @@ namespace {
 const RegisterCommand reg([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<RunArgs>();
     auto* cmd = app.add_subcommand(
-        "run", "Fit, weight, synthesize and measure risk for every synthesizer of a configuration");
-    cmd->add_option("config", args->config, "Run configuration (JSON)")
+        "run",
+        "Fit, weight, synthesize and measure risk for every synthesizer of a configuration "
+        "or of a project (.ppsynth, saved by the GUI: what its Run button runs)");
+    cmd->add_option("config", args->config,
+                    "Run configuration (JSON), or a project file (.ppsynth, or any file whose "
+                    "\"format\" is \"ppsynth-project\")")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("--out", args->out, "Output folder (must not exist, unless --overwrite)")
-        ->required();
+    cmd->add_option("--out", args->out,
+                    "Output folder (must not exist, unless --overwrite). Required for a "
+                    "configuration; for a project, without --out the run goes to a new folder "
+                    "PROJECT_runs/run_N beside the project file, as the GUI saves runs, and the "
+                    "project lists it (the project file is rewritten)");
     cmd->add_flag("--keep-draws", args->keepDraws,
                   "Also write each synthesizer's parameter draws (confidential/)");
     cmd->add_flag("--overwrite", args->overwrite,

@@ -682,17 +682,15 @@ class TstSetupPages : public QObject {
         QCOMPARE(options.typeOverrides.size(), std::size_t(2));
         QCOMPARE(options.maxLevels, std::size_t{7});  // the file is read as it was
 
-        // A project written with an empty quote (or none) reads the usual double quote, never
-        // a NUL character that would reach run.json.
+        // A project written with an empty quote (or none; format version 1, whose data.csv
+        // allowed it) reads the usual double quote, never a NUL character that would reach
+        // run.json.
         {
             QFile f(file);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            QByteArray json = f.readAll();
-            f.close();
-            QVERIFY(json.contains("\"quote\": \"\\\"\""));
-            json.replace("\"quote\": \"\\\"\"", "\"quote\": \"\"");
             QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-            f.write(json);
+            f.write(R"({"format": "ppsynth-project", "version": 1,
+                "data": {"path": "data/survey.csv", "csv": {"delimiter": ";", "quote": ""}},
+                "run_config": {"synthesizers": [{"name": "U", "scheme": "unweighted"}]}})");
             f.close();
             auto noQuote = ui::loadProject(file);
             QVERIFY2(bool(noQuote), noQuote ? "" : noQuote.message().c_str());
