@@ -86,23 +86,6 @@ std::map<std::string, double> priorValues(const models::Priors& priors, const st
     return out;
 }
 
-namespace {
-// FNV-1a of the name mixed into the seed.
-std::uint64_t nameSeed(std::uint64_t seed, const std::string& name) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
-    return mix64(seed ^ h);
-}
-}  // namespace
-
-std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name) {
-    return nameSeed(seed, name);
-}
-
-std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name) {
-    return nameSeed(seed, name) ^ 0x5eed;
-}
-
 std::string seedName(Scheme scheme, const std::string& name) {
     return scheme == Scheme::Unweighted ? std::string("Unweighted") : name;
 }
@@ -398,7 +381,7 @@ class Runner {
             r.utilityError = inputs.message();
             return;
         }
-        inputs->originalSeed = nameSeed(config_.mcmc.seed, "confidential data") ^ 0x0717;
+        inputs->originalSeed = utilitySeed(config_.mcmc.seed, "confidential data");
         const std::string stage = r.name + ": utility";
         ProgressCallback progress = [this, stage](const Progress& p) {
             if (options_.cancel && options_.cancel->load()) return Continue::Stop;
@@ -406,9 +389,8 @@ class Runner {
             q.stage = stage;
             return report(options_.progress, q);
         };
-        auto u =
-            computeUtility(*inputs, config_.utility, nameSeed(config_.mcmc.seed, r.name) ^ 0x0717,
-                           config_.mcmc.threads, progress);
+        auto u = computeUtility(*inputs, config_.utility, utilitySeed(config_.mcmc.seed, r.name),
+                                config_.mcmc.threads, progress);
         if (u)
             r.utility = std::move(*u);
         else

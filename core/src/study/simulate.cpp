@@ -28,11 +28,6 @@ using nlohmann::json;
 
 namespace {
 
-// Replicate r of size n: its own streams per purpose, independent of blocks and threads.
-std::uint64_t replicateSeed(std::uint64_t seed, std::size_t n, int r, Purpose purpose) {
-    return streamSeed(streamSeed(seed, n, purpose), static_cast<std::uint64_t>(r), purpose);
-}
-
 Eigen::VectorXd generate(const SimulateConfig& c, std::size_t n, Rng& rng) {
     Eigen::VectorXd y(static_cast<Eigen::Index>(n));
     if (c.model == "poisson") {
@@ -69,11 +64,13 @@ class ReplicateRunner {
 
     Expected<std::vector<SimulateReplicate>> run(std::size_t n, int r) const {
         auto rng =
-            makeRng(replicateSeed(c_.seed, n, r, Purpose::Simulation), 0, Purpose::Simulation);
+            makeRng(replicateSeed(c_.seed, n, static_cast<std::uint64_t>(r), Purpose::Simulation),
+                    0, Purpose::Simulation);
         auto model = synthesizerFor(c_, generate(c_, n, rng));
         if (!model) return model.error();
         const auto size = static_cast<Eigen::Index>(n);
-        const std::uint64_t fitSeed = replicateSeed(c_.seed, n, r, Purpose::Sampler);
+        const std::uint64_t fitSeed =
+            replicateSeed(c_.seed, n, static_cast<std::uint64_t>(r), Purpose::Sampler);
         auto unweighted = fit(**model, Eigen::VectorXd::Ones(size), fitSeed, {});
         if (!unweighted) return unweighted.error();
         const Eigen::VectorXd& f = unweighted->recordMax;
@@ -90,13 +87,13 @@ class ReplicateRunner {
         Eigen::VectorXd lw = privacy::lipschitzWeights(f, c_.c, c_.g);
         privacy::zeroNonFinite(lw, unweighted->nonFinite);
         if (wants("LW")) {
-            auto m = fit(**model, lw, mix64(fitSeed ^ 1), unweighted->starts);
+            auto m = fit(**model, lw, refitSeed(fitSeed, 1), unweighted->starts);
             if (!m) return m.error();
             add("LW", *m, lw);
         }
         if (wants("LW-M")) {
             Eigen::VectorXd lwm = privacy::truncateAtM(lw, f, c_.M);
-            auto m = fit(**model, lwm, mix64(fitSeed ^ 2), unweighted->starts);
+            auto m = fit(**model, lwm, refitSeed(fitSeed, 2), unweighted->starts);
             if (!m) return m.error();
             add("LW-M", *m, lwm);
         }

@@ -15,6 +15,7 @@
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
+#include "ppsynth/common/rng.hpp"
 #include "ppsynth/data/design_summary.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/table.hpp"
@@ -153,11 +154,11 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
 std::map<std::string, double> priorValues(const models::Priors& priors,
                                           const std::string& family = "");
 
-// The seeds a synthesizer's draws are chosen and its datasets generated with: derived from
-// the run's seed and the synthesizer's name only, so renaming or reordering other
-// synthesizers does not change this one's datasets.
-std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name);
-std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name);
+// The seeds a synthesizer's draws are chosen and its datasets generated with
+// (common/rng.hpp): derived from the run's seed and the synthesizer's name only, so renaming
+// or reordering other synthesizers does not change this one's datasets.
+using ppsynth::drawChoiceSeed;
+using ppsynth::synthesisSeed;
 // The name those seeds take for a synthesizer: its own, except for the unweighted scheme,
 // whose datasets are the run's one unweighted synthesis (also the risk reference of the
 // other schemes), seeded as "Unweighted" whatever the synthesizer is called.
