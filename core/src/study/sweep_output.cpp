@@ -149,13 +149,13 @@ SweepRow rowFrom(int point, const SweepPoint& knobs, const SynthesizerResult& s)
     r.epsilon = s.epsilon.perDataset;
     r.epsilonTotal = s.epsilon.total;
     r.m = s.epsilon.m;
-    r.scalarWeight = s.scheme == Scheme::Scalar ? s.scalarWeight : 0;
-    r.k = s.k;
+    r.scalarWeight = s.scalar() ? s.scalar()->a : 0;
+    r.k = s.reweight() ? s.reweight()->k : 0;
     r.fits = s.fits;
     r.weights = s.weights;
     r.ir = s.irSummary;
     r.ir.top.clear();  // record indices: confidential, never in a study's output
-    r.whackAMole = s.whackAMole.size();
+    r.whackAMole = s.records.whackAMole.size();
     r.seconds = s.seconds;
     r.utility = s.utility;
     r.utilityError = s.utilityError;

@@ -28,57 +28,10 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/synthesizer_result.hpp"
 #include "ppsynth/study/utility_report.hpp"
 
 namespace ppsynth::study {
-
-// Wall time of each stage of one synthesizer, in seconds. `fits` covers this synthesizer's
-// own model fits only (for Unweighted the shared unweighted fit); `weights` the rest of the
-// weight computation (IR for the IR-based schemes, the search of scalar and reweight between
-// their refits); `synthesis` and `risk` the m (or L) datasets and their identification risk.
-struct StageSeconds {
-    double fits = 0, weights = 0, synthesis = 0, risk = 0, utility = 0;
-};
-
-struct SynthesizerResult {
-    std::string name;
-    Scheme scheme = Scheme::Unweighted;
-    // Record-level, confidential: never part of a release.
-    Eigen::VectorXd alpha;               // weights
-    Eigen::VectorXd recordDelta;         // Delta_{alpha,x_i}
-    std::vector<double> ir;              // marginal identification risk over L datasets
-    std::vector<double> pairwiseWeight;  // at_i, pairwise scheme only
-    // Summaries (safe to show).
-    double deltaX = 0;       // unweighted bound Delta_x
-    double deltaAlphaX = 0;  // Delta_{alpha,x}
-    std::string deltaMethod;
-    privacy::EpsilonAccount epsilon;
-    privacy::GlobalEpsilon global;
-    privacy::WeightSummary weights;
-    privacy::RiskSummary irSummary;
-    std::vector<std::size_t> whackAMole;  // vs the unweighted fit
-    std::size_t singletons = 0;
-    std::size_t excludedDraws = 0;
-    mcmc::RunDiagnostics diagnostics;
-    privacy::EpsilonDiagnostics epsilonDiagnostics;  // "epsilon converged: yes / no (why)"
-    std::vector<ParameterSummary> parameters;
-    double seconds = 0;  // this synthesizer's own fits (= stageSeconds.fits)
-    StageSeconds stageSeconds;
-    int fits = 0;
-    std::vector<privacy::ScalarTry> scalarTries;
-    std::vector<privacy::ReweightTry> reweightTries;
-    double scalarWeight = 0;          // scalar scheme: a
-    bool scalarNoiseLimited = false;  // the search stopped at the refits' noise
-    bool scalarConverged = false;     // a refit came within the tolerance of the target
-    double k = 0;                     // reweight scheme
-    // Released: m synthetic datasets of y on the original scale, record order.
-    std::vector<std::vector<double>> synthetic;
-    Eigen::MatrixXd draws;  // constrained parameter draws (columns: RunResult::parameterNames)
-    // METHOD.md section 6, when the configuration's utility block is enabled; a failure of
-    // the utility measures does not lose the run: utilityError says what went wrong.
-    std::optional<UtilityReport> utility;
-    std::string utilityError;
-};
 
 struct RunResult {
     RunConfig config;
