@@ -7,6 +7,7 @@
 #include "cli_guard.hpp"
 #include "cli_progress.hpp"
 #include "ppsynth/release/from_run.hpp"
+#include "ppsynth/study/public_run.hpp"
 #include "ppsynth/study/run_loader.hpp"
 
 namespace ppsynth::cli {
@@ -48,7 +49,8 @@ int runRelease(const ReleaseArgs& a) {
             std::cerr << " (--overwrite replaces an earlier bundle)";
         return std::cerr << "\n", 1;
     }
-    const auto* r = loaded->run.find(a.synthesizer);
+    const study::PublicRun run(loaded->run);
+    const study::PublicResult* r = run.find(a.synthesizer);
     if (const std::string why = release::unconvergedEpsilon(*r); !why.empty())
         std::cerr << "warning: the epsilon of '" << a.synthesizer << "' did not converge (" << why
                   << "); released as --accept-unconverged asked, and manifest.json records it\n";

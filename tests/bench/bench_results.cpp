@@ -51,21 +51,21 @@ study::RunResult bigRun(Eigen::Index n) {
         study::SynthesizerResult x;
         x.name = names[s];
         x.scheme = schemes[s];
-        x.alpha.resize(n);
-        x.recordDelta.resize(n);
-        x.ir.resize(static_cast<std::size_t>(n));
+        x.records.alpha.resize(n);
+        x.records.recordDelta.resize(n);
+        x.records.ir.resize(static_cast<std::size_t>(n));
         for (Eigen::Index i = 0; i < n; ++i) {
-            x.alpha[i] = s == 0   ? 1.0
-                         : s == 3 ? 0.4
-                                  : std::clamp(1.1 - 0.3 * r.f[i] + 0.1 * z(rng), 0.0, 1.0);
-            x.recordDelta[i] = x.alpha[i] * r.f[i] * (1 + 0.15 * std::abs(z(rng)));
-            x.ir[static_cast<std::size_t>(i)] = std::clamp(0.1 + 0.08 * z(rng), 0.0, 1.0);
+            x.records.alpha[i] = s == 0   ? 1.0
+                                 : s == 3 ? 0.4
+                                          : std::clamp(1.1 - 0.3 * r.f[i] + 0.1 * z(rng), 0.0, 1.0);
+            x.records.recordDelta[i] = x.records.alpha[i] * r.f[i] * (1 + 0.15 * std::abs(z(rng)));
+            x.records.ir[static_cast<std::size_t>(i)] = std::clamp(0.1 + 0.08 * z(rng), 0.0, 1.0);
         }
-        x.deltaAlphaX = x.recordDelta.maxCoeff();
+        x.deltaAlphaX = x.records.recordDelta.maxCoeff();
         x.epsilon.perDataset = 2 * x.deltaAlphaX;
         x.epsilon.m = 5;
         x.epsilon.total = 5 * x.epsilon.perDataset;
-        x.weights.mean = x.alpha.mean();
+        x.weights.mean = x.records.alpha.mean();
         x.irSummary.mean = 0.1;
         for (int l = 0; l < 5; ++l) {
             std::vector<double> d(static_cast<std::size_t>(n));

@@ -196,10 +196,11 @@ class TstReleaseCli : public QObject {
         for (Eigen::Index i = 0; i < run.inputs.yOriginal.size(); ++i)
             secrets.push_back(run.inputs.yOriginal[i]);
         for (const auto& s : run.synthesizers) {
-            secrets.insert(secrets.end(), s.alpha.data(), s.alpha.data() + s.alpha.size());
-            secrets.insert(secrets.end(), s.recordDelta.data(),
-                           s.recordDelta.data() + s.recordDelta.size());
-            secrets.insert(secrets.end(), s.ir.begin(), s.ir.end());
+            secrets.insert(secrets.end(), s.records.alpha.data(),
+                           s.records.alpha.data() + s.records.alpha.size());
+            secrets.insert(secrets.end(), s.records.recordDelta.data(),
+                           s.records.recordDelta.data() + s.records.recordDelta.size());
+            secrets.insert(secrets.end(), s.records.ir.begin(), s.records.ir.end());
         }
         secrets.insert(secrets.end(), run.f.data(), run.f.data() + run.f.size());
         secrets.push_back(run.inputs.transform.shift);

@@ -46,8 +46,9 @@ Written makeRun(const std::string& sub) {
     const double inf = std::numeric_limits<double>::infinity();
     for (auto& s : made.run.synthesizers) {
         if (s.scheme == study::Scheme::Scalar) {
-            s.scalarNoiseLimited = true;
-            s.scalarTries.front().delta = s.scalarTries.front().epsilon = inf;
+            auto& sd = std::get<study::ScalarDetails>(s.details);
+            sd.noiseLimited = true;
+            sd.tries.front().delta = sd.tries.front().epsilon = inf;
         }
         if (s.scheme == study::Scheme::Lipschitz) {
             s.epsilonDiagnostics.converged = false;
@@ -56,7 +57,7 @@ Written makeRun(const std::string& sub) {
         if (s.scheme == study::Scheme::Unweighted) {
             s.deltaX = s.deltaAlphaX = s.epsilon.perDataset = s.epsilon.total = inf;
             s.global.epsilonLow = s.global.epsilonHigh = inf;
-            s.recordDelta[0] = inf;
+            s.records.recordDelta[0] = inf;
         }
     }
     study::OutputOptions oo;
@@ -139,10 +140,10 @@ class TstRunLoader : public QObject {
             const auto& y = b.synthesizers[s];
             QCOMPARE(y.name, x.name);
             QVERIFY(y.scheme == x.scheme);
-            QVERIFY(y.alpha == x.alpha);
-            QVERIFY(y.recordDelta == x.recordDelta);
-            QCOMPARE(y.ir, x.ir);
-            QCOMPARE(y.pairwiseWeight, x.pairwiseWeight);
+            QVERIFY(y.records.alpha == x.records.alpha);
+            QVERIFY(y.records.recordDelta == x.records.recordDelta);
+            QCOMPARE(y.records.ir, x.records.ir);
+            QCOMPARE(y.records.pairwiseWeight, x.records.pairwiseWeight);
             QCOMPARE(y.synthetic, x.synthetic);
             QVERIFY(y.draws == x.draws);
             QCOMPARE(y.deltaX, x.deltaX);
@@ -155,9 +156,9 @@ class TstRunLoader : public QObject {
             QCOMPARE(y.weights.median, x.weights.median);
             QCOMPARE(y.weights.zeros, x.weights.zeros);
             QCOMPARE(y.irSummary.mean, x.irSummary.mean);
-            QCOMPARE(y.irSummary.top, x.irSummary.top);
+            QCOMPARE(y.records.irTop, x.records.irTop);
             QCOMPARE(y.irSummary.aboveThreshold, x.irSummary.aboveThreshold);
-            QCOMPARE(y.whackAMole, x.whackAMole);
+            QCOMPARE(y.records.whackAMole, x.records.whackAMole);
             QCOMPARE(y.fits, x.fits);
             QCOMPARE(y.stageSeconds.synthesis, x.stageSeconds.synthesis);
             QCOMPARE(y.utilityError, x.utilityError);
@@ -168,20 +169,33 @@ class TstRunLoader : public QObject {
                          x.utility->statistics.front().ciOverlap);
                 QCOMPARE(y.utility->ecdf.Um, x.utility->ecdf.Um);
             }
-            QCOMPARE(y.singletons, x.singletons);
-            QCOMPARE(y.scalarTries.size(), x.scalarTries.size());
-            for (std::size_t t = 0; t < x.scalarTries.size(); ++t) {
-                QCOMPARE(y.scalarTries[t].delta, x.scalarTries[t].delta);
-                QCOMPARE(y.scalarTries[t].epsilon, x.scalarTries[t].epsilon);
+            // Each scheme's own details, and only its own, come back.
+            QCOMPARE(x.details.index(), study::detailsFor(x.scheme).index());
+            QCOMPARE(y.details.index(), x.details.index());
+            if (const auto* xp = x.pairwise()) QCOMPARE(y.pairwise()->singletons, xp->singletons);
+            QCOMPARE(y.scalar() != nullptr, x.scheme == study::Scheme::Scalar);
+            if (const auto* xs = x.scalar()) {
+                const auto* ys = y.scalar();
+                QCOMPARE(ys->tries.size(), xs->tries.size());
+                for (std::size_t t = 0; t < xs->tries.size(); ++t) {
+                    QCOMPARE(ys->tries[t].delta, xs->tries[t].delta);
+                    QCOMPARE(ys->tries[t].epsilon, xs->tries[t].epsilon);
+                }
+                QCOMPARE(ys->a, xs->a);
+                QCOMPARE(ys->noiseLimited, xs->noiseLimited);
+                QCOMPARE(ys->converged, xs->converged);
+                QVERIFY(ys->noiseLimited);
             }
             QCOMPARE(y.global.epsilonLow, x.global.epsilonLow);
-            QCOMPARE(y.scalarNoiseLimited, x.scalarNoiseLimited);
-            QCOMPARE(y.scalarConverged, x.scalarConverged);
-            QCOMPARE(y.scalarNoiseLimited, x.scheme == study::Scheme::Scalar);
-            QCOMPARE(y.reweightTries.size(), x.reweightTries.size());
-            for (std::size_t t = 0; t < x.reweightTries.size(); ++t) {
-                QCOMPARE(y.reweightTries[t].k, x.reweightTries[t].k);
-                QCOMPARE(y.reweightTries[t].keeps, x.reweightTries[t].keeps);
+            QCOMPARE(y.reweight() != nullptr, x.scheme == study::Scheme::Reweight);
+            if (const auto* xr = x.reweight()) {
+                const auto* yr = y.reweight();
+                QCOMPARE(yr->k, xr->k);
+                QCOMPARE(yr->tries.size(), xr->tries.size());
+                for (std::size_t t = 0; t < xr->tries.size(); ++t) {
+                    QCOMPARE(yr->tries[t].k, xr->tries[t].k);
+                    QCOMPARE(yr->tries[t].keeps, xr->tries[t].keeps);
+                }
             }
             QCOMPARE(y.parameters.size(), x.parameters.size());
             QCOMPARE(y.parameters.front().median, x.parameters.front().median);
@@ -215,8 +229,8 @@ class TstRunLoader : public QObject {
         // Utility was measured (the configuration's default) and came back.
         QVERIFY(b.find("LW")->utility.has_value());
         // The run has a pairwise synthesizer and a re-weighting: both made their extras.
-        QVERIFY(!b.find("Pairwise")->pairwiseWeight.empty());
-        QVERIFY(!b.find("LW_final")->reweightTries.empty());
+        QVERIFY(!b.find("Pairwise")->records.pairwiseWeight.empty());
+        QVERIFY(!b.find("LW_final")->reweight()->tries.empty());
     }
 
     // data.read travels in run.json: the reopened run reads the file as the run did, and
@@ -249,7 +263,7 @@ class TstRunLoader : public QObject {
         QCOMPARE(loaded->table.find("age")->value(0), 18.5);
         QVERIFY(loaded->dataVerified);
         for (const auto& name : {"Unweighted", "LW"}) {
-            QVERIFY(back.find(name)->alpha == run->find(name)->alpha);
+            QVERIFY(back.find(name)->records.alpha == run->find(name)->records.alpha);
             QCOMPARE(back.find(name)->synthetic, run->find(name)->synthetic);
         }
     }

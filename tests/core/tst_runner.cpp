@@ -68,9 +68,9 @@ class TstRunner : public QObject {
             QCOMPARE(s.epsilon.perDataset, 2 * s.deltaAlphaX);
             QCOMPARE(s.epsilon.total, 4 * s.epsilon.perDataset);
             QCOMPARE(s.synthetic.size(), std::size_t{4});
-            QCOMPARE(s.ir.size(), std::size_t{1000});
+            QCOMPARE(s.records.ir.size(), std::size_t{1000});
             // Delta_{alpha,x} is the largest per-record bound.
-            QVERIFY(std::abs(s.recordDelta.maxCoeff() - s.deltaAlphaX) < 1e-12);
+            QVERIFY(std::abs(s.records.recordDelta.maxCoeff() - s.deltaAlphaX) < 1e-12);
         }
         const auto* u = run->find("Unweighted");
         const auto* lw = run->find("LW");
@@ -78,16 +78,16 @@ class TstRunner : public QObject {
         QVERIFY(lw->deltaAlphaX < u->deltaAlphaX);
         // M truncation keeps every record's alpha_i f_i at or below M.
         const auto* m = run->find("LW-M");
-        QVERIFY((m->alpha.array() * run->f.array()).maxCoeff() <= 3.5);
+        QVERIFY((m->records.alpha.array() * run->f.array()).maxCoeff() <= 3.5);
         // The scalar weight is matched to LW's epsilon within the 2% tolerance.
         const auto* em = run->find("EM");
         QVERIFY(std::abs(em->epsilon.perDataset - lw->epsilon.perDataset) <=
                 0.02 * lw->epsilon.perDataset);
-        QVERIFY(!em->scalarTries.empty());
+        QVERIFY(!em->scalar()->tries.empty());
         // Re-weighting raises weights and keeps the bound within tolerance.
         const auto* fin = run->find("LW_final");
         QVERIFY(fin->deltaAlphaX <= 1.02 * lw->deltaAlphaX);
-        QVERIFY(fin->alpha.sum() >= lw->alpha.sum());
+        QVERIFY(fin->records.alpha.sum() >= lw->records.alpha.sum());
         // Paper 001 sec. 3.1: LW keeps the bulk of the records at higher weights than CW.
         QVERIFY2(run->find("LW1")->weights.median > run->find("CW")->weights.median,
                  (std::to_string(run->find("LW1")->weights.median) + " vs " +
@@ -360,11 +360,12 @@ class TstRunner : public QObject {
                 outside += std::abs(y[j] - y[i]) < 0.05 * std::abs(y[i]) ? 0 : 1;
             const double ir = static_cast<double>(outside) / static_cast<double>(n);
             QVERIFY2(
-                std::abs(data->alpha[i] - clamp01(0.9 * (1 - ir) + 0.05)) < 1e-12,
-                qPrintable(QString("record %1: %2 vs IR %3").arg(i).arg(data->alpha[i]).arg(ir)));
-            const double irSyn = unw->ir[static_cast<std::size_t>(i)];
-            QVERIFY(std::abs(syn->alpha[i] - clamp01(0.9 * (1 - irSyn) + 0.05)) < 1e-12);
-            spread += std::abs(data->alpha[i] - syn->alpha[i]);
+                std::abs(data->records.alpha[i] - clamp01(0.9 * (1 - ir) + 0.05)) < 1e-12,
+                qPrintable(
+                    QString("record %1: %2 vs IR %3").arg(i).arg(data->records.alpha[i]).arg(ir)));
+            const double irSyn = unw->records.ir[static_cast<std::size_t>(i)];
+            QVERIFY(std::abs(syn->records.alpha[i] - clamp01(0.9 * (1 - irSyn) + 0.05)) < 1e-12);
+            spread += std::abs(data->records.alpha[i] - syn->records.alpha[i]);
         }
         QVERIFY(spread > 0);  // the two sources really differ
     }
@@ -398,8 +399,9 @@ class TstRunner : public QObject {
             };
             for (Eigen::Index d = 0; d < S; ++d)
                 for (Eigen::Index i = 0; i < y.size(); ++i)
-                    drawMax[static_cast<std::size_t>(d)] = std::max(
-                        drawMax[static_cast<std::size_t>(d)], s.alpha[i] * std::abs(ll(d, i)));
+                    drawMax[static_cast<std::size_t>(d)] =
+                        std::max(drawMax[static_cast<std::size_t>(d)],
+                                 s.records.alpha[i] * std::abs(ll(d, i)));
             std::vector<double> sorted = drawMax;
             std::sort(sorted.begin(), sorted.end());
             const double h = 0.9 * static_cast<double>(S - 1);
@@ -415,10 +417,11 @@ class TstRunner : public QObject {
                 double mx = 0;
                 for (Eigen::Index d = 0; d < S; ++d)
                     if (drawMax[static_cast<std::size_t>(d)] <= q)
-                        mx = std::max(mx, s.alpha[i] * std::abs(ll(d, i)));
-                QVERIFY2(std::abs(s.recordDelta[i] - mx) < 1e-9 * std::max(1.0, mx),
-                         qPrintable(QString("%1: %2 vs %3").arg(i).arg(s.recordDelta[i]).arg(mx)));
-                QVERIFY(s.recordDelta[i] <= s.deltaAlphaX * (1 + 1e-12));
+                        mx = std::max(mx, s.records.alpha[i] * std::abs(ll(d, i)));
+                QVERIFY2(std::abs(s.records.recordDelta[i] - mx) < 1e-9 * std::max(1.0, mx),
+                         qPrintable(
+                             QString("%1: %2 vs %3").arg(i).arg(s.records.recordDelta[i]).arg(mx)));
+                QVERIFY(s.records.recordDelta[i] <= s.deltaAlphaX * (1 + 1e-12));
                 if (s.scheme == study::Scheme::Unweighted)
                     QVERIFY(std::abs(run->f[i] - mx) < 1e-9 * std::max(1.0, mx));
             }
@@ -462,8 +465,8 @@ class TstRunner : public QObject {
             const auto at = std::find(rows.begin(), rows.end(), row - 1);
             QVERIFY(at != rows.end());
             const auto i = static_cast<Eigen::Index>(at - rows.begin());
-            QCOMPARE(s.recordDelta[i], s.deltaAlphaX);
-            QVERIFY(std::abs(s.alpha[i] * std::abs(e["argmax_loglik"].get<double>()) -
+            QCOMPARE(s.records.recordDelta[i], s.deltaAlphaX);
+            QVERIFY(std::abs(s.records.alpha[i] * std::abs(e["argmax_loglik"].get<double>()) -
                              s.deltaAlphaX) < 1e-9 * s.deltaAlphaX);
             QVERIFY(e["argmax_loglik"].get<double>() < 0);  // a Poisson pmf is below 1
             if (fromF) {

@@ -100,16 +100,17 @@ study::RunResult spreadRun() {
     for (const char* name : {"Unweighted", "LW"}) {
         study::SynthesizerResult s;
         s.name = name;
-        s.recordDelta.resize(n);
-        s.alpha.resize(n);
+        s.records.recordDelta.resize(n);
+        s.records.alpha.resize(n);
         for (Eigen::Index i = 0; i < n; ++i) {
             const double u = (static_cast<double>(i) + 0.5) / static_cast<double>(n);
-            s.recordDelta[i] = 8 + 2 * u + (i % 250 == 0 ? std::pow(10.0, 2 + 2 * u) : 0.0);
-            s.alpha[i] = std::string(name) == "LW" ? std::max(0.0, 1 - std::pow(u, 0.05)) : 1.0;
-            if (std::string(name) == "LW" && i == n - 1) s.alpha[i] = 0.0;  // left out
+            s.records.recordDelta[i] = 8 + 2 * u + (i % 250 == 0 ? std::pow(10.0, 2 + 2 * u) : 0.0);
+            s.records.alpha[i] =
+                std::string(name) == "LW" ? std::max(0.0, 1 - std::pow(u, 0.05)) : 1.0;
+            if (std::string(name) == "LW" && i == n - 1) s.records.alpha[i] = 0.0;  // left out
         }
-        s.deltaAlphaX = s.recordDelta.maxCoeff();
-        s.weights.mean = s.alpha.mean();
+        s.deltaAlphaX = s.records.recordDelta.maxCoeff();
+        s.weights.mean = s.records.alpha.mean();
         run.synthesizers.push_back(std::move(s));
     }
     return run;
@@ -288,8 +289,8 @@ class TstDesignUi : public QObject {
         // The same bounds on the linear axis, for comparison: the "line with a spike".
         std::vector<ui::charts::Violin> linear;
         for (const auto& s : run.synthesizers) {
-            std::vector<double> v(s.recordDelta.data(),
-                                  s.recordDelta.data() + s.recordDelta.size());
+            std::vector<double> v(s.records.recordDelta.data(),
+                                  s.records.recordDelta.data() + s.records.recordDelta.size());
             linear.push_back({QString::fromStdString(s.name), *utility::violinSummary(v),
                               s.deltaAlphaX, QStringLiteral("Δ")});
         }
@@ -314,8 +315,8 @@ class TstDesignUi : public QObject {
     void narrowViolinsStayLinear() {
         auto run = spreadRun();
         for (auto& s : run.synthesizers)
-            for (Eigen::Index i = 0; i < s.recordDelta.size(); ++i)
-                s.recordDelta[i] = 8 + 2 * static_cast<double>(i % 10);
+            for (Eigen::Index i = 0; i < s.records.recordDelta.size(); ++i)
+                s.records.recordDelta[i] = 8 + 2 * static_cast<double>(i % 10);
         auto bounds = ui::results::lipschitzViolins(run);
         QVERIFY(bounds);
         auto* chart = qobject_cast<ui::charts::ViolinChart*>(bounds->chart.get());

@@ -80,7 +80,7 @@ class TstReport : public QObject {
             QVERIFY2(html.contains(ui::report::num(s.epsilon.perDataset)), s.name.c_str());
         QVERIFY(html.contains(QString::fromStdString(run_.dataSha256)));
         const auto* lw = run_.find("LW");
-        const std::size_t top = lw->irSummary.top.front();
+        const std::size_t top = lw->records.irTop.front();
         const QString row = QStringLiteral("<td class=\"r\">1</td><td class=\"r\">%1</td>")
                                 .arg(run_.inputs.keptRows[top] + 1);
         QVERIFY2(html.contains(row), qPrintable(row));
@@ -193,10 +193,11 @@ class TstReport : public QObject {
         // The first refit unbounded (a weighted record's non-finite log-likelihood): shown
         // as such, not as a blank.
         const double inf = std::numeric_limits<double>::infinity();
-        s.scalarTries = {{0.5, inf, inf}, {0.25, 5.2, 10.4}, {0.24, 5.6, 11.2}};
-        s.scalarWeight = 0.25;
+        auto& sd = s.details.emplace<study::ScalarDetails>();
+        sd.tries = {{0.5, inf, inf}, {0.25, 5.2, 10.4}, {0.24, 5.6, 11.2}};
+        sd.a = 0.25;
         const auto noteOf = [&](bool noiseLimited) {
-            s.scalarNoiseLimited = noiseLimited;
+            sd.noiseLimited = noiseLimited;
             for (const auto& b : ui::report::epsilonSection(run).blocks)
                 if (b.table.caption == QString::fromStdString(s.name + ": scalar weights tried"))
                     return b.table;

@@ -130,7 +130,7 @@ class TstResults : public QObject {
             QCOMPARE(v.summary.n, n());
             QVERIFY(v.mark.has_value());
             QCOMPARE(*v.mark, s.deltaAlphaX);
-            QCOMPARE(v.summary.max, s.recordDelta.maxCoeff());
+            QCOMPARE(v.summary.max, s.records.recordDelta.maxCoeff());
         }
         auto risk = riskViolins(run());
         QVERIFY2(risk.hasValue(), risk.hasValue() ? "" : risk.message().c_str());
@@ -206,7 +206,8 @@ class TstResults : public QObject {
         QCOMPARE(chart->shownPoints(), static_cast<qsizetype>(n()));  // below the thinning
         QCOMPARE(chart->totalOverlayPoints(), 0);
         const auto* lw = run().find("LW");
-        QCOMPARE(chart->pointSeries()->at(0), QPointF(lw->alpha[0], lw->recordDelta[0]));
+        QCOMPARE(chart->pointSeries()->at(0),
+                 QPointF(lw->records.alpha[0], lw->records.recordDelta[0]));
         // The Delta line is a horizontal line at Delta_{alpha,x}.
         bool line = false;
         for (auto* s : chart->series()) {
@@ -225,7 +226,8 @@ class TstResults : public QObject {
         QCOMPARE(fc->totalOverlayPoints(), static_cast<qsizetype>(n()));
         QCOMPARE(fc->shownPoints(), static_cast<qsizetype>(2 * n()));
         const auto* fin = run().find("LW_final");
-        QCOMPARE(fc->overlaySeries()->at(5), QPointF(fin->alpha[5], fin->recordDelta[5]));
+        QCOMPARE(fc->overlaySeries()->at(5),
+                 QPointF(fin->records.alpha[5], fin->records.recordDelta[5]));
         QVERIFY(fc->pointSeries()->name().contains(QStringLiteral("before")));
 
         auto missing = boundVsWeightScatter(run(), "nope");
@@ -248,14 +250,15 @@ class TstResults : public QObject {
         const auto* cw = run().find("CW");
         const auto* u = run().find("Unweighted");
         QCOMPARE(r->totalPoints(), static_cast<qsizetype>(n()));
-        QCOMPARE(r->pointSeries()->at(7), QPointF(u->ir[7], cw->ir[7]));
-        QCOMPARE(r->highlightSeries()->count(), static_cast<qsizetype>(cw->whackAMole.size()));
+        QCOMPARE(r->pointSeries()->at(7), QPointF(u->records.ir[7], cw->records.ir[7]));
+        QCOMPARE(r->highlightSeries()->count(),
+                 static_cast<qsizetype>(cw->records.whackAMole.size()));
         QVERIFY(!riskComparisonScatter(run(), "Unweighted").hasValue());
 
         auto wy = weightVsYScatter(run(), "LW");
         QVERIFY2(wy.hasValue(), wy.hasValue() ? "" : wy.message().c_str());
         QCOMPARE(as<ui::charts::ScatterChart>(*wy)->pointSeries()->at(9),
-                 QPointF(run().inputs.yOriginal[9], run().find("LW")->alpha[9]));
+                 QPointF(run().inputs.yOriginal[9], run().find("LW")->records.alpha[9]));
     }
 
     void densitiesAndTraces() {
@@ -331,12 +334,12 @@ class TstResults : public QObject {
         QVERIFY(top->title.startsWith(QStringLiteral("CONFIDENTIAL")));
         QCOMPARE(top->rows.size(), std::size_t{10});
         const auto* cw = run().find("CW");
-        const double highest = *std::max_element(cw->ir.begin(), cw->ir.end());
+        const double highest = *std::max_element(cw->records.ir.begin(), cw->records.ir.end());
         QCOMPARE(top->rows[0][3], formatCell(highest));
         // Sorted by risk, highest first; rows are numbered as in the file (1-based).
         for (std::size_t k = 1; k < top->rows.size(); ++k)
             QVERIFY(top->rows[k][3].toDouble() <= top->rows[k - 1][3].toDouble());
-        const std::size_t i0 = cw->irSummary.top[0];
+        const std::size_t i0 = cw->records.irTop[0];
         QCOMPARE(top->rows[0][1], QString::number(run().inputs.keptRows[i0] + 1));
         auto more = topRiskTable(run(), "CW", 25);
         QCOMPARE(more->rows.size(), std::size_t{25});
@@ -438,22 +441,23 @@ class TstResults : public QObject {
         auto& em = copy.synthesizers[3];
         QCOMPARE(em.name, std::string("EM"));
         const double target = copy.find("LW")->epsilon.perDataset;
-        em.scalarTries = {{0.30, 0.6 * target, 1.2 * target},
-                          {0.25, 0.5 * target, 1.001 * target},
-                          {0.26, 0.55 * target, 1.1 * target}};
-        em.scalarWeight = 0.25;
+        auto& sd = std::get<study::ScalarDetails>(em.details);
+        sd.tries = {{0.30, 0.6 * target, 1.2 * target},
+                    {0.25, 0.5 * target, 1.001 * target},
+                    {0.26, 0.55 * target, 1.1 * target}};
+        sd.a = 0.25;
         auto scalarWarnings = [](const TableData& t) {
             return t.warnings.filter(QStringLiteral("scalar weight")).size();
         };
         QCOMPARE(scalarWarnings(epsilonTable(copy)), 0);
-        em.scalarWeight = 0.26;  // the chosen try 10% off: warned, with its own figure
+        sd.a = 0.26;  // the chosen try 10% off: warned, with its own figure
         const auto t = epsilonTable(copy);
         QCOMPARE(scalarWarnings(t), 1);
         QVERIFY(t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("within 10%")));
         QVERIFY(!t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("maximum over draws")));
-        em.scalarNoiseLimited = true;  // the search stopped at the refits' noise: said so
+        sd.noiseLimited = true;  // the search stopped at the refits' noise: said so
         const auto noisy = epsilonTable(copy);
         QVERIFY(noisy.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("maximum over draws")));
@@ -473,20 +477,21 @@ class TstResults : public QObject {
         auto* cfg = const_cast<study::SynthesizerConfig*>(copy.config.find("EM"));
         cfg->match.clear();
         cfg->epsilon = 4.0;
-        em.scalarTries = {{0.30, 2.2, 4.4}, {0.25, 1.99, 3.98}};
-        em.scalarWeight = 0.25;
+        auto& sd = std::get<study::ScalarDetails>(em.details);
+        sd.tries = {{0.30, 2.2, 4.4}, {0.25, 1.99, 3.98}};
+        sd.a = 0.25;
         auto warnings = [](const TableData& t) {
             return t.warnings.filter(QStringLiteral("scalar weight"));
         };
         QCOMPARE(warnings(epsilonTable(copy)).size(), 0);
-        em.scalarWeight = 0.30;  // 10% above the budget
+        sd.a = 0.30;  // 10% above the budget
         const auto above = warnings(epsilonTable(copy));
         QCOMPARE(above.size(), 1);
         QVERIFY2(above[0].contains(QStringLiteral("the target ε = 4 only within 10%")) &&
                      above[0].contains(QStringLiteral("above that budget")),
                  qPrintable(above[0]));
-        em.scalarTries[1].epsilon = 3.5;  // 12.5% below: warned, not as over budget
-        em.scalarWeight = 0.25;
+        sd.tries[1].epsilon = 3.5;  // 12.5% below: warned, not as over budget
+        sd.a = 0.25;
         const auto below = warnings(epsilonTable(copy));
         QCOMPARE(below.size(), 1);
         QVERIFY2(!below[0].contains(QStringLiteral("budget")), qPrintable(below[0]));
@@ -503,7 +508,7 @@ class TstResults : public QObject {
         auto* chart = card.chart();
         const auto* lw = run().find("LW");
         auto* series = qobject_cast<ui::charts::ScatterChart*>(chart)->pointSeries();
-        const QPointF value(lw->alpha[0], lw->recordDelta[0]);
+        const QPointF value(lw->records.alpha[0], lw->records.recordDelta[0]);
         const QPoint at =
             card.view()->mapFromScene(chart->mapToScene(chart->mapToPosition(value, series)));
         QTest::mouseMove(card.view()->viewport(), at);

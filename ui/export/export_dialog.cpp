@@ -36,7 +36,7 @@ std::string local(const QString& path) {
 
 // METHOD.md section 2: wherever epsilon is shown, say how Delta was estimated (the maximum
 // over draws or the robust quantile, which may leave draws out of synthesis).
-QString privacyText(const study::SynthesizerResult& s) {
+QString privacyText(const study::PublicResult& s) {
     QString text = ExportDialog::tr(
                        "Each dataset: epsilon = %1. All %2 datasets together: "
                        "epsilon = %3.")
@@ -58,7 +58,7 @@ QString privacyText(const study::SynthesizerResult& s) {
 
 }  // namespace
 
-ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, QWidget* parent)
+ExportDialog::ExportDialog(const QString& runDir, const study::PublicRun& run, QWidget* parent)
     : QDialog(parent),
       runDir_(runDir),
       synthesizer_(new QComboBox(this)),
@@ -74,10 +74,10 @@ ExportDialog::ExportDialog(const QString& runDir, const study::RunResult& run, Q
       close_(new QPushButton(tr("Close"), this)),
       job_(new JobRunner<Status>(this)) {
     setWindowTitle(tr("Export release bundle"));
-    for (const auto& s : run.synthesizers) {
-        synthesizer_->addItem(QString::fromStdString(s.name));
-        privacyTexts_.push_back(privacyText(s));
-        unconverged_.push_back(QString::fromStdString(release::unconvergedEpsilon(s)));
+    for (const study::PublicResult* s : run.synthesizers()) {
+        synthesizer_->addItem(QString::fromStdString(s->name));
+        privacyTexts_.push_back(privacyText(*s));
+        unconverged_.push_back(QString::fromStdString(release::unconvergedEpsilon(*s)));
         if (!unconverged_.back().isEmpty())
             privacyTexts_.back() += tr(" ⚠ Epsilon did not converge: %1.").arg(unconverged_.back());
         else

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "ppsynth/common/expected.hpp"
-#include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/public_run.hpp"
 #include "ui/message_area.hpp"
 
 class QCheckBox;
@@ -30,7 +30,7 @@ class ExportDialog : public QDialog {
   public:
     // `run` gives the synthesizers and their epsilon; the export reads `runDir` again in
     // the background (the data file is checked against the run's checksum there).
-    ExportDialog(const QString& runDir, const study::RunResult& run, QWidget* parent = nullptr);
+    ExportDialog(const QString& runDir, const study::PublicRun& run, QWidget* parent = nullptr);
     ~ExportDialog() override;
 
     // Asked before an existing folder is replaced; answers true to replace. The default

@@ -312,35 +312,35 @@ ReportSection epsilonSection(const study::RunResult& run) {
     }
 
     for (const auto& r : run.synthesizers) {
-        if (!r.scalarTries.empty()) {
+        if (const auto* sd = r.scalar(); sd && !sd->tries.empty()) {
             ReportTable tries;
             tries.caption = QStringLiteral("%1: scalar weights tried").arg(str(r.name));
             tries.header = {QStringLiteral("a"), QStringLiteral("Delta_{a,x}"),
                             QStringLiteral("epsilon")};
             tries.alignRight = {true, true, true};
-            for (const auto& x : r.scalarTries)
+            for (const auto& x : sd->tries)
                 tries.rows.push_back({num(x.a, 6), num(x.delta), num(x.epsilon)});
-            tries.note = QStringLiteral("The chosen a = %1 (the try closest to the target).%2")
-                             .arg(num(r.scalarWeight, 6))
-                             .arg(r.scalarNoiseLimited
-                                      ? QStringLiteral(" The search stopped when the weights "
-                                                       "tried differed by less than the "
-                                                       "tolerance while their epsilons still "
-                                                       "scattered by more: Monte Carlo noise "
-                                                       "of the bound.")
-                                      : QString());
+            tries.note =
+                QStringLiteral("The chosen a = %1 (the try closest to the target).%2")
+                    .arg(num(sd->a, 6))
+                    .arg(sd->noiseLimited ? QStringLiteral(" The search stopped when the weights "
+                                                           "tried differed by less than the "
+                                                           "tolerance while their epsilons still "
+                                                           "scattered by more: Monte Carlo noise "
+                                                           "of the bound.")
+                                          : QString());
             s.blocks.push_back(ReportBlock::tableBlock(tries));
         }
-        if (!r.reweightTries.empty()) {
+        if (const auto* rd = r.reweight(); rd && !rd->tries.empty()) {
             ReportTable tries;
             tries.caption = QStringLiteral("%1: re-weighting factors tried").arg(str(r.name));
             tries.header = {QStringLiteral("k"), QStringLiteral("Delta"),
                             QStringLiteral("keeps the bound")};
             tries.alignRight = {true, true, false};
-            for (const auto& x : r.reweightTries)
+            for (const auto& x : rd->tries)
                 tries.rows.push_back({num(x.k, 6), num(x.delta),
                                       x.keeps ? QStringLiteral("yes") : QStringLiteral("no")});
-            tries.note = QStringLiteral("The chosen k = %1.").arg(num(r.k, 6));
+            tries.note = QStringLiteral("The chosen k = %1.").arg(num(rd->k, 6));
             s.blocks.push_back(ReportBlock::tableBlock(tries));
         }
     }
@@ -377,7 +377,7 @@ ReportSection riskSection(const study::RunResult& run, std::size_t topK) {
                           QStringLiteral("%1 (%2%)")
                               .arg(ir.aboveThreshold)
                               .arg(num(100.0 * static_cast<double>(ir.aboveThreshold) / n, 3)),
-                          QString::number(r.whackAMole.size()), num(r.weights.min),
+                          QString::number(r.records.whackAMole.size()), num(r.weights.min),
                           num(r.weights.median), num(r.weights.mean),
                           QString::number(r.weights.zeros)});
     }
@@ -400,12 +400,13 @@ ReportSection riskSection(const study::RunResult& run, std::size_t topK) {
                       QStringLiteral("alpha_i"),
                       QStringLiteral("Delta_{alpha,x_i}")};
         top.alignRight = {true, true, false, true, true, true, true, true, true};
-        std::vector<std::size_t> order = r.irSummary.top;
+        std::vector<std::size_t> order = r.records.irTop;
         if (order.size() < topK) {  // the summary keeps 10; recompute when more are asked for
-            order.resize(r.ir.size());
+            order.resize(r.records.ir.size());
             for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-            std::stable_sort(order.begin(), order.end(),
-                             [&r](std::size_t a, std::size_t b) { return r.ir[a] > r.ir[b]; });
+            std::stable_sort(order.begin(), order.end(), [&r](std::size_t a, std::size_t b) {
+                return r.records.ir[a] > r.records.ir[b];
+            });
         }
         order.resize(std::min(order.size(), topK));
         for (std::size_t k = 0; k < order.size(); ++k) {
@@ -415,9 +416,9 @@ ReportSection riskSection(const study::RunResult& run, std::size_t topK) {
             top.rows.push_back({QString::number(k + 1), QString::number(run.inputs.keptRows[i] + 1),
                                 str(run.inputs.patterns.labels[pattern]),
                                 QString::number(run.inputs.patterns.size(pattern)),
-                                num(run.inputs.yOriginal[e], 8), num(r.ir[i]),
-                                unweighted ? num(unweighted->ir[i]) : QStringLiteral("-"),
-                                num(r.alpha[e]), num(r.recordDelta[e])});
+                                num(run.inputs.yOriginal[e], 8), num(r.records.ir[i]),
+                                unweighted ? num(unweighted->records.ir[i]) : QStringLiteral("-"),
+                                num(r.records.alpha[e]), num(r.records.recordDelta[e])});
         }
         top.note = QStringLiteral(
             "Record-level and confidential. A high IR_i with a small pattern means the record "

@@ -62,11 +62,11 @@ QString scalarTargetWarning(const RunResult& run, const SynthesizerResult& s,
                        "%1: the scalar weight %2 only within %3% after %4 refits "
                        "(tolerance %5%).")
                        .arg(q(s.name), what, formatCell(100 * rel))
-                       .arg(s.scalarTries.size())
+                       .arg(s.scalar() ? s.scalar()->tries.size() : 0)
                        .arg(formatCell(100 * cfg->tolerance));
     if (!matched && used.epsilon > target)
         text += QStringLiteral(" Its ε is above that budget: no refit kept within it.");
-    if (s.scalarNoiseLimited)
+    if (s.scalar() && s.scalar()->noiseLimited)
         text += QStringLiteral(
             " Refits at nearly the same weight gave ε further apart than that "
             "(Δ is a maximum over draws), so the search kept the closest one; "
@@ -117,12 +117,12 @@ TableData epsilonTable(const RunResult& run) {
                               .arg(q(s.name))
                               .arg(s.excludedDraws);
         }
-        if (s.scheme == study::Scheme::Scalar && !s.scalarTries.empty()) {
+        if (const auto* sd = s.scalar(); sd && !sd->tries.empty()) {
             // The search keeps the try closest to the target, not necessarily the last.
             const auto chosen =
-                std::find_if(s.scalarTries.begin(), s.scalarTries.end(),
-                             [&](const privacy::ScalarTry& x) { return x.a == s.scalarWeight; });
-            const auto& used = chosen != s.scalarTries.end() ? *chosen : s.scalarTries.back();
+                std::find_if(sd->tries.begin(), sd->tries.end(),
+                             [&](const privacy::ScalarTry& x) { return x.a == sd->a; });
+            const auto& used = chosen != sd->tries.end() ? *chosen : sd->tries.back();
             const auto* cfg = run.config.find(s.name);
             if (auto w = scalarTargetWarning(run, s, cfg, used); !w.isEmpty()) t.warnings << w;
         }
@@ -152,8 +152,9 @@ TableData riskTable(const RunResult& run) {
         const auto& r = s.irSummary;
         t.rows.push_back({q(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
                           formatCell(r.q3), formatCell(r.max), count(r.aboveThreshold),
-                          s.scheme == study::Scheme::Unweighted ? QStringLiteral("–")
-                                                                : count(s.whackAMole.size())});
+                          s.scheme == study::Scheme::Unweighted
+                              ? QStringLiteral("–")
+                              : count(s.records.whackAMole.size())});
     }
     return t;
 }
@@ -162,18 +163,20 @@ Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthe
                                  std::size_t n) {
     const auto* s = run.find(synthesizer);
     if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
-    if (s->ir.empty()) return Error{"synthesizer '" + synthesizer + "' has no risks"};
+    if (s->records.ir.empty()) return Error{"synthesizer '" + synthesizer + "' has no risks"};
     const auto records = static_cast<std::size_t>(run.inputs.yOriginal.size());
-    if (s->ir.size() != records || static_cast<std::size_t>(s->alpha.size()) != records ||
-        static_cast<std::size_t>(s->recordDelta.size()) != records)
+    if (s->records.ir.size() != records ||
+        static_cast<std::size_t>(s->records.alpha.size()) != records ||
+        static_cast<std::size_t>(s->records.recordDelta.size()) != records)
         return Error{"synthesizer '" + synthesizer + "': its records do not match the data"};
     // The runner's summary keeps the top 10; sort again when more are asked for.
-    std::vector<std::size_t> order = s->irSummary.top;
+    std::vector<std::size_t> order = s->records.irTop;
     if (order.size() < std::min(n, records)) {
         order.resize(records);
         for (std::size_t i = 0; i < records; ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t a, std::size_t b) { return s->ir[a] > s->ir[b]; });
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return s->records.ir[a] > s->records.ir[b];
+        });
     }
     order.resize(std::min(n, order.size()));
 
@@ -197,8 +200,8 @@ Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthe
         const auto e = static_cast<Eigen::Index>(i);
         const std::size_t row = i < run.inputs.keptRows.size() ? run.inputs.keptRows[i] + 1 : i + 1;
         t.rows.push_back({count(k + 1), count(row), formatCell(run.inputs.yOriginal[e]),
-                          formatCell(s->ir[i]), formatCell(s->alpha[e]),
-                          formatCell(s->recordDelta[e])});
+                          formatCell(s->records.ir[i]), formatCell(s->records.alpha[e]),
+                          formatCell(s->records.recordDelta[e])});
     }
     return t;
 }

@@ -167,7 +167,7 @@ QString keyPart(const std::string& name) {
 
 Expected<BuiltChart> lipschitzViolins(const RunResult& run) {
     return violinsOf(
-        run, [](const SynthesizerResult& s) { return toStd(s.recordDelta); },
+        run, [](const SynthesizerResult& s) { return toStd(s.records.recordDelta); },
         [](const SynthesizerResult& s) { return std::optional<double>(s.deltaAlphaX); },
         QStringLiteral("Δ(α,x) (the bound)"), QStringLiteral("Record bound Δ(α,xᵢ)"), {},
         QStringLiteral("violin_lipschitz"), QStringLiteral("By-record Lipschitz bounds"),
@@ -179,7 +179,7 @@ Expected<BuiltChart> lipschitzViolins(const RunResult& run) {
 
 Expected<BuiltChart> riskViolins(const RunResult& run) {
     return violinsOf(
-        run, [](const SynthesizerResult& s) { return s.ir; },
+        run, [](const SynthesizerResult& s) { return s.records.ir; },
         [](const SynthesizerResult& s) { return std::optional<double>(s.irSummary.mean); },
         QStringLiteral("mean"), QStringLiteral("Identification risk IRᵢ"), unitInterval(),
         QStringLiteral("violin_risk"), QStringLiteral("Identification risk by record"),
@@ -191,7 +191,7 @@ Expected<BuiltChart> riskViolins(const RunResult& run) {
 
 Expected<BuiltChart> weightViolins(const RunResult& run) {
     return violinsOf(
-        run, [](const SynthesizerResult& s) { return toStd(s.alpha); },
+        run, [](const SynthesizerResult& s) { return toStd(s.records.alpha); },
         [](const SynthesizerResult& s) { return std::optional<double>(s.weights.mean); },
         QStringLiteral("mean"), QStringLiteral("Weight αᵢ"), unitInterval(),
         QStringLiteral("violin_weights"), QStringLiteral("Record weights"),
@@ -264,7 +264,9 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
     auto found = findSynthesizer(run, synthesizer);
     if (!found) return found.error();
     const SynthesizerResult& s = **found;
-    if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
+    if (auto st =
+            sameRecords(run, s, static_cast<std::size_t>(s.records.alpha.size()), "the weights");
+        !st)
         return st.error();
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Weight αᵢ"), QStringLiteral("Record bound Δ(α,xᵢ)"));
@@ -277,19 +279,20 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
     }()
         : nullptr;
     QString caption;
-    if (base && base->alpha.size() == s.alpha.size()) {
-        chart->setPoints(zipPoints(base->alpha, base->recordDelta),
+    if (base && base->records.alpha.size() == s.records.alpha.size()) {
+        chart->setPoints(zipPoints(base->records.alpha, base->records.recordDelta),
                          QStringLiteral("before re-weighting (%1)").arg(q(base->name)));
         chart->setOverlayPoints(
-            zipPoints(s.alpha, s.recordDelta),
-            QStringLiteral("after re-weighting (k = %1)").arg(charts::formatValue(s.k)));
+            zipPoints(s.records.alpha, s.records.recordDelta),
+            QStringLiteral("after re-weighting (k = %1)")
+                .arg(charts::formatValue(s.reweight() ? s.reweight()->k : 0.0)));
         caption = QStringLiteral(
                       "Each point is a record: re-weighting moves weights up (to the right) "
                       "while no record's bound may pass the dashed line Δ(α,x) of %1, so the "
                       "privacy guarantee stays and more information is kept.")
                       .arg(q(base->name));
     } else {
-        chart->setPoints(zipPoints(s.alpha, s.recordDelta));
+        chart->setPoints(zipPoints(s.records.alpha, s.records.recordDelta));
         caption = QStringLiteral(
             "Each point is a record: its weight and its bound under this synthesizer; the "
             "dashed line is the largest bound Δ(α,x), and records near it set the privacy "
@@ -338,17 +341,18 @@ Expected<BuiltChart> riskComparisonScatter(const RunResult& run, const std::stri
         if (o.scheme == study::Scheme::Unweighted) base = &o;
     if (!base) return Error{"the run has no unweighted synthesizer to compare risks against"};
     if (base == &s) return Error{"'" + s.name + "' is the unweighted synthesizer itself"};
-    if (s.ir.size() != base->ir.size() || s.ir.empty())
+    if (s.records.ir.size() != base->records.ir.size() || s.records.ir.empty())
         return Error{"synthesizer '" + s.name + "' has no identification risks to compare"};
     QList<QPointF> pts;
-    pts.reserve(static_cast<qsizetype>(s.ir.size()));
-    for (std::size_t i = 0; i < s.ir.size(); ++i) pts.append(QPointF(base->ir[i], s.ir[i]));
+    pts.reserve(static_cast<qsizetype>(s.records.ir.size()));
+    for (std::size_t i = 0; i < s.records.ir.size(); ++i)
+        pts.append(QPointF(base->records.ir[i], s.records.ir[i]));
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("IRᵢ under %1").arg(q(base->name)),
                          QStringLiteral("IRᵢ under %1").arg(q(s.name)));
     chart->setIdentityLine(true);
     chart->setPoints(std::move(pts));
-    std::vector<qsizetype> moles(s.whackAMole.begin(), s.whackAMole.end());
+    std::vector<qsizetype> moles(s.records.whackAMole.begin(), s.records.whackAMole.end());
     chart->setHighlighted(std::move(moles),
                           QStringLiteral("whack-a-mole (rise > %1)")
                               .arg(charts::formatValue(run.config.risk.whackAMoleRise)));
@@ -365,12 +369,14 @@ Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& s
     auto found = findSynthesizer(run, synthesizer);
     if (!found) return found.error();
     const SynthesizerResult& s = **found;
-    if (auto st = sameRecords(run, s, static_cast<std::size_t>(s.alpha.size()), "the weights"); !st)
+    if (auto st =
+            sameRecords(run, s, static_cast<std::size_t>(s.records.alpha.size()), "the weights");
+        !st)
         return st.error();
     const QString y = targetName(run);
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight αᵢ"));
-    chart->setPoints(zipPoints(run.inputs.yOriginal, s.alpha));
+    chart->setPoints(zipPoints(run.inputs.yOriginal, s.records.alpha));
     return make(QStringLiteral("scatter_weight_y_") + keyPart(s.name),
                 QStringLiteral("Weight against %1: %2").arg(y, q(s.name)),
                 QStringLiteral("Each point is a record: low weights mark the values the "

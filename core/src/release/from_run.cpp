@@ -9,9 +9,9 @@ namespace ppsynth::release {
 
 namespace {
 
-std::string synthesizerList(const study::RunResult& run) {
+std::string synthesizerList(const study::PublicRun& run) {
     std::string s;
-    for (const auto& r : run.synthesizers) s += (s.empty() ? "" : ", ") + r.name;
+    for (const auto* r : run.synthesizers()) s += (s.empty() ? "" : ", ") + r->name;
     return s;
 }
 
@@ -36,10 +36,9 @@ void describeRisk(const study::RunConfig& config, const study::SynthesizerConfig
 // every one is a configuration value or a single scalar, none record-level. A re-weighted
 // synthesizer also records its base's scheme and knobs under "base_", so the manifest
 // identifies the whole chain of weights.
-Status describeMechanism(const study::RunResult& run, const study::SynthesizerConfig& sc,
-                         const study::SynthesizerResult& r, const std::string& prefix,
-                         Manifest& mf) {
-    const study::RunConfig& config = run.config;
+Status describeMechanism(const study::PublicRun& run, const study::SynthesizerConfig& sc,
+                         const study::PublicResult& r, const std::string& prefix, Manifest& mf) {
+    const study::RunConfig& config = run.config();
     auto& knobs = mf.mechanism.knobs;
     const bool top = prefix.empty();
     switch (sc.scheme) {
@@ -56,7 +55,7 @@ Status describeMechanism(const study::RunResult& run, const study::SynthesizerCo
             knobs[prefix + "a"] = sc.sigmoidA;
             break;
         case study::Scheme::Scalar:
-            knobs[prefix + "a"] = r.scalarWeight;
+            knobs[prefix + "a"] = r.scalar() ? r.scalar()->a : 0.0;
             // What a was searched for: a target epsilon, or the epsilon of another synthesizer
             // of the run (by name), within the relative tolerance.
             if (sc.epsilon)
@@ -71,10 +70,10 @@ Status describeMechanism(const study::RunResult& run, const study::SynthesizerCo
                                              sc.match + "'.");
             break;
         case study::Scheme::Reweight: {
-            knobs[prefix + "k"] = r.k;
+            knobs[prefix + "k"] = r.reweight() ? r.reweight()->k : 0.0;
             knobs[prefix + "tolerance"] = sc.tolerance;
             const study::SynthesizerConfig* baseConfig = config.find(sc.base);
-            const study::SynthesizerResult* base = run.find(sc.base);
+            const study::PublicResult* base = run.find(sc.base);
             if (!baseConfig || !base)
                 return Error{"'" + sc.name + "' re-weights '" + sc.base +
                              "', which the run has no result for; the manifest cannot say how "
@@ -103,14 +102,15 @@ Status describeMechanism(const study::RunResult& run, const study::SynthesizerCo
 
 }  // namespace
 
-std::vector<std::string> releasedColumnsOf(const study::RunResult& run, const data::Table& table) {
+std::vector<std::string> releasedColumnsOf(const study::RunConfig& config,
+                                           const data::Table& table) {
     std::vector<std::string> out;
     for (const auto& c : table.columns())
-        if (study::modelledColumn(run.config, c.name())) out.push_back(c.name());
+        if (study::modelledColumn(config, c.name())) out.push_back(c.name());
     return out;
 }
 
-std::string unconvergedEpsilon(const study::SynthesizerResult& r) {
+std::string unconvergedEpsilon(const study::PublicResult& r) {
     const auto& e = r.epsilonDiagnostics;
     if (!e.diagnosed)
         return "the run was made by a ppsynth that did not diagnose the convergence of epsilon; "
@@ -121,13 +121,13 @@ std::string unconvergedEpsilon(const study::SynthesizerResult& r) {
     return why.empty() ? std::string("the run judged it not converged") : why;
 }
 
-Expected<Manifest> manifestFromRun(const study::RunResult& run, const std::string& synthesizer) {
-    const study::SynthesizerResult* r = run.find(synthesizer);
-    const study::SynthesizerConfig* sc = run.config.find(synthesizer);
+Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::string& synthesizer) {
+    const study::PublicResult* r = run.find(synthesizer);
+    const study::SynthesizerConfig* sc = run.config().find(synthesizer);
     if (!r || !sc)
         return Error{"the run has no synthesizer '" + synthesizer + "' (it has " +
                      synthesizerList(run) + ")"};
-    const auto& config = run.config;
+    const auto& config = run.config();
     Manifest mf;
     mf.model.family = config.model.family;
     auto priors = study::priorsFromConfig(config.model.priors);
@@ -191,12 +191,12 @@ Expected<std::vector<data::FileFormat>> parseReleaseFormats(const std::string& l
     return out;
 }
 
-Status releaseFromRun(const study::RunResult& run, const data::Table& table,
+Status releaseFromRun(const study::PublicRun& run, const data::Table& table,
                       const std::string& synthesizer, const std::string& bundleDir,
                       const std::vector<data::FileFormat>& formats, const ReleaseOptions& options) {
     auto manifest = manifestFromRun(run, synthesizer);
     if (!manifest) return manifest.status();
-    const study::SynthesizerResult& r = *run.find(synthesizer);
+    const study::PublicResult& r = *run.find(synthesizer);
     if (const std::string why = unconvergedEpsilon(r); !why.empty()) {
         if (!options.acceptUnconverged)
             return Error{"the epsilon of '" + synthesizer + "' did not converge: " + why +
@@ -210,17 +210,17 @@ Status releaseFromRun(const study::RunResult& run, const data::Table& table,
     if (r.synthetic.empty())
         return Error{"the synthetic datasets of '" + synthesizer + "' were not loaded"};
     ReleaseRequest request;
-    request.target = run.config.data.target;
-    request.releasedColumns = releasedColumnsOf(run, table);
+    request.target = run.config().data.target;
+    request.releasedColumns = releasedColumnsOf(run.config(), table);
     request.formats = formats;
     request.manifest = std::move(*manifest);
     for (const auto& y : r.synthetic) {
-        auto t = study::syntheticTable(run, table, y);
+        auto t = study::syntheticTable(run.config(), run.keptRows(), table, y);
         if (!t) return t.status();
         request.datasets.push_back(std::move(*t));
     }
-    const std::vector<double> original(run.inputs.yOriginal.data(),
-                                       run.inputs.yOriginal.data() + run.inputs.yOriginal.size());
+    const Eigen::VectorXd& guard = run.leakGuardTarget();
+    const std::vector<double> original(guard.data(), guard.data() + guard.size());
     request.originalTarget = &original;
     return writeReleaseBundle(request, bundleDir, options);
 }

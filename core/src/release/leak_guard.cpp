@@ -31,7 +31,7 @@ const std::set<std::string>& confidentialSymbols() {
     return names;
 }
 
-// The code's names for record-level quantities (SynthesizerResult, privacy/), compared
+// The code's names for record-level quantities (study::RecordLevel, privacy/), compared
 // without separators so recordDelta, record_delta and RECORDDELTA all match.
 const std::set<std::string>& confidentialCodeNames() {
     static const std::set<std::string> names = {"recorddelta", "recordbound", "whackamole"};

@@ -113,7 +113,6 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     r.global.safetyHigh = g.at("safety_factor").at(1).get<double>();
     r.global.epsilonLow = number(g.at("epsilon").at(0));
     r.global.epsilonHigh = number(g.at("epsilon").at(1));
-    r.singletons = integer<std::size_t>(j, "pairwise_singletons");
     r.diagnostics = diagnosticsFrom(j.at("diagnostics"));
     r.epsilonDiagnostics = epsilonFrom(j.at("diagnostics"));
     r.seconds = number(j, "seconds");
@@ -135,22 +134,27 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
         }
     }
     r.fits = integer<int>(j, "fits");
-    r.scalarWeight = number(j, "scalar_weight");
-    r.scalarNoiseLimited = j.value("scalar_noise_limited", false);
-    r.scalarConverged = j.value("scalar_converged", false);
-    r.k = number(j, "k");
-    if (r.scheme == Scheme::Scalar)
+    r.details = detailsFor(r.scheme);
+    if (auto* pd = std::get_if<PairwiseDetails>(&r.details))
+        pd->singletons = integer<std::size_t>(j, "pairwise_singletons");
+    if (auto* sd = std::get_if<ScalarDetails>(&r.details)) {
+        sd->a = number(j, "scalar_weight");
+        sd->noiseLimited = j.value("scalar_noise_limited", false);
+        sd->converged = j.value("scalar_converged", false);
         for (const auto& t : j.value("refits", json::array()))
-            r.scalarTries.push_back(
+            sd->tries.push_back(
                 {t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon"))});
-    if (r.scheme == Scheme::Reweight)
+    }
+    if (auto* rd = std::get_if<ReweightDetails>(&r.details)) {
+        rd->k = number(j, "k");
         for (const auto& t : j.value("refits", json::array())) {
             privacy::ReweightTry rt;
             rt.k = t.at("k").get<double>();
             rt.delta = number(t.at("delta"));
             rt.keeps = t.at("keeps_bound").get<bool>();
-            r.reweightTries.push_back(rt);
+            rd->tries.push_back(rt);
         }
+    }
     for (const auto& p : j.value("parameters", json::array()))
         r.parameters.push_back({p.at("name").get<std::string>(), number(p, "mean"), number(p, "sd"),
                                 number(p, "q05"), number(p, "median"), number(p, "q95")});
@@ -291,15 +295,18 @@ class Loader {
                 if (Status st = readSynthetic(run, r); !st) return st.error();
             if (options_.draws)
                 if (Status st = readDraws(run, r); !st) return st.error();
-            r.weights = privacy::summarizeWeights(r.alpha);
-            r.irSummary = privacy::summarizeRisk(r.ir, run.config.risk.threshold);
+            r.weights = privacy::summarizeWeights(r.records.alpha);
+            r.irSummary = privacy::summarizeRisk(r.records.ir, run.config.risk.threshold);
+            r.records.irTop = std::move(r.irSummary.top);  // record indices: RecordLevel's
+            r.irSummary.top.clear();
         }
         // The run measured whack-a-mole against its unweighted fit, which is the
         // unweighted synthesizer's when the run has one.
         for (const auto& u : run.synthesizers)
             if (u.scheme == Scheme::Unweighted)
                 for (auto& r : run.synthesizers)
-                    r.whackAMole = privacy::whackAMole(u.ir, r.ir, run.config.risk.whackAMoleRise);
+                    r.records.whackAMole = privacy::whackAMole(u.records.ir, r.records.ir,
+                                                               run.config.risk.whackAMoleRise);
         return out;
     }
 
@@ -349,12 +356,12 @@ class Loader {
                              std::to_string(run.inputs.keptRows[i] + 1) +
                              "); the data changed since the run"};
         }
-        r.alpha = std::move(*alpha);
-        r.recordDelta = unbounded(std::move(*lip));
-        r.ir = asStd(*ir);
+        r.records.alpha = std::move(*alpha);
+        r.records.recordDelta = unbounded(std::move(*lip));
+        r.records.ir = asStd(*ir);
         if (t->find("pairwise_weight")) {
             auto pw = vectorColumn(*t, "pairwise_weight", path);
-            r.pairwiseWeight = asStd(*pw);
+            r.records.pairwiseWeight = asStd(*pw);
         }
         if (first) run.f = unbounded(std::move(*f));
         return {};

@@ -111,8 +111,8 @@ json synthesizerJson(const SynthesizerResult& r) {
                {"max", s.max},
                {"threshold", s.threshold},
                {"above_threshold", s.aboveThreshold},
-               {"whack_a_mole_count", r.whackAMole.size()}};
-    if (r.scheme == Scheme::Pairwise) j["pairwise_singletons"] = r.singletons;
+               {"whack_a_mole_count", r.records.whackAMole.size()}};
+    if (const auto* p = r.pairwise()) j["pairwise_singletons"] = p->singletons;
     j["diagnostics"] = diagnosticsJson(r.diagnostics);
     if (r.epsilonDiagnostics.diagnosed)
         j["diagnostics"]["epsilon"] = epsilonJson(r.epsilonDiagnostics);
@@ -123,19 +123,19 @@ json synthesizerJson(const SynthesizerResult& r) {
                           {"risk", r.stageSeconds.risk},
                           {"utility", r.stageSeconds.utility}};
     j["fits"] = r.fits;
-    if (r.scheme == Scheme::Scalar) {
-        j["scalar_weight"] = r.scalarWeight;
-        j["scalar_noise_limited"] = r.scalarNoiseLimited;
-        j["scalar_converged"] = r.scalarConverged;
+    if (const auto* sd = r.scalar()) {
+        j["scalar_weight"] = sd->a;
+        j["scalar_noise_limited"] = sd->noiseLimited;
+        j["scalar_converged"] = sd->converged;
         json tries = json::array();
-        for (const auto& t : r.scalarTries)
+        for (const auto& t : sd->tries)
             tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});
         j["refits"] = tries;
     }
-    if (r.scheme == Scheme::Reweight) {
-        j["k"] = r.k;
+    if (const auto* rd = r.reweight()) {
+        j["k"] = rd->k;
         json tries = json::array();
-        for (const auto& t : r.reweightTries)
+        for (const auto& t : rd->tries)
             tries.push_back({{"k", t.k}, {"delta", bound(t.delta)}, {"keeps_bound", t.keeps}});
         j["refits"] = tries;
     }
@@ -172,9 +172,15 @@ bool modelledColumn(const RunConfig& config, const std::string& column) {
 
 Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
                                      const std::vector<double>& y) {
+    return syntheticTable(run.config, run.inputs.keptRows, table, y);
+}
+
+Expected<data::Table> syntheticTable(const RunConfig& config,
+                                     const std::vector<std::size_t>& keptRows,
+                                     const data::Table& table, const std::vector<double>& y) {
     std::vector<std::uint8_t> keep(table.rowCount(), 0);
-    for (auto r : run.inputs.keptRows) keep[r] = 1;
-    const std::string& target = run.config.data.target;
+    for (auto r : keptRows) keep[r] = 1;
+    const std::string& target = config.data.target;
     if (!table.find(target)) return Error{"the target column is missing from the table"};
     // Only the modelled columns: any other column of the input is confidential data that no
     // synthesizer touched, and must not sit in a folder named "synthetic".
@@ -187,7 +193,7 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
                 count ? data::Column::count(target, y) : data::Column::numeric(target, y);
             synthetic.setTimeFormat(c.timeFormat());  // synthetic dates are shown as dates
             s = t.addColumn(std::move(synthetic));
-        } else if (modelledColumn(run.config, c.name())) {
+        } else if (modelledColumn(config, c.name())) {
             s = t.addColumn(c.filtered(keep));
         }
         if (!s) return s.error();
@@ -197,7 +203,7 @@ Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& ta
 
 namespace {
 
-Status writeRecords(const RunResult& run, const SynthesizerResult& r, const fs::path& path) {
+Status writeRecords(const RunResult& run, const RecordLevel& r, const fs::path& path) {
     std::ostringstream o;
     const bool pairwise = !r.pairwiseWeight.empty();
     o << "row,y,alpha,f,lipschitz,ir" << (pairwise ? ",pairwise_weight" : "") << "\n";
@@ -451,7 +457,7 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
         }
         auto records = inside("confidential/" + r.name + "_records.csv");
         if (!records) return fail(records.error());
-        if (auto s = writeRecords(run, r, *records); !s) return fail(s.error());
+        if (auto s = writeRecords(run, r.records, *records); !s) return fail(s.error());
         if (options.keepDraws) {
             auto draws = inside("confidential/" + r.name + "_draws.csv");
             if (!draws) return fail(draws.error());

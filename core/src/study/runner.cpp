@@ -86,23 +86,6 @@ std::map<std::string, double> priorValues(const models::Priors& priors, const st
     return out;
 }
 
-namespace {
-// FNV-1a of the name mixed into the seed.
-std::uint64_t nameSeed(std::uint64_t seed, const std::string& name) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
-    return mix64(seed ^ h);
-}
-}  // namespace
-
-std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name) {
-    return nameSeed(seed, name);
-}
-
-std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name) {
-    return nameSeed(seed, name) ^ 0x5eed;
-}
-
 std::string seedName(Scheme scheme, const std::string& name) {
     return scheme == Scheme::Unweighted ? std::string("Unweighted") : name;
 }
@@ -397,7 +380,7 @@ class Runner {
             r.utilityError = inputs.message();
             return;
         }
-        inputs->originalSeed = nameSeed(config_.mcmc.seed, "confidential data") ^ 0x0717;
+        inputs->originalSeed = utilitySeed(config_.mcmc.seed, "confidential data");
         const std::string stage = r.name + ": utility";
         ProgressCallback progress = [this, stage](const Progress& p) {
             if (options_.cancel && options_.cancel->load()) return Continue::Stop;
@@ -405,9 +388,8 @@ class Runner {
             q.stage = stage;
             return report(options_.progress, q);
         };
-        auto u =
-            computeUtility(*inputs, config_.utility, nameSeed(config_.mcmc.seed, r.name) ^ 0x0717,
-                           config_.mcmc.threads, progress);
+        auto u = computeUtility(*inputs, config_.utility, utilitySeed(config_.mcmc.seed, r.name),
+                                config_.mcmc.threads, progress);
         if (u)
             r.utility = std::move(*u);
         else
@@ -435,31 +417,32 @@ class Runner {
         SynthesizerResult r;
         r.name = sc.name;
         r.scheme = sc.scheme;
+        r.details = detailsFor(sc.scheme);
         const auto n = static_cast<Eigen::Index>(model_->recordCount());
         std::optional<Measured> own;
         switch (sc.scheme) {
             case Scheme::Unweighted:
-                r.alpha = Eigen::VectorXd::Ones(n);
+                r.records.alpha = Eigen::VectorXd::Ones(n);
                 break;
             case Scheme::Lipschitz:
-                r.alpha = privacy::lipschitzWeights(result_.f, sc.c, sc.g);
-                if (sc.M) r.alpha = privacy::truncateAtM(r.alpha, result_.f, *sc.M);
+                r.records.alpha = privacy::lipschitzWeights(result_.f, sc.c, sc.g);
+                if (sc.M) r.records.alpha = privacy::truncateAtM(r.records.alpha, result_.f, *sc.M);
                 break;
             case Scheme::Marginal:
             case Scheme::Sigmoid: {
                 auto ir = riskForWeights(sc, false);
                 if (!ir) return ir.error();
-                r.alpha = sc.scheme == Scheme::Marginal
-                              ? privacy::riskWeights(ir->marginal, sc.c, sc.g)
-                              : privacy::sigmoidRiskWeights(ir->marginal, sc.sigmoidA);
+                r.records.alpha = sc.scheme == Scheme::Marginal
+                                      ? privacy::riskWeights(ir->marginal, sc.c, sc.g)
+                                      : privacy::sigmoidRiskWeights(ir->marginal, sc.sigmoidA);
                 break;
             }
             case Scheme::Pairwise: {
                 auto pr = riskForWeights(sc, true);
                 if (!pr) return pr.error();
-                r.pairwiseWeight = pr->at;
-                r.singletons = pr->singletons;
-                r.alpha = privacy::pairwiseWeights(pr->at, sc.c, sc.g);
+                r.records.pairwiseWeight = pr->at;
+                std::get<PairwiseDetails>(r.details).singletons = pr->singletons;
+                r.records.alpha = privacy::pairwiseWeights(pr->at, sc.c, sc.g);
                 break;
             }
             case Scheme::Scalar: {
@@ -479,12 +462,10 @@ class Runner {
                 so.budget = sc.epsilon.has_value();
                 auto solved = privacy::solveScalarWeight(target, finiteDeltaX(), refit, so);
                 if (!solved) return solved.error();
-                r.scalarTries = solved->tries;
-                r.scalarWeight = solved->a;
-                r.scalarNoiseLimited = solved->noiseLimited;
-                r.scalarConverged = solved->converged;
+                r.details = ScalarDetails{solved->a, solved->noiseLimited, solved->converged,
+                                          solved->tries};
                 r.fits = static_cast<int>(solved->tries.size());
-                r.alpha = withAssumption2(Eigen::VectorXd::Constant(n, solved->a));
+                r.records.alpha = withAssumption2(Eigen::VectorXd::Constant(n, solved->a));
                 own = std::move(fits.at(solved->a));
                 break;
             }
@@ -501,46 +482,46 @@ class Runner {
                 privacy::ReweightOptions ro;
                 ro.tolerance = sc.tolerance;
                 if (sc.k) ro.fixedK = *sc.k;
-                auto searched = privacy::searchReweight(base.alpha, base.recordDelta,
-                                                        base.deltaAlphaX, refit, ro);
+                auto searched = privacy::searchReweight(
+                    base.records.alpha, base.records.recordDelta, base.deltaAlphaX, refit, ro);
                 if (!searched) return searched.error();
-                r.reweightTries = searched->tries;
                 r.fits = static_cast<int>(searched->tries.size());
                 if (searched->k <= 0)
                     return Error{"no k tried kept Delta within " +
                                  std::to_string(sc.tolerance * 100) +
                                  "% of the base's; lower 'k' or raise 'tolerance'"};
-                r.k = searched->k;
-                r.alpha = searched->alpha;
+                r.details = ReweightDetails{searched->k, searched->tries};
+                r.records.alpha = searched->alpha;
                 for (auto& [w, m] : fits)
-                    if (w == r.alpha) own = std::move(m);
+                    if (w == r.records.alpha) own = std::move(m);
                 break;
             }
         }
-        if (sc.scheme != Scheme::Unweighted) r.alpha = withAssumption2(std::move(r.alpha));
-        if (auto s = refuseZeroWeights(sc, r.alpha); !s) return s.error();
-        if (auto w = weightsWarning(sc, r.alpha)) result_.warnings.push_back(std::move(*w));
+        if (sc.scheme != Scheme::Unweighted)
+            r.records.alpha = withAssumption2(std::move(r.records.alpha));
+        if (auto s = refuseZeroWeights(sc, r.records.alpha); !s) return s.error();
+        if (auto w = weightsWarning(sc, r.records.alpha)) result_.warnings.push_back(std::move(*w));
         // Everything so far that was not a fit: IR for the weights, the scalar/k searches.
         r.stageSeconds.weights = secondsSince(t0) - (fitSeconds_ - fitsBefore);
 
         const Measured* measured = &unweighted_;
         if (sc.scheme != Scheme::Unweighted) {
             if (!own) {
-                auto m = fitAndBound(r.alpha, sc.name);
+                auto m = fitAndBound(r.records.alpha, sc.name);
                 if (!m) return m.error();
                 own = std::move(*m);
                 r.fits = 1;
             }
             measured = &*own;
         }
-        r.recordDelta = measured->recordBound;
+        r.records.recordDelta = measured->recordBound;
         r.deltaX = deltaX_;
         r.deltaAlphaX = measured->bound.delta;
         r.deltaMethod = measured->bound.method();
         r.excludedDraws = measured->fit.lipschitz.drawCount() - measured->bound.keptDraws.size();
         r.epsilon = privacy::epsilonAccount(r.deltaAlphaX, config_.synthesis.m);
         r.global = privacy::globalEpsilon(r.deltaAlphaX, model_->recordCount());
-        r.weights = privacy::summarizeWeights(r.alpha);
+        r.weights = privacy::summarizeWeights(r.records.alpha);
         r.diagnostics = measured->fit.diagnostics;
         r.epsilonDiagnostics = measured->epsilon;
         if (sc.scheme == Scheme::Lipschitz) addWeightsAgreement(r.epsilonDiagnostics);
@@ -553,7 +534,7 @@ class Runner {
         std::vector<std::vector<double>> all;
         if (sc.scheme == Scheme::Unweighted) {
             all = unweightedSynthetic_;
-            r.ir = unweightedIr_;
+            r.records.ir = unweightedIr_;
             r.stageSeconds.synthesis = unweightedStages_.synthesis;
             r.stageSeconds.risk = unweightedStages_.risk;
         } else {
@@ -565,11 +546,14 @@ class Runner {
             ts = std::chrono::steady_clock::now();
             auto ir = risk(all);
             if (!ir) return ir.error();
-            r.ir = std::move(*ir);
+            r.records.ir = std::move(*ir);
             r.stageSeconds.risk = secondsSince(ts);
         }
-        r.irSummary = privacy::summarizeRisk(r.ir, config_.risk.threshold);
-        r.whackAMole = privacy::whackAMole(unweightedIr_, r.ir, config_.risk.whackAMoleRise);
+        r.irSummary = privacy::summarizeRisk(r.records.ir, config_.risk.threshold);
+        r.records.irTop = std::move(r.irSummary.top);  // record indices: RecordLevel's
+        r.irSummary.top.clear();
+        r.records.whackAMole =
+            privacy::whackAMole(unweightedIr_, r.records.ir, config_.risk.whackAMoleRise);
         all.resize(static_cast<std::size_t>(config_.synthesis.m));
         r.synthetic = std::move(all);
         // `seconds` is the wall time of this synthesizer's own fits only (issue 4's contract):

@@ -5,11 +5,7 @@
 #include <boost/random/poisson_distribution.hpp>
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "data/examples_detail.hpp"
 #include "ppsynth/common/quantile.hpp"
@@ -19,141 +15,18 @@
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
-#include "ppsynth/study/validate.hpp"
 #include "study/block_run.hpp"
-#include "study/csv_text.hpp"
-#include "study/json_reader.hpp"
 #include "study/resumable_folder.hpp"
+#include "study/simulate_json.hpp"
 
 namespace ppsynth::study {
 
+using detail::replicateFrom;
+using detail::replicateJson;
+using detail::writeTables;
 using nlohmann::json;
 
 namespace {
-
-const std::vector<std::string> kMechanisms{"Unweighted", "LW", "LW-M"};
-
-bool known(const std::string& mechanism) {
-    return std::find(kMechanisms.begin(), kMechanisms.end(), mechanism) != kMechanisms.end();
-}
-
-}  // namespace
-
-std::vector<double> SimulateConfig::epsilons() const {
-    if (!epsilonGrid.empty()) return epsilonGrid;
-    std::vector<double> grid;
-    for (int i = 0; i <= 78; ++i) grid.push_back(1.0 + 0.5 * i);
-    return grid;
-}
-
-Expected<SimulateConfig> parseSimulateConfig(const std::string& text) {
-    json root;
-    if (auto e = detail::parseConfigJson(text, root); !e.empty()) return Error{e};
-    SimulateConfig c;
-    std::string error;
-    {
-        detail::Reader r(root, "configuration", error);
-        r.get("model", c.model);
-        r.get("mean", c.mean);
-        r.get("sizes", c.sizes);
-        r.get("replicates", c.replicates);
-        r.get("mechanisms", c.mechanisms);
-        r.get("c", c.c);
-        r.get("g", c.g);
-        r.get("M", c.M);
-        r.get("seed", c.seed);
-        r.get("threads", c.threads);
-        r.get("block_size", c.blockSize);
-        r.get("quantiles", c.quantiles);
-        r.get("epsilon_grid", c.epsilonGrid);
-        if (r.has("mcmc") && error.empty()) {
-            detail::Reader m(r.raw("mcmc"), "mcmc", error);
-            m.get("chains", c.mcmc.chains);
-            m.get("warmup", c.mcmc.warmup);
-            m.get("draws", c.mcmc.draws);
-            m.get("max_treedepth", c.mcmc.maxTreeDepth);
-            m.get("adapt_delta", c.mcmc.adaptDelta);
-            if (error.empty())
-                detail::checkRanges(m, {{"chains", c.mcmc.chains, limits::kChains},
-                                        {"draws", c.mcmc.draws, limits::kDraws},
-                                        {"warmup", c.mcmc.warmup, limits::kWarmup},
-                                        {"max_treedepth", c.mcmc.maxTreeDepth, limits::kTreeDepth,
-                                         mcmc::kMaxTreeDepth}});
-            if (error.empty() && !(c.mcmc.adaptDelta > 0 && c.mcmc.adaptDelta < 1))
-                m.fail("'adapt_delta' must be in (0, 1)");
-        }
-        if (!error.empty()) return Error{error};
-        if (c.model != "poisson" && c.model != "nb-mixture")
-            r.fail("'model' must be \"poisson\" or \"nb-mixture\"");
-        else if (!(c.mean > 0 && std::isfinite(c.mean)))
-            r.fail("'mean' must be a positive number");
-        else if (c.sizes.empty() ||
-                 std::any_of(c.sizes.begin(), c.sizes.end(), [](auto n) { return n < 2; }))
-            r.fail("'sizes' must list database sizes of at least 2");
-        else if (c.replicates < 1)
-            r.fail("'replicates' must be at least 1");
-        else if (c.mechanisms.empty() ||
-                 !std::all_of(c.mechanisms.begin(), c.mechanisms.end(), known) ||
-                 std::set<std::string>(c.mechanisms.begin(), c.mechanisms.end()).size() !=
-                     c.mechanisms.size())
-            r.fail("'mechanisms' must list distinct names among Unweighted, LW and LW-M");
-        else if (!(c.c >= 0))
-            r.fail("'c' must not be negative");
-        else if (!(c.M > 0))
-            r.fail("'M' must be positive");
-        else if (c.threads < 1 || c.blockSize < 1)
-            r.fail("'threads' and 'block_size' must be at least 1");
-        else if (std::any_of(c.quantiles.begin(), c.quantiles.end(),
-                             [](double q) { return !(q >= 0 && q <= 1); }))
-            r.fail("'quantiles' must lie in [0, 1]");
-        else if (std::any_of(c.epsilonGrid.begin(), c.epsilonGrid.end(),
-                             [](double e) { return !(e > 0); }) ||
-                 !std::is_sorted(c.epsilonGrid.begin(), c.epsilonGrid.end()))
-            r.fail("'epsilon_grid' must be positive numbers in increasing order");
-    }
-    if (!error.empty()) return Error{error};
-    return c;
-}
-
-Expected<SimulateConfig> loadSimulateConfig(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error::io("cannot open the configuration '" + path + "'");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    auto c = parseSimulateConfig(ss.str());
-    if (!c) return c.error().prefixed("'" + path + "': ");
-    return c;
-}
-
-std::string toJson(const SimulateConfig& c, bool withThreads) {
-    json j = {{"model", c.model},
-              {"mean", c.mean},
-              {"sizes", c.sizes},
-              {"replicates", c.replicates},
-              {"mechanisms", c.mechanisms},
-              {"c", c.c},
-              {"g", c.g},
-              {"M", c.M},
-              {"mcmc",
-               {{"chains", c.mcmc.chains},
-                {"warmup", c.mcmc.warmup},
-                {"draws", c.mcmc.draws},
-                {"max_treedepth", c.mcmc.maxTreeDepth},
-                {"adapt_delta", c.mcmc.adaptDelta}}},
-              {"seed", c.seed},
-              {"block_size", c.blockSize},
-              {"quantiles", c.quantiles},
-              {"epsilon_grid", c.epsilons()}};
-    if (withThreads) j["threads"] = c.threads;
-    return j.dump(2);
-}
-
-namespace {
-
-// Replicate r of size n: its own streams per purpose, independent of blocks and threads.
-std::uint64_t replicateSeed(std::uint64_t seed, std::size_t n, int r, Purpose purpose) {
-    return streamSeed(streamSeed(seed, n, purpose), static_cast<std::uint64_t>(r), purpose);
-}
 
 Eigen::VectorXd generate(const SimulateConfig& c, std::size_t n, Rng& rng) {
     Eigen::VectorXd y(static_cast<Eigen::Index>(n));
@@ -191,11 +64,13 @@ class ReplicateRunner {
 
     Expected<std::vector<SimulateReplicate>> run(std::size_t n, int r) const {
         auto rng =
-            makeRng(replicateSeed(c_.seed, n, r, Purpose::Simulation), 0, Purpose::Simulation);
+            makeRng(replicateSeed(c_.seed, n, static_cast<std::uint64_t>(r), Purpose::Simulation),
+                    0, Purpose::Simulation);
         auto model = synthesizerFor(c_, generate(c_, n, rng));
         if (!model) return model.error();
         const auto size = static_cast<Eigen::Index>(n);
-        const std::uint64_t fitSeed = replicateSeed(c_.seed, n, r, Purpose::Sampler);
+        const std::uint64_t fitSeed =
+            replicateSeed(c_.seed, n, static_cast<std::uint64_t>(r), Purpose::Sampler);
         auto unweighted = fit(**model, Eigen::VectorXd::Ones(size), fitSeed, {});
         if (!unweighted) return unweighted.error();
         const Eigen::VectorXd& f = unweighted->recordMax;
@@ -212,13 +87,13 @@ class ReplicateRunner {
         Eigen::VectorXd lw = privacy::lipschitzWeights(f, c_.c, c_.g);
         privacy::zeroNonFinite(lw, unweighted->nonFinite);
         if (wants("LW")) {
-            auto m = fit(**model, lw, mix64(fitSeed ^ 1), unweighted->starts);
+            auto m = fit(**model, lw, refitSeed(fitSeed, 1), unweighted->starts);
             if (!m) return m.error();
             add("LW", *m, lw);
         }
         if (wants("LW-M")) {
             Eigen::VectorXd lwm = privacy::truncateAtM(lw, f, c_.M);
-            auto m = fit(**model, lwm, mix64(fitSeed ^ 2), unweighted->starts);
+            auto m = fit(**model, lwm, refitSeed(fitSeed, 2), unweighted->starts);
             if (!m) return m.error();
             add("LW-M", *m, lwm);
         }
@@ -267,18 +142,6 @@ class ReplicateRunner {
     const StudyOptions& o_;
 };
 
-json replicateJson(const SimulateReplicate& r) {
-    return {
-        {"n", r.n},         {"replicate", r.replicate},          {"mechanism", r.mechanism},
-        {"delta", r.delta}, {"posterior_mean", r.posteriorMean}, {"zero_weights", r.zeroWeights}};
-}
-
-SimulateReplicate replicateFrom(const json& j) {
-    return {j.at("n").get<std::size_t>(),         j.at("replicate").get<int>(),
-            j.at("mechanism").get<std::string>(), j.at("delta").get<double>(),
-            j.at("posterior_mean").get<double>(), j.at("zero_weights").get<std::size_t>()};
-}
-
 double share(const std::vector<double>& deltas, double epsilon) {
     const auto above =
         std::count_if(deltas.begin(), deltas.end(), [&](double d) { return 2.0 * d > epsilon; });
@@ -313,44 +176,6 @@ SimulateDistribution distribution(const SimulateConfig& c, std::size_t n,
     d.deltaHatHigh = share(v, d.recommended.epsilonHigh);
     d.meanPosteriorMean = meanSum / count;
     return d;
-}
-
-std::string quantileName(double q) {
-    return "q" + data::formatNumber(q);
-}
-
-Status writeTables(const detail::ResumableFolder& folder, const SimulateSummary& s) {
-    detail::CsvText reps(
-        {"n", "replicate", "mechanism", "delta", "epsilon", "posterior_mean", "zero_weights"});
-    for (const auto& r : s.replicates)
-        reps.row({static_cast<double>(r.n), static_cast<double>(r.replicate), r.mechanism, r.delta,
-                  2 * r.delta, r.posteriorMean, static_cast<double>(r.zeroWeights)});
-    std::vector<std::string> header{"n", "mechanism", "min"};
-    for (double q : s.config.quantiles) header.push_back(quantileName(q));
-    for (const char* h : {"max", "mean", "sd", "safety_low", "safety_high", "epsilon_low",
-                          "epsilon_high", "delta_hat_low", "delta_hat_high", "mean_posterior_mean"})
-        header.push_back(h);
-    detail::CsvText dist(header);
-    detail::CsvText hat({"n", "mechanism", "epsilon", "delta_hat"});
-    const auto eps = s.config.epsilons();
-    for (const auto& d : s.distributions) {
-        std::vector<detail::CsvText::Cell> row{static_cast<double>(d.n), d.mechanism, d.min};
-        for (double q : d.quantiles) row.push_back(q);
-        for (double x : {d.max, d.mean, d.sd, d.recommended.safetyLow, d.recommended.safetyHigh,
-                         d.recommended.epsilonLow, d.recommended.epsilonHigh, d.deltaHatLow,
-                         d.deltaHatHigh, d.meanPosteriorMean})
-            row.push_back(x);
-        dist.row(row);
-        for (std::size_t k = 0; k < eps.size(); ++k)
-            hat.row({static_cast<double>(d.n), d.mechanism, eps[k], d.deltaHat[k]});
-    }
-    for (const auto& [name, text] :
-         {std::pair<std::string, std::string>{"replicates.csv", reps.str()},
-          {"distribution.csv", dist.str()},
-          {"delta_hat.csv", hat.str()},
-          {"summary.json", simulateSummaryJson(s)}})
-        if (auto st = folder.writeOutput(name, text); !st) return st;
-    return {};
 }
 
 }  // namespace
@@ -445,43 +270,6 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
     s.seconds = secondsSince(t0);
     if (auto st = writeTables(*folder, s); !st) return st.error();
     return s;
-}
-
-std::string simulateSummaryJson(const SimulateSummary& s) {
-    json j;
-    j["software"] = {{"name", "ppsynth"}, {"version", PPSYNTH_VERSION}};
-    j["configuration"] = json::parse(toJson(s.config));
-    j["synthesizer"] = s.config.model == "poisson" ? "poisson-means (conjugate, exact draws)"
-                                                   : "negbin, intercept only (NUTS)";
-    j["seconds"] = s.seconds;
-    j["blocks_run"] = s.blocksRun;
-    j["blocks_resumed"] = s.blocksResumed;
-    j["recommendation_basis"] =
-        "2 x safety factor x the median replicate's local Delta (paper 000 sec. 4.5); "
-        "delta_hat: share of replicates whose local epsilon exceeds it";
-    json list = json::array();
-    for (const auto& d : s.distributions) {
-        json q = json::object();
-        for (std::size_t k = 0; k < d.quantiles.size(); ++k)
-            q[data::formatNumber(s.config.quantiles[k])] = d.quantiles[k];
-        list.push_back({{"n", d.n},
-                        {"mechanism", d.mechanism},
-                        {"min", d.min},
-                        {"median", d.median},
-                        {"max", d.max},
-                        {"mean", d.mean},
-                        {"sd", d.sd},
-                        {"quantiles", q},
-                        {"delta_hat", d.deltaHat},
-                        {"recommended",
-                         {{"safety_factor", {d.recommended.safetyLow, d.recommended.safetyHigh}},
-                          {"epsilon", {d.recommended.epsilonLow, d.recommended.epsilonHigh}},
-                          {"delta_hat", {d.deltaHatLow, d.deltaHatHigh}}}},
-                        {"mean_posterior_mean", d.meanPosteriorMean}});
-    }
-    j["epsilon_grid"] = s.config.epsilons();
-    j["distributions"] = list;
-    return j.dump(2);
 }
 
 }  // namespace ppsynth::study

@@ -54,5 +54,9 @@ bool modelledColumn(const RunConfig& config, const std::string& column);
 // order; no other column of the input. What synthetic/<name>/ and a release bundle are made of.
 Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
                                      const std::vector<double>& y);
+// The same from the configuration and the input's kept rows (what a release has).
+Expected<data::Table> syntheticTable(const RunConfig& config,
+                                     const std::vector<std::size_t>& keptRows,
+                                     const data::Table& table, const std::vector<double>& y);
 
 }  // namespace ppsynth::study

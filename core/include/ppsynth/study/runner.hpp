@@ -15,6 +15,7 @@
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
+#include "ppsynth/common/rng.hpp"
 #include "ppsynth/data/design_summary.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/table.hpp"
@@ -27,57 +28,10 @@
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "ppsynth/study/run_config.hpp"
+#include "ppsynth/study/synthesizer_result.hpp"
 #include "ppsynth/study/utility_report.hpp"
 
 namespace ppsynth::study {
-
-// Wall time of each stage of one synthesizer, in seconds. `fits` covers this synthesizer's
-// own model fits only (for Unweighted the shared unweighted fit); `weights` the rest of the
-// weight computation (IR for the IR-based schemes, the search of scalar and reweight between
-// their refits); `synthesis` and `risk` the m (or L) datasets and their identification risk.
-struct StageSeconds {
-    double fits = 0, weights = 0, synthesis = 0, risk = 0, utility = 0;
-};
-
-struct SynthesizerResult {
-    std::string name;
-    Scheme scheme = Scheme::Unweighted;
-    // Record-level, confidential: never part of a release.
-    Eigen::VectorXd alpha;               // weights
-    Eigen::VectorXd recordDelta;         // Delta_{alpha,x_i}
-    std::vector<double> ir;              // marginal identification risk over L datasets
-    std::vector<double> pairwiseWeight;  // at_i, pairwise scheme only
-    // Summaries (safe to show).
-    double deltaX = 0;       // unweighted bound Delta_x
-    double deltaAlphaX = 0;  // Delta_{alpha,x}
-    std::string deltaMethod;
-    privacy::EpsilonAccount epsilon;
-    privacy::GlobalEpsilon global;
-    privacy::WeightSummary weights;
-    privacy::RiskSummary irSummary;
-    std::vector<std::size_t> whackAMole;  // vs the unweighted fit
-    std::size_t singletons = 0;
-    std::size_t excludedDraws = 0;
-    mcmc::RunDiagnostics diagnostics;
-    privacy::EpsilonDiagnostics epsilonDiagnostics;  // "epsilon converged: yes / no (why)"
-    std::vector<ParameterSummary> parameters;
-    double seconds = 0;  // this synthesizer's own fits (= stageSeconds.fits)
-    StageSeconds stageSeconds;
-    int fits = 0;
-    std::vector<privacy::ScalarTry> scalarTries;
-    std::vector<privacy::ReweightTry> reweightTries;
-    double scalarWeight = 0;          // scalar scheme: a
-    bool scalarNoiseLimited = false;  // the search stopped at the refits' noise
-    bool scalarConverged = false;     // a refit came within the tolerance of the target
-    double k = 0;                     // reweight scheme
-    // Released: m synthetic datasets of y on the original scale, record order.
-    std::vector<std::vector<double>> synthetic;
-    Eigen::MatrixXd draws;  // constrained parameter draws (columns: RunResult::parameterNames)
-    // METHOD.md section 6, when the configuration's utility block is enabled; a failure of
-    // the utility measures does not lose the run: utilityError says what went wrong.
-    std::optional<UtilityReport> utility;
-    std::string utilityError;
-};
 
 struct RunResult {
     RunConfig config;
@@ -153,11 +107,11 @@ Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& v
 std::map<std::string, double> priorValues(const models::Priors& priors,
                                           const std::string& family = "");
 
-// The seeds a synthesizer's draws are chosen and its datasets generated with: derived from
-// the run's seed and the synthesizer's name only, so renaming or reordering other
-// synthesizers does not change this one's datasets.
-std::uint64_t drawChoiceSeed(std::uint64_t seed, const std::string& name);
-std::uint64_t synthesisSeed(std::uint64_t seed, const std::string& name);
+// The seeds a synthesizer's draws are chosen and its datasets generated with
+// (common/rng.hpp): derived from the run's seed and the synthesizer's name only, so renaming
+// or reordering other synthesizers does not change this one's datasets.
+using ppsynth::drawChoiceSeed;
+using ppsynth::synthesisSeed;
 // The name those seeds take for a synthesizer: its own, except for the unweighted scheme,
 // whose datasets are the run's one unweighted synthesis (also the risk reference of the
 // other schemes), seeded as "Unweighted" whatever the synthesizer is called.

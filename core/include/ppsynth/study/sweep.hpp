@@ -17,40 +17,12 @@
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/privacy/identification_risk.hpp"
 #include "ppsynth/privacy/weights.hpp"
-#include "ppsynth/study/run_config.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/study_options.hpp"
+#include "ppsynth/study/sweep_config.hpp"
 #include "ppsynth/study/utility_report.hpp"
 
 namespace ppsynth::study {
-
-struct SweepPoint {
-    double c = 1.0, g = 0.0;
-    std::optional<double> M;  // LW-M truncation
-    std::optional<double> k;  // re-weighting (LW_final) with this k ...
-    bool kAuto = false;       // ... or with the largest k that keeps the bound
-    std::optional<double> r;  // identification-risk radius at this point
-};
-
-// The CE study's six (c, g) points (paper 000 Table 2): (0.7, 0), (0.6, 0), (0.6, -0.1),
-// (0.5, 0), (0.5, -0.1), (0.5, -0.3).
-std::vector<SweepPoint> ceStudyPoints();
-
-struct SweepConfig {
-    RunConfig run;  // data, model, mcmc, synthesis, risk, lipschitz (no synthesizers)
-    std::vector<SweepPoint> points = ceStudyPoints();
-    double tolerance = 0.02;  // EM: relative distance to the LW epsilon_x
-    int threads = 2;          // points in parallel (each point's chains run one after another)
-};
-
-// Keys: the run configuration's data, model, mcmc, synthesis, risk and lipschitz sections
-// and a "sweep" section {points: [{c, g, M?, k?, r?}], M?, k?, r? (defaults for every
-// point), tolerance, threads}. Unknown keys are errors.
-Expected<SweepConfig> parseSweepConfig(const std::string& jsonText,
-                                       const std::string& baseDir = "");
-Expected<SweepConfig> loadSweepConfig(const std::string& path);
-// Canonical JSON; withThreads false leaves out what does not change results.
-std::string toJson(const SweepConfig& config, bool withThreads = true);
 
 struct SweepRow {
     int point = 0;  // 1-based; 0 is the unweighted reference row
@@ -99,10 +71,5 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
                                 const std::string& outDir, const StudyOptions& options = {});
 
 std::string sweepSummaryJson(const SweepSummary& summary);
-
-// The synthesizers of one grid point: LW (or LW-M) at its (c, g[, M]), LW_final when it
-// re-weights, and the EM matched to the last of them, on the sweep's run settings and the
-// point's radius. The sweep runs exactly these on its shared unweighted fit.
-RunConfig sweepPointRunConfig(const SweepConfig& sweep, const SweepPoint& point);
 
 }  // namespace ppsynth::study
