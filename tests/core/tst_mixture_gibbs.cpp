@@ -6,11 +6,13 @@
 #include <functional>
 #include <vector>
 
+#include "mcmc/tempering.hpp"
 #include "mixture_test_support.hpp"
 #include "models/design.hpp"
 #include "models/mixture_cache.hpp"
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/scale_draw.hpp"
+#include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
 
@@ -45,8 +47,11 @@ double scaleExpectation(double m, double r2, double df, double scale,
 // integrated out per pi_1 (pi_1's Dirichlet density stays bounded for gamma >= 2, so a
 // midpoint grid is accurate): E of the mean prediction, the larger intercept, the upper
 // component's weight and gamma, within 4 standard errors plus the grid's error.
+// With replicas > 1 the chain is parallel tempering (mcmc::TemperingOptions) on a fixed
+// geometric ladder down to `hottest`: only the replica at t = 1 is compared.
 void checkAgainstQuadrature(const std::vector<double>& values, const std::vector<double>& weights,
-                            double gammaShape, double gammaRate, std::uint64_t seed, int sweeps) {
+                            double gammaShape, double gammaRate, std::uint64_t seed, int sweeps,
+                            int replicas = 1, double hottest = 0.1) {
     const auto n = static_cast<Eigen::Index>(values.size());
     const double sigma = 1.0, tau = 2.0;
     const Eigen::MatrixXd X = Eigen::MatrixXd::Ones(n, 1);
@@ -110,8 +115,35 @@ void checkAgainstQuadrature(const std::vector<double>& values, const std::vector
     Eigen::VectorXd q(4);
     q << 0.0, 0.0, 0.0, std::log(gMean);
     std::vector<double> series[4];
+    Eigen::MatrixXd tempered;
+    if (replicas > 1) {
+        const WeightedPosterior target(m, alpha);
+        mcmc::SamplerOptions o;
+        o.kernel = mcmc::Kernel::Gibbs;
+        o.chains = 1;
+        o.warmup = 0;
+        o.draws = sweeps;
+        o.seed = seed;
+        o.tempering.replicas = replicas;
+        o.tempering.hottest = hottest;
+        o.tempering.adapt = false;
+        o.starts.resize(1);
+        o.starts[0].q = q;
+        auto r = mcmc::sampleNuts(target, o);
+        QVERIFY2(r.hasValue(), r ? "" : r.message().c_str());
+        tempered = r->chains[0].draws;
+        const auto& swaps = r->chains[0].swapAcceptance;
+        QCOMPARE(swaps.size(), static_cast<std::size_t>(replicas - 1));
+        for (double a : swaps) {
+            qInfo("swap acceptance %.3f", a);
+            QVERIFY(a > 0.05 && a < 0.98);  // swaps happen, and not always
+        }
+    }
     for (int it = 0; it < sweeps; ++it) {
-        QVERIFY(m.gibbsSweep(alpha, q, rng, {}));
+        if (replicas > 1)
+            q = tempered.row(it).transpose();
+        else
+            QVERIFY(m.gibbsSweep(alpha, q, rng, {}));
         const double pi1 = 1.0 / (1.0 + std::exp(-q(2)));
         series[0].push_back(pi1 * q(0) + (1 - pi1) * q(1));
         series[1].push_back(std::max(q(0), q(1)));
@@ -333,6 +365,26 @@ class TestMixtureGibbs : public QObject {
         const std::vector<double> y = {-0.3, 0.4, 0.1, -0.8, 0.6, 0.2, -0.1, 0.9, 2.8, -2.5};
         const std::vector<double> alpha = {1, 1, 1, 1, 1, 1, 1, 1, 0.3, 0.6};
         checkAgainstQuadrature(y, alpha, 1e4, 5e3, 9, 600000);
+    }
+
+    // Parallel tempering (three replicas at t = 1, 0.35, 0.12, the swaps between neighbours)
+    // on the case above: the t = 1 replica must still sample the target. A swap ratio with
+    // its sign flipped or without the temperature difference lets hot states into the cold
+    // replica, which widens it (the max beta and the upper weight move by many standard
+    // errors).
+    void temperedSweepMatchesQuadrature() {
+        const std::vector<double> y = {-2.3, -1.6, -2.1, -1.2, 1.8, 2.4,
+                                       1.1,  2.9,  2.2,  1.5,  3.1, 2.0};
+        std::vector<double> alpha;
+        for (double v : y) alpha.push_back(v < 0 ? 0.15 : 1.0);
+        checkAgainstQuadrature(y, alpha, 20.0, 4.0, 18, 60000, 3, 0.12);
+    }
+
+    void swapRatio() {
+        // States with likelihood parts -10 (at t = 1) and -8 (at t = 0.5): swapping puts the
+        // better state where it counts twice as much: log ratio (1 - 0.5) (-8 - -10) = 1.
+        QCOMPARE(mcmc::detail::Tempering::swapLogRatio(1.0, 0.5, -10.0, -8.0), 1.0);
+        QCOMPARE(mcmc::detail::Tempering::swapLogRatio(1.0, 0.5, -8.0, -10.0), -1.0);
     }
 
     // The weights' marginal move leaves its target invariant: overlapping components (the

@@ -142,7 +142,8 @@ Result runSbc(const Setup& s, const std::vector<std::pair<std::string, Quantity>
         o.draws = kRanks * kThin;
         o.seed = seed * 1000 + static_cast<std::uint64_t>(r);
         Rng init = makeRng(o.seed, 0, Purpose::Init);
-        o.starts.push_back({m.initialPoint(init), 0.0, {}});
+        o.starts.resize(1);
+        o.starts[0].q = m.initialPoint(init);
         auto fit = mcmc::sampleNuts(WeightedPosterior(m, Eigen::VectorXd::Ones(s.n)), o);
         if (!fit) qFatal("replicate %d: %s", r, fit.message().c_str());
         const Eigen::MatrixXd& draws = fit->chains[0].draws;

@@ -175,6 +175,32 @@ class TstSetupPages : public QObject {
         QCOMPARE(out.model.priors.at("sigma_scale"), defaults.sigmaScale);
     }
 
+    // "until converged" beside the draws: on by default for the mixture only (until the user
+    // clicks it), written as draws "auto", and read back from a configuration.
+    void modelPageUntilConverged() {
+        ui::ModelPage page;
+        QVERIFY(!page.untilConvergedBox()->isChecked());
+        page.familyBox()->setCurrentIndex(page.familyBox()->findData("normal-mixture"));
+        QVERIFY(page.untilConvergedBox()->isChecked());
+        study::RunConfig out = baseConfig();
+        page.apply(out);
+        QVERIFY(out.mcmc.drawsAuto);
+        page.resize(page.sizeHint().expandedTo(QSize(900, 700)));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_until_converged.png")));
+        page.familyBox()->setCurrentIndex(page.familyBox()->findData("normal"));
+        QVERIFY(!page.untilConvergedBox()->isChecked());
+        QTest::mouseClick(page.untilConvergedBox(), Qt::LeftButton);
+        page.familyBox()->setCurrentIndex(page.familyBox()->findData("poisson"));
+        QVERIFY(page.untilConvergedBox()->isChecked());  // the user's choice stays
+        auto c = baseConfig();
+        c.mcmc.drawsAuto = false;
+        page.load(c);
+        QVERIFY(!page.untilConvergedBox()->isChecked());
+        page.apply(out);
+        QVERIFY(!out.mcmc.drawsAuto);
+    }
+
     // Core accepts one draw, many chains, any thinning, a seed beyond 32 bits and priors with
     // many decimals: a configuration made on the command line loads without being changed.
     void modelPageKeepsWhatCoreAccepts() {

@@ -1,5 +1,6 @@
 #include "ui/setup/model_page.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -183,6 +184,9 @@ QWidget* ModelPage::buildModelGroup() {
     familyNote_->setWordWrap(true);
     form->addRow(familyNote_);
     connect(family_, &QComboBox::currentIndexChanged, this, [this] {
+        // The mixture runs until converged by default, the other families a fixed length.
+        if (!untilConvergedChosen_ && untilConverged_ != nullptr)
+            untilConverged_->setChecked(family_->currentData().toString() == "normal-mixture");
         updateRelevance();
         emit changed();
     });
@@ -252,7 +256,21 @@ QWidget* ModelPage::buildMcmcGroup() {
                     tr("Worker threads for the chains and the risk computation."));
     form->addRow(tr("Chains"), chains_);
     form->addRow(tr("Warm-up"), warmup_);
-    form->addRow(tr("Draws"), draws_);
+    untilConverged_ = new QCheckBox(tr("until converged"));
+    untilConverged_->setToolTip(
+        tr("Sample in blocks of this many draws per chain until the total log-likelihood, "
+           "D_s (what epsilon is made of) and the parameters (the mixture's label-invariant "
+           "ones) have R-hat below 1.01 and an effective sample size of at least 400, or the "
+           "time budget (600 s per fit) runs out; epsilon is then marked not converged. "
+           "The default for the mixture."));
+    auto* drawsRow = new QHBoxLayout;
+    drawsRow->addWidget(draws_);
+    drawsRow->addWidget(untilConverged_);
+    form->addRow(tr("Draws"), drawsRow);
+    connect(untilConverged_, &QCheckBox::clicked, this, [this] {
+        untilConvergedChosen_ = true;
+        emit changed();
+    });
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Threads"), threads_);
     tau_ = new QComboBox;
@@ -371,6 +389,7 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.mcmc.chains = chains_->value();
     config.mcmc.warmup = warmup_->value();
     config.mcmc.draws = draws_->value();
+    config.mcmc.drawsAuto = untilConverged_->isChecked();
     config.mcmc.seed = seedValue_;
     config.mcmc.threads = threads_->value();
     config.model.tau = tau_->currentData().toString().toStdString();
@@ -392,6 +411,8 @@ void ModelPage::load(const study::RunConfig& config) {
     chains_->setValue(config.mcmc.chains);
     warmup_->setValue(config.mcmc.warmup);
     draws_->setValue(config.mcmc.draws);
+    untilConverged_->setChecked(config.mcmc.drawsAuto);
+    untilConvergedChosen_ = true;  // a loaded configuration says what it wants
     seed_->setText(QString::number(config.mcmc.seed));
     seedValue_ = config.mcmc.seed;
     threads_->setValue(config.mcmc.threads);

@@ -10,6 +10,7 @@
 
 #include "ppsynth/study/run_config.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -48,6 +49,8 @@ class ModelPage : public QWidget {
     QSpinBox* chainsBox() const { return chains_; }
     QSpinBox* warmupBox() const { return warmup_; }
     QSpinBox* drawsBox() const { return draws_; }
+    // "until converged" beside the draws (mcmc "draws": "auto"); the draws are then a block.
+    QCheckBox* untilConvergedBox() const { return untilConverged_; }
     // Digits of a 64-bit unsigned number.
     QLineEdit* seedBox() const { return seed_; }
     QSpinBox* threadsBox() const { return threads_; }
@@ -80,6 +83,8 @@ class ModelPage : public QWidget {
     QSpinBox* chains_ = nullptr;
     QSpinBox* warmup_ = nullptr;
     QSpinBox* draws_ = nullptr;
+    QCheckBox* untilConverged_ = nullptr;
+    bool untilConvergedChosen_ = false;  // the user clicked it: a family change keeps it
     QLineEdit* seed_ = nullptr;
     std::uint64_t seedValue_ = 1;  // the last complete number typed or loaded
     QSpinBox* threads_ = nullptr;

@@ -10,6 +10,7 @@
 
 #include "mcmc/adaptation.hpp"
 #include "mcmc/nuts_kernel.hpp"
+#include "mcmc/tempering.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 
@@ -42,6 +43,14 @@ Status validate(const LogDensity& target, const SamplerOptions& o) {
     if (!o.starts.empty() && o.starts.size() != static_cast<std::size_t>(o.chains))
         return Error{"give one start per chain (" + std::to_string(o.chains) + "), not " +
                      std::to_string(o.starts.size())};
+    const TemperingOptions& pt = o.tempering;
+    if (pt.replicas < 1) return Error{"tempering needs at least 1 replica (1: no tempering)"};
+    if (pt.replicas > 1 && o.kernel != Kernel::Gibbs)
+        return Error{"tempering (replicas > 1) works with the Gibbs sampler only"};
+    if (!(pt.hottest > 0 && pt.hottest < 1) || !(pt.targetSwap > 0 && pt.targetSwap < 1))
+        return Error{
+            "tempering: the hottest temperature and the target swap acceptance must "
+            "lie strictly between 0 and 1"};
     for (std::size_t c = 0; c < o.starts.size(); ++c) {
         const ChainStart& s = o.starts[c];
         const std::string where = chainPrefix(static_cast<int>(c));
@@ -54,6 +63,12 @@ Status validate(const LogDensity& target, const SamplerOptions& o) {
                          " positive finite values"};
         if (!std::isfinite(s.stepSize) || s.stepSize < 0)
             return Error{where + "the step size must be a positive finite number"};
+        // Replicas and a ladder of another size (a start from an untempered run) are not
+        // used: the replicas then start at q, the ladder at its default.
+        if (s.ladder.size() == static_cast<std::size_t>(pt.replicas) &&
+            (s.ladder.front() != 1.0 || !std::is_sorted(s.ladder.rbegin(), s.ladder.rend()) ||
+             !(s.ladder.back() > 0)))
+            return Error{where + "the tempering ladder must start at 1 and decrease to above 0"};
     }
     return Status::ok();
 }
@@ -148,17 +163,32 @@ Status gibbsSweep(const ChainContext& ctx, detail::NutsKernel& kernel, Rng& rng,
 }
 
 // Kernel::Gibbs: the target's sweep is the whole transition. The NUTS kernel only keeps the
-// state and its log density (one evaluation per sweep).
+// state and its log density (one evaluation per sweep). With tempering, every iteration also
+// sweeps the other replicas and proposes swaps (detail::Tempering).
 Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& kernel, Rng& rng,
-                     ChainResult& out) {
+                     const ChainStart* start, ChainResult& out) {
     const SamplerOptions& o = ctx.options;
     const auto d = static_cast<Eigen::Index>(ctx.target.dimension());
     Eigen::VectorXd moved(d);
+    detail::Tempering tempering(ctx.target, o.tempering, start, kernel.q());
+    const StopCheck stop = [&ctx] { return stopRequested(ctx); };
+    // One iteration: the target's sweep, then (tempering) the others' sweeps and the swaps.
+    auto iterate = [&](double anneal, bool learn) -> Status {
+        if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, anneal); !s) return s;
+        if (!tempering.active()) return Status::ok();
+        if (Status s = tempering.sweepOthers(rng, stop, anneal); !s) return s;
+        moved = kernel.q();
+        if (tempering.swap(moved, anneal, rng, learn) && !kernel.setState(moved))
+            return Error{chainPrefix(chain) +
+                         "a tempering swap left the support (a bug; please "
+                         "report it with the configuration)"};
+        return Status::ok();
+    };
     const auto t0 = std::chrono::steady_clock::now();
     const double annealed = 0.5 * o.warmup;  // sweeps over which anneal rises to 1
     for (int it = 0; it < o.warmup; ++it) {
         const double anneal = std::min(1.0, (it + 1) / annealed);
-        if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, anneal); !s) return s;
+        if (Status s = iterate(anneal, true); !s) return s;
         if (!keepGoing(ctx, "warmup", chain, it + 1, o.warmup)) return Error::cancelled(kCancelled);
     }
     out.warmupSeconds = secondsSince(t0);
@@ -168,7 +198,7 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
     for (int it = 0; it < o.draws; ++it) {
         for (int t = 0; t < o.thin; ++t) {  // a cancel is noticed between sweeps
             if (stopRequested(ctx)) return Error::cancelled(kCancelled);
-            if (Status s = gibbsSweep(ctx, kernel, rng, moved, chain, 1.0); !s) return s;
+            if (Status s = iterate(1.0, false); !s) return s;
         }
         out.draws.row(it) = kernel.q().transpose();
         DrawStats& st = out.stats[static_cast<std::size_t>(it)];
@@ -180,24 +210,35 @@ Status runGibbsChain(const ChainContext& ctx, int chain, detail::NutsKernel& ker
             return Error::cancelled(kCancelled);
     }
     finishChain(kernel, t1, out);
+    if (tempering.active()) {
+        out.replicas = tempering.replicas();
+        out.ladder = tempering.ladder();
+        out.swapAcceptance = tempering.acceptance();
+        out.swapParity = tempering.parity();
+    }
     return Status::ok();
 }
 
 Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
     const SamplerOptions& o = ctx.options;
     const auto d = static_cast<Eigen::Index>(ctx.target.dimension());
-    Rng rng = makeRng(o.seed, static_cast<std::uint64_t>(chain), Purpose::Sampler);
-    detail::NutsKernel kernel(ctx.target, rng, ctx.stop, o.cancel, o.maxTreeDepth,
-                              o.maxEnergyError);
     const ChainStart* start =
         o.starts.empty() ? nullptr : &o.starts[static_cast<std::size_t>(chain)];
+    // A continued chain picks up its stream where it stopped (ChainStart::rng).
+    Rng rng = start != nullptr && start->rng
+                  ? *start->rng
+                  : makeRng(o.seed, static_cast<std::uint64_t>(chain), Purpose::Sampler);
+    detail::NutsKernel kernel(ctx.target, rng, ctx.stop, o.cancel, o.maxTreeDepth,
+                              o.maxEnergyError);
     if (start != nullptr && start->invMetric.size() == d) kernel.invMetric() = start->invMetric;
 
     const auto t0 = std::chrono::steady_clock::now();
     if (Status s = findInitialPoint(kernel, ctx, chain); !s) return s;
     if (o.kernel == Kernel::Gibbs) {
         kernel.setStepSize(start != nullptr && start->stepSize > 0 ? start->stepSize : 1.0);
-        return runGibbsChain(ctx, chain, kernel, rng, out);
+        Status s = runGibbsChain(ctx, chain, kernel, rng, start, out);
+        out.rng = rng;
+        return s;
     }
 
     const bool givenStepSize = start != nullptr && start->stepSize > 0;
@@ -255,6 +296,7 @@ Status runChain(const ChainContext& ctx, int chain, ChainResult& out) {
             return Error::cancelled(kCancelled);
     }
     finishChain(kernel, t1, out);
+    out.rng = rng;
     return Status::ok();
 }
 

@@ -1,6 +1,10 @@
 #include "ppsynth/study/fit.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
@@ -95,7 +99,142 @@ std::vector<std::pair<std::string, mcmc::ChainDraws>> constrainedDraws(
     return out;
 }
 
+// The quantities the stopping rule of a run until converged judges (UntilConverged).
+std::vector<std::pair<std::string, mcmc::ConvergenceSummary>> ruleQuantities(
+    const models::Model& model, const mcmc::SamplerResult& result,
+    const std::vector<privacy::LipschitzAccumulator>& acc, const StreamedQuantities& streamed) {
+    std::vector<std::pair<std::string, mcmc::ConvergenceSummary>> out;
+    const bool mixture = model.family() == "normal-mixture";
+    for (auto& [name, draws] : constrainedDraws(model, result))
+        if (!mixture || name.rfind("tau[", 0) == 0 || name == "gamma")
+            out.emplace_back(name, mcmc::summarize(draws));
+    for (auto& [name, draws] : streamed.asDiagnostics())
+        out.emplace_back(name, mcmc::summarize(draws));
+    mcmc::ChainDraws ds;
+    for (const auto& a : acc)
+        ds.push_back(Eigen::Map<const Eigen::VectorXd>(a.drawMax().data(),
+                                                       static_cast<Eigen::Index>(a.drawCount())));
+    out.emplace_back("D_s", mcmc::summarize(ds));
+    return out;
+}
+
+// Appends one block's chains to the run so far: draws and statistics in order, the state a
+// continuation needs from the block.
+void appendBlock(mcmc::SamplerResult& run, mcmc::SamplerResult&& block) {
+    if (run.chains.empty()) {
+        run = std::move(block);
+        return;
+    }
+    for (std::size_t c = 0; c < run.chains.size(); ++c) {
+        mcmc::ChainResult& to = run.chains[c];
+        mcmc::ChainResult& from = block.chains[c];
+        const Eigen::Index before = to.draws.rows(), added = from.draws.rows();
+        to.draws.conservativeResize(before + added, Eigen::NoChange);
+        to.draws.bottomRows(added) = from.draws;
+        to.stats.insert(to.stats.end(), from.stats.begin(), from.stats.end());
+        for (std::size_t j = 0; j < to.swapAcceptance.size() && j < from.swapAcceptance.size(); ++j)
+            to.swapAcceptance[j] = (to.swapAcceptance[j] * static_cast<double>(before) +
+                                    from.swapAcceptance[j] * static_cast<double>(added)) /
+                                   static_cast<double>(before + added);
+        to.samplingSeconds += from.samplingSeconds;
+        to.gradientEvaluations += from.gradientEvaluations;
+        to.warmupDivergences += from.warmupDivergences;
+        to.stepSize = from.stepSize;
+        to.invMetric = std::move(from.invMetric);
+        to.lastQ = std::move(from.lastQ);
+        to.replicas = std::move(from.replicas);
+        to.ladder = std::move(from.ladder);
+        to.rng = from.rng;
+        to.swapParity = from.swapParity;
+    }
+    run.gradientEvaluations += block.gradientEvaluations;
+}
+
+// Blocks of so.draws draws per chain until the rule holds or the budget is spent.
+Expected<mcmc::SamplerResult> sampleUntilConverged(
+    const models::Model& model, const mcmc::LogDensity& target, mcmc::SamplerOptions so,
+    const UntilConverged& rule, const std::vector<privacy::LipschitzAccumulator>& acc,
+    const StreamedQuantities& streamed, std::chrono::steady_clock::time_point t0,
+    UntilConvergedOutcome& outcome) {
+    const int block = so.draws;
+    mcmc::SamplerResult run;
+    // What is still short, shown with every progress report of the next block (written only
+    // between blocks, when no chain runs).
+    std::string note;
+    if (const ProgressCallback user = so.progress)
+        so.progress = [user, &note](const Progress& p) {
+            Progress q = p;
+            q.stage += note;
+            return user(q);
+        };
+    for (int draws = block;;) {
+        so.draws = draws;
+        const auto b0 = std::chrono::steady_clock::now();
+        auto r = mcmc::sampleNuts(target, so);
+        if (!r) return r.error();
+        const double wall = secondsSince(b0);
+        double warm = 0, sampling = 0;
+        for (const auto& c : r->chains) {
+            warm += c.warmupSeconds;
+            sampling += c.samplingSeconds;
+        }
+        // Wall seconds per draw per chain, from this block's share of sampling.
+        const double perDraw = wall * (sampling / std::max(warm + sampling, 1e-12)) / draws;
+        ++outcome.blocks;
+        outcome.drawsPerChain += draws;
+        so.starts.clear();
+        for (const auto& c : r->chains) so.starts.push_back(c.continuation());
+        appendBlock(run, std::move(*r));
+        outcome.shortfall = convergenceShortfall(ruleQuantities(model, run, acc, streamed), rule);
+        if (outcome.shortfall.empty()) {
+            outcome.converged = true;
+            return run;
+        }
+        if (so.cancel != nullptr && so.cancel->load()) return Error{"sampling cancelled"};
+        // The next block: a full one if it fits in what is left of the budget, else what
+        // fits; less than a tenth of a block is not worth it.
+        const double left = rule.budgetSeconds - secondsSince(t0);
+        const double fits = perDraw > 0 ? std::floor(left / perDraw) : block;
+        draws = static_cast<int>(std::min<double>(block, std::max(0.0, fits)));
+        if (draws < std::max(1, block / 10)) {
+            outcome.budgetReached = true;
+            return run;
+        }
+        so.warmup = 0;
+        note = " (until converged: block " + std::to_string(outcome.blocks + 1) +
+               ", still short: " + outcome.shortfall.front() +
+               (outcome.shortfall.size() > 1
+                    ? " and " + std::to_string(outcome.shortfall.size() - 1) + " more"
+                    : std::string()) +
+               ")";
+    }
+}
+
 }  // namespace
+
+std::vector<std::string> convergenceShortfall(
+    const std::vector<std::pair<std::string, mcmc::ConvergenceSummary>>& quantities,
+    const UntilConverged& rule) {
+    std::vector<std::string> out;
+    auto fixed = [](double v, int digits) {
+        std::ostringstream o;
+        o << std::fixed << std::setprecision(digits) << v;
+        return o.str();
+    };
+    for (const auto& [name, s] : quantities) {
+        if (!std::isfinite(s.rhat)) continue;
+        std::vector<std::string> parts;
+        if (!(s.rhatBulk < rule.rhat) || !(s.rhatTail < rule.rhat))
+            parts.push_back("R-hat " + fixed(std::max(s.rhatBulk, s.rhatTail), 3));
+        if (!(s.essBulk >= rule.ess)) parts.push_back("bulk ESS " + fixed(s.essBulk, 0));
+        if (!(s.essTail >= rule.ess)) parts.push_back("tail ESS " + fixed(s.essTail, 0));
+        if (parts.empty()) continue;
+        std::string line = name + ": ";
+        for (std::size_t i = 0; i < parts.size(); ++i) line += (i ? ", " : "") + parts[i];
+        out.push_back(std::move(line));
+    }
+    return out;
+}
 
 std::optional<mcmc::Kernel> kernelNamed(const std::string& name) {
     if (name == "nuts") return mcmc::Kernel::Nuts;
@@ -140,15 +279,26 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     if (so.starts.empty()) {
         for (int c = 0; c < chains; ++c) {
             Rng rng = makeRng(so.seed, static_cast<std::uint64_t>(c), Purpose::Init);
-            so.starts.push_back({model.initialPoint(rng), 0.0, {}});
+            mcmc::ChainStart start;
+            start.q = model.initialPoint(rng);
+            so.starts.push_back(std::move(start));
         }
     }
     models::WeightedPosterior target(model, alpha);
-    auto result = mcmc::sampleNuts(target, so);
+    UntilConvergedOutcome outcome;
+    auto result = options.untilConverged
+                      ? sampleUntilConverged(model, target, so, *options.untilConverged, acc,
+                                             streamed, t0, outcome)
+                      : mcmc::sampleNuts(target, so);
     if (!result) return result.error();
 
     Fit fit;
-    const int S = options.sampler.draws;
+    if (options.untilConverged) fit.untilConverged = outcome;
+    for (const auto& c : result->chains) {
+        fit.ladders.push_back(c.ladder);
+        fit.swapAcceptance.push_back(c.swapAcceptance);
+    }
+    const auto S = static_cast<int>(result->chains.front().draws.rows());
     const auto d = static_cast<Eigen::Index>(model.dimension());
     fit.draws.resize(static_cast<Eigen::Index>(chains) * S, d);
     for (int c = 0; c < chains; ++c) {
@@ -167,6 +317,11 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     if (model.family() != "normal-mixture") dopt.quantities = constrainedDraws(model, *result);
     for (auto& q : streamed.asDiagnostics()) dopt.quantities.push_back(std::move(q));
     fit.diagnostics = mcmc::diagnose(*result, dopt);
+    if (fit.untilConverged)
+        fit.diagnostics.untilConverged = {outcome.blocks, outcome.converged, outcome.budgetReached,
+                                          outcome.shortfall};
+    fit.diagnostics.ladders = fit.ladders;
+    fit.diagnostics.swapAcceptance = fit.swapAcceptance;
     fit.gradientEvaluations = result->gradientEvaluations;
     fit.seconds = secondsSince(t0);
     return fit;

@@ -237,11 +237,44 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("priors", c.model.priors);
         m.get("tau", c.model.tau);
     }
+    bool drawsGiven = false;
     if (top.has("mcmc") && error.empty()) {
         Reader m(top.raw("mcmc"), "mcmc", error);
+        drawsGiven = m.has("draws");
         m.get("chains", c.mcmc.chains);
         m.get("warmup", c.mcmc.warmup);
-        m.get("draws", c.mcmc.draws);
+        if (m.has("draws") && m.raw("draws").is_string()) {
+            std::string draws;
+            m.get("draws", draws);
+            if (draws != "auto")
+                m.fail("'draws' must be a whole number or \"auto\" (run until converged)");
+            c.mcmc.drawsAuto = true;
+        } else if (m.has("draws")) {
+            m.get("draws", c.mcmc.draws);
+            c.mcmc.drawsAuto = false;
+        }
+        if (m.has("block_draws")) {
+            m.get("block_draws", c.mcmc.draws);
+            if (error.empty() && !c.mcmc.drawsAuto)
+                m.fail(
+                    "'block_draws' goes with \"draws\": \"auto\"; give the draws per chain "
+                    "as 'draws' instead");
+        }
+        m.get("budget_seconds", c.mcmc.budgetSeconds);
+        if (error.empty() && !(c.mcmc.budgetSeconds > 0))
+            m.fail("'budget_seconds' must be a positive number of seconds");
+        if (m.has("tempering") && error.empty()) {
+            Reader t(m.raw("tempering"), "mcmc.tempering", error);
+            t.get("replicas", c.mcmc.replicas);
+            t.get("hottest", c.mcmc.hottest);
+            t.get("target_swap", c.mcmc.targetSwap);
+            if (error.empty() && c.mcmc.replicas < 1)
+                t.fail("'replicas' must be at least 1 (1: no tempering)");
+            if (error.empty() && !(c.mcmc.hottest > 0 && c.mcmc.hottest < 1))
+                t.fail("'hottest' (the smallest likelihood power) must be in (0, 1)");
+            if (error.empty() && !(c.mcmc.targetSwap > 0 && c.mcmc.targetSwap < 1))
+                t.fail("'target_swap' must be in (0, 1)");
+        }
         m.get("seed", c.mcmc.seed);
         m.get("threads", c.mcmc.threads);
         m.get("max_treedepth", c.mcmc.maxTreeDepth);
@@ -250,6 +283,8 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("sampler", c.mcmc.sampler);
         m.get("thin", c.mcmc.thin);
     }
+    // The mixture runs until converged unless the configuration sets its draws.
+    if (!drawsGiven && c.model.family == "normal-mixture") c.mcmc.drawsAuto = true;
     if (top.has("synthesis") && error.empty()) {
         Reader s(top.raw("synthesis"), "synthesis", error);
         s.get("m", c.synthesis.m);
@@ -394,7 +429,16 @@ std::string toJson(const RunConfig& c) {
                  {"adapt_delta", c.mcmc.adaptDelta},
                  {"refit_warmup", c.mcmc.refitWarmup},
                  {"sampler", c.mcmc.sampler},
-                 {"thin", c.mcmc.thin}};
+                 {"thin", c.mcmc.thin},
+                 {"budget_seconds", c.mcmc.budgetSeconds},
+                 {"tempering",
+                  {{"replicas", c.mcmc.replicas},
+                   {"hottest", c.mcmc.hottest},
+                   {"target_swap", c.mcmc.targetSwap}}}};
+    if (c.mcmc.drawsAuto) {
+        j["mcmc"]["draws"] = "auto";
+        j["mcmc"]["block_draws"] = c.mcmc.draws;
+    }
     j["synthesis"] = {{"m", c.synthesis.m}};
     j["risk"] = {{"radius", c.risk.radius},
                  {"radius_mode", c.risk.percentage ? "percentage" : "absolute"},

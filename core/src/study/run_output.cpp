@@ -55,16 +55,31 @@ json diagnosticsJson(const mcmc::RunDiagnostics& d) {
                      {"ess_tail", finiteOrNull(x.summary.essTail)}});
     json ebfmi = json::array();
     for (double e : d.ebfmi) ebfmi.push_back(finiteOrNull(e));
-    return {{"rhat_max", finiteOrNull(d.maxRhat)},
-            {"ess_bulk_min", finiteOrNull(d.minEssBulk)},
-            {"ess_tail_min", finiteOrNull(d.minEssTail)},
-            {"divergences", d.divergences},
-            {"divergences_per_chain", d.divergencesPerChain},
-            {"treedepth_saturated", d.treeDepthSaturated},
-            {"draws", d.draws},
-            {"ebfmi", ebfmi},
-            {"quantities", q},
-            {"warnings", d.warnings}};
+    json out = {{"rhat_max", finiteOrNull(d.maxRhat)},
+                {"ess_bulk_min", finiteOrNull(d.minEssBulk)},
+                {"ess_tail_min", finiteOrNull(d.minEssTail)},
+                {"divergences", d.divergences},
+                {"divergences_per_chain", d.divergencesPerChain},
+                {"treedepth_saturated", d.treeDepthSaturated},
+                {"draws", d.draws},
+                {"ebfmi", ebfmi},
+                {"quantities", q},
+                {"warnings", d.warnings}};
+    if (d.untilConverged.blocks > 0)
+        out["until_converged"] = {{"blocks", d.untilConverged.blocks},
+                                  {"converged", d.untilConverged.converged},
+                                  {"budget_reached", d.untilConverged.budgetReached},
+                                  {"still_short", d.untilConverged.shortfall}};
+    if (!d.ladders.empty() && !d.ladders.front().empty()) {
+        json swaps = json::array();
+        for (const auto& c : d.swapAcceptance) {
+            json row = json::array();
+            for (double a : c) row.push_back(finiteOrNull(a));
+            swaps.push_back(row);
+        }
+        out["tempering"] = {{"ladders", d.ladders}, {"swap_acceptance", swaps}};
+    }
+    return out;
 }
 
 // synthesizers.NAME.diagnostics.epsilon: key names are a contract for scripts.

@@ -208,6 +208,9 @@ class Runner {
         so.threads = config_.mcmc.threads;
         so.maxTreeDepth = config_.mcmc.maxTreeDepth;
         so.adaptDelta = config_.mcmc.adaptDelta;
+        so.tempering.replicas = config_.mcmc.replicas;
+        so.tempering.hottest = config_.mcmc.hottest;
+        so.tempering.targetSwap = config_.mcmc.targetSwap;
         so.cancel = options_.cancel;
         if (options_.progress)
             so.progress = [this, stage](const Progress& p) {
@@ -234,6 +237,10 @@ class Runner {
         FitOptions fo;
         fo.sampler = samplerOptions(stage);
         fo.kernel = kernelNamed(config_.mcmc.sampler);
+        if (config_.mcmc.drawsAuto) {
+            fo.untilConverged = UntilConverged{};
+            fo.untilConverged->budgetSeconds = config_.mcmc.budgetSeconds;
+        }
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
         Measured m{std::move(*fit), {}, {}, {}};
@@ -258,6 +265,16 @@ class Runner {
                                                   config_.mcmc.threads);
         }
         m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(perChain)));
+        if (const auto& u = m.fit.untilConverged; u && u->budgetReached) {
+            std::string why = "budget reached (mcmc.budget_seconds " +
+                              std::to_string(static_cast<long long>(config_.mcmc.budgetSeconds)) +
+                              " s) before R-hat < 1.01 and ESS >= 400";
+            if (!u->shortfall.empty()) why += " for " + u->shortfall.front();
+            if (u->shortfall.size() > 1)
+                why += " and " + std::to_string(u->shortfall.size() - 1) + " more";
+            m.epsilon.reasons.push_back(why + ": raise the budget");
+            m.epsilon.converged = false;
+        }
         if (m.epsilon.argmaxRecord < result_.inputs.keptRows.size())
             m.epsilon.argmaxRecord = result_.inputs.keptRows[m.epsilon.argmaxRecord] + 1;
         fitSeconds_ += secondsSince(t0);

@@ -85,6 +85,16 @@ struct RunDiagnostics {
     double minEssBulk = 0;                        // idem
     double minEssTail = 0;
     std::vector<std::string> warnings;  // empty when nothing is wrong
+    // Filled by a run until converged (study::UntilConverged); blocks 0 for a fixed length.
+    struct UntilConverged {
+        int blocks = 0;
+        bool converged = false;      // the stopping rule held
+        bool budgetReached = false;  // the budget stopped it first
+        std::vector<std::string> shortfall;
+    } untilConverged;
+    // Tempering: per chain the ladder (t_1 = 1 first) and each neighbouring pair's swap
+    // acceptance while draws were kept; empty without tempering.
+    std::vector<std::vector<double>> ladders, swapAcceptance;
 };
 
 RunDiagnostics diagnose(const SamplerResult& result, const DiagnoseOptions& options = {});

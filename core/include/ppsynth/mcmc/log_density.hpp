@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <functional>
+#include <limits>
 
 #include "ppsynth/common/rng.hpp"
 
@@ -45,6 +46,18 @@ class LogDensity {
     virtual bool gibbsSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/, const StopCheck& /*stop*/,
                             double /*anneal*/) const {
         return false;
+    }
+    // Parallel tempering (SamplerOptions::tempering): one sweep, as gibbsSweep with the same
+    // anneal, of the tempered relative whose likelihood part (temperedLogLik) is raised to
+    // the power t in (0, 1], the prior untouched; t = 1 is gibbsSweep. False when the target
+    // has none (the default).
+    virtual bool temperedSweep(Eigen::VectorXd& /*q*/, Rng& /*rng*/, const StopCheck& /*stop*/,
+                               double /*anneal*/, double /*t*/) const {
+        return false;
+    }
+    // The likelihood part t multiplies, at q and anneal: -infinity outside its support.
+    virtual double temperedLogLik(const Eigen::VectorXd& /*q*/, double /*anneal*/) const {
+        return std::numeric_limits<double>::quiet_NaN();
     }
     // Coordinates NUTS must not move in the transition starting at q: set movable(j) = 0
     // (it arrives all ones). NUTS then samples the conditional of the others given them, which

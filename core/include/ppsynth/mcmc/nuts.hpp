@@ -10,10 +10,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
+#include "ppsynth/common/rng.hpp"
 #include "ppsynth/mcmc/log_density.hpp"
 
 namespace ppsynth::mcmc {
@@ -25,6 +27,32 @@ struct ChainStart {
     Eigen::VectorXd q;
     double stepSize = 0;
     Eigen::VectorXd invMetric;
+    // Tempering (SamplerOptions::tempering): the other replicas' states and the ladder to
+    // start from (t_1 = 1 first); empty: every replica starts at q, the ladder at its default.
+    std::vector<Eigen::VectorXd> replicas;
+    std::vector<double> ladder;
+    // A continued chain (ChainResult::continuation): the sampler stream where it stopped.
+    // With it, warm-up 0 and the step size, metric, replicas and ladder of the same result,
+    // a run of N more draws continues the chain exactly: the draws are those a single run
+    // of the combined length would have made (tst_run_until_converged).
+    std::optional<Rng> rng;
+    int swapParity = 0;  // with rng: which neighbour pairs propose swaps next (0 even, 1 odd)
+};
+
+// Parallel tempering for Kernel::Gibbs (replica exchange): `replicas` copies of each chain
+// sweep tempered relatives of the target whose likelihood part is raised to the power t_j
+// (LogDensity::temperedSweep; t_1 = 1 is the target and the only replica whose draws are
+// kept); after every iteration neighbours (alternately the even and the odd pairs) propose
+// to swap states, accepted with probability min(1, exp((t_j - t_{j+1}) (l(x_{j+1}) - l(x_j))))
+// (l the likelihood part, LogDensity::temperedLogLik), so the product of the tempered
+// densities stays invariant and replica 1 samples the target exactly. During warm-up the
+// ladder adapts (Robbins-Monro on the log gaps) towards swap acceptance `targetSwap` for every
+// pair; it is fixed while draws are kept.
+struct TemperingOptions {
+    int replicas = 1;         // 1: no tempering
+    double hottest = 0.1;     // t_R of the starting geometric ladder
+    double targetSwap = 0.3;  // warm-up adapts every pair's swap acceptance towards this
+    bool adapt = true;        // false keeps the starting ladder (tests)
 };
 
 // Called for every retained (post-warm-up) draw, from the worker thread running that chain:
@@ -58,6 +86,7 @@ struct SamplerOptions {
     int baseWindow = 25;
     double initRadius = 2;           // random inits are uniform(-initRadius, initRadius)
     std::vector<ChainStart> starts;  // empty, or one per chain
+    TemperingOptions tempering;      // Kernel::Gibbs only
 
     ProgressCallback
         progress;  // per chain per iteration: {"warmup"|"sampling", chain, done, total}
@@ -86,8 +115,20 @@ struct ChainResult {
     double samplingSeconds = 0;
     std::int64_t gradientEvaluations = 0;
     int warmupDivergences = 0;
+    // Tempering: the other replicas' final states, the ladder, and per neighbouring pair the
+    // share of swap proposals accepted while draws were kept.
+    std::vector<Eigen::VectorXd> replicas;
+    std::vector<double> ladder;
+    std::vector<double> swapAcceptance;
+    Rng rng;  // the sampler stream after the last draw
+    int swapParity = 0;
 
-    ChainStart warmStart() const { return {lastQ, stepSize, invMetric}; }
+    // A start for a nearby target (a weighted refit): state, step size, metric, replicas.
+    ChainStart warmStart() const { return {lastQ, stepSize, invMetric, replicas, ladder, {}, 0}; }
+    // A start that continues this chain exactly (warm-up 0, same target).
+    ChainStart continuation() const {
+        return {lastQ, stepSize, invMetric, replicas, ladder, rng, swapParity};
+    }
 };
 
 struct SamplerResult {

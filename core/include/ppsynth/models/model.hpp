@@ -6,6 +6,8 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,9 +98,27 @@ class WeightedPosterior final : public mcmc::LogDensity {
     bool gibbsSweep(Eigen::VectorXd& q, Rng& rng, const mcmc::StopCheck& stop,
                     double anneal) const override {
         if (anneal >= 1.0) return model_.gibbsSweep(alpha_, q, rng, stop);
-        const Eigen::VectorXd partial =
-            (1.0 - (1.0 - alpha_.array()) * std::max(anneal, 0.0)).matrix();
-        return model_.gibbsSweep(partial, q, rng, stop);
+        return model_.gibbsSweep(annealed(anneal), q, rng, stop);
+    }
+    // Tempered: the (annealed) weights times t; the model's sweep is exact for any weights.
+    bool temperedSweep(Eigen::VectorXd& q, Rng& rng, const mcmc::StopCheck& stop, double anneal,
+                       double t) const override {
+        if (t >= 1.0) return gibbsSweep(q, rng, stop, anneal);
+        return model_.gibbsSweep(annealed(anneal) * t, q, rng, stop);
+    }
+    // sum_i w_i log p(y_i | theta(q)) with w the (annealed) weights; records at w_i = 0 are
+    // not in the target and add nothing.
+    double temperedLogLik(const Eigen::VectorXd& q, double anneal) const override {
+        Eigen::VectorXd l(static_cast<Eigen::Index>(model_.recordCount()));
+        model_.recordLogLik(q, l);
+        const Eigen::VectorXd w = anneal >= 1.0 ? alpha_ : annealed(anneal);
+        double sum = 0.0;
+        for (Eigen::Index i = 0; i < l.size(); ++i) {
+            if (w(i) == 0.0) continue;
+            if (!std::isfinite(l(i))) return -std::numeric_limits<double>::infinity();
+            sum += w(i) * l(i);
+        }
+        return sum;
     }
     void poolMetric(const Eigen::VectorXd& windowMean, Eigen::VectorXd& variance) const override {
         model_.poolMetric(windowMean, variance);
@@ -109,6 +129,9 @@ class WeightedPosterior final : public mcmc::LogDensity {
     const Eigen::VectorXd& weights() const { return alpha_; }
 
   private:
+    Eigen::VectorXd annealed(double anneal) const {
+        return (1.0 - (1.0 - alpha_.array()) * std::max(anneal, 0.0)).matrix();
+    }
     const Model& model_;
     Eigen::VectorXd alpha_;
 };

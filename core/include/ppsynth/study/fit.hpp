@@ -19,8 +19,32 @@
 
 namespace ppsynth::study {
 
+// Run until converged (the configuration's "draws": "auto"): after the warm-up, blocks of
+// sampler.draws draws per chain, each chain continued exactly where it stopped (its state,
+// step size, metric, tempered replicas and random stream), until every diagnosed quantity
+// has split R-hat (bulk and tail) below `rhat` and bulk and tail ESS (over all chains) of
+// at least `ess`, or the next block would not fit in the budget. Diagnosed: the total
+// log-likelihood, the mean prediction, D_s = max_i alpha_i |l_{s,i}|, and the parameters
+// (for the mixture only its label-invariant ones: tau_j, gamma). A run that stops after
+// N draws per chain holds exactly the draws of a fixed run of N draws with the same seed.
+struct UntilConverged {
+    double budgetSeconds = 600;  // per fit, warm-up included
+    double rhat = 1.01;
+    double ess = 400;
+};
+
+// How a run until converged ended.
+struct UntilConvergedOutcome {
+    int blocks = 0;                      // sampled, the first included
+    int drawsPerChain = 0;               // in all blocks
+    bool converged = false;              // every quantity met the rule
+    bool budgetReached = false;          // stopped by the budget before that
+    std::vector<std::string> shortfall;  // what was still short at the end ("D_s: R-hat 1.03")
+};
+
 struct FitOptions {
     mcmc::SamplerOptions sampler;  // chains, warmup, draws, seed, threads, starts, progress, cancel
+    std::optional<UntilConverged> untilConverged;  // sampler.draws is then the block length
     // Overrides sampler.kernel: empty takes the model's preferredKernel(); Nuts is NUTS (with
     // the model's exact moves after each transition); Gibbs the model's own sweep (an error
     // for models without one).
@@ -35,6 +59,9 @@ struct Fit {
     mcmc::RunDiagnostics diagnostics;
     std::vector<mcmc::ChainStart> warmStarts;  // per chain, for refits of nearby targets
     bool exact = false;                        // conjugate draws, no MCMC
+    std::optional<UntilConvergedOutcome> untilConverged;
+    // Tempering: per chain the ladder and the swap acceptance of each neighbouring pair.
+    std::vector<std::vector<double>> ladders, swapAcceptance;
     double seconds = 0;
     std::int64_t gradientEvaluations = 0;
 };
@@ -48,6 +75,13 @@ struct ParameterSummary {
 // FitOptions::kernel for a configuration's "sampler": "nuts", "gibbs", or empty for "auto"
 // (and anything else, which the configuration parser has already refused).
 std::optional<mcmc::Kernel> kernelNamed(const std::string& name);
+
+// The stopping rule of a run until converged: what is still short, one line per quantity
+// ("D_s: R-hat 1.034, bulk ESS 212"), empty when every quantity meets it. Quantities whose
+// R-hat is undefined (constant draws) are not short.
+std::vector<std::string> convergenceShortfall(
+    const std::vector<std::pair<std::string, mcmc::ConvergenceSummary>>& quantities,
+    const UntilConverged& rule);
 
 Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
                        const FitOptions& options);

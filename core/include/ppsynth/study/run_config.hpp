@@ -73,6 +73,16 @@ struct RunConfig {
         // otherwise), "nuts" or "gibbs" (study::kernelNamed).
         std::string sampler = "auto";
         int thin = 1;  // iterations per retained draw
+        // "draws": "auto": run until converged (study::UntilConverged), in blocks of `draws`
+        // draws per chain (written "block_draws"), each fit within budgetSeconds. The default
+        // for the normal mixture when the configuration does not set "draws".
+        bool drawsAuto = false;
+        double budgetSeconds = 600;
+        // "tempering": {"replicas": R, "hottest": t_R, "target_swap": a} (Gibbs sampler only;
+        // replicas 1 = none): mcmc::TemperingOptions.
+        int replicas = 1;
+        double hottest = 0.1;
+        double targetSwap = 0.3;
     } mcmc;
     struct Synthesis {
         int m = 20;
