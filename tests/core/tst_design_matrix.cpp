@@ -319,6 +319,10 @@ class TstDesignMatrix : public QObject {
             std::atomic<bool> stop{true};
             const auto s = checkFullRank(d->X, d->coding, options.rankTolerance, &stop);
             QCOMPARE(QString::fromStdString(s.message()), QString("cancelled"));
+            options.cancel = &stop;
+            const auto stopped = buildDesignMatrix(t, roles, allRows(n), options);
+            QVERIFY(!stopped.hasValue());
+            QCOMPARE(QString::fromStdString(stopped.message()), QString("cancelled"));
         } else {
             QVERIFY(!d.hasValue());
             const auto message = QString::fromStdString(d.message());

@@ -224,11 +224,15 @@ std::ptrdiff_t DesignCoding::ownerOf(std::size_t j) const {
     return -1;
 }
 
-Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table,
-                                              std::span<const std::size_t> rows) const {
-    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()),
-                                              static_cast<Eigen::Index>(columnCount()));
-    if (columnCount() > 0) X.col(0).setOnes();
+Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table, std::span<const std::size_t> rows,
+                                              const std::atomic<bool>* cancel) const {
+    const auto p = static_cast<Eigen::Index>(columnCount());
+    Eigen::MatrixXd X(static_cast<Eigen::Index>(rows.size()), p);
+    for (Eigen::Index j = 0; j < p; j += 64) {
+        if (cancel && cancel->load()) return Error::cancelled();
+        X.middleCols(j, std::min<Eigen::Index>(64, p - j)).setZero();
+    }
+    if (p > 0) X.col(0).setOnes();
     for (const auto& pc : predictors) {
         const Column* c = table.find(pc.name);
         if (auto s = checkColumn(pc, c, rows); !s) return s.error();
@@ -327,14 +331,38 @@ Status checkFullRankDense(const Eigen::MatrixXd& X, const Eigen::VectorXd& inv,
     return dependentSetError(dependentSet(coef, rank, qr.colsPermutation().indices()), coding);
 }
 
-Status checkFullRankSparse(const Eigen::MatrixXd& X, const Eigen::VectorXd& inv,
-                           const DesignCoding& coding, double rankTolerance, double margin,
-                           const std::atomic<bool>* cancel) {
+// X with unit-length columns, as a sparse matrix: one pass over X, polling the flag.
+std::optional<Eigen::SparseMatrix<double>> unitColumnsSparse(const Eigen::MatrixXd& X,
+                                                             const std::atomic<bool>* cancel) {
+    const Eigen::Index n = X.rows(), p = X.cols();
+    std::vector<int> outer{0}, inner;
+    std::vector<double> values;
+    for (Eigen::Index j = 0; j < p; ++j) {
+        if (j % 64 == 0 && stopRequested(cancel)) return std::nullopt;
+        const std::size_t first = values.size();
+        double squares = 0;
+        const double* col = X.col(j).data();
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (col[i] != 0.0) {
+                inner.push_back(static_cast<int>(i));
+                values.push_back(col[i]);
+                squares += col[i] * col[i];
+            }
+        const double scale = 1.0 / std::sqrt(squares);
+        for (std::size_t k = first; k < values.size(); ++k) values[k] *= scale;
+        outer.push_back(static_cast<int>(values.size()));
+    }
+    return Eigen::SparseMatrix<double>(Eigen::Map<const Eigen::SparseMatrix<double>>(
+        n, p, static_cast<Eigen::Index>(values.size()), outer.data(), inner.data(), values.data()));
+}
+
+Status checkFullRankSparse(const Eigen::MatrixXd& X, const DesignCoding& coding,
+                           double rankTolerance, double margin, const std::atomic<bool>* cancel) {
     using Sparse = Eigen::SparseMatrix<double>;
     const Eigen::Index p = X.cols();
-    Sparse Xs = (X * inv.asDiagonal()).sparseView();
-    Xs.makeCompressed();
-    if (stopRequested(cancel)) return Error::cancelled();
+    auto unit = unitColumnsSparse(X, cancel);
+    if (!unit) return Error::cancelled();
+    const Sparse& Xs = *unit;
 
     // lambda_min(G) > margin exactly when G - margin I has a Cholesky factor (Sylvester's
     // law of inertia): the same test as the dense eigenvalues, on a sparse Gram matrix.
@@ -375,14 +403,14 @@ Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding, doubl
                      std::to_string(n) + (n == 1 ? " record is" : " records are") +
                      " used; a regression needs at least as many records as columns: remove "
                      "predictors or merge levels"};
-    const Eigen::VectorXd norms = X.colwise().norm().transpose();
-    const Eigen::VectorXd inv = norms.unaryExpr([](double v) { return v > 0 ? 1.0 / v : 0.0; });
     // lambda_min carries an absolute error of order p^2 eps, so only a clear margin skips
     // the QR; anything closer is decided by the QR.
     const double margin = std::max(1e-8, 4 * rankTolerance * rankTolerance);
     if (stopRequested(cancel)) return Error::cancelled();
     if (p >= kSparseRankColumns)
-        return checkFullRankSparse(X, inv, coding, rankTolerance, margin, cancel);
+        return checkFullRankSparse(X, coding, rankTolerance, margin, cancel);
+    const Eigen::VectorXd norms = X.colwise().norm().transpose();
+    const Eigen::VectorXd inv = norms.unaryExpr([](double v) { return v > 0 ? 1.0 / v : 0.0; });
     return checkFullRankDense(X, inv, coding, rankTolerance, margin);
 }
 
@@ -434,8 +462,10 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
             coding.predictors.push_back(std::move(pc));
         }
 
-    auto X = coding.apply(table, rows);
+    if (stopRequested(options.cancel)) return Error::cancelled();
+    auto X = coding.apply(table, rows, options.cancel);
     if (!X) return X.error();
+    if (stopRequested(options.cancel)) return Error::cancelled();
     out.X = std::move(*X);
     if (auto s = checkFullRank(out.X, coding, options.rankTolerance, options.cancel); !s)
         return s.error();

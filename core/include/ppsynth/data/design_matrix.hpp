@@ -23,9 +23,8 @@
 // smallest eigenvalue exceeds it) and, only when that fails, a sparse rank-revealing QR.
 #pragma once
 
-#include <atomic>
-
 #include <Eigen/Core>
+#include <atomic>
 #include <span>
 #include <string>
 #include <vector>
@@ -65,7 +64,9 @@ struct DesignCoding {
     // new data for synthesis: levels are matched by label, numeric columns use the stored
     // mean and sd. Errors on a missing cell, a level the coding has never seen, or a level
     // that had no records when the coding was fitted (the model has no coefficient for it).
-    Expected<Eigen::MatrixXd> apply(const Table& table, std::span<const std::size_t> rows) const;
+    // A set cancel flag stops it ("cancelled"): X of a wide design is gigabytes to clear.
+    Expected<Eigen::MatrixXd> apply(const Table& table, std::span<const std::size_t> rows,
+                                    const std::atomic<bool>* cancel = nullptr) const;
     // The same for every row of the table.
     Expected<Eigen::MatrixXd> apply(const Table& table) const;
 
