@@ -15,6 +15,7 @@
 #include <limits>
 #include <thread>
 
+#include "../common/near.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/negbin_regression.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
@@ -316,7 +317,7 @@ class TstModels : public QObject {
             mn->recordLogLik(qn, ln);
             mc->recordLogLik(qc, lc);
             QVERIFY((ln - lc).cwiseAbs().maxCoeff() < 1e-10);
-            QVERIFY(std::abs(mn->meanPrediction(qn) - mc->meanPrediction(qc)) < 1e-10);
+            QVERIFY_NEAR(mn->meanPrediction(qn), mc->meanPrediction(qc), 1e-10);
         }
     }
 
