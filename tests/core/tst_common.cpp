@@ -18,8 +18,11 @@
 #include "common/replace_folder.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/log_gamma.hpp"
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/name_list.hpp"
+#include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/safe_name.hpp"
+#include "ppsynth/mcmc/diagnostics.hpp"
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -302,6 +305,65 @@ class TstCommon : public QObject {
         signgam = 5;
         for (double x : {-0.5, -2.5, 0.5, 3.0}) QVERIFY(std::isfinite(logGamma(x)));
         QCOMPARE(signgam, 5);
+    }
+
+    // The one mean/variance/quantile module gives, bit for bit, what the copies it replaced
+    // gave (their formulas are written out here): the loop order for mean and variance, Eigen's
+    // reductions for vectorMean and vectorVariance, type 7 for mcmc::quantileOfSorted.
+    void momentsMatchTheFormerCopies_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("scale");
+        for (int n : {1, 2, 3, 7, 64, 1001})
+            for (double scale : {1.0, 1e-3, 4.2e6})
+                QTest::newRow((std::to_string(n) + " x " + std::to_string(scale)).c_str())
+                    << n << scale;
+    }
+    void momentsMatchTheFormerCopies() {
+        QFETCH(int, n);
+        QFETCH(double, scale);
+        std::vector<double> v;
+        std::uint64_t state = 88172645463325252ULL + static_cast<std::uint64_t>(n);
+        for (int i = 0; i < n; ++i) {  // xorshift: values of both signs and many magnitudes
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            v.push_back(scale * (static_cast<double>(state % 200001) / 1000.0 - 100.0));
+        }
+        const auto same = [](double a, double b) {
+            return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+        };
+        double sum = 0;
+        for (double x : v) sum += x;
+        const double loopMean = sum / static_cast<double>(v.size());
+        double ss = 0;
+        for (double x : v) ss += (x - loopMean) * (x - loopMean);
+        const double loopVar = v.size() < 2 ? 0.0 : ss / static_cast<double>(v.size() - 1);
+        QVERIFY(same(mean(v), loopMean));
+        QVERIFY(same(variance(v), loopVar));
+        QVERIFY(same(standardDeviation(v), std::sqrt(loopVar)));
+
+        const Eigen::Map<const Eigen::VectorXd> e(v.data(), static_cast<Eigen::Index>(v.size()));
+        const Eigen::VectorXd copy = e;
+        QVERIFY(same(vectorMean(copy), copy.mean()));
+        QVERIFY(same(vectorMean(e), copy.mean()));
+        if (n >= 2) {
+            const double eigenVar =
+                (copy.array() - copy.mean()).square().sum() / static_cast<double>(copy.size() - 1);
+            QVERIFY(same(vectorVariance(copy), eigenVar));
+            QVERIFY(same(vectorVariance(e), eigenVar));
+        } else {
+            QVERIFY(std::isnan(vectorVariance(copy)));
+        }
+
+        Eigen::VectorXd sorted = copy;
+        std::sort(sorted.data(), sorted.data() + sorted.size());
+        for (double p : {0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0}) {
+            const double h = (static_cast<double>(n) - 1) * p;
+            const auto lo = static_cast<Eigen::Index>(std::floor(h));
+            const Eigen::Index hi = std::min<Eigen::Index>(lo + 1, n - 1);
+            const double former =
+                sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+            QVERIFY2(same(mcmc::quantileOfSorted(sorted, p), former), std::to_string(p).c_str());
+            QVERIFY(same(mcmc::quantile(copy, p), former));
+        }
     }
 };
 

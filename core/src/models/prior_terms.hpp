@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "ppsynth/common/log_gamma.hpp"
+#include "ppsynth/common/moments.hpp"
 
 namespace ppsynth::models::detail {
 
@@ -90,12 +91,10 @@ inline Eigen::VectorXd logFactorials(const Eigen::VectorXd& y) {
 
 // Summary statistics used for initial points.
 inline double sampleMean(const Eigen::VectorXd& y) {
-    return y.size() > 0 ? y.mean() : 0.0;
+    return y.size() > 0 ? vectorMean(y) : 0.0;
 }
 inline double sampleSd(const Eigen::VectorXd& y) {
-    if (y.size() < 2) return 1.0;
-    const double m = y.mean();
-    return std::sqrt((y.array() - m).square().sum() / static_cast<double>(y.size() - 1));
+    return y.size() < 2 ? 1.0 : std::sqrt(vectorVariance(y));
 }
 
 }  // namespace ppsynth::models::detail

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
@@ -178,10 +179,8 @@ ParameterSummary summaryOf(std::string name, std::vector<double> v) {
     ParameterSummary p;
     p.name = std::move(name);
     const Eigen::Map<const Eigen::VectorXd> m(v.data(), static_cast<Eigen::Index>(v.size()));
-    p.mean = m.mean();
-    p.sd = v.size() > 1
-               ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1))
-               : 0;
+    p.mean = vectorMean(m);
+    p.sd = v.size() > 1 ? std::sqrt(vectorVariance(m)) : 0;
     std::sort(v.begin(), v.end());
     p.q05 = quantileSorted(v, 0.05);
     p.median = quantileSorted(v, 0.5);
