@@ -7,11 +7,17 @@
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/poisson_means.hpp"
 
 namespace ppsynth::study {
 
 namespace {
+
+// Components switch labels between draws (the registry's `mixture`).
+bool isMixture(const models::Model& model) {
+    return models::isMixtureFamily(model.family());
+}
 
 // Label-invariant per-draw quantities, one vector per chain.
 struct StreamedQuantities {
@@ -165,7 +171,7 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     // sampler may move e.g. z = beta / tau). Mixture components switch labels: judge
     // convergence on the label-invariant quantities only.
     dopt.includeParameters = false;
-    if (model.family() != "normal-mixture") dopt.quantities = constrainedDraws(model, *result);
+    if (!isMixture(model)) dopt.quantities = constrainedDraws(model, *result);
     for (auto& q : streamed.asDiagnostics()) dopt.quantities.push_back(std::move(q));
     fit.diagnostics = mcmc::diagnose(*result, dopt);
     fit.gradientEvaluations = result->gradientEvaluations;
@@ -244,7 +250,7 @@ std::vector<ParameterSummary> mixtureSummaries(const models::Model& model,
 std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
                                                   const Eigen::MatrixXd& draws) {
     if (draws.rows() == 0) return {};
-    if (model.family() == "normal-mixture") return mixtureSummaries(model, draws);
+    if (isMixture(model)) return mixtureSummaries(model, draws);
     const auto names = model.parameterNames();
     std::vector<std::vector<double>> values(names.size());
     for (Eigen::Index s = 0; s < draws.rows(); ++s) {

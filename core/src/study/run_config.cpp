@@ -13,7 +13,7 @@
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/mcmc/nuts.hpp"
-#include "ppsynth/models/factory.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "study/json_reader.hpp"
 #include "study/run_config_sections.hpp"
@@ -53,8 +53,7 @@ namespace {
 
 // The names data/ and models/ accept are the single source for what a configuration may say.
 bool isModelFamily(const std::string& family) {
-    const auto families = models::modelFamilies();
-    return std::find(families.begin(), families.end(), family) != families.end();
+    return models::findFamily(family) != nullptr;
 }
 
 std::optional<Scheme> schemeFromString(const std::string& s) {
@@ -285,7 +284,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
                 "mixture), \"integrated\" (tau_j integrated out of the sampler) or "
                 "\"sampled\"");
         if (error.empty() && !isModelFamily(c.model.family))
-            m.fail("'family' must be poisson-means, poisson, negbin, normal or normal-mixture");
+            m.fail("'family' must be " + models::familyIdList());
         if (error.empty() && c.model.K < 1) m.fail("'K' must be at least 1");
     }
     if (top.has("mcmc") && error.empty()) {
