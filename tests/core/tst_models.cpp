@@ -796,10 +796,15 @@ class TstModels : public QObject {
             priors += (priors.empty() ? "\"" : ", \"") + name +
                       "\": " + std::to_string(2 * p->defaultValue());
         }
-        const std::string text = R"({"data": {"path": "d.csv", "target": "y", "transform": ")" +
-                                 info->transforms.back() + R"("}, "model": {"family": ")" +
-                                 info->id + R"(", "K": 3, "priors": {)" + priors +
-                                 R"(}}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})";
+        // (No raw strings: moc does not parse them in this file.)
+        const std::string q = "\"";
+        const std::string text =
+            "{" + q + "data" + q + ": {" + q + "path" + q + ": " + q + "d.csv" + q + ", " + q +
+            "target" + q + ": " + q + "y" + q + ", " + q + "transform" + q + ": " + q +
+            info->transforms.back() + q + "}, " + q + "model" + q + ": {" + q + "family" + q +
+            ": " + q + info->id + q + ", " + q + "K" + q + ": 3, " + q + "priors" + q + ": {" +
+            priors + "}}, " + q + "synthesizers" + q + ": [{" + q + "name" + q + ": " + q + "U" +
+            q + ", " + q + "scheme" + q + ": " + q + "unweighted" + q + "}]}";
         const auto once = study::parseRunConfig(text);
         QVERIFY2(once, once ? "" : once.message().c_str());
         const auto config = study::parseRunConfig(study::toJson(*once));
