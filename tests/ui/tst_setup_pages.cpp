@@ -268,7 +268,7 @@ class TstSetupPages : public QObject {
     // a family enables exactly the priors, K and coefficient-scale setting the registry says it
     // reads. A family added to the registry appears here without a change in ui/.
     void modelPageFamiliesAreTheRegistry() {
-        ModelPage page;
+        ui::ModelPage page;
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         auto* box = page.familyBox();
