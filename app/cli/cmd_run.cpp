@@ -13,6 +13,7 @@
 #include "cli_commands.hpp"
 #include "cli_guard.hpp"
 #include "cli_progress.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/project.hpp"
 #include "ppsynth/study/project_save.hpp"
@@ -187,8 +188,8 @@ int runRun(const RunArgs& a) {
             std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
                       << " (reference " << s.utility->pmse.sPmseReference << ")";
         std::cout << "\n";
-        const auto note =
-            privacy::argmaxNote(s.epsilonDiagnostics, config->model.family == "normal-mixture");
+        const auto note = privacy::argmaxNote(s.epsilonDiagnostics,
+                                              models::isMixtureFamily(config->model.family));
         if (!note.empty()) std::cerr << "note: " << s.name << ": " << note << "\n";
         // A utility measure that failed or cannot be trusted is said, not hidden in run.json.
         if (!s.utilityError.empty())

@@ -1,5 +1,6 @@
 #include <QTest>
 
+#include "../common/near.hpp"
 #include "ppsynth/privacy/calibration.hpp"
 #include "ppsynth/privacy/weights.hpp"
 
@@ -29,7 +30,7 @@ class TstCalibration : public QObject {
         auto r = solveScalarWeight(target, deltaX, refit);
         QVERIFY(r.hasValue());
         QVERIFY(r->converged);
-        QVERIFY(std::abs(r->epsilon - target) <= 0.02 * target);
+        QVERIFY_WITHIN(r->epsilon, target, 0.02 * target);
         QCOMPARE(static_cast<int>(r->tries.size()), calls);
         QCOMPARE(r->tries.front().a, target / (2 * deltaX));  // the documented start
         QVERIFY(calls <= 6);
@@ -55,8 +56,7 @@ class TstCalibration : public QObject {
         for (const auto& t : r->tries) (t.epsilon < 6.0 ? lo : hi) = t.a;
         QVERIFY(hi - lo <= 0.02 * lo);
         QVERIFY(lo <= 0.3 / 0.94 && hi >= 0.3 / 1.08);
-        for (const auto& t : r->tries)
-            QVERIFY(std::abs(r->epsilon - 6.0) <= std::abs(t.epsilon - 6.0));
+        for (const auto& t : r->tries) QVERIFY_WITHIN(r->epsilon, 6.0, std::abs(t.epsilon - 6.0));
     }
     // An explicit epsilon is a budget: of the noisy tries, the closest one at or below it is
     // kept even when one above is closer; a match keeps the closest either side.

@@ -2,8 +2,13 @@
 // replacing an output folder (a run folder, a release bundle) without ever leaving a
 // half-deleted one, which names may become file names, and the proof that a file written
 // lies inside its destination.
+#include <math.h>  // signgam
+
 #include <QTest>
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -12,8 +17,12 @@
 
 #include "common/replace_folder.hpp"
 #include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/common/log_gamma.hpp"
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/name_list.hpp"
+#include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/safe_name.hpp"
+#include "ppsynth/mcmc/diagnostics.hpp"
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -266,6 +275,95 @@ class TstCommon : public QObject {
         QVERIFY(!p.hasValue());
         QVERIFY2(contains(p.message(), why.toStdString()), p.message().c_str());
         QVERIFY2(contains(p.message(), "refusing to write"), p.message().c_str());
+    }
+
+    // logGamma is std::lgamma's value bit for bit (so every seed gives the same bytes as
+    // before), on a grid across the poles, the small arguments and the large ones.
+    void logGammaMatchesStdLgamma() {
+        std::vector<double> grid;
+        for (int i = -4000; i <= 4000; ++i) grid.push_back(i / 137.0);  // negative, 0, poles
+        for (double x = 1e-300; x < 1e300; x *= 1.37) grid.push_back(x);
+        for (double x : {0.5, 1.0, 2.0, 3.0, 1e-8, 171.5, 2.5e305, -0.0, -1e-9, -170.5})
+            grid.push_back(x);
+        int mismatches = 0;
+        for (double x : grid) {
+            const double want = std::lgamma(x), got = logGamma(x);
+            if (std::bit_cast<std::uint64_t>(want) != std::bit_cast<std::uint64_t>(got)) {
+                if (mismatches++ < 5)
+                    qWarning("x = %.17g: lgamma %.17g, logGamma %.17g", x, want, got);
+            }
+        }
+        QCOMPARE(mismatches, 0);
+    }
+
+    // std::lgamma stores Gamma's sign in the global signgam: chains on several threads
+    // computing it wrote one variable at the same time. logGamma writes nothing global.
+    void logGammaLeavesSigngamAlone() {
+        signgam = 5;
+        (void)std::lgamma(-0.5);  // Gamma(-0.5) < 0: the standard function writes -1
+        QCOMPARE(signgam, -1);
+        signgam = 5;
+        for (double x : {-0.5, -2.5, 0.5, 3.0}) QVERIFY(std::isfinite(logGamma(x)));
+        QCOMPARE(signgam, 5);
+    }
+
+    // The one mean/variance/quantile module gives, bit for bit, what the copies it replaced
+    // gave (their formulas are written out here): the loop order for mean and variance, Eigen's
+    // reductions for vectorMean and vectorVariance, type 7 for mcmc::quantileOfSorted.
+    void momentsMatchTheFormerCopies_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("scale");
+        for (int n : {1, 2, 3, 7, 64, 1001})
+            for (double scale : {1.0, 1e-3, 4.2e6})
+                QTest::newRow((std::to_string(n) + " x " + std::to_string(scale)).c_str())
+                    << n << scale;
+    }
+    void momentsMatchTheFormerCopies() {
+        QFETCH(int, n);
+        QFETCH(double, scale);
+        std::vector<double> v;
+        std::uint64_t state = 88172645463325252ULL + static_cast<std::uint64_t>(n);
+        for (int i = 0; i < n; ++i) {  // xorshift: values of both signs and many magnitudes
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            v.push_back(scale * (static_cast<double>(state % 200001) / 1000.0 - 100.0));
+        }
+        const auto same = [](double a, double b) {
+            return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+        };
+        double sum = 0;
+        for (double x : v) sum += x;
+        const double loopMean = sum / static_cast<double>(v.size());
+        double ss = 0;
+        for (double x : v) ss += (x - loopMean) * (x - loopMean);
+        const double loopVar = v.size() < 2 ? 0.0 : ss / static_cast<double>(v.size() - 1);
+        QVERIFY(same(mean(v), loopMean));
+        QVERIFY(same(variance(v), loopVar));
+        QVERIFY(same(standardDeviation(v), std::sqrt(loopVar)));
+
+        const Eigen::Map<const Eigen::VectorXd> e(v.data(), static_cast<Eigen::Index>(v.size()));
+        const Eigen::VectorXd copy = e;
+        QVERIFY(same(vectorMean(copy), copy.mean()));
+        QVERIFY(same(vectorMean(e), copy.mean()));
+        if (n >= 2) {
+            const double eigenVar =
+                (copy.array() - copy.mean()).square().sum() / static_cast<double>(copy.size() - 1);
+            QVERIFY(same(vectorVariance(copy), eigenVar));
+            QVERIFY(same(vectorVariance(e), eigenVar));
+        } else {
+            QVERIFY(std::isnan(vectorVariance(copy)));
+        }
+
+        Eigen::VectorXd sorted = copy;
+        std::sort(sorted.data(), sorted.data() + sorted.size());
+        for (double p : {0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0}) {
+            const double h = (static_cast<double>(n) - 1) * p;
+            const auto lo = static_cast<Eigen::Index>(std::floor(h));
+            const Eigen::Index hi = std::min<Eigen::Index>(lo + 1, n - 1);
+            const double former =
+                sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+            QVERIFY2(same(mcmc::quantileOfSorted(sorted, p), former), std::to_string(p).c_str());
+            QVERIFY(same(mcmc::quantile(copy, p), former));
+        }
     }
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
@@ -63,7 +64,7 @@ class TstDiagnostics : public QObject {
         // R-hat = sqrt((B / W + n - 1) / n) = sqrt(1.05).
         Eigen::MatrixXd m(4, 2);
         m << 1, 2, 2, 3, 3, 4, 4, 5;
-        QVERIFY(std::abs(rhatBasic(m) - std::sqrt(1.05)) < 1e-14);
+        QVERIFY_NEAR(rhatBasic(m), std::sqrt(1.05), 1e-14);
     }
 
     void handComputedRanksQuantilesAutocovariance() {
@@ -71,14 +72,15 @@ class TstDiagnostics : public QObject {
         Eigen::MatrixXd v(2, 2);
         v << 3, 2, 1, 2;  // column-major: 3, 1, 2, 2
         const Eigen::MatrixXd z = rankNormalize(v);
-        QVERIFY(std::abs(z(0, 0) - 1.0491313979639711) < 1e-12);
-        QVERIFY(std::abs(z(1, 0) + 1.0491313979639711) < 1e-12);
-        QVERIFY(std::abs(z(0, 1)) < 1e-15 && std::abs(z(1, 1)) < 1e-15);
+        QVERIFY_NEAR(z(0, 0), 1.0491313979639711, 1e-12);
+        QVERIFY_NEAR(z(1, 0), -1.0491313979639711, 1e-12);
+        QVERIFY_NEAR(z(0, 1), 0.0, 1e-15);
+        QVERIFY_NEAR(z(1, 1), 0.0, 1e-15);
 
         Eigen::VectorXd q(5);
         q << 10, 1, 4, 2, 3;
-        QVERIFY(std::abs(quantile(q, 0.05) - 1.2) < 1e-12);  // h = 0.2
-        QVERIFY(std::abs(quantile(q, 0.95) - 8.8) < 1e-12);  // h = 3.8: 4 + 0.8 * 6
+        QVERIFY_NEAR(quantile(q, 0.05), 1.2, 1e-12);  // h = 0.2
+        QVERIFY_NEAR(quantile(q, 0.95), 8.8, 1e-12);  // h = 3.8: 4 + 0.8 * 6
         QCOMPARE(quantile(q, 0.5), 3.0);
 
         // Centred 1..4: -1.5, -.5, .5, 1.5; sums of lagged products over n = 4.
@@ -86,7 +88,7 @@ class TstDiagnostics : public QObject {
         x << 1, 2, 3, 4;
         const Eigen::VectorXd a = autocovariance(x);
         const double expected[] = {1.25, 0.3125, -0.375, -0.5625};
-        for (int k = 0; k < 4; ++k) QVERIFY(std::abs(a[k] - expected[k]) < 1e-12);
+        for (int k = 0; k < 4; ++k) QVERIFY_NEAR(a[k], expected[k], 1e-12);
 
         // Split: odd lengths drop the middle draw.
         ChainDraws c{Eigen::VectorXd::LinSpaced(5, 1, 5)};
@@ -100,7 +102,7 @@ class TstDiagnostics : public QObject {
         // Energies 1, 2, 3, 4: mean squared step 1, variance 1.25.
         std::vector<DrawStats> s(4);
         for (int i = 0; i < 4; ++i) s[static_cast<std::size_t>(i)].energy = i + 1;
-        QVERIFY(std::abs(ebfmi(s) - 0.8) < 1e-12);
+        QVERIFY_NEAR(ebfmi(s), 0.8, 1e-12);
     }
 
     void iidDraws_data() {
@@ -291,7 +293,7 @@ class TstDiagnostics : public QObject {
         Eigen::VectorXd t(4), u(4);
         t << 1, 2, 2, 3;
         u << 1, 2, 3, 4;
-        QVERIFY(std::abs(privacy::rankCorrelation(t, u) - 4.5 / std::sqrt(4.5 * 5)) < 1e-12);
+        QVERIFY_NEAR(privacy::rankCorrelation(t, u), 4.5 / std::sqrt(4.5 * 5), 1e-12);
         // |a - b| / max: (0, 0.5, 0.25) -> median 0.25; inf against a number counts 1.
         Eigen::VectorXd x(3), y(3);
         x << 2, 4, 8;

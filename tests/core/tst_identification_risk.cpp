@@ -2,6 +2,7 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/privacy/identification_risk.hpp"
 
@@ -120,7 +121,7 @@ class TstIdentificationRisk : public QObject {
         QFETCH(double, ys);
         RiskOptions o;
         o.radius = {0.07, true};
-        QVERIFY(std::abs(ys - y) < o.radius.around(y));  // T = 1 by the definition
+        QVERIFY_NEAR(ys, y, o.radius.around(y));  // T = 1 by the definition
         // Two records of one pattern: the other's y* is far away. Record 0 is close to its
         // own y* only: IR = 1 of 2 not close / 2 = 0.5.
         const std::vector<double> yv{y, y}, synth{ys, 10 * y};
@@ -223,11 +224,11 @@ class TstIdentificationRisk : public QObject {
         auto fast = pairwiseRisk(y, synth, pat, o);
         QVERIFY(fast.hasValue());
         const auto slow = bruteForcePairwise(y, synth, pat, o.radius);
-        for (std::size_t i = 0; i < y.size(); ++i) QVERIFY(std::abs(fast->at[i] - slow[i]) < 1e-12);
+        for (std::size_t i = 0; i < y.size(); ++i) QVERIFY_NEAR(fast->at[i], slow[i], 1e-12);
         // The marginal IR computed alongside equals the marginal function's.
         auto marginal = marginalRisk(y, synth, pat, o);
         for (std::size_t i = 0; i < y.size(); ++i)
-            QVERIFY(std::abs(fast->marginal[i] - (*marginal)[i]) < 1e-12);
+            QVERIFY_NEAR(fast->marginal[i], (*marginal)[i], 1e-12);
     }
     void singletonsFallBackAndAreCounted() {
         std::vector<double> y{100, 200, 300}, ys{101, 500, 300};

@@ -4,6 +4,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <limits>
 
+#include "../common/near.hpp"
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/data/inspect.hpp"
 
@@ -49,7 +50,7 @@ class TstInspect : public QObject {
         QCOMPARE(*inc.min, 10.0);
         QCOMPARE(*inc.max, 40.0);
         QCOMPARE(*inc.mean, 25.0);
-        QVERIFY(std::abs(*inc.sd - std::sqrt(500.0 / 3.0)) < 1e-12);
+        QVERIFY_NEAR(*inc.sd, std::sqrt(500.0 / 3.0), 1e-12);
         QCOMPARE(inc.distinct, std::size_t{4});
         QVERIFY(!inc.distinctCapped);
         QVERIFY(!inc.looksLikeId);

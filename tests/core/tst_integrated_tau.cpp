@@ -11,6 +11,7 @@
 #include <cmath>
 #include <vector>
 
+#include "../common/near.hpp"
 #include "models/integrated_tau.hpp"
 
 using ppsynth::models::detail::IntegratedTau;
@@ -123,7 +124,7 @@ class TstIntegratedTau : public QObject {
             QVERIFY2(
                 std::abs(T.slope / exact - 1.0) < (tailProb < 1e-3 ? 1e-5 : 1e-6),
                 qPrintable(QString("rho %1: T' %2 vs exact %3").arg(rho).arg(T.slope).arg(exact)));
-            QVERIFY(std::abs(prior.inverseRadius(T.value) / rho - 1.0) < 1e-10);
+            QVERIFY_NEAR(prior.inverseRadius(T.value) / rho, 1.0, 1e-10);
         }
     }
 
@@ -179,7 +180,7 @@ class TstIntegratedTau : public QObject {
         const double se = std::sqrt((invTau4 / N - mean * mean) / N);
         const double expected = -2.0 * prior.integrate(r2).grad;
         qInfo("E[1/tau^2]: draws %.6g +- %.2g, from the density's slope %.6g", mean, se, expected);
-        QVERIFY(std::abs(mean - expected) < 4.5 * se);
+        QVERIFY_NEAR(mean, expected, 4.5 * se);
     }
 
     // Deterministic: the same seed gives the same tau; different seeds differ.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/kde.hpp"
@@ -112,7 +113,7 @@ class TstKde : public QObject {
         // mass of the two extreme points falls outside: well inside 2e-3.
         const double mass = integral(d->x, d->y);
         QVERIFY2(std::abs(mass - 1.0) < 2e-3, qPrintable(QString::number(mass, 'g', 10)));
-        QVERIFY(std::abs(d->bandwidth - multiplier * bandwidthNrd0(v)) < 1e-12);
+        QVERIFY_NEAR(d->bandwidth, multiplier * bandwidthNrd0(v), 1e-12);
     }
 
     void matchesDirectSum_data() {
@@ -215,11 +216,11 @@ class TstKde : public QObject {
         QCOMPARE(s->median, value);
         QCOMPARE(s->max, value);
         QCOMPARE(s->mean, value);
-        QVERIFY(std::abs(integral(s->grid, s->density) - 1.0) < 5e-3);
+        QVERIFY_NEAR(integral(s->grid, s->density), 1.0, 5e-3);
         // The peak sits at the value.
         const auto peak = std::max_element(s->density.begin(), s->density.end());
         const double at = s->grid[static_cast<std::size_t>(peak - s->density.begin())];
-        QVERIFY(std::abs(at - value) <= (s->grid[1] - s->grid[0]));
+        QVERIFY_WITHIN(at, value, (s->grid[1] - s->grid[0]));
     }
 
     void violinSummaryQuartiles() {
@@ -247,8 +248,8 @@ class TstKde : public QObject {
         QCOMPARE(c->confidential.bandwidth, bandwidthNrd0(conf));
         QCOMPARE(c->synthetic.bandwidth, bandwidthNrd0(synth));
         // The common grid covers both samples' +-3h ranges, so both integrate to ~1.
-        QVERIFY(std::abs(integral(c->confidential.x, c->confidential.y) - 1) < 2e-3);
-        QVERIFY(std::abs(integral(c->synthetic.x, c->synthetic.y) - 1) < 2e-3);
+        QVERIFY_NEAR(integral(c->confidential.x, c->confidential.y), 1, 2e-3);
+        QVERIFY_NEAR(integral(c->synthetic.x, c->synthetic.y), 1, 2e-3);
         QVERIFY(c->confidentialTail && c->syntheticTail);
         QCOMPARE(c->confidentialTail->x.front(), quantile(conf, 0.9));
         QCOMPARE(c->confidentialTail->x.back(), c->confidential.x.back());
@@ -256,8 +257,8 @@ class TstKde : public QObject {
         const double tailMass = integral(c->confidentialTail->x, c->confidentialTail->y);
         QVERIFY2(tailMass > 0.08 && tailMass < 0.13, qPrintable(QString::number(tailMass)));
         const double mid = c->syntheticTail->x[100];
-        QVERIFY(std::abs(c->syntheticTail->y[100] -
-                         directDensity(synth, mid, c->synthetic.bandwidth, {}, {})) < 1e-5);
+        QVERIFY_NEAR(c->syntheticTail->y[100],
+                     directDensity(synth, mid, c->synthetic.bandwidth, {}, {}), 1e-5);
         QVERIFY(!compareDensities(conf, {}, {}, 0.9));
         QVERIFY(!compareDensities(conf, synth, {}, 1.0));
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mcmc/tempering.hpp"
+#include "../common/near.hpp"
 #include "mixture_test_support.hpp"
 #include "models/design.hpp"
 #include "models/mixture_cache.hpp"
@@ -156,7 +157,7 @@ void checkAgainstQuadrature(const std::vector<double>& values, const std::vector
         const double want = sum[s] / Z;
         qInfo("E %s %.4f (se %.4f) vs quadrature %.4f", names[s], e.mean, e.se, want);
         // The grid's own error is well below 0.003 at this spacing.
-        QVERIFY(std::abs(e.mean - want) < 4.0 * e.se + 0.003);
+        QVERIFY_NEAR(e.mean, want, 4.0 * e.se + 0.003);
     }
 }
 
@@ -208,7 +209,7 @@ void checkMarginalWeights(double mu1, double mu2, double c, std::uint64_t seed) 
     for (int q = 0; q < 3; ++q) {
         const McEstimate e = batchMeans(series[q]);
         qInfo("  E %s %.4f (se %.4f) vs quadrature %.4f", names[q], e.mean, e.se, want[q] / mass);
-        QVERIFY(std::abs(e.mean - want[q] / mass) < 4.0 * e.se);
+        QVERIFY_NEAR(e.mean, want[q] / mass, 4.0 * e.se);
     }
 }
 
@@ -288,7 +289,7 @@ void checkNoncentredScales(const Eigen::VectorXd& alpha, std::uint64_t seed) {
     for (int q = 0; q < 3; ++q) {
         const McEstimate e = batchMeans(series[q]);
         qInfo("  E %s %.4f (se %.4f) vs quadrature %.4f", names[q], e.mean, e.se, want[q] / mass);
-        QVERIFY(std::abs(e.mean - want[q] / mass) < 4.0 * e.se);
+        QVERIFY_NEAR(e.mean, want[q] / mass, 4.0 * e.se);
     }
 }
 
@@ -333,8 +334,8 @@ class TestMixtureGibbs : public QObject {
                                                   [&](double u) { return u < want ? 1.0 : 0.0; });
             qInfo("m %.1f r2 %.4g: E log s %.4f vs %.4f (sd %.3f); P(log s < E) %.4f vs %.4f", c.m,
                   c.r2, mean, want, sd, below / draws, wantP);
-            QVERIFY(std::abs(mean - want) < 4.0 * sd / std::sqrt(draws));
-            QVERIFY(std::abs(below / draws - wantP) < 4.0 * std::sqrt(0.25 / draws));
+            QVERIFY_NEAR(mean, want, 4.0 * sd / std::sqrt(draws));
+            QVERIFY_NEAR(below / draws, wantP, 4.0 * std::sqrt(0.25 / draws));
         }
         // The prior case against the half-t's own CDF: P(s < 2) = 2 F_t3(2 / 2) - 1.
         double below = 0.0;
@@ -342,7 +343,7 @@ class TestMixtureGibbs : public QObject {
             below += detail::drawScale(0.0, 0.0, 3.0, 2.0, uniform) < 2.0;
         const double want = 2.0 * boost::math::cdf(boost::math::students_t(3.0), 1.0) - 1.0;
         qInfo("half-t(3, 0, 2): P(s < 2) %.4f vs %.4f", below / 40000, want);
-        QVERIFY(std::abs(below / 40000 - want) < 4.0 * std::sqrt(0.25 / 40000));
+        QVERIFY_NEAR(below / 40000, want, 4.0 * std::sqrt(0.25 / 40000));
     }
 
     // The sweep alone (split-merge included) on a K = 2 weighted posterior (4 of 12 records at
@@ -436,7 +437,7 @@ class TestMixtureGibbs : public QObject {
             const double f = detail::logScaleMarginal(stats, tau, 3.0, 1.0, u) - f0;
             const double want = brute(u) - b0;
             qInfo("u %.1f: %.8f vs brute force %.8f", u, f, want);
-            QVERIFY(std::abs(f - want) < 1e-6);
+            QVERIFY_NEAR(f, want, 1e-6);
         }
     }
 

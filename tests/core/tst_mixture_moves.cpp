@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../common/near.hpp"
 #include "mixture_test_support.hpp"
 #include "models/mixture_cache.hpp"
 #include "ppsynth/models/factory.hpp"
@@ -76,7 +77,7 @@ class TestMixtureMoves : public QObject {
             for (Eigen::Index i = 0; i < n; ++i) {
                 Eigen::ArrayXd row = D.row(i).transpose() + logPi + 0.3;
                 row(k) = Dk(i) - 1.5;
-                QVERIFY(std::abs(L(i) - logSumExp(row)) <= 1e-12 * std::abs(L(i)) + 1e-12);
+                QVERIFY_WITHIN(L(i), logSumExp(row), 1e-12 * std::abs(L(i)) + 1e-12);
             }
         }
         QCOMPARE(cache.logRestWeight(1), std::log1p(-std::exp(logPi(1))));
@@ -214,9 +215,9 @@ class TestMixtureMoves : public QObject {
             e1.mean, e1.se, wantMean, e2.mean, e2.se, wantMax, e3.mean, e3.se, wantUpper, moved,
             sweeps);
         // 4 standard errors plus the grid's own error (well below 0.002 at this spacing).
-        QVERIFY(std::abs(e1.mean - wantMean) < 4.0 * e1.se + 0.002);
-        QVERIFY(std::abs(e2.mean - wantMax) < 4.0 * e2.se + 0.002);
-        QVERIFY(std::abs(e3.mean - wantUpper) < 4.0 * e3.se + 0.002);
+        QVERIFY_NEAR(e1.mean, wantMean, 4.0 * e1.se + 0.002);
+        QVERIFY_NEAR(e2.mean, wantMax, 4.0 * e2.se + 0.002);
+        QVERIFY_NEAR(e3.mean, wantUpper, 4.0 * e3.se + 0.002);
     }
 
     // The weight moves against the exact conditional of pi_1 given the components: with
@@ -283,7 +284,7 @@ class TestMixtureMoves : public QObject {
         QCOMPARE(q(1), 0.5);
         const McEstimate e = batchMeans(pi1);
         qInfo("E pi_1 %.4f (se %.4f) vs conditional %.4f", e.mean, e.se, want);
-        QVERIFY(std::abs(e.mean - want) < 4.0 * e.se);
+        QVERIFY_NEAR(e.mean, want, 4.0 * e.se);
     }
 
     // With tau integrated out the rows couple the components' priors: no move, q unchanged.
@@ -355,15 +356,15 @@ class TestMixtureMoves : public QObject {
         for (Eigen::Index j = 0; j < p; ++j) {
             double s = 0.0;
             for (int k = 0; k < K; ++k) s += w[k] * std::log(raw(k * p + j));
-            for (int k = 0; k < K; ++k) QVERIFY(std::abs(var(k * p + j) - std::exp(s)) < 1e-12);
+            for (int k = 0; k < K; ++k) QVERIFY_NEAR(var(k * p + j), std::exp(s), 1e-12);
         }
         double s = 0.0;
         for (int k = 0; k < K; ++k) s += w[k] * std::log(raw(sigmaAt + k));
-        for (int k = 0; k < K; ++k) QVERIFY(std::abs(var(sigmaAt + k) - std::exp(s)) < 1e-12);
+        for (int k = 0; k < K; ++k) QVERIFY_NEAR(var(sigmaAt + k), std::exp(s), 1e-12);
         const double a =
             (0.5 * std::log(raw(simplexAt)) + 0.25 * std::log(raw(simplexAt + 1))) / 0.75;
-        QVERIFY(std::abs(var(simplexAt) - std::exp(a)) < 1e-12);
-        QVERIFY(std::abs(var(simplexAt + 1) - std::exp(a)) < 1e-12);
+        QVERIFY_NEAR(var(simplexAt), std::exp(a), 1e-12);
+        QVERIFY_NEAR(var(simplexAt + 1), std::exp(a), 1e-12);
         QCOMPARE(var.segment(p * K, p), raw.segment(p * K, p));    // tau
         QCOMPARE(var(simplexAt + K - 1), raw(simplexAt + K - 1));  // gamma
     }

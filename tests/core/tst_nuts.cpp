@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "../common/near.hpp"
 #include "mcmc/adaptation.hpp"  // white-box: the warm-up schedule
 #include "mcmc_targets.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
@@ -246,7 +247,7 @@ class TstNuts : public QObject {
                      qPrintable(QString("chain %1 share %2").arg(c).arg(s)));
         }
         const Eigen::MatrixXd all = pooled(*one);
-        QVERIFY(std::abs(all.col(0).cwiseAbs().mean() - 8.0) < 0.1);
+        QVERIFY_NEAR(all.col(0).cwiseAbs().mean(), 8.0, 0.1);
     }
 
     // The windowed adaptation hands each window's variances to the target's poolMetric
@@ -325,8 +326,9 @@ class TstNuts : public QObject {
             std::printf("thin %d: means %.3f %.3f, cov %.3f %.3f %.3f, lag-1 %.3f (want %.3f)\n",
                         thin, mean(0), mean(1), cov(0, 0), cov(1, 1), cov(0, 1), lag1, want);
             QVERIFY(mean.cwiseAbs().maxCoeff() < 0.1);
-            QVERIFY(std::abs(cov(0, 0) - 1) < 0.1 && std::abs(cov(0, 1) - rho) < 0.1);
-            QVERIFY(std::abs(lag1 - want) < 0.03);
+            QVERIFY_NEAR(cov(0, 0), 1, 0.1);
+            QVERIFY_NEAR(cov(0, 1), rho, 0.1);
+            QVERIFY_NEAR(lag1, want, 0.03);
         }
         SamplerOptions o;
         o.kernel = Kernel::Gibbs;
@@ -548,7 +550,7 @@ class TstNuts : public QObject {
         const Eigen::MatrixXd all = pooled(*warm);
         for (Eigen::Index i = 0; i < all.cols(); ++i) {
             const double ess = dw.quantities[static_cast<std::size_t>(i)].summary.essBulk;
-            QVERIFY(std::abs(all.col(i).mean()) < 4 * scales[i] / std::sqrt(ess));
+            QVERIFY_NEAR(all.col(i).mean(), 0.0, 4 * scales[i] / std::sqrt(ess));
         }
         // As efficient as the fully warmed-up run, clearly better than a cold short warm-up.
         QVERIFY(lw < 1.5 * lc);
@@ -620,7 +622,7 @@ class TstNuts : public QObject {
             for (int i = 0; i < n; ++i) w[i] = (windowEnds.back() - n + 1 + i) % 3;
             const double s2 = (w.array() - w.mean()).square().sum() / (n - 1);
             const double expected = n / (n + 5.0) * s2 + 1e-3 * s2 * 5.0 / (n + 5.0);
-            QVERIFY(std::abs(inv[0] - expected) < 1e-12);
+            QVERIFY_NEAR(inv[0], expected, 1e-12);
         }
     }
 

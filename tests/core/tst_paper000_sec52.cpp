@@ -10,6 +10,7 @@
 //    worse than LW's.
 #include <QTest>
 
+#include "../common/near.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/runner.hpp"
 
@@ -32,8 +33,7 @@ class TstPaper000Sec52 : public QObject {
         for (const auto* s : {&u, &lw, &cw, &em}) QVERIFY2(s->utility.has_value(), s->name.c_str());
         QVERIFY(lw.epsilon.perDataset < 0.5 * u.epsilon.perDataset);
         QVERIFY(cw.epsilon.perDataset < 0.5 * u.epsilon.perDataset);
-        QVERIFY(std::abs(em.epsilon.perDataset - lw.epsilon.perDataset) <=
-                0.02 * lw.epsilon.perDataset);
+        QVERIFY_WITHIN(em.epsilon.perDataset, lw.epsilon.perDataset, 0.02 * lw.epsilon.perDataset);
         auto q90 = [](const study::SynthesizerResult& s) -> const study::StatisticUtility& {
             return s.utility->statistics[3];
         };
@@ -48,8 +48,8 @@ class TstPaper000Sec52 : public QObject {
         qInfo("U_m: LW %.4f, EM %.4f, CW %.4f, Unweighted %.4f", lw.utility->ecdf.Um,
               em.utility->ecdf.Um, cw.utility->ecdf.Um, u.utility->ecdf.Um);
         QVERIFY(q90(lw).ciOverlap > q90(em).ciOverlap);
-        QVERIFY(std::abs(q90(lw).synthetic.estimate - truth) <
-                std::abs(q90(em).synthetic.estimate - truth));
+        QVERIFY_NEAR(q90(lw).synthetic.estimate, truth,
+                     std::abs(q90(em).synthetic.estimate - truth));
         QVERIFY(q90(lw).ciOverlap > q90(cw).ciOverlap);
         QVERIFY(lw.utility->ecdf.Um < cw.utility->ecdf.Um);
     }

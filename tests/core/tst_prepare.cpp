@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../common/near.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "prep_fixtures.hpp"
 
@@ -128,9 +129,9 @@ class TstPrepare : public QObject {
         QCOMPARE(in->yOriginal, (Eigen::VectorXd(5) << 12.5, 55, 0, -2.5, 18).finished());
         QCOMPARE(in->y, in->yOriginal);  // transform none
         const auto& age = in->coding.predictors[1];
-        QVERIFY(std::abs(age.mean - 29.4) < 1e-13);
+        QVERIFY_NEAR(age.mean, 29.4, 1e-13);
         // deviations -2.4, -0.4, 0.6, 0.6, 1.6: sum of squares 9.2, / 4 -> sd sqrt(2.3)
-        QVERIFY(std::abs(age.sd - std::sqrt(2.3)) < 1e-13);
+        QVERIFY_NEAR(age.sd, std::sqrt(2.3), 1e-13);
         // X over the kept rows: sex F, M, F, F, M.
         Eigen::MatrixXd expected(5, 3);
         const double s = std::sqrt(2.3);

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
@@ -1002,9 +1003,9 @@ class TstRelease : public QObject {
         const auto& g = p["global_recommendation"];
         QCOMPARE(g["safety_factor"][0].get<double>(), 1.05);
         QCOMPARE(g["safety_factor"][1].get<double>(), 1.10);
-        QVERIFY(std::abs(g["epsilon_per_dataset"][0].get<double>() - 3.4125) < 1e-12);
-        QVERIFY(std::abs(g["epsilon_per_dataset"][1].get<double>() - 3.575) < 1e-12);
-        QVERIFY(std::abs(g["epsilon_total"][1].get<double>() - 10.725) < 1e-12);
+        QVERIFY_NEAR(g["epsilon_per_dataset"][0].get<double>(), 3.4125, 1e-12);
+        QVERIFY_NEAR(g["epsilon_per_dataset"][1].get<double>(), 3.575, 1e-12);
+        QVERIFY_NEAR(g["epsilon_total"][1].get<double>(), 10.725, 1e-12);
         QCOMPARE(j["notes"][0].get<std::string>(), std::string("n after listwise deletion"));
         // Nothing record-level: every value is a scalar, a short list or a small map.
         QVERIFY(!contains(test::slurp(bundle / "manifest.json"), "income_original"));
@@ -1107,12 +1108,13 @@ class TstRelease : public QObject {
         double b = 0;
         for (double v : q) b += (v - qbar) * (v - qbar) / 2;
         const double T = ubar + b / 3, df = 2 * std::pow(1 + ubar / (b / 3), 2);
-        QVERIFY(std::abs(b - 0.04) < 1e-12 && std::abs(T - 0.123333) < 1e-6);
-        QVERIFY(std::abs(df - 171.125) < 1e-9);
+        QVERIFY_NEAR(b, 0.04, 1e-12);
+        QVERIFY_NEAR(T, 0.123333, 1e-6);
+        QVERIFY_NEAR(df, 171.125, 1e-9);
         const double t = boost::math::quantile(boost::math::students_t(df), 0.975);
-        QVERIFY(std::abs(t - 1.974) < 5e-4);
-        QVERIFY(std::abs(qbar - t * std::sqrt(T) - 1.507) < 5e-4);
-        QVERIFY(std::abs(qbar + t * std::sqrt(T) - 2.893) < 5e-4);
+        QVERIFY_NEAR(t, 1.974, 5e-4);
+        QVERIFY_NEAR(qbar - t * std::sqrt(T), 1.507, 5e-4);
+        QVERIFY_NEAR(qbar + t * std::sqrt(T), 2.893, 5e-4);
         QVERIFY(contains(text, "df = 2 * (1 + 0.11 / (0.04 / 3))^2 = 171.125"));
         QVERIFY(contains(text, "[1.507, 2.893]"));
 

@@ -419,7 +419,7 @@ class TstRunConfig : public QObject {
         QTest::newRow("read not an object") << badRead(R"(";")") << "data.read: must be an object";
         QTest::newRow("bad family")
             << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"family": "gamma"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
-            << "model: 'family' must be poisson-means, poisson, negbin, normal or normal-mixture";
+            << "model: 'family' must be normal, normal-mixture, poisson, negbin or poisson-means";
         QTest::newRow("bad tau handling")
             << R"({"data": {"path": "x.csv", "target": "y"}, "model": {"tau": "fixed"}, "synthesizers": [{"name": "U", "scheme": "unweighted"}]})"
             << "model: 'tau' must be \"auto\" (integrated for one component, sampled for the "

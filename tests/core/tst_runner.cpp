@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "../common/near.hpp"
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/release/from_run.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -70,7 +71,7 @@ class TstRunner : public QObject {
             QCOMPARE(s.synthetic.size(), std::size_t{4});
             QCOMPARE(s.records.ir.size(), std::size_t{1000});
             // Delta_{alpha,x} is the largest per-record bound.
-            QVERIFY(std::abs(s.records.recordDelta.maxCoeff() - s.deltaAlphaX) < 1e-12);
+            QVERIFY_NEAR(s.records.recordDelta.maxCoeff(), s.deltaAlphaX, 1e-12);
         }
         const auto* u = run->find("Unweighted");
         const auto* lw = run->find("LW");
@@ -81,8 +82,8 @@ class TstRunner : public QObject {
         QVERIFY((m->records.alpha.array() * run->f.array()).maxCoeff() <= 3.5);
         // The scalar weight is matched to LW's epsilon within the 2% tolerance.
         const auto* em = run->find("EM");
-        QVERIFY(std::abs(em->epsilon.perDataset - lw->epsilon.perDataset) <=
-                0.02 * lw->epsilon.perDataset);
+        QVERIFY_WITHIN(em->epsilon.perDataset, lw->epsilon.perDataset,
+                       0.02 * lw->epsilon.perDataset);
         QVERIFY(!em->scalar()->tries.empty());
         // Re-weighting raises weights and keeps the bound within tolerance.
         const auto* fin = run->find("LW_final");
@@ -361,10 +362,9 @@ class TstRunner : public QObject {
             const double ir = static_cast<double>(outside) / static_cast<double>(n);
             QVERIFY2(
                 std::abs(data->records.alpha[i] - clamp01(0.9 * (1 - ir) + 0.05)) < 1e-12,
-                qPrintable(
-                    QString("record %1: %2 vs IR %3").arg(i).arg(data->records.alpha[i]).arg(ir)));
+                qPrintable(QString("record %1: %2 vs IR %3").arg(i).arg(data->records.alpha[i]).arg(ir)));
             const double irSyn = unw->records.ir[static_cast<std::size_t>(i)];
-            QVERIFY(std::abs(syn->records.alpha[i] - clamp01(0.9 * (1 - irSyn) + 0.05)) < 1e-12);
+            QVERIFY_NEAR(syn->records.alpha[i], clamp01(0.9 * (1 - irSyn) + 0.05), 1e-12);
             spread += std::abs(data->records.alpha[i] - syn->records.alpha[i]);
         }
         QVERIFY(spread > 0);  // the two sources really differ
@@ -408,7 +408,7 @@ class TstRunner : public QObject {
             const auto lo = static_cast<std::size_t>(h);
             const double q =
                 sorted[lo] + (h - static_cast<double>(lo)) * (sorted[lo + 1] - sorted[lo]);
-            QVERIFY(std::abs(s.deltaAlphaX - q) < 1e-9 * q);
+            QVERIFY_NEAR(s.deltaAlphaX, q, 1e-9 * q);
             std::size_t excluded = 0;
             for (double v : drawMax) excluded += v > q ? 1 : 0;
             QCOMPARE(s.excludedDraws, excluded);
@@ -423,7 +423,7 @@ class TstRunner : public QObject {
                              QString("%1: %2 vs %3").arg(i).arg(s.records.recordDelta[i]).arg(mx)));
                 QVERIFY(s.records.recordDelta[i] <= s.deltaAlphaX * (1 + 1e-12));
                 if (s.scheme == study::Scheme::Unweighted)
-                    QVERIFY(std::abs(run->f[i] - mx) < 1e-9 * std::max(1.0, mx));
+                    QVERIFY_NEAR(run->f[i], mx, 1e-9 * std::max(1.0, mx));
             }
         }
     }
@@ -466,8 +466,8 @@ class TstRunner : public QObject {
             QVERIFY(at != rows.end());
             const auto i = static_cast<Eigen::Index>(at - rows.begin());
             QCOMPARE(s.records.recordDelta[i], s.deltaAlphaX);
-            QVERIFY(std::abs(s.records.alpha[i] * std::abs(e["argmax_loglik"].get<double>()) -
-                             s.deltaAlphaX) < 1e-9 * s.deltaAlphaX);
+            QVERIFY_NEAR(s.records.alpha[i] * std::abs(e["argmax_loglik"].get<double>()), s.deltaAlphaX,
+                         1e-9 * s.deltaAlphaX);
             QVERIFY(e["argmax_loglik"].get<double>() < 0);  // a Poisson pmf is below 1
             if (fromF) {
                 QVERIFY(e["f_agreement"]["rank_correlation"].get<double>() > 0.9);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../common/near.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "test_files.hpp"
@@ -165,13 +166,13 @@ class TstSimulate : public QObject {
             }
             // n < 1000: safety factor [1.05, 1.10] around the median replicate's 2 Delta.
             QCOMPARE(d.recommended.safetyLow, 1.05);
-            QVERIFY(std::abs(d.recommended.epsilonHigh - 2.2 * d.median) < 1e-12);
+            QVERIFY_NEAR(d.recommended.epsilonHigh, 2.2 * d.median, 1e-12);
             QVERIFY(d.min <= d.median && d.median <= d.max);
         }
         // LW-M leaves out records whose weighted bound passes M; the unweighted never does.
         for (const auto& r : s->replicates) {
             if (r.mechanism == "Unweighted") QCOMPARE(r.zeroWeights, std::size_t{0});
-            QVERIFY(std::abs(r.posteriorMean - 100) < 15);  // mu = 100, n >= 30
+            QVERIFY_NEAR(r.posteriorMean, 100, 15);  // mu = 100, n >= 30
         }
         for (const char* f :
              {"replicates.csv", "distribution.csv", "delta_hat.csv", "summary.json", "config.json"})
@@ -271,7 +272,7 @@ class TstSimulate : public QObject {
         QCOMPARE(s->replicates[1].mechanism, std::string("LW-M"));
         for (const auto& r : s->replicates) {
             QVERIFY(r.delta > 0 && std::isfinite(r.delta));
-            QVERIFY(std::abs(r.posteriorMean - 100) < 40);  // mixture sd 30, n = 40
+            QVERIFY_NEAR(r.posteriorMean, 100, 40);  // mixture sd 30, n = 40
         }
     }
     // The NB mixture simulation drove NUTS far enough out that phi under- or overflowed and

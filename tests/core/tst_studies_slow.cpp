@@ -11,6 +11,7 @@
 #include <QTest>
 #include <filesystem>
 
+#include "../common/near.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
@@ -64,7 +65,7 @@ class TstStudiesSlow : public QObject {
         const auto& m6400 = at(*s, 6400, "LW-M");
         QVERIFY2(m6400.min > 3.35 && m6400.max < 3.65,
                  qPrintable(QString("[%1, %2]").arg(m6400.min).arg(m6400.max)));
-        QVERIFY(std::abs(m6400.median - 3.5) < 0.05);
+        QVERIFY_NEAR(m6400.median, 3.5, 0.05);
         // The spread contracts: measured 0.61 (n = 100), 0.30 (1600), 0.16 (6400).
         auto range = [&](std::size_t n) { return at(*s, n, "LW-M").max - at(*s, n, "LW-M").min; };
         QVERIFY(range(6400) < range(1600) && range(1600) < range(100));
@@ -110,7 +111,7 @@ class TstStudiesSlow : public QObject {
                 lw.knobs.c, lw.knobs.g, lw.epsilon, em.epsilon, lw.q90RelError, em.q90RelError,
                 lw.q90CiOverlap, em.q90CiOverlap);
             // Same privacy: the EM was matched to LW's epsilon (tolerance 5% in this config).
-            QVERIFY(std::abs(em.epsilon - lw.epsilon) <= 0.05 * lw.epsilon);
+            QVERIFY_WITHIN(em.epsilon, lw.epsilon, 0.05 * lw.epsilon);
             lwMean += lw.q90RelError / 3;
             emMean += em.q90RelError / 3;
         }

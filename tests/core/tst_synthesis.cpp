@@ -2,6 +2,7 @@
 #include <boost/random/normal_distribution.hpp>
 #include <set>
 
+#include "../common/near.hpp"
 #include "ppsynth/study/synthesis.hpp"
 
 using namespace ppsynth;
@@ -81,8 +82,8 @@ class TstSynthesis : public QObject {
         QVERIFY(one.hasValue() && four.hasValue());
         QCOMPARE(*one, *four);
         // Dataset 0 comes from draw 3 (mu = 300), back-transformed by doubling.
-        QVERIFY(std::abs((*one)[0][0] - 600) < 10);
-        QVERIFY(std::abs((*one)[1][10] - 2 * (100 + 10)) < 10);
+        QVERIFY_NEAR((*one)[0][0], 600, 10);
+        QVERIFY_NEAR((*one)[1][10], 2 * (100 + 10), 10);
     }
     void countsStayWhole() {
         ShiftModel model(20);

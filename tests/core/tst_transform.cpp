@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "../common/near.hpp"
 #include "ppsynth/data/transform.hpp"
 
 using namespace ppsynth::data;
@@ -89,7 +90,7 @@ class TstTransform : public QObject {
         QFETCH(double, y);
         QFETCH(double, z);
         const Transform t{kind, shift};
-        QVERIFY(std::abs(t.forward(y) - z) <= 4 * kEps * std::max(1.0, std::abs(z)));
+        QVERIFY_WITHIN(t.forward(y), z, 4 * kEps * std::max(1.0, std::abs(z)));
     }
 
     // inverse(forward(y)) == y up to the rounding of z: exp and sinh amplify z's rounding
@@ -149,8 +150,8 @@ class TstTransform : public QObject {
         const Transform t{kind, shift};
         const double h = 1e-5 * std::max(1.0, std::abs(y));
         const double fd = (t.forward(y + h) - t.forward(y - h)) / (2 * h);
-        QVERIFY(std::abs(t.derivative(y) - fd) <= 1e-8 * std::max(1.0, std::abs(fd)));
-        QVERIFY(std::abs(t.logJacobian(y) - std::log(t.derivative(y))) <= 1e-14);
+        QVERIFY_WITHIN(t.derivative(y), fd, 1e-8 * std::max(1.0, std::abs(fd)));
+        QVERIFY_WITHIN(t.logJacobian(y), std::log(t.derivative(y)), 1e-14);
     }
 
     // Log of a non-positive value names the first offending row (1-based table row) and

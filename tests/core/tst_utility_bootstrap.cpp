@@ -6,6 +6,7 @@
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/bootstrap.hpp"
 #include "ppsynth/utility/statistics.hpp"
@@ -41,13 +42,13 @@ class TstUtilityBootstrap : public QObject {
         QFETCH(double, expected);
         const std::vector<double> x{4, 10, 1, 3, 2};  // unsorted on purpose
         const auto v = evaluate({Statistic::quantile(p)}, x);
-        QVERIFY(std::abs(v[0] - expected) < 1e-12);
+        QVERIFY_NEAR(v[0], expected, 1e-12);
     }
     void meanMedianDefaults() {
         const std::vector<double> x{4, 10, 1, 3, 2, 6};
         QCOMPARE(mean(x), 26.0 / 6);
         QCOMPARE(median(x), 3.5);
-        QVERIFY(std::abs(variance(x) - 10.666666666666666) < 1e-12);  // 53.333 / 5
+        QVERIFY_NEAR(variance(x), 10.666666666666666, 1e-12);  // 53.333 / 5
         const auto s = defaultStatistics();
         QCOMPARE(s.size(), std::size_t{4});
         QCOMPARE(s[2].probability, 0.15);
@@ -80,8 +81,8 @@ class TstUtilityBootstrap : public QObject {
         QVERIFY2(std::abs(s.standardError / plugIn - 1) < rel,
                  qPrintable(QString("boot SE %1 vs plug-in %2").arg(s.standardError).arg(plugIn)));
         QCOMPARE(s.estimate, mean(x));
-        QVERIFY(std::abs((s.estimate - s.interval.lower) / (1.959964 * plugIn) - 1) < 0.12);
-        QVERIFY(std::abs((s.interval.upper - s.estimate) / (1.959964 * plugIn) - 1) < 0.12);
+        QVERIFY_NEAR((s.estimate - s.interval.lower) / (1.959964 * plugIn), 1, 0.12);
+        QVERIFY_NEAR((s.interval.upper - s.estimate) / (1.959964 * plugIn), 1, 0.12);
         // The quantile function runs from the smallest to the largest replicate.
         QCOMPARE(static_cast<int>(s.quantileFunction.size()), 201);
         QVERIFY(std::is_sorted(s.quantileFunction.begin(), s.quantileFunction.end()));
@@ -138,7 +139,7 @@ class TstUtilityBootstrap : public QObject {
             QCOMPARE(s.perDataset, (std::vector<double>{1, 2, 3, 4}));
             for (double q : s.quantileFunction) QCOMPARE(q, 2.5);
             // pooled sd of 100 copies each of 1..4: sqrt(100 * (2.25 + 0.25) * 2 / 399)
-            QVERIFY(std::abs(s.standardError - std::sqrt(500.0 / 399)) < 1e-12);
+            QVERIFY_NEAR(s.standardError, std::sqrt(500.0 / 399), 1e-12);
         }
     }
 
@@ -162,7 +163,7 @@ class TstUtilityBootstrap : public QObject {
         const double plugIn = std::sqrt(variance(base) * 399.0 / 400 / 400);
         // normal IQR = 1.349 sd; the average of 4 quantile functions from 1000 replicates each
         QVERIFY2(std::abs(iqr / (1.34898 * plugIn) - 1) < 0.1, qPrintable(QString::number(iqr)));
-        QVERIFY(std::abs(qf[100] - mean(base)) < 4 * plugIn / std::sqrt(4 * 1000 * 0.64));
+        QVERIFY_NEAR(qf[100], mean(base), 4 * plugIn / std::sqrt(4 * 1000 * 0.64));
         QVERIFY(s.interval.lower < -2.5 && s.interval.upper > 2.5);
     }
 

@@ -4,6 +4,7 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/ecdf.hpp"
 
@@ -60,8 +61,8 @@ class TstUtilityEcdf : public QObject {
         QFETCH(double, ua);
         auto d = ecdfDistance(o, s);
         QVERIFY(d.hasValue());
-        QVERIFY(std::abs(d->maxAbs - um) < 1e-15);
-        QVERIFY(std::abs(d->meanSquare - ua) < 1e-15);
+        QVERIFY_NEAR(d->maxAbs, um, 1e-15);
+        QVERIFY_NEAR(d->meanSquare, ua, 1e-15);
     }
     void averagedOverDatasets() {
         const std::vector<double> o{1, 2, 3};
@@ -69,8 +70,8 @@ class TstUtilityEcdf : public QObject {
         auto u = ecdfUtility(o, {{4, 2}, {1, 2, 3}});
         QVERIFY(u.hasValue());
         QCOMPARE(u->perDataset.size(), std::size_t{2});
-        QVERIFY(std::abs(u->maxAbs - 0.25) < 1e-15);
-        QVERIFY(std::abs(u->meanSquare - 1.0 / 24) < 1e-15);
+        QVERIFY_NEAR(u->maxAbs, 0.25, 1e-15);
+        QVERIFY_NEAR(u->meanSquare, 1.0 / 24, 1e-15);
     }
     void matchesBruteForce() {
         auto rng = makeRng(3, 0, Purpose::Test);
@@ -81,8 +82,8 @@ class TstUtilityEcdf : public QObject {
             for (auto& x : s) x = v(rng) + 2;
             const auto d = ecdfDistance(o, s);
             const auto e = bruteForce(o, s);
-            QVERIFY(std::abs(d->maxAbs - e.maxAbs) < 1e-14);
-            QVERIFY(std::abs(d->meanSquare - e.meanSquare) < 1e-14);
+            QVERIFY_NEAR(d->maxAbs, e.maxAbs, 1e-14);
+            QVERIFY_NEAR(d->meanSquare, e.meanSquare, 1e-14);
         }
     }
     void errors() {

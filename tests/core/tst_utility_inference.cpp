@@ -3,6 +3,7 @@
 #include <QTest>
 #include <cmath>
 
+#include "../common/near.hpp"
 #include "ppsynth/utility/ci_overlap.hpp"
 #include "ppsynth/utility/combining_rules.hpp"
 
@@ -40,7 +41,7 @@ class TstUtilityInference : public QObject {
         QFETCH(double, expected);
         auto r = ciOverlap({lo, uo}, {ls, us});
         QVERIFY(r.hasValue());
-        QVERIFY(std::abs(*r - expected) < 1e-15);
+        QVERIFY_NEAR(*r, expected, 1e-15);
     }
     void overlapNeedsWidth() {
         auto r = ciOverlap({1, 1}, {0, 2});
@@ -59,14 +60,14 @@ class TstUtilityInference : public QObject {
         const std::vector<double> q{1, 2, 4}, u{2.0 / 3, 7.0 / 9, 8.0 / 9};
         auto c = combinePartiallySynthetic(q, u);
         QVERIFY(c.hasValue());
-        QVERIFY(std::abs(c->qbar - 7.0 / 3) < 1e-14);
-        QVERIFY(std::abs(c->b - 7.0 / 3) < 1e-14);
-        QVERIFY(std::abs(c->ubar - 7.0 / 9) < 1e-14);
-        QVERIFY(std::abs(c->T - 14.0 / 9) < 1e-14);
-        QVERIFY(std::abs(c->df - 8.0) < 1e-12);
-        QVERIFY(std::abs(c->quantile - 2.306004135) < 1e-9);
-        QVERIFY(std::abs(c->interval.lower - (7.0 / 3 - 2.876092469)) < 1e-8);
-        QVERIFY(std::abs(c->interval.upper - (7.0 / 3 + 2.876092469)) < 1e-8);
+        QVERIFY_NEAR(c->qbar, 7.0 / 3, 1e-14);
+        QVERIFY_NEAR(c->b, 7.0 / 3, 1e-14);
+        QVERIFY_NEAR(c->ubar, 7.0 / 9, 1e-14);
+        QVERIFY_NEAR(c->T, 14.0 / 9, 1e-14);
+        QVERIFY_NEAR(c->df, 8.0, 1e-12);
+        QVERIFY_NEAR(c->quantile, 2.306004135, 1e-9);
+        QVERIFY_NEAR(c->interval.lower, (7.0 / 3 - 2.876092469), 1e-8);
+        QVERIFY_NEAR(c->interval.upper, (7.0 / 3 + 2.876092469), 1e-8);
     }
     // m = 2, q = (0, 2), u = (1, 3): qbar = 1, b = 2, ubar = 2, T = 1 + 2 = 3,
     // df = 1 (1 + 2/1)^2 = 9, t_{9, 0.95} = 1.833112933 (90% interval): half 3.175044.
@@ -74,9 +75,9 @@ class TstUtilityInference : public QObject {
         const std::vector<double> q{0, 2}, u{1, 3};
         auto c = combinePartiallySynthetic(q, u, 0.90);
         QVERIFY(c.hasValue());
-        QVERIFY(std::abs(c->df - 9.0) < 1e-12);
-        QVERIFY(std::abs(c->quantile - 1.833112933) < 1e-9);
-        QVERIFY(std::abs(c->interval.upper - (1 + 1.833112933 * std::sqrt(3.0))) < 1e-8);
+        QVERIFY_NEAR(c->df, 9.0, 1e-12);
+        QVERIFY_NEAR(c->quantile, 1.833112933, 1e-9);
+        QVERIFY_NEAR(c->interval.upper, (1 + 1.833112933 * std::sqrt(3.0)), 1e-8);
     }
     // Identical estimates: b = 0, df infinite, the normal quantile 1.959963985; T = ubar = 0.25.
     void combiningRulesZeroBetween() {
@@ -85,8 +86,8 @@ class TstUtilityInference : public QObject {
         QVERIFY(c.hasValue());
         QCOMPARE(c->b, 0.0);
         QVERIFY(std::isinf(c->df));
-        QVERIFY(std::abs(c->quantile - 1.959963985) < 1e-9);
-        QVERIFY(std::abs(c->interval.lower - (5 - 0.9799819925)) < 1e-9);
+        QVERIFY_NEAR(c->quantile, 1.959963985, 1e-9);
+        QVERIFY_NEAR(c->interval.lower, (5 - 0.9799819925), 1e-9);
     }
     void combiningRulesErrors() {
         const std::vector<double> one{1}, two{1, 2}, neg{1, -1};

@@ -8,6 +8,7 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/ols.hpp"
 #include "ppsynth/utility/pmse.hpp"
@@ -97,11 +98,11 @@ class TstUtilityPmse : public QObject {
         QVERIFY(f.hasValue());
         QVERIFY(f->converged);
         QVERIFY(f->warning.empty());
-        QVERIFY(std::abs(f->coefficients(0) - std::log(2.0 / 3)) < 1e-9);
-        QVERIFY(std::abs(f->coefficients(1) - std::log(4.5)) < 1e-9);
-        QVERIFY(std::abs(f->deviance - 11.228797827) < 1e-8);
-        QVERIFY(std::abs(f->fitted(0) - 0.4) < 1e-9);
-        QVERIFY(std::abs(f->fitted(8) - 0.75) < 1e-9);
+        QVERIFY_NEAR(f->coefficients(0), std::log(2.0 / 3), 1e-9);
+        QVERIFY_NEAR(f->coefficients(1), std::log(4.5), 1e-9);
+        QVERIFY_NEAR(f->deviance, 11.228797827, 1e-8);
+        QVERIFY_NEAR(f->fitted(0), 0.4, 1e-9);
+        QVERIFY_NEAR(f->fitted(8), 0.75, 1e-9);
     }
     // A continuous case: at the MLE the score X'(y - p) vanishes.
     void logisticScoreEquations() {
@@ -197,8 +198,8 @@ class TstUtilityPmse : public QObject {
         QVERIFY(r->warning.empty());
         QCOMPARE(r->k, 2);
         QCOMPARE(r->c, 0.5);
-        QVERIFY(std::abs(r->pmse - 1.0 / 16) < 1e-10);
-        QVERIFY(std::abs(r->standardized - 4) < 1e-8);
+        QVERIFY_NEAR(r->pmse, 1.0 / 16, 1e-10);
+        QVERIFY_NEAR(r->standardized, 4, 1e-8);
         // Unequal sizes: original (0, 0, 1), synthetic (0, 1, 1, 1, 1): c = 5/8;
         // z = 0: 1/3, z = 1: 4/5; pMSE = (3 (1/3 - 5/8)^2 + 5 (4/5 - 5/8)^2) / 8.
         Eigen::MatrixXd o2(3, 1), s2(5, 1);
@@ -208,8 +209,8 @@ class TstUtilityPmse : public QObject {
         QVERIFY(r2.hasValue());
         const double expected =
             (3 * std::pow(1.0 / 3 - 0.625, 2) + 5 * std::pow(0.8 - 0.625, 2)) / 8;
-        QVERIFY(std::abs(r2->pmse - expected) < 1e-10);
-        QVERIFY(std::abs(r2->standardized - expected / (0.375 * 0.375 * 0.625 / 8)) < 1e-7);
+        QVERIFY_NEAR(r2->pmse, expected, 1e-10);
+        QVERIFY_NEAR(r2->standardized, expected / (0.375 * 0.375 * 0.625 / 8), 1e-7);
     }
     void pmseUtilityAveragesDatasets() {
         auto rng = makeRng(8, 0, Purpose::Test);
@@ -233,12 +234,12 @@ class TstUtilityPmse : public QObject {
             o << predictors, D.col(3);
             s << predictors, Eigen::Map<const Eigen::VectorXd>(syn[l].data(), 300);
             auto r = pmse(o, s);
-            QVERIFY(std::abs(r->pmse - u->perDataset[l].pmse) < 1e-15);
+            QVERIFY_NEAR(r->pmse, u->perDataset[l].pmse, 1e-15);
             QCOMPARE(u2->perDataset[l].pmse, u->perDataset[l].pmse);
             sum += r->standardized;
         }
         QCOMPARE(u->perDataset[0].k, 5);
-        QVERIFY(std::abs(u->standardized - sum / 3) < 1e-12);
+        QVERIFY_NEAR(u->standardized, sum / 3, 1e-12);
     }
     // The sparse form (dummies kept sparse, X'WX by a sparse LDLT) gives the dense form's
     // pMSE to rounding: partial synthesis through pmseUtility, and a fully synthetic dataset
@@ -264,20 +265,20 @@ class TstUtilityPmse : public QObject {
         QVERIFY2(a.hasValue(), a.hasValue() ? "" : a.message().c_str());
         QVERIFY2(b.hasValue(), b.hasValue() ? "" : b.message().c_str());
         QCOMPARE(a->warning, b->warning);
-        QVERIFY(std::abs(a->pmse - b->pmse) <= 1e-9 * a->pmse);
-        QVERIFY(std::abs(a->standardized - b->standardized) <= 1e-9 * a->standardized);
+        QVERIFY_WITHIN(a->pmse, b->pmse, 1e-9 * a->pmse);
+        QVERIFY_WITHIN(a->standardized, b->standardized, 1e-9 * a->standardized);
         for (std::size_t l = 0; l < 2; ++l) {
             QCOMPARE(a->perDataset[l].k, b->perDataset[l].k);
             QCOMPARE(a->perDataset[l].N, b->perDataset[l].N);
-            QVERIFY(std::abs(a->perDataset[l].pmse - b->perDataset[l].pmse) <=
-                    1e-9 * a->perDataset[l].pmse);
+            QVERIFY_WITHIN(a->perDataset[l].pmse, b->perDataset[l].pmse,
+                           1e-9 * a->perDataset[l].pmse);
         }
         // Fully synthetic: the synthetic predictors are the original rows reversed.
         const Eigen::MatrixXd reversed = d.P.colwise().reverse();
         auto fa = pmse(d.P, d.y, reversed, d.synthetic[1], {}, dense);
         auto fb = pmse(d.P, d.y, reversed, d.synthetic[1], {}, sparse);
         QVERIFY(fa.hasValue() && fb.hasValue());
-        QVERIFY(std::abs(fa->pmse - fb->pmse) <= 1e-9 * fa->pmse);
+        QVERIFY_WITHIN(fa->pmse, fb->pmse, 1e-9 * fa->pmse);
         QCOMPARE(fa->k, fb->k);
     }
     // The sparse logistic fit checks the rank and names a dependent column.
@@ -306,7 +307,7 @@ class TstUtilityPmse : public QObject {
         QVERIFY(u.hasValue());
         QVERIFY(u->perDataset[0].separation);
         QVERIFY(!u->perDataset[1].separation);
-        QVERIFY(std::abs(u->perDataset[0].pmse - 0.25) < 1e-6);
+        QVERIFY_NEAR(u->perDataset[0].pmse, 0.25, 1e-6);
         const QString w = QString::fromStdString(u->warning);
         QVERIFY2(w.contains("1 of 2") && w.contains("dataset 1") && w.contains("separates"),
                  qPrintable(w));

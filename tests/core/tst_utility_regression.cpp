@@ -7,6 +7,7 @@
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/ols.hpp"
 
@@ -76,16 +77,16 @@ class TstUtilityRegression : public QObject {
     void closedForm() {
         auto f = fitOls(simpleX(), simpleY, {"(intercept)", "x"});
         QVERIFY(f.hasValue());
-        QVERIFY(std::abs(f->coefficients(0) - 2.2) < 1e-12);
-        QVERIFY(std::abs(f->coefficients(1) - 0.6) < 1e-12);
-        QVERIFY(std::abs(f->sigma2 - 0.8) < 1e-12);
+        QVERIFY_NEAR(f->coefficients(0), 2.2, 1e-12);
+        QVERIFY_NEAR(f->coefficients(1), 0.6, 1e-12);
+        QVERIFY_NEAR(f->sigma2, 0.8, 1e-12);
         QCOMPARE(f->df, 3);
-        QVERIFY(std::abs(f->standardErrors(0) - std::sqrt(0.88)) < 1e-12);
-        QVERIFY(std::abs(f->standardErrors(1) - std::sqrt(0.08)) < 1e-12);
+        QVERIFY_NEAR(f->standardErrors(0), std::sqrt(0.88), 1e-12);
+        QVERIFY_NEAR(f->standardErrors(1), std::sqrt(0.08), 1e-12);
         // cov(intercept, slope) = -sigma^2 xbar / Sxx = -0.24
-        QVERIFY(std::abs(f->covariance(0, 1) + 0.24) < 1e-12);
-        QVERIFY(std::abs(f->intervals[1].lower - (0.6 - t3 * std::sqrt(0.08))) < 1e-8);
-        QVERIFY(std::abs(f->intervals[1].upper - (0.6 + t3 * std::sqrt(0.08))) < 1e-8);
+        QVERIFY_NEAR(f->covariance(0, 1), -0.24, 1e-12);
+        QVERIFY_NEAR(f->intervals[1].lower, (0.6 - t3 * std::sqrt(0.08)), 1e-8);
+        QVERIFY_NEAR(f->intervals[1].upper, (0.6 + t3 * std::sqrt(0.08)), 1e-8);
         QCOMPARE(f->names[1], std::string("x"));
     }
     // Columns on wildly different scales (income-like and tiny) against the normal equations.
@@ -110,8 +111,8 @@ class TstUtilityRegression : public QObject {
         const double s2 = (y - X * beta).squaredNorm() / double(n - 4);
         const Eigen::MatrixXd cov = s2 * XtX.inverse();
         for (Eigen::Index j = 0; j < 4; ++j) {
-            QVERIFY(std::abs(f->coefficients(j) / beta(j) - 1) < 1e-7);
-            QVERIFY(std::abs(f->standardErrors(j) / std::sqrt(cov(j, j)) - 1) < 1e-7);
+            QVERIFY_NEAR(f->coefficients(j) / beta(j), 1, 1e-7);
+            QVERIFY_NEAR(f->standardErrors(j) / std::sqrt(cov(j, j)), 1, 1e-7);
         }
         QCOMPARE(f->names[2], std::string("column 3"));
     }
@@ -146,8 +147,8 @@ class TstUtilityRegression : public QObject {
         for (const auto& c : r->coefficients) {
             QCOMPARE(c.synthetic.b, 0.0);
             QVERIFY(std::isinf(c.synthetic.df));
-            QVERIFY(std::abs(c.synthetic.qbar - c.original) < 1e-12);
-            QVERIFY(std::abs(c.overlap - (1.959963985 / t3 + 1) / 2) < 1e-8);
+            QVERIFY_NEAR(c.synthetic.qbar, c.original, 1e-12);
+            QVERIFY_NEAR(c.overlap, (1.959963985 / t3 + 1) / 2, 1e-8);
         }
     }
     // y* = y - 1 and y + 1: the intercepts are 1.2 and 3.2, the slopes stay 0.6 and every
@@ -160,19 +161,18 @@ class TstUtilityRegression : public QObject {
         auto r = regressionUtility(simpleX(), simpleY, {lo, hi});
         QVERIFY(r.hasValue());
         const auto& a = r->coefficients[0];
-        QVERIFY(std::abs(a.synthetic.qbar - 2.2) < 1e-12);
-        QVERIFY(std::abs(a.synthetic.b - 2) < 1e-12);
-        QVERIFY(std::abs(a.synthetic.ubar - 0.88) < 1e-12);
-        QVERIFY(std::abs(a.synthetic.T - 1.88) < 1e-12);
-        QVERIFY(std::abs(a.synthetic.df - 3.5344) < 1e-12);
+        QVERIFY_NEAR(a.synthetic.qbar, 2.2, 1e-12);
+        QVERIFY_NEAR(a.synthetic.b, 2, 1e-12);
+        QVERIFY_NEAR(a.synthetic.ubar, 0.88, 1e-12);
+        QVERIFY_NEAR(a.synthetic.T, 1.88, 1e-12);
+        QVERIFY_NEAR(a.synthetic.df, 3.5344, 1e-12);
         const auto& s = r->coefficients[1];
-        QVERIFY(std::abs(s.synthetic.T - 0.08) < 1e-12);
-        QVERIFY(std::abs(r->meanOverlap - (a.overlap + s.overlap) / 2) < 1e-15);
+        QVERIFY_NEAR(s.synthetic.T, 0.08, 1e-12);
+        QVERIFY_NEAR(r->meanOverlap, (a.overlap + s.overlap) / 2, 1e-15);
         // The synthetic intercept interval is wider than the original and contains it:
         // I = (w_o / w_s + 1) / 2.
-        QVERIFY(std::abs(a.overlap -
-                         (a.originalInterval.width() / a.synthetic.interval.width() + 1) / 2) <
-                1e-12);
+        QVERIFY_NEAR(a.overlap, (a.originalInterval.width() / a.synthetic.interval.width() + 1) / 2,
+                     1e-12);
     }
     // The sparse form (normal equations, sparse LDLT, the diagonal of (X'X)^-1 only) gives
     // the dense QR's regression utility to rounding, on a design with dummy columns.

@@ -27,6 +27,7 @@
 #include <boost/random/uniform_real_distribution.hpp>
 #include <utility>
 
+#include "../common/near.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/utility/kde.hpp"
 #include "test_output.hpp"
@@ -149,7 +150,7 @@ class TstCharts : public QObject {
                 // Mirrored: upper and lower are symmetric about the category centre.
                 const QPointF u = a->upperSeries()->at(200), l = a->lowerSeries()->at(200);
                 QCOMPARE(u.y(), l.y());
-                QVERIFY(std::abs((u.x() + l.x()) / 2 - std::round(u.x())) < 1e-12);
+                QVERIFY_NEAR((u.x() + l.x()) / 2, std::round(u.x()), 1e-12);
                 QVERIFY(u.x() - l.x() <= 0.8 + 1e-12);
             } else if (auto* sc = qobject_cast<QScatterSeries*>(s)) {
                 ++scatters;
@@ -556,11 +557,11 @@ class TstCharts : public QObject {
         QTest::mouseMove(view.viewport(), c + QPoint(50, 0));
         QTest::mouseRelease(view.viewport(), Qt::MiddleButton, {}, c + QPoint(50, 0));
         QVERIFY(x->min() < before);
-        QVERIFY(std::abs((x->max() - x->min()) - w) < 1e-9 * span);
+        QVERIFY_NEAR((x->max() - x->min()), w, 1e-9 * span);
 
         // Reset returns to the full range.
         view.resetZoom();
-        QVERIFY(std::abs((x->max() - x->min()) - span) < 1e-9 * span);
+        QVERIFY_NEAR((x->max() - x->min()), span, 1e-9 * span);
     }
 
     void curveClickEmitsIndex() {

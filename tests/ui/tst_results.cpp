@@ -28,6 +28,7 @@
 #include <memory>
 #include <set>
 
+#include "../common/near.hpp"
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/study/run_loader.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -137,7 +138,7 @@ class TstResults : public QObject {
         auto* rc = as<ui::charts::ViolinChart>(*risk);
         for (std::size_t i = 0; i < run().synthesizers.size(); ++i) {
             const auto& s = run().synthesizers[i];
-            QVERIFY(std::abs(*rc->violins()[i].mark - s.irSummary.mean) < 1e-12);
+            QVERIFY_NEAR(*rc->violins()[i].mark, s.irSummary.mean, 1e-12);
             QCOMPARE(rc->violins()[i].summary.median, s.irSummary.median);
         }
         auto w = weightViolins(run());

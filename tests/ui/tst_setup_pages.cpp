@@ -26,6 +26,7 @@
 #include <random>
 #include <vector>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/runner.hpp"
@@ -286,6 +287,43 @@ class TstSetupPages : public QObject {
         QVERIFY(!page.samplerNote()->isVisible());
         page.apply(out);
         QCOMPARE(out.mcmc.sampler, std::string("nuts"));
+    }
+
+    // The Model page offers core's registry of families, in its order, with its labels and
+    // tooltips, and one box per hyperparameter of the prior catalogue at its default; choosing
+    // a family enables exactly the priors, K and coefficient-scale setting the registry says it
+    // reads. A family added to the registry appears here without a change in ui/.
+    void modelPageFamiliesAreTheRegistry() {
+        ui::ModelPage page;
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* box = page.familyBox();
+        const auto& families = models::familyRegistry();
+        QCOMPARE(box->count(), static_cast<int>(families.size()));
+        for (int i = 0; i < box->count(); ++i) {
+            const auto& f = families[static_cast<std::size_t>(i)];
+            QCOMPARE(box->itemData(i).toString(), QString::fromStdString(f.id));
+            QCOMPARE(box->itemText(i), QString::fromStdString(f.label));
+            QCOMPARE(box->itemData(i, Qt::ToolTipRole).toString(),
+                     QString::fromStdString(f.tooltip));
+        }
+        for (const auto& p : models::priorCatalogue()) {
+            QVERIFY2(page.priorBox(p.name), p.name.c_str());
+            QCOMPARE(page.priorBox(p.name)->exactValue(), p.defaultValue());
+            QCOMPARE(page.priorBox(p.name)->toolTip(), QString::fromStdString(p.description));
+        }
+        for (int i = 0; i < box->count(); ++i) {
+            box->setCurrentIndex(i);
+            const auto& f = families[static_cast<std::size_t>(i)];
+            for (const auto& p : models::priorCatalogue())
+                QVERIFY2(page.priorBox(p.name)->isEnabled() == f.usesPrior(p.name),
+                         (f.id + ": " + p.name).c_str());
+            QCOMPARE(page.componentsBox()->isEnabled(), f.mixture);
+            QCOMPARE(page.tauBox()->isEnabled(), f.predictors);
+        }
+        box->setCurrentIndex(box->findData(QStringLiteral("normal-mixture")));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_registry_mixture.png")));
     }
 
     void synthesizersApplyAndLoad() {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/run_output.hpp"
 
@@ -211,7 +212,7 @@ ReportSection configurationSection(const study::RunResult& run, const RunSource&
 
     std::vector<std::pair<QString, QString>> model = {
         {QStringLiteral("Family"), str(c.model.family)}};
-    if (c.model.family == "normal-mixture")
+    if (models::isMixtureFamily(c.model.family))
         model.push_back({QStringLiteral("Components K"), QString::number(c.model.K)});
     if (auto priors = study::priorsFromConfig(c.model.priors)) {
         QStringList p;
@@ -299,7 +300,7 @@ ReportSection epsilonSection(const study::RunResult& run) {
         "value (see Convergence of epsilon below).");
     s.blocks.push_back(ReportBlock::tableBlock(t));
     s.blocks.push_back(ReportBlock::tableBlock(convergenceOfEpsilon(run)));
-    const bool mixture = run.config.model.family == "normal-mixture";
+    const bool mixture = models::isMixtureFamily(run.config.model.family);
     for (const auto& r : run.synthesizers) {
         const auto& e = r.epsilonDiagnostics;
         if (e.diagnosed && !e.converged)

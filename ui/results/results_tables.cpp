@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ui/results/run_charts.hpp"
 
 namespace ppsynth::ui::results {
@@ -95,7 +96,7 @@ TableData epsilonTable(const RunResult& run) {
                  QStringLiteral("Δ estimated as"),
                  QStringLiteral("Mean weight"),
                  QStringLiteral("Records left out")};
-    const bool mixture = run.config.model.family == "normal-mixture";
+    const bool mixture = models::isMixtureFamily(run.config.model.family);
     for (const auto& s : run.synthesizers) {
         t.rows.push_back(
             {q(s.name), q(std::string(study::toString(s.scheme))), formatCell(s.deltaX),

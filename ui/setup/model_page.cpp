@@ -14,92 +14,16 @@
 #include <QVBoxLayout>
 #include <QValidator>
 #include <limits>
-#include <set>
 
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/validate.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ui/setup/exact_spin_box.hpp"
 
 namespace ppsynth::ui {
 
 namespace {
-
-struct FamilyChoice {
-    const char* id;
-    const char* text;
-    const char* tip;
-};
-const FamilyChoice kFamilies[] = {
-    {"normal", QT_TRANSLATE_NOOP("ModelPage", "Normal regression"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "y (after the transform) is normal around a linear predictor.")},
-    {"normal-mixture", QT_TRANSLATE_NOOP("ModelPage", "Normal mixture regression"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "A mixture of K normal regressions: for skewed or multi-modal y.")},
-    {"poisson", QT_TRANSLATE_NOOP("ModelPage", "Poisson regression"),
-     QT_TRANSLATE_NOOP("ModelPage", "Counts y with a log-linear mean.")},
-    {"negbin", QT_TRANSLATE_NOOP("ModelPage", "Negative binomial regression"),
-     QT_TRANSLATE_NOOP("ModelPage", "Over-dispersed counts y with a log-linear mean.")},
-    {"poisson-means", QT_TRANSLATE_NOOP("ModelPage", "Poisson means (no predictors)"),
-     QT_TRANSLATE_NOOP("ModelPage", "Counts y with one mean per record pattern.")},
-};
-
-struct PriorChoice {
-    const char* name;  // the configuration's key
-    const char* label;
-    const char* tip;
-    std::set<std::string> families;  // where it matters
-};
-const std::set<std::string> kRegressions = {"normal", "normal-mixture", "poisson", "negbin"};
-const PriorChoice kPriors[] = {
-    {"tau_df", QT_TRANSLATE_NOOP("ModelPage", "tau: degrees of freedom"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "How heavy-tailed the prior on each coefficient's scale tau_j is "
-                       "(half-Student-t degrees of freedom; METHOD.md sec. 1)."),
-     kRegressions},
-    {"tau_scale", QT_TRANSLATE_NOOP("ModelPage", "tau: scale"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "Typical size of a regression coefficient beta_j: its prior scale tau_j "
-                       "is half-Student-t with this scale."),
-     kRegressions},
-    {"sigma_df",
-     QT_TRANSLATE_NOOP("ModelPage", "sigma: degrees of freedom"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "Tail weight of the prior on the residual standard deviation sigma."),
-     {"normal", "normal-mixture"}},
-    {"sigma_scale",
-     QT_TRANSLATE_NOOP("ModelPage", "sigma: scale"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "Typical residual standard deviation sigma (of each component in the "
-                       "mixture), on the transformed scale of y."),
-     {"normal", "normal-mixture"}},
-    {"inv_phi_scale",
-     QT_TRANSLATE_NOOP("ModelPage", "1/phi: scale"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "Over-dispersion of the negative binomial: 1/phi is half-Cauchy with "
-                       "this scale (larger allows more spread than Poisson)."),
-     {"negbin"}},
-    {"mean_shape",
-     QT_TRANSLATE_NOOP("ModelPage", "mu: Gamma shape"),
-     QT_TRANSLATE_NOOP("ModelPage", "Shape of the Gamma prior on each Poisson mean mu."),
-     {"poisson-means"}},
-    {"mean_rate",
-     QT_TRANSLATE_NOOP("ModelPage", "mu: Gamma rate"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "Rate of the Gamma prior on each Poisson mean mu (small = vague)."),
-     {"poisson-means"}},
-    {"gamma_shape",
-     QT_TRANSLATE_NOOP("ModelPage", "gamma: shape"),
-     QT_TRANSLATE_NOOP("ModelPage",
-                       "The mixture weights pi are Dirichlet(gamma/K, ...); gamma's Gamma prior "
-                       "shape. Smaller gamma leaves more components empty."),
-     {"normal-mixture"}},
-    {"gamma_rate",
-     QT_TRANSLATE_NOOP("ModelPage", "gamma: rate"),
-     QT_TRANSLATE_NOOP("ModelPage", "Rate of the Gamma prior on the mixture concentration gamma."),
-     {"normal-mixture"}},
-};
 
 const char* const kTransforms[] = {"none", "log", "log-shift", "asinh"};
 
@@ -154,9 +78,10 @@ QWidget* ModelPage::buildModelGroup() {
     auto* box = new QGroupBox(tr("Synthesizer model"));
     auto* form = new QFormLayout(box);
     family_ = new QComboBox;
-    for (const auto& f : kFamilies) {
-        family_->addItem(tr(f.text), QString::fromLatin1(f.id));
-        family_->setItemData(family_->count() - 1, tr(f.tip), Qt::ToolTipRole);
+    for (const auto& f : models::familyRegistry()) {
+        family_->addItem(QString::fromStdString(f.label), QString::fromStdString(f.id));
+        family_->setItemData(family_->count() - 1, QString::fromStdString(f.tooltip),
+                             Qt::ToolTipRole);
     }
     family_->setToolTip(tr("The model the synthetic y are drawn from (its posterior predictive)."));
     form->addRow(tr("Family"), family_);
@@ -202,18 +127,18 @@ QWidget* ModelPage::buildPriorGroup() {
     auto* box = new QGroupBox(tr("Priors"));
     auto* layout = new QVBoxLayout(box);
     auto* form = new QFormLayout;
-    const auto defaults = study::priorValues(models::Priors{});
-    for (const auto& p : kPriors) {
+    for (const auto& p : models::priorCatalogue()) {
         // Any positive value: a configured one with more decimals or beyond the range is
         // shown as it is (ExactSpinBox).
+        const QString tip = QString::fromStdString(p.description);
         auto* s = new ExactSpinBox;
         s->setDecimals(4);
         s->setRange(0.0001, 1e6);
         s->setSingleStep(0.1);
-        s->setExactValue(defaults.at(p.name));
-        s->setToolTip(tr(p.tip));
-        auto* label = new QLabel(tr(p.label));
-        label->setToolTip(tr(p.tip));
+        s->setExactValue(p.defaultValue());
+        s->setToolTip(tip);
+        auto* label = new QLabel(QString::fromStdString(p.label));
+        label->setToolTip(tip);
         form->addRow(label, s);
         priors_[p.name] = s;
         priorLabels_[p.name] = label;
@@ -317,13 +242,15 @@ QWidget* ModelPage::buildMcmcGroup() {
 }
 
 void ModelPage::updateRelevance() {
-    const std::string fam = family_->currentData().toString().toStdString();
-    K_->setEnabled(fam == "normal-mixture");
-    tau_->setEnabled(fam != "poisson-means");
+    const models::FamilyInfo* family =
+        models::findFamily(family_->currentData().toString().toStdString());
+    K_->setEnabled(family && family->mixture);
+    tau_->setEnabled(!family || family->predictors);
     // The Gibbs sampler exists for the mixture with tau sampled (or automatic) only. It cannot
     // be chosen otherwise, but a configuration that names it keeps it: the run refuses it
     // with core's reason, and the note says so now (the page never changes it silently).
-    const bool gibbs = fam == "normal-mixture" && tau_->currentData().toString() != "integrated";
+    const bool gibbs =
+        family && family->hasSampler("gibbs") && tau_->currentData().toString() != "integrated";
     if (auto* model = qobject_cast<QStandardItemModel*>(sampler_->model()))
         model->item(2)->setEnabled(gibbs);
     const bool misplaced = !gibbs && sampler_->currentIndex() == 2;
@@ -333,12 +260,12 @@ void ModelPage::updateRelevance() {
                        "refused. Choose automatic or NUTS.")
                   : QString());
     samplerNote_->setVisible(misplaced);
-    for (const auto& p : kPriors) {
-        const bool used = p.families.count(fam) > 0;
+    for (const auto& p : models::priorCatalogue()) {
+        const bool used = family && family->usesPrior(p.name);
         priors_.at(p.name)->setEnabled(used);
         priorLabels_.at(p.name)->setEnabled(used);
     }
-    const bool count = fam == "poisson" || fam == "negbin" || fam == "poisson-means";
+    const bool count = family && family->counts;
     familyNote_->setText(count ? tr("Count families model y as it is: the transform must be "
                                     "\"none\".")
                                : QString());
@@ -370,8 +297,8 @@ void ModelPage::updateTransformNote() {
 }
 
 void ModelPage::resetPriors() {
-    const auto defaults = study::priorValues(models::Priors{});
-    for (auto& [name, box] : priors_) box->setExactValue(defaults.at(name));
+    for (const auto& p : models::priorCatalogue())
+        priors_.at(p.name)->setExactValue(p.defaultValue());
 }
 
 ExactSpinBox* ModelPage::priorBox(const std::string& name) const {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data {
@@ -58,21 +59,15 @@ std::size_t summarizeNumbers(const Column& c, ColumnSummary& s) {
     s.min = v.front();
     s.max = v.back();
     // Two-pass mean and variance: stable for large magnitudes such as incomes.
-    double sum = 0;
-    for (double x : v) sum += x;
-    const double mean = sum / static_cast<double>(v.size());
-    s.mean = mean;
-    if (v.size() > 1) {
-        double ss = 0;
-        for (double x : v) ss += (x - mean) * (x - mean);
-        s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
-    }
+    const double mu = mean(v);
+    s.mean = mu;
+    if (v.size() > 1) s.sd = standardDeviation(v);
     const std::size_t n = v.size();
     s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     if (n >= 3) {
         double m2 = 0, m3 = 0;
         for (double x : v) {
-            const double d = x - mean;
+            const double d = x - mu;
             m2 += d * d;
             m3 += d * d * d;
         }

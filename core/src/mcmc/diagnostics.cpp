@@ -7,6 +7,10 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <span>
+
+#include "ppsynth/common/moments.hpp"
+#include "ppsynth/common/quantile.hpp"
 
 namespace ppsynth::mcmc {
 namespace {
@@ -44,11 +48,6 @@ void fft(std::vector<std::complex<double>>& a, bool inverse) {
 bool finiteAndVaries(const Eigen::MatrixXd& m) {
     if (m.size() == 0 || !m.allFinite()) return false;
     return m.maxCoeff() > m.minCoeff();
-}
-
-double sampleVariance(const Eigen::VectorXd& x) {
-    if (x.size() < 2) return kNaN;
-    return (x.array() - x.mean()).square().sum() / static_cast<double>(x.size() - 1);
 }
 
 std::string format(const char* fmt, double v) {
@@ -159,7 +158,7 @@ double essBasic(const Eigen::MatrixXd& draws) {
         acov.row(0).transpose() * static_cast<double>(n) / static_cast<double>(n - 1);
     const double w = chainVar.mean();
     double varPlus = w * static_cast<double>(n - 1) / static_cast<double>(n);
-    if (m > 1) varPlus += sampleVariance(chainMean);
+    if (m > 1) varPlus += vectorVariance(chainMean);
     if (!(varPlus > 0)) return kNaN;
 
     // Geyer's initial positive sequence over pairs of lags, made monotone.
@@ -202,12 +201,9 @@ double quantile(Eigen::VectorXd values, double p) {
 }
 
 double quantileOfSorted(const Eigen::VectorXd& values, double p) {
-    const Eigen::Index n = values.size();
-    if (n == 0) return kNaN;
-    const double h = (static_cast<double>(n) - 1) * p;
-    const auto lo = static_cast<Eigen::Index>(std::floor(h));
-    const Eigen::Index hi = std::min(lo + 1, n - 1);
-    return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+    if (values.size() == 0) return kNaN;
+    return quantileSorted(
+        std::span<const double>(values.data(), static_cast<std::size_t>(values.size())), p);
 }
 
 ConvergenceSummary summarize(const ChainDraws& chains) {
@@ -221,7 +217,7 @@ ConvergenceSummary summarize(const ChainDraws& chains) {
         at += c.size();
     }
     s.mean = total > 0 ? pooled.mean() : kNaN;
-    s.sd = std::sqrt(sampleVariance(pooled));
+    s.sd = std::sqrt(vectorVariance(pooled));
 
     const Eigen::MatrixXd split = splitChains(chains);
     if (split.rows() < 2 || !finiteAndVaries(split)) {

@@ -3,11 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ppsynth/models/negbin_regression.hpp"
-#include "ppsynth/models/normal_mixture.hpp"
-#include "ppsynth/models/normal_regression.hpp"
-#include "ppsynth/models/poisson_means.hpp"
-#include "ppsynth/models/poisson_regression.hpp"
+#include "ppsynth/models/family_registry.hpp"
 
 namespace ppsynth::models {
 
@@ -23,13 +19,13 @@ std::string num(double v) {
 }
 
 // Rows are reported 1-based, as a person counts them.
-Status checkData(const ModelSpec& spec, const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
-                 const std::vector<std::string>& names) {
+Status checkData(const ModelSpec& spec, const FamilyInfo& family, const Eigen::MatrixXd& X,
+                 const Eigen::VectorXd& y, const std::vector<std::string>& names) {
     if (y.size() == 0) return Error{"the data have no records"};
     if (X.rows() != y.size())
         return Error{"the design matrix has " + std::to_string(X.rows()) +
                      " rows but the response has " + std::to_string(y.size())};
-    if (spec.family != "poisson-means") {
+    if (family.predictors) {
         if (X.cols() == 0)
             return Error{"the design matrix has no columns (an intercept is needed)"};
         if (!names.empty() && names.size() != static_cast<std::size_t>(X.cols()))
@@ -43,7 +39,7 @@ Status checkData(const ModelSpec& spec, const Eigen::MatrixXd& X, const Eigen::V
                                                 : names[static_cast<std::size_t>(j)]) +
                                  "' row " + std::to_string(i + 1) + " is not a finite number"};
     }
-    const bool counts = isCountFamily(spec.family);
+    const bool counts = family.counts;
     for (Eigen::Index i = 0; i < y.size(); ++i) {
         const double v = y(i);
         if (!std::isfinite(v))
@@ -60,42 +56,29 @@ Status checkData(const ModelSpec& spec, const Eigen::MatrixXd& X, const Eigen::V
 }  // namespace
 
 bool isCountFamily(const std::string& f) {
-    return f == "poisson-means" || f == "poisson" || f == "negbin";
+    const FamilyInfo* family = findFamily(f);
+    return family && family->counts;
 }
 
 std::vector<std::string> modelFamilies() {
-    return {"poisson-means", "poisson", "negbin", "normal", "normal-mixture"};
+    std::vector<std::string> ids;
+    for (const auto& f : familyRegistry()) ids.push_back(f.id);
+    return ids;
 }
 
 Expected<std::unique_ptr<Model>> makeModel(const ModelSpec& spec, Eigen::MatrixXd X,
                                            Eigen::VectorXd y,
                                            std::vector<std::string> columnNames) {
-    const auto families = modelFamilies();
-    if (std::find(families.begin(), families.end(), spec.family) == families.end())
-        return Error{"unknown model family '" + spec.family +
-                     "' (expected poisson-means, poisson, negbin, normal or normal-mixture)"};
+    const FamilyInfo* family = findFamily(spec.family);
+    if (!family)
+        return Error{"unknown model family '" + spec.family + "' (expected " + familyIdList() +
+                     ")"};
     if (Status s = spec.priors.validate(); !s) return s.error();
-    if (spec.family == "normal-mixture" && (spec.components < 1 || spec.components > 1000))
+    if (family->mixture && (spec.components < 1 || spec.components > 1000))
         return Error{"the mixture needs between 1 and 1000 components, got " +
                      std::to_string(spec.components)};
-    if (Status s = checkData(spec, X, y, columnNames); !s) return s.error();
-
-    std::unique_ptr<Model> m;
-    if (spec.family == "poisson-means")
-        m = std::make_unique<PoissonMeans>(std::move(y), spec.priors);
-    else if (spec.family == "poisson")
-        m = std::make_unique<PoissonRegression>(std::move(X), std::move(y), std::move(columnNames),
-                                                spec.priors);
-    else if (spec.family == "negbin")
-        m = std::make_unique<NegBinRegression>(std::move(X), std::move(y), std::move(columnNames),
-                                               spec.priors);
-    else if (spec.family == "normal")
-        m = std::make_unique<NormalRegression>(std::move(X), std::move(y), std::move(columnNames),
-                                               spec.priors);
-    else
-        m = std::make_unique<NormalMixture>(std::move(X), std::move(y), spec.components,
-                                            std::move(columnNames), spec.priors);
-    return m;
+    if (Status s = checkData(spec, *family, X, y, columnNames); !s) return s.error();
+    return family->make(spec, std::move(X), std::move(y), std::move(columnNames));
 }
 
 }  // namespace ppsynth::models

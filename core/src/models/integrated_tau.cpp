@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "models/scale_draw.hpp"
+#include "ppsynth/common/log_gamma.hpp"
 #include "ppsynth/common/rng.hpp"
 
 namespace ppsynth::models::detail {
@@ -55,9 +56,8 @@ IntegratedTau::IntegratedTau(double df, double scale, int components)
     : df_(df), scale_(scale), K_(components) {
     logConst_ = -K_ * kLogSqrt2Pi + logHalfTConst(df, scale);
     const double halfK = 0.5 * K_;
-    const double logSurface =
-        std::log(2.0) + halfK * std::log(std::numbers::pi) - std::lgamma(halfK);
-    logChiConst_ = (halfK - 1.0) * std::log(2.0) + std::lgamma(halfK);
+    const double logSurface = std::log(2.0) + halfK * std::log(std::numbers::pi) - logGamma(halfK);
+    logChiConst_ = (halfK - 1.0) * std::log(2.0) + logGamma(halfK);
     const double xHigh = std::log(std::sqrt(static_cast<double>(K_)) + 12.0);
     // log T grows like K log rho: its curvature, and so the interpolation error, with K.
     const double fine = kXStepHigh / std::sqrt(std::sqrt(static_cast<double>(K_)));

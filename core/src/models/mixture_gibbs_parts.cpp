@@ -10,6 +10,7 @@
 
 #include "models/design.hpp"
 #include "models/prior_terms.hpp"
+#include "ppsynth/common/log_gamma.hpp"
 
 namespace ppsynth::models::detail {
 
@@ -60,17 +61,16 @@ Eigen::ArrayXd normalLogDensities(const Eigen::VectorXd& y, const Eigen::VectorX
 }
 
 double logBetaDensity(double logU, double log1mU, double a, double b) {
-    return (a - 1.0) * logU + (b - 1.0) * log1mU -
-           (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+    return (a - 1.0) * logU + (b - 1.0) * log1mU - (logGamma(a) + logGamma(b) - logGamma(a + b));
 }
 
 namespace {
 
 // log Dirichlet(pi | shape) from log pi.
 double logDirichlet(const Eigen::ArrayXd& logPi, const Eigen::ArrayXd& shape) {
-    double lp = std::lgamma(shape.sum());
+    double lp = logGamma(shape.sum());
     for (Eigen::Index k = 0; k < shape.size(); ++k)
-        lp += (shape(k) - 1.0) * logPi(k) - std::lgamma(shape(k));
+        lp += (shape(k) - 1.0) * logPi(k) - logGamma(shape(k));
     return lp;
 }
 

@@ -9,6 +9,7 @@
 #include "models/design.hpp"
 #include "models/prior_terms.hpp"
 #include "models/record_groups.hpp"
+#include "ppsynth/common/log_gamma.hpp"
 
 namespace ppsynth::models {
 
@@ -86,11 +87,11 @@ double NegBinRegression::logPosterior(const Eigen::VectorXd& q, const Eigen::Vec
     for (Eigen::Index i = 0; i < y.size(); ++i) {
         wDistinct(evalWhich_[static_cast<std::size_t>(i)]) += w(i);
     }
-    const double lgPhi = std::lgamma(phi);
+    const double lgPhi = logGamma(phi);
     const double dgPhi = detail::digamma(phi);
     for (Eigen::Index u = 0; u < distinct_.size(); ++u) {
         if (wDistinct(u) == 0.0) continue;
-        ll += wDistinct(u) * (std::lgamma(distinct_(u) + phi) - lgPhi);
+        ll += wDistinct(u) * (logGamma(distinct_(u) + phi) - lgPhi);
         dPhi += wDistinct(u) * (detail::digamma(distinct_(u) + phi) - dgPhi);
     }
 
@@ -113,9 +114,9 @@ void NegBinRegression::recordLogLik(const Eigen::VectorXd& q,
     const Eigen::ArrayXd logMuPhi =
         eta.array().max(lphi) + (-(eta.array() - lphi).abs()).exp().log1p();
     Eigen::VectorXd lg(distinct_.size());
-    const double lgPhi = std::lgamma(phi);
+    const double lgPhi = logGamma(phi);
     for (Eigen::Index u = 0; u < distinct_.size(); ++u)
-        lg(u) = std::lgamma(distinct_(u) + phi) - lgPhi;
+        lg(u) = logGamma(distinct_(u) + phi) - lgPhi;
     for (Eigen::Index i = 0; i < y_.size(); ++i) {
         out(i) = lg(which_[static_cast<std::size_t>(i)]) + phi * lphi + y_(i) * eta(i) -
                  (y_(i) + phi) * logMuPhi(i) - lfact_(i);

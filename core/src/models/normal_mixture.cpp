@@ -9,6 +9,7 @@
 #include "models/design.hpp"
 #include "models/mixture_kernel.hpp"
 #include "models/prior_terms.hpp"
+#include "ppsynth/common/log_gamma.hpp"
 
 namespace ppsynth::models {
 
@@ -193,7 +194,7 @@ double NormalMixture::logPosterior(const Eigen::VectorXd& q, const Eigen::Vector
     const double c = gamma / Kd;
     const double sumLogPi = logPi.sum();
     const detail::ValueGrad gp = detail::logGammaOnLog(g, priors_.gammaShape, priors_.gammaRate);
-    const double logDir = std::lgamma(gamma) - Kd * std::lgamma(c) + (c - 1.0) * sumLogPi;
+    const double logDir = logGamma(gamma) - Kd * logGamma(c) + (c - 1.0) * sumLogPi;
     lp += gp.value + logDir + sumLogPi;
     const double dDir = K > 1 ? detail::digamma(gamma) - detail::digamma(c) + sumLogPi / Kd : 0.0;
     grad(gammaOffset()) = gp.grad + gamma * dDir;

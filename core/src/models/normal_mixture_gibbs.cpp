@@ -34,6 +34,7 @@
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
 #include "models/scale_draw.hpp"
+#include "ppsynth/common/log_gamma.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
 
 namespace ppsynth::models {
@@ -213,7 +214,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             const double gamma = std::exp(x);
             if (!std::isfinite(gamma) || gamma <= 0.0) return kNegInf;
             return detail::logGammaOnLog(x, priors_.gammaShape, priors_.gammaRate).value +
-                   std::lgamma(gamma) - Kd * std::lgamma(gamma / Kd) + gamma / Kd * sumLogPi;
+                   logGamma(gamma) - Kd * logGamma(gamma / Kd) + gamma / Kd * sumLogPi;
         };
         g = sliceStep(g, 1.0, logDensity, rng);
 

@@ -12,6 +12,7 @@
 #include "models/mixture_cache.hpp"
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
+#include "ppsynth/common/log_gamma.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
 
 namespace ppsynth::models {
@@ -36,8 +37,7 @@ double weightedGeometricMean(const Eigen::ArrayXd& v, const Eigen::ArrayXd& w) {
 // log density of s = log(pi_k / (1 - pi_k)) when pi_k / (1 - pi_k) ~ BetaPrime(a, b):
 // a s - (a + b) log(1 + e^s) - log B(a, b).
 double logBetaPrimeOnLog(double s, double a, double b) {
-    return a * s + (a + b) * logSigmoid(-s) -
-           (std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b));
+    return a * s + (a + b) * logSigmoid(-s) - (logGamma(a) + logGamma(b) - logGamma(a + b));
 }
 
 // sum_i alpha_i r_ik, r_ik = pi_k p_k(y_i) / p(y_i): component k's weighted record count.

@@ -11,6 +11,9 @@
 #include <limits>
 #include <numbers>
 
+#include "ppsynth/common/log_gamma.hpp"
+#include "ppsynth/common/moments.hpp"
+
 namespace ppsynth::models::detail {
 
 inline constexpr double kLogSqrt2Pi = 0.91893853320467274178;  // 0.5 log(2 pi)
@@ -23,7 +26,7 @@ struct ValueGrad {
 
 // log of the half-Student-t(df, 0, scale) density's normalizing constant.
 inline double logHalfTConst(double df, double scale) {
-    return std::log(2.0) + std::lgamma(0.5 * (df + 1.0)) - std::lgamma(0.5 * df) -
+    return std::log(2.0) + logGamma(0.5 * (df + 1.0)) - logGamma(0.5 * df) -
            0.5 * std::log(df * std::numbers::pi) - std::log(scale);
 }
 
@@ -41,7 +44,7 @@ inline ValueGrad logHalfTOnLog(double u, double df, double scale) {
 inline ValueGrad logGammaOnLog(double u, double shape, double rate) {
     const double x = std::exp(u);
     ValueGrad r;
-    r.value = shape * std::log(rate) - std::lgamma(shape) + shape * u - rate * x;
+    r.value = shape * std::log(rate) - logGamma(shape) + shape * u - rate * x;
     r.grad = shape - rate * x;
     return r;
 }
@@ -82,18 +85,16 @@ auto weighted(const A& alpha, const V& v) {
 // lgamma(y_i + 1) per record: the log y! normalizing constant of the count families.
 inline Eigen::VectorXd logFactorials(const Eigen::VectorXd& y) {
     Eigen::VectorXd out(y.size());
-    for (Eigen::Index i = 0; i < y.size(); ++i) out(i) = std::lgamma(y(i) + 1.0);
+    for (Eigen::Index i = 0; i < y.size(); ++i) out(i) = logGamma(y(i) + 1.0);
     return out;
 }
 
 // Summary statistics used for initial points.
 inline double sampleMean(const Eigen::VectorXd& y) {
-    return y.size() > 0 ? y.mean() : 0.0;
+    return y.size() > 0 ? vectorMean(y) : 0.0;
 }
 inline double sampleSd(const Eigen::VectorXd& y) {
-    if (y.size() < 2) return 1.0;
-    const double m = y.mean();
-    return std::sqrt((y.array() - m).square().sum() / static_cast<double>(y.size() - 1));
+    return y.size() < 2 ? 1.0 : std::sqrt(vectorVariance(y));
 }
 
 }  // namespace ppsynth::models::detail

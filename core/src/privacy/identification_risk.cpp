@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
 
@@ -227,8 +228,7 @@ RiskSummary summarizeRisk(std::span<const double> ir, double threshold, std::siz
     if (ir.empty()) return s;
     std::vector<double> sorted(ir.begin(), ir.end());
     std::sort(sorted.begin(), sorted.end());
-    s.mean =
-        std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+    s.mean = mean(sorted);
     s.median = quantileSorted(sorted, 0.5);
     s.q1 = quantileSorted(sorted, 0.25);
     s.q3 = quantileSorted(sorted, 0.75);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_output.hpp"
 
 namespace ppsynth::release {
@@ -133,7 +134,7 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     auto priors = study::priorsFromConfig(config.model.priors);
     if (!priors) return priors.error();
     mf.model.priors = study::priorValues(*priors, config.model.family);
-    if (config.model.family == "normal-mixture") mf.model.K = config.model.K;
+    if (models::isMixtureFamily(config.model.family)) mf.model.K = config.model.K;
     // The log-shift s is computed from the confidential y: not published.
     mf.transform.name = config.data.transform;
     if (config.data.transform == "log-shift")

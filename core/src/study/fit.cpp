@@ -6,15 +6,22 @@
 #include <iomanip>
 #include <sstream>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/poisson_means.hpp"
 
 namespace ppsynth::study {
 
 namespace {
+
+// Components switch labels between draws (the registry's `mixture`).
+bool isMixture(const models::Model& model) {
+    return models::isMixtureFamily(model.family());
+}
 
 // Label-invariant per-draw quantities, one vector per chain.
 struct StreamedQuantities {
@@ -314,7 +321,7 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     // sampler may move e.g. z = beta / tau). Mixture components switch labels: judge
     // convergence on the label-invariant quantities only.
     dopt.includeParameters = false;
-    if (model.family() != "normal-mixture") dopt.quantities = constrainedDraws(model, *result);
+    if (!isMixture(model)) dopt.quantities = constrainedDraws(model, *result);
     for (auto& q : streamed.asDiagnostics()) dopt.quantities.push_back(std::move(q));
     fit.diagnostics = mcmc::diagnose(*result, dopt);
     if (fit.untilConverged)
@@ -333,10 +340,8 @@ ParameterSummary summaryOf(std::string name, std::vector<double> v) {
     ParameterSummary p;
     p.name = std::move(name);
     const Eigen::Map<const Eigen::VectorXd> m(v.data(), static_cast<Eigen::Index>(v.size()));
-    p.mean = m.mean();
-    p.sd = v.size() > 1
-               ? std::sqrt((m.array() - p.mean).square().sum() / static_cast<double>(v.size() - 1))
-               : 0;
+    p.mean = vectorMean(m);
+    p.sd = v.size() > 1 ? std::sqrt(vectorVariance(m)) : 0;
     std::sort(v.begin(), v.end());
     p.q05 = quantileSorted(v, 0.05);
     p.median = quantileSorted(v, 0.5);
@@ -400,7 +405,7 @@ std::vector<ParameterSummary> mixtureSummaries(const models::Model& model,
 std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
                                                   const Eigen::MatrixXd& draws) {
     if (draws.rows() == 0) return {};
-    if (model.family() == "normal-mixture") return mixtureSummaries(model, draws);
+    if (isMixture(model)) return mixtureSummaries(model, draws);
     const auto names = model.parameterNames();
     std::vector<std::vector<double>> values(names.size());
     for (Eigen::Index s = 0; s < draws.rows(); ++s) {

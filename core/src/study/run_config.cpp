@@ -14,6 +14,8 @@
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/models/family_registry.hpp"
+#include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/validate.hpp"
 #include "study/json_reader.hpp"
 #include "study/run_config_sections.hpp"

@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <set>
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
@@ -19,70 +21,30 @@ const SynthesizerResult* RunResult::find(const std::string& name) const {
     return nullptr;
 }
 
-namespace {
-
-using PriorField = double models::Priors::*;
-
-const std::map<std::string, PriorField>& priorFields() {
-    static const std::map<std::string, PriorField> fields = {
-        {"tau_df", &models::Priors::tauDf},
-        {"tau_scale", &models::Priors::tauScale},
-        {"sigma_df", &models::Priors::sigmaDf},
-        {"sigma_scale", &models::Priors::sigmaScale},
-        {"inv_phi_scale", &models::Priors::invPhiScale},
-        {"mean_shape", &models::Priors::meanShape},
-        {"mean_rate", &models::Priors::meanRate},
-        {"gamma_shape", &models::Priors::gammaShape},
-        {"gamma_rate", &models::Priors::gammaRate}};
-    return fields;
-}
-
-}  // namespace
-
 Expected<models::Priors> priorsFromConfig(const std::map<std::string, double>& values) {
     models::Priors p;
-    const auto& fields = priorFields();
     for (const auto& [key, value] : values) {
-        auto it = fields.find(key);
-        if (it == fields.end()) {
+        const models::PriorInfo* prior = models::findPrior(key);
+        if (!prior) {
+            std::set<std::string> names;  // alphabetical
+            for (const auto& info : models::priorCatalogue()) names.insert(info.name);
             std::string known;
-            for (const auto& f : fields) known += (known.empty() ? "" : ", ") + f.first;
+            for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
             return Error{"model.priors: unknown hyperparameter '" + key + "' (known: " + known +
                          ")"};
         }
-        p.*(it->second) = value;
+        p.*(prior->field) = value;
     }
     if (auto s = p.validate(); !s) return s.error().prefixed("model.priors: ");
     return p;
 }
 
-namespace {
-
-// The hyperparameters a family reads (models/priors.hpp).
-std::vector<std::string> priorNamesOf(const std::string& family) {
-    if (family == "poisson-means") return {"mean_shape", "mean_rate"};
-    std::vector<std::string> names = {"tau_df", "tau_scale"};
-    if (family == "negbin") names.push_back("inv_phi_scale");
-    if (family == "normal" || family == "normal-mixture") {
-        names.push_back("sigma_df");
-        names.push_back("sigma_scale");
-    }
-    if (family == "normal-mixture") {
-        names.push_back("gamma_shape");
-        names.push_back("gamma_rate");
-    }
-    return names;
-}
-
-}  // namespace
-
 std::map<std::string, double> priorValues(const models::Priors& priors, const std::string& family) {
     std::map<std::string, double> out;
-    const auto& fields = priorFields();
-    if (family.empty())
-        for (const auto& [name, field] : fields) out[name] = priors.*field;
-    else
-        for (const auto& name : priorNamesOf(family)) out[name] = priors.*(fields.at(name));
+    const models::FamilyInfo* info = family.empty() ? nullptr : models::findFamily(family);
+    for (const auto& prior : models::priorCatalogue())
+        if (family.empty() || (info && info->usesPrior(prior.name)))
+            out[prior.name] = priors.*(prior.field);
     return out;
 }
 
@@ -609,10 +571,11 @@ class Runner {
 }  // namespace
 
 data::DesignSummary designOf(const RunConfig& config, const data::ModelInputs& inputs) {
-    const bool mixture = config.model.family == "normal-mixture";
+    const models::FamilyInfo* family = models::findFamily(config.model.family);
+    const bool mixture = models::isMixtureFamily(config.model.family);
     return data::summarizeDesign(inputs, config.data.target,
                                  mixture ? static_cast<std::size_t>(config.model.K) : 1,
-                                 config.model.family != "poisson-means");
+                                 !family || family->predictors);
 }
 
 Expected<RunResult> runStudy(const RunConfig& config, const data::Table& table,

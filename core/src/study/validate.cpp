@@ -8,6 +8,7 @@
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/mcmc/nuts.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "study/json_reader.hpp"
@@ -21,10 +22,7 @@ bool oneOf(const std::string& v, std::initializer_list<const char*> options) {
 }
 
 // The names data/ and models/ accept are the single source for what a configuration may say.
-bool isModelFamily(const std::string& family) {
-    const auto families = models::modelFamilies();
-    return std::find(families.begin(), families.end(), family) != families.end();
-}
+bool isModelFamily(const std::string& family) { return models::findFamily(family) != nullptr; }
 
 Error refused(const std::string& where, const std::string& what) {
     return Error::invalidInput(where + ": " + what);
@@ -47,9 +45,7 @@ Status checkModel(const RunConfig::Model& m) {
                        "mixture), \"integrated\" (tau_j integrated out of the sampler) or "
                        "\"sampled\"");
     if (!isModelFamily(m.family))
-        return refused("model",
-                       "'family' must be poisson-means, poisson, negbin, normal or "
-                       "normal-mixture");
+        return refused("model", "'family' must be " + models::familyIdList());
     if (m.K < limits::kComponents)
         return refused("model", "'K' must be at least " + std::to_string(limits::kComponents));
     return {};

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <string>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/data/number_format.hpp"
 
@@ -24,20 +25,10 @@ std::string num(double v) {
     return data::formatNumber(v);
 }
 
-double sampleSd(std::span<const double> v) {
-    if (v.size() < 2) return 0.0;
-    double mean = 0;
-    for (double x : v) mean += x;
-    mean /= static_cast<double>(v.size());
-    double ss = 0;
-    for (double x : v) ss += (x - mean) * (x - mean);
-    return std::sqrt(ss / static_cast<double>(v.size() - 1));
-}
-
 // bw.nrd0 on already sorted values; `first` is the first value in the caller's order (R's
 // last-resort fallback uses x[1]).
 double nrd0Sorted(std::span<const double> sorted, double first) {
-    const double hi = sampleSd(sorted);
+    const double hi = standardDeviation(sorted);  // 0 for a single value
     const double iqr = quantileSorted(sorted, 0.75) - quantileSorted(sorted, 0.25);
     double lo = std::min(hi, iqr / 1.34);
     if (!(lo > 0)) lo = hi;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/data/number_format.hpp"
 
@@ -45,20 +46,8 @@ Status validateSample(std::span<const double> values, const std::string& what) {
     return {};
 }
 
-double mean(std::span<const double> values) {
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
 double median(std::span<const double> values) {
     return quantile(values, 0.5);
-}
-
-double variance(std::span<const double> values) {
-    if (values.size() < 2) return 0;
-    const double m = mean(values);
-    double ss = 0;
-    for (double v : values) ss += (v - m) * (v - m);
-    return ss / static_cast<double>(values.size() - 1);
 }
 
 double evaluateSorted(const Statistic& statistic, std::span<const double> sorted) {

@@ -13,16 +13,17 @@
 namespace ppsynth::models {
 
 struct ModelSpec {
-    // "poisson-means", "poisson", "negbin", "normal" or "normal-mixture".
+    // A family id of the registry (family_registry.hpp).
     std::string family = "normal";
     int components = 20;  // K, mixture only
     Priors priors;
 };
 
-// The family names makeModel accepts, in the order a user would see them.
+// The family ids makeModel accepts, in the registry's order (the order the GUI offers them).
 std::vector<std::string> modelFamilies();
 
-// Poisson means, Poisson and negative binomial regression model y as whole numbers.
+// The registry's `counts`: Poisson means, Poisson and negative binomial regression model y as
+// whole numbers (false for an unknown id).
 bool isCountFamily(const std::string& family);
 
 // X: n x p design, intercept first (not used by "poisson-means", but its row count must

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/common/moments.hpp"
 
 namespace ppsynth::utility {
 
@@ -42,10 +43,10 @@ Status validateStatistics(const std::vector<Statistic>& statistics);
 // ("synthetic dataset 3").
 Status validateSample(std::span<const double> values, const std::string& what);
 
-double mean(std::span<const double> values);
+// Mean and sample variance (n - 1 denominator, 0 for a single value): common/moments.hpp.
+using ppsynth::mean;
+using ppsynth::variance;
 double median(std::span<const double> values);
-// Sample variance with the n - 1 denominator (0 for a single value).
-double variance(std::span<const double> values);
 
 // One statistic on a sample that is already sorted ascending and non-empty.
 double evaluateSorted(const Statistic& statistic, std::span<const double> sorted);
