@@ -1,9 +1,10 @@
 #!/bin/sh
 # Makes the golden corpus of real exports in tests/data/exports: small files written by the
-# tools agencies export with (pandas, R's write.csv / write.csv2, readr, haven), read by
-# tst_export_corpus. Run once, from the repository root; the files are committed, so the
-# tests need none of these tools. Needs the Debian packages python3-pandas, r-cran-readr
-# and r-cran-haven (apt-get install python3-pandas r-cran-readr r-cran-haven).
+# tools agencies export with (pandas, R's write.csv / write.csv2, readr, haven, LibreOffice
+# Calc), read by tst_export_corpus. Run once, from the repository root; the files are
+# committed, so the tests need none of these tools. Needs the Debian packages python3-pandas,
+# r-cran-readr and r-cran-haven (apt-get install python3-pandas r-cran-readr r-cran-haven),
+# and for the LibreOffice file libreoffice-calc-nogui (skipped with a message without it).
 #
 # The same 12 rows everywhere: a float (single precision) column widened to double, as
 # pandas and R hold values read from float storage (2.0499999523162842); a double column
@@ -100,4 +101,82 @@ lab <- data.frame(
 write_sav(lab, file.path(out, "haven.sav"))
 write_dta(lab, file.path(out, "haven.dta"), version = 15)
 R
+
+# LibreOffice Calc in a German locale (the spreadsheet and LibreOffice's own locale de-DE),
+# saved as "Text CSV" with ';' as separator, as a German user saves it: numbers as shown,
+# so a decimal comma everywhere, '.' grouping thousands in the columns formatted #.##0,00,
+# a scientific format 0,00E-00, and general-format cells with up to 15 significant digits.
+# The spreadsheet is written as flat ODS (.fods) from the same 12 rows; only the CSV is kept.
+if command -v soffice >/dev/null 2>&1; then
+  work=$(mktemp -d)
+  /usr/bin/python3 - "$work/libreoffice_de.fods" <<'PY'
+import sys
+from xml.sax.saxutils import escape
+import numpy as np
+
+k = np.arange(12)
+score = (np.float32(2.05) + np.float32(0.37) * k.astype(np.float32)).astype(np.float64)
+region = ["north", "south", "east", None, "north", "south",
+          "east", "north", "south", "east", "north", "south"]
+
+
+def number(v, style=None):
+    if v is None:
+        return "<table:table-cell/>"
+    s = f' table:style-name="{style}"' if style else ""
+    return f'<table:table-cell{s} office:value-type="float" office:value="{float(v)!r}"/>'
+
+
+def text(v):
+    if v is None:
+        return "<table:table-cell/>"
+    return ('<table:table-cell office:value-type="string"><text:p>'
+            f"{escape(v)}</text:p></table:table-cell>")
+
+
+rows = ["".join(text(h) for h in
+                ["id", "score", "minutes", "income", "tiny", "visits", "region"])]
+for i in range(12):
+    rows.append(number(i + 1) + number(None if i == 4 else score[i])
+                + number(None if i == 7 else 28651.0 + i / 7.0, "grouped")
+                + number(1234.5 * (i + 1) ** 3 + 0.25, "grouped")
+                + number(1.5e-07 * (i + 1), "scientific") + number((i * 3) % 7)
+                + text(region[i]))
+body = "\n".join(f"<table:table-row>{r}</table:table-row>" for r in rows)
+ns = "urn:oasis:names:tc:opendocument:xmlns:"
+open(sys.argv[1], "w", encoding="utf-8").write(f"""<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="{ns}office:1.0" xmlns:style="{ns}style:1.0"
+ xmlns:text="{ns}text:1.0" xmlns:table="{ns}table:1.0" xmlns:number="{ns}datastyle:1.0"
+ xmlns:fo="{ns}xsl-fo-compatible:1.0" office:version="1.3"
+ office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
+<office:styles><style:default-style style:family="table-cell">
+ <style:text-properties fo:language="de" fo:country="DE"/></style:default-style></office:styles>
+<office:automatic-styles>
+ <number:number-style style:name="n1" number:language="de" number:country="DE">
+  <number:number number:decimal-places="2" number:min-decimal-places="2"
+   number:min-integer-digits="1" number:grouping="true"/></number:number-style>
+ <number:number-style style:name="n2" number:language="de" number:country="DE">
+  <number:scientific-number number:decimal-places="2" number:min-decimal-places="2"
+   number:min-integer-digits="1" number:min-exponent-digits="2"/></number:number-style>
+ <style:style style:name="grouped" style:family="table-cell" style:data-style-name="n1"/>
+ <style:style style:name="scientific" style:family="table-cell" style:data-style-name="n2"/>
+</office:automatic-styles>
+<office:body><office:spreadsheet><table:table table:name="survey">
+<table:table-column table:number-columns-repeated="7"/>
+{body}
+</table:table></office:spreadsheet></office:body></office:document>
+""")
+PY
+  # Filter options as the Text CSV dialog's defaults with ';': ';' (59) between fields, '"'
+  # (34) around text that needs it, UTF-8 (76), line 1, no column formats, German (1031),
+  # "quote all text cells" off; a throwaway profile so no one's own settings play a part.
+  LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 soffice -env:UserInstallation="file://$work/profile" \
+    --headless --convert-to 'csv:Text - txt - csv (StarCalc):59,34,76,1,,1031,false' \
+    --outdir "$work" "$work/libreoffice_de.fods" >/dev/null 2>&1
+  cp "$work/libreoffice_de.csv" "$out/libreoffice_de.csv"
+  rm -rf "$work"
+else
+  echo "soffice not found: libreoffice_de.csv kept as it is" \
+    "(apt-get install libreoffice-calc-nogui to make it)" >&2
+fi
 ls -l "$out"

@@ -45,7 +45,7 @@ int runClean(const CleanArgs& a) {
     return code;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerClean([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<CleanArgs>();
     auto* cmd = app.add_subcommand(
         "clean",

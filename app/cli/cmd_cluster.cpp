@@ -229,7 +229,7 @@ void addSbatchOptions(CLI::App* cmd, ClusterArgs& a) {
     cmd->add_flag("--dry-run", a.dryRun, "Only write DIR/cluster/submit.sbatch and submit.sh");
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerCluster([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<ClusterArgs>();
     auto* cmd = app.add_subcommand(
         "cluster", "Run a planned study folder (sweep|simulate --plan) as Slurm job arrays");

@@ -10,7 +10,7 @@
 namespace ppsynth::cli {
 namespace {
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerDemo([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<RunArgs>();
     args->config = std::string(PPSYNTH_EXAMPLES_DIR) + "/demo.json";
     args->out = "ppsynth-demo";

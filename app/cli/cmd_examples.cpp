@@ -80,7 +80,7 @@ int runExamples(const ExamplesArgs& args) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerExamples([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<ExamplesArgs>();
     auto* cmd =
         app.add_subcommand("examples", "Write the bundled (simulated) example datasets as CSV");

@@ -164,7 +164,7 @@ int runInspect(const InspectArgs& args) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerInspect([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<InspectArgs>();
     auto* cmd = app.add_subcommand(
         "inspect",

@@ -61,7 +61,7 @@ int runRelease(const ReleaseArgs& a) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerRelease([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<ReleaseArgs>();
     auto* cmd = app.add_subcommand(
         "release",

@@ -149,7 +149,7 @@ int runRisk(const RiskArgs& a) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerRisk([](CLI::App& app, int& exitCode) {
     auto a = std::make_shared<RiskArgs>();
     auto* cmd = app.add_subcommand(
         "risk", "Identification risk of synthetic files (from ppsynth or any other tool)");

@@ -203,7 +203,7 @@ int runRun(const RunArgs& a) {
 
 namespace {
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerRun([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<RunArgs>();
     auto* cmd = app.add_subcommand(
         "run",

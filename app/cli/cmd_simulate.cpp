@@ -61,7 +61,7 @@ int runSimulate(const SimulateArgs& a) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerSimulate([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<SimulateArgs>();
     auto* cmd = app.add_subcommand(
         "simulate", "Local-to-global simulation: Delta over replicate databases of growing size");

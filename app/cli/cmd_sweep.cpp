@@ -71,7 +71,7 @@ int runSweepCommand(const SweepArgs& a) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerSweep([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<SweepArgs>();
     auto* cmd = app.add_subcommand(
         "sweep", "Risk-utility sweep: LW and a matched EM at every (c, g) point of a grid");

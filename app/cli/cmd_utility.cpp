@@ -114,7 +114,7 @@ int runUtility(const UtilityArgs& a) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerUtility([](CLI::App& app, int& exitCode) {
     auto a = std::make_shared<UtilityArgs>();
     auto* cmd = app.add_subcommand(
         "utility", "Utility of synthetic files against the original (METHOD.md section 6)");

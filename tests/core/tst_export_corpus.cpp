@@ -1,5 +1,6 @@
 // Golden corpus of real exports (tests/data/exports, made by scripts/make_export_corpus.sh
-// with pandas, R, readr and haven): each file's inferred column types and exact values.
+// with pandas, R, readr, haven and LibreOffice): each file's inferred column types and exact
+// values.
 // Every CSV holds the same 12 rows: id 1..12; score, a single-precision value widened to
 // double (missing in row 5); minutes = 28651 + k/7 (missing in row 8); income = 1234.5
 // (k+1)^3 + 0.25; tiny = 1.5e-07 (k+1); visits = 3k mod 7; region (missing in row 4).
@@ -8,6 +9,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -59,6 +62,14 @@ double pandasScore(int k) {
 }
 double rScore(int k) {
     return static_cast<double>(static_cast<float>(2.05 + 0.37 * k));
+}
+
+// A value as LibreOffice shows it in the format 0,00E-00 (three significant digits), read
+// back: 1.5e-07 * 11 is shown as 1,65E-06, which reads as the double nearest 1.65e-06.
+double shown(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2e", v);
+    return std::strtod(buf, nullptr);
 }
 
 bool contains(const std::vector<std::string>& notes, const std::string& part) {
@@ -158,6 +169,57 @@ class TstExportCorpus : public QObject {
         QVERIFY(same(column(t, "minutes").value(1), 28651.14));
         QVERIFY(same(column(t, "income").value(11), 2133216.25));
         QVERIFY(column(t, "minutes").isMissing(7));
+    }
+
+    // LibreOffice Calc in a German locale, saved as Text CSV with ';': decimal comma in every
+    // number, '.' grouping thousands in the cells formatted #.##0,00, a scientific format
+    // (1,50E-07), general cells with 15 significant digits. Without the thousands option the
+    // grouped columns are categories and a note names the option; with it (and the decimal
+    // separator detected or given) every number is the value LibreOffice showed.
+    void libreOfficeGerman_data() {
+        QTest::addColumn<char>("delimiter");
+        QTest::addColumn<char>("decimal");
+        QTest::newRow("thousands '.' only") << char(0) << char(0);
+        QTest::newRow("';', decimal ',' and thousands '.' given") << ';' << ',';
+    }
+    void libreOfficeGerman() {
+        QFETCH(char, delimiter);
+        QFETCH(char, decimal);
+        ReadReport report;
+        const Table plain = read("libreoffice_de.csv", {}, &report);
+        QCOMPARE(types(plain),
+                 std::string("id:count score:numeric minutes:categorical income:categorical "
+                             "tiny:numeric visits:count region:categorical"));
+        QVERIFY2(contains(report.notes, "set the thousands separator option to '.' (point)"),
+                 report.notes.empty() ? "no notes" : report.notes.back().c_str());
+        ReadOptions options;
+        options.csv.delimiter = delimiter;
+        options.csv.decimal = decimal;
+        options.csv.thousands = '.';
+        const Table t = read("libreoffice_de.csv", options);
+        QCOMPARE(types(t), std::string("id:count score:numeric minutes:numeric income:numeric "
+                                       "tiny:numeric visits:count region:categorical"));
+        QCOMPARE(t.rowCount(), std::size_t{12});
+        for (int k = 0; k < 12; ++k) {
+            const auto r = static_cast<std::size_t>(k);
+            const std::string where = "row " + std::to_string(k + 1);
+            QVERIFY2(same(column(t, "id").value(r), k + 1.0), where.c_str());
+            QVERIFY2(
+                same(column(t, "income").value(r), 1234.5 * (k + 1) * (k + 1) * (k + 1) + 0.25),
+                where.c_str());
+            QVERIFY2(same(column(t, "tiny").value(r), shown(1.5e-07 * (k + 1))), where.c_str());
+            QVERIFY2(same(column(t, "visits").value(r), double((k * 3) % 7)), where.c_str());
+        }
+        QVERIFY(same(column(t, "score").value(0), 2.04999995231628));  // 15 digits, as shown
+        QVERIFY(same(column(t, "score").value(10), 5.75));
+        QVERIFY(column(t, "score").isMissing(4));
+        QVERIFY(same(column(t, "minutes").value(0), 28651.0));
+        QVERIFY(same(column(t, "minutes").value(1), 28651.14));
+        QVERIFY(same(column(t, "minutes").value(11), 28652.57));
+        QVERIFY(column(t, "minutes").isMissing(7));
+        QVERIFY(same(column(t, "income").value(9), 1234500.25));  // two groups: 1.234.500,25
+        QVERIFY(column(t, "region").isMissing(3));
+        QCOMPARE(column(t, "region").display(0), std::string("north"));
     }
 
     // Non-finite values as pandas (inf, -inf; NaN as an empty cell) and R (Inf, -Inf; NaN

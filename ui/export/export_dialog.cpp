@@ -30,7 +30,7 @@ QString number(double v) {
     return QString::number(v, 'g', 4);
 }
 
-std::string local(const QString& path) {
+std::string localExport(const QString& path) {
     return QFile::encodeName(QDir::toNativeSeparators(path)).toStdString();
 }
 
@@ -289,9 +289,9 @@ void ExportDialog::startExport() {
     warning_ = std::make_shared<std::string>();
     setBusy(true);
     // The work owns copies of everything it reads; only a Status comes back.
-    job_->start([runDir = local(runDir_), data = local(dataPath_),
-                 name = synthesizer_->currentText().toStdString(), bundle = local(folder), formats,
-                 overwrite, acceptUnconverged,
+    job_->start([runDir = localExport(runDir_), data = localExport(dataPath_),
+                 name = synthesizer_->currentText().toStdString(), bundle = localExport(folder),
+                 formats, overwrite, acceptUnconverged,
                  warning = warning_](const ProgressCallback& progress) -> Status {
         study::LoadOptions lo;
         lo.dataPath = data;

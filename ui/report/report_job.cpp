@@ -14,7 +14,7 @@ namespace {
 constexpr double kLoaded = 0.2;
 constexpr double kDrawn = 0.8;
 
-std::string local(const QString& path) {
+std::string localJob(const QString& path) {
     return QFile::encodeName(path).toStdString();
 }
 
@@ -78,9 +78,9 @@ bool ReportJob::start(const QString& runDir, const QString& outPath, ReportOptio
     loader_->start(
         [dir = runDir, options = options_](const ProgressCallback& progress) -> Expected<Prepared> {
             study::LoadOptions lo;
-            lo.dataPath = local(options.dataPath);
+            lo.dataPath = localJob(options.dataPath);
             lo.progress = progress;
-            auto loaded = study::loadRunFolder(local(dir), lo);
+            auto loaded = study::loadRunFolder(localJob(dir), lo);
             if (!loaded) return loaded.error();
             auto run = std::make_shared<const study::LoadedRun>(std::move(*loaded));
             const RunSource source{QDir(dir).absolutePath(), QString::fromStdString(run->dataPath),

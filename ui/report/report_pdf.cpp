@@ -13,7 +13,7 @@ namespace ppsynth::ui::report {
 
 namespace {
 
-QString esc(const QString& s) {
+QString escPdf(const QString& s) {
     return s.toHtmlEscaped();
 }
 
@@ -21,7 +21,7 @@ QString esc(const QString& s) {
 const QString kCreator = QStringLiteral("ppsynth ");
 
 // QTextDocument's HTML subset: tables with cell borders, images from resources.
-QString tableHtml(const ReportTable& t) {
+QString tableHtmlPdf(const ReportTable& t) {
     QString h =
         QStringLiteral(
             "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"%1\" "
@@ -29,11 +29,11 @@ QString tableHtml(const ReportTable& t) {
             .arg(t.header.size() > 3 ? QStringLiteral("100%") : QStringLiteral("60%"));
     if (!t.caption.isEmpty())
         h = QStringLiteral("<p style=\"font-weight: bold; margin-top: 10px;\">%1</p>")
-                .arg(esc(t.caption)) +
+                .arg(escPdf(t.caption)) +
             h;
     h += QStringLiteral("<tr>");
     for (const auto& c : t.header)
-        h += QStringLiteral("<th bgcolor=\"#f0f0f0\" align=\"left\">%1</th>").arg(esc(c));
+        h += QStringLiteral("<th bgcolor=\"#f0f0f0\" align=\"left\">%1</th>").arg(escPdf(c));
     h += QStringLiteral("</tr>");
     for (const auto& row : t.rows) {
         h += QStringLiteral("<tr>");
@@ -41,13 +41,14 @@ QString tableHtml(const ReportTable& t) {
             const bool right = static_cast<std::size_t>(j) < t.alignRight.size() &&
                                t.alignRight[static_cast<std::size_t>(j)];
             h += QStringLiteral("<td align=\"%1\">%2</td>")
-                     .arg(right ? QStringLiteral("right") : QStringLiteral("left"), esc(row[j]));
+                     .arg(right ? QStringLiteral("right") : QStringLiteral("left"), escPdf(row[j]));
         }
         h += QStringLiteral("</tr>");
     }
     h += QStringLiteral("</table>");
     if (!t.note.isEmpty())
-        h += QStringLiteral("<p style=\"font-size: 7.5pt; color: #444;\">%1</p>").arg(esc(t.note));
+        h += QStringLiteral("<p style=\"font-size: 7.5pt; color: #444;\">%1</p>")
+                 .arg(escPdf(t.note));
     return h;
 }
 
@@ -55,22 +56,22 @@ QString documentHtml(const ReportDocument& doc, double bodyWidth) {
     QString h =
         QStringLiteral("<html><body style=\"font-family: 'DejaVu Sans'; font-size: 9pt;\">");
     h += QStringLiteral("<h1 style=\"font-size: 16pt;\">%1</h1><p style=\"color: #555;\">%2</p>")
-             .arg(esc(doc.title), esc(doc.subtitle));
+             .arg(escPdf(doc.title), escPdf(doc.subtitle));
     h += QStringLiteral(
              "<table border=\"1\" cellpadding=\"6\" cellspacing=\"0\" width=\"100%\" "
              "style=\"border-color: #b00020;\"><tr><td bgcolor=\"#fff4f4\"><b>%1.</b> %2</td>"
              "</tr></table>")
-             .arg(QString::fromLatin1(kConfidential), esc(doc.confidentialNotice));
+             .arg(QString::fromLatin1(kConfidential), escPdf(doc.confidentialNotice));
     for (const auto& s : doc.sections) {
         h += QStringLiteral("<h2 style=\"font-size: 13pt; color: #b00020;\">%1</h2>")
-                 .arg(esc(s.heading));
+                 .arg(escPdf(s.heading));
         for (const auto& b : s.blocks) {
             switch (b.kind) {
                 case ReportBlock::Kind::Paragraph:
-                    h += QStringLiteral("<p>%1</p>").arg(esc(b.text));
+                    h += QStringLiteral("<p>%1</p>").arg(escPdf(b.text));
                     break;
                 case ReportBlock::Kind::Table:
-                    h += tableHtml(b.table);
+                    h += tableHtmlPdf(b.table);
                     break;
                 case ReportBlock::Kind::Figure: {
                     const auto& f = b.figure;
@@ -79,10 +80,10 @@ QString documentHtml(const ReportDocument& doc, double bodyWidth) {
                     h += QStringLiteral(
                              "<p style=\"margin-top: 12px;\"><img src=\"fig:%1\" width=\"%2\" "
                              "height=\"%3\"><br><b>%4.</b> %5</p>")
-                             .arg(esc(f.key))
+                             .arg(escPdf(f.key))
                              .arg(std::floor(w))
                              .arg(std::floor(f.size.height() * scale))
-                             .arg(esc(f.title), esc(f.caption));
+                             .arg(escPdf(f.title), escPdf(f.caption));
                     break;
                 }
             }

@@ -8,7 +8,7 @@ namespace ppsynth::ui::report {
 
 namespace {
 
-QString str(const std::string& s) {
+QString strUtility(const std::string& s) {
     return QString::fromStdString(s);
 }
 
@@ -41,10 +41,10 @@ ReportSection utilitySection(const study::RunResult& run) {
     QStringList missing;
     for (const auto& r : run.synthesizers) {
         if (!r.utility) {
-            missing << str(r.name) +
+            missing << strUtility(r.name) +
                            (r.utilityError.empty()
                                 ? QStringLiteral(": not measured (utility disabled in the run)")
-                                : QStringLiteral(": ") + str(r.utilityError));
+                                : QStringLiteral(": ") + strUtility(r.utilityError));
             continue;
         }
         const auto& u = *r.utility;
@@ -52,7 +52,7 @@ ReportSection utilitySection(const study::RunResult& run) {
         int count = 0;
         for (const auto& st : u.statistics)
             if (std::isfinite(st.ciOverlap)) sum += st.ciOverlap, ++count;
-        overview.rows.push_back({str(r.name), num(u.regressionMeanOverlap),
+        overview.rows.push_back({strUtility(r.name), num(u.regressionMeanOverlap),
                                  num(count ? sum / count : study::kUndefined), num(u.ecdf.Um),
                                  num(u.ecdf.Ua), u.pmse.computed ? num(u.pmse.pmse) : "-",
                                  u.pmse.computed ? num(u.pmse.sPmse) : "-",
@@ -67,13 +67,13 @@ ReportSection utilitySection(const study::RunResult& run) {
         const QString level = num(100 * u.level, 3) + QLatin1Char('%');
         ReportTable st;
         st.caption = QStringLiteral("%1: summary statistics of %2 (%3 intervals)")
-                         .arg(str(r.name), str(u.target), level);
+                         .arg(strUtility(r.name), strUtility(u.target), level);
         st.header = {QStringLiteral("Statistic"), QStringLiteral("confidential [interval]"),
                      QStringLiteral("synthetic [interval]"), QStringLiteral("CI overlap")};
         st.alignRight = {false, true, true, true};
         for (const auto& x : u.statistics)
-            st.rows.push_back(
-                {str(x.name), interval(x.original), interval(x.synthetic), num(x.ciOverlap)});
+            st.rows.push_back({strUtility(x.name), interval(x.original), interval(x.synthetic),
+                               num(x.ciOverlap)});
         st.note = QStringLiteral("B = %1 bootstrap replicates; m = %2 datasets.")
                       .arg(u.bootstrap)
                       .arg(u.datasets);
@@ -82,24 +82,24 @@ ReportSection utilitySection(const study::RunResult& run) {
         if (!u.regression.empty()) {
             ReportTable rt;
             rt.caption = QStringLiteral("%1: regression of %2 (%3 intervals)")
-                             .arg(str(r.name), str(u.target), level);
+                             .arg(strUtility(r.name), strUtility(u.target), level);
             rt.header = {QStringLiteral("Term"), QStringLiteral("confidential [interval]"),
                          QStringLiteral("synthetic, combined [interval]"),
                          QStringLiteral("CI overlap")};
             rt.alignRight = {false, true, true, true};
             for (const auto& t : u.regression)
-                rt.rows.push_back(
-                    {str(t.term), interval(t.original), interval(t.synthetic), num(t.ciOverlap)});
+                rt.rows.push_back({strUtility(t.term), interval(t.original), interval(t.synthetic),
+                                   num(t.ciOverlap)});
             rt.note = QStringLiteral("Mean CI overlap over the terms: %1.")
                           .arg(num(u.regressionMeanOverlap));
             s.blocks.push_back(ReportBlock::tableBlock(rt));
         }
         QStringList warnings;
-        for (const auto& w : u.warnings) warnings << str(w);
+        for (const auto& w : u.warnings) warnings << strUtility(w);
         if (!warnings.isEmpty())
-            s.blocks.push_back(
-                ReportBlock::paragraph(QStringLiteral("%1, utility warnings: %2")
-                                           .arg(str(r.name), warnings.join(QStringLiteral("; ")))));
+            s.blocks.push_back(ReportBlock::paragraph(
+                QStringLiteral("%1, utility warnings: %2")
+                    .arg(strUtility(r.name), warnings.join(QStringLiteral("; ")))));
     }
     return s;
 }

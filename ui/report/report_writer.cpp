@@ -31,16 +31,16 @@ Expected<Format> formatOf(const QString& path) {
                  "': a report is written as .html or .pdf; name the file accordingly"};
 }
 
-std::string local(const QString& path) {
+std::string localWriter(const QString& path) {
     return QFile::encodeName(path).toStdString();
 }
 
-const Error kCancelled = Error::cancelled();
+const Error kWriterCancelled = Error::cancelled();
 
 Expected<WrittenReport> writeHtml(const ReportDocument& doc, WrittenReport out,
                                   const ProgressCallback& progress) {
     if (ppsynth::report(progress, {"writing the report", 0, 0, 2}) == Continue::Stop)
-        return kCancelled;
+        return kWriterCancelled;
     const QByteArray bytes = toHtml(doc).toUtf8();
     QSaveFile file(out.path);
     if (!file.open(QIODevice::WriteOnly))
@@ -49,7 +49,7 @@ Expected<WrittenReport> writeHtml(const ReportDocument& doc, WrittenReport out,
     file.write(bytes);
     // The last chance to stop: an uncommitted QSaveFile leaves nothing behind.
     if (ppsynth::report(progress, {"writing the report", 0, 1, 2}) == Continue::Stop)
-        return kCancelled;
+        return kWriterCancelled;
     if (!file.commit())
         return Error::io("could not write '" + out.path.toStdString() +
                          "': " + file.errorString().toStdString());
@@ -64,14 +64,14 @@ Expected<WrittenReport> writePdfFile(const ReportDocument& doc, WrittenReport ou
     std::error_code ec;
     if (pages && ppsynth::report(progress, {"writing pages", 0, double(*pages), double(*pages)}) ==
                      Continue::Stop)
-        pages = kCancelled;
+        pages = kWriterCancelled;
     if (!pages) {
-        std::filesystem::remove(local(temp), ec);
+        std::filesystem::remove(localWriter(temp), ec);
         return pages.error();
     }
-    std::filesystem::rename(local(temp), local(out.path), ec);
+    std::filesystem::rename(localWriter(temp), localWriter(out.path), ec);
     if (ec) {
-        std::filesystem::remove(local(temp), ec);
+        std::filesystem::remove(localWriter(temp), ec);
         return Error::io("could not move the report into '" + out.path.toStdString() + "'");
     }
     out.pages = *pages;
@@ -196,9 +196,9 @@ Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPat
     if (auto s = checkReportTarget(outPath, options.overwrite, options.replaceAnyFile); !s)
         return s.error();
     study::LoadOptions lo;
-    lo.dataPath = local(options.dataPath);
+    lo.dataPath = localWriter(options.dataPath);
     lo.progress = options.progress;
-    auto loaded = study::loadRunFolder(local(runDir), lo);
+    auto loaded = study::loadRunFolder(localWriter(runDir), lo);
     if (!loaded) return loaded.error();
     const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath),
                            loaded->dataVerified};

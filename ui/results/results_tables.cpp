@@ -13,7 +13,7 @@ namespace {
 using study::RunResult;
 using study::SynthesizerResult;
 
-QString q(const std::string& s) {
+QString qTables(const std::string& s) {
     return QString::fromStdString(s);
 }
 
@@ -57,12 +57,12 @@ QString scalarTargetWarning(const RunResult& run, const SynthesizerResult& s,
     const double rel = std::abs(used.epsilon - target) / std::max(target, 1e-300);
     if (rel <= cfg->tolerance) return {};
     const QString what = matched
-                             ? QStringLiteral("matched ε of %1").arg(q(matched->name))
+                             ? QStringLiteral("matched ε of %1").arg(qTables(matched->name))
                              : QStringLiteral("reached the target ε = %1").arg(formatCell(target));
     QString text = QStringLiteral(
                        "%1: the scalar weight %2 only within %3% after %4 refits "
                        "(tolerance %5%).")
-                       .arg(q(s.name), what, formatCell(100 * rel))
+                       .arg(qTables(s.name), what, formatCell(100 * rel))
                        .arg(s.scalar() ? s.scalar()->tries.size() : 0)
                        .arg(formatCell(100 * cfg->tolerance));
     if (!matched && used.epsilon > target)
@@ -99,23 +99,23 @@ TableData epsilonTable(const RunResult& run) {
     const bool mixture = models::isMixtureFamily(run.config.model.family);
     for (const auto& s : run.synthesizers) {
         t.rows.push_back(
-            {q(s.name), q(std::string(study::toString(s.scheme))), formatCell(s.deltaX),
+            {qTables(s.name), qTables(std::string(study::toString(s.scheme))), formatCell(s.deltaX),
              formatCell(s.deltaAlphaX), formatCell(s.epsilon.perDataset),
              epsilonConvergedCell(s.epsilonDiagnostics), QString::number(s.epsilon.m),
              formatCell(s.epsilon.total),
              QStringLiteral("%1 to %2")
                  .arg(formatCell(s.global.epsilonLow), formatCell(s.global.epsilonHigh)),
-             q(s.deltaMethod), formatCell(s.weights.mean), count(s.weights.zeros)});
+             qTables(s.deltaMethod), formatCell(s.weights.mean), count(s.weights.zeros)});
         const auto& e = s.epsilonDiagnostics;
         if (e.diagnosed && !e.converged)
             t.warnings << QStringLiteral("%1: ε did not converge: %2.")
-                              .arg(q(s.name), q(joinReasons(e.reasons)));
+                              .arg(qTables(s.name), qTables(joinReasons(e.reasons)));
         if (const auto note = privacy::argmaxNote(e, mixture); !note.empty())
-            t.warnings << QStringLiteral("%1: %2.").arg(q(s.name), q(note));
+            t.warnings << QStringLiteral("%1: %2.").arg(qTables(s.name), qTables(note));
         if (s.excludedDraws > 0) {
             t.warnings << QStringLiteral(
                               "%1: %2 draws above the robust bound were left out of synthesis.")
-                              .arg(q(s.name))
+                              .arg(qTables(s.name))
                               .arg(s.excludedDraws);
         }
         if (const auto* sd = s.scalar(); sd && !sd->tries.empty()) {
@@ -151,7 +151,7 @@ TableData riskTable(const RunResult& run) {
                  QStringLiteral("Whack-a-mole")};
     for (const auto& s : run.synthesizers) {
         const auto& r = s.irSummary;
-        t.rows.push_back({q(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
+        t.rows.push_back({qTables(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
                           formatCell(r.q3), formatCell(r.max), count(r.aboveThreshold),
                           s.scheme == study::Scheme::Unweighted
                               ? QStringLiteral("–")
@@ -182,17 +182,17 @@ Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthe
     order.resize(std::min(n, order.size()));
 
     TableData t;
-    t.key = QStringLiteral("top_risk_") + q(synthesizer);
+    t.key = QStringLiteral("top_risk_") + qTables(synthesizer);
     t.title = QStringLiteral("CONFIDENTIAL: the %1 records at highest risk under %2")
                   .arg(order.size())
-                  .arg(q(synthesizer));
+                  .arg(qTables(synthesizer));
     t.caption = QStringLiteral(
         "Record-level values of the confidential data: for the data owner only, never to be "
         "released. Rows are numbered as in the data file (header excluded).");
     t.confidential = true;
     t.headers = {QStringLiteral("Rank"),
                  QStringLiteral("Row in file"),
-                 q(run.config.data.target.empty() ? "y" : run.config.data.target),
+                 qTables(run.config.data.target.empty() ? "y" : run.config.data.target),
                  QStringLiteral("IRᵢ"),
                  QStringLiteral("Weight αᵢ"),
                  QStringLiteral("Bound Δ(α,xᵢ)")};
@@ -236,15 +236,15 @@ TableData convergenceTable(const RunResult& run) {
             }
             // Diagnostics computed on the sampler's unconstrained scale (older run folders)
             // name parameters by position: say which parameter, and on which scale.
-            QString quantity = q(qd.name);
+            QString quantity = qTables(qd.name);
             if (const auto j = parameterIndex(run, qd.name);
-                j && q(run.parameterNames[*j]) != quantity)
-                quantity = q(run.parameterNames[*j]) + QStringLiteral(" (sampler scale)");
+                j && qTables(run.parameterNames[*j]) != quantity)
+                quantity = qTables(run.parameterNames[*j]) + QStringLiteral(" (sampler scale)");
             if (!problems.isEmpty()) ++unconverged;
             ++quantities;
             t.rows.push_back(
-                {q(s.name), quantity, formatCell(c.mean), formatCell(c.sd), formatCell(c.rhat),
-                 formatCell(c.essBulk), formatCell(c.essTail),
+                {qTables(s.name), quantity, formatCell(c.mean), formatCell(c.sd),
+                 formatCell(c.rhat), formatCell(c.essBulk), formatCell(c.essTail),
                  problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "))});
         }
         // D_s, the chain epsilon is the maximum of, judged by the epsilon verdict's own
@@ -252,9 +252,10 @@ TableData convergenceTable(const RunResult& run) {
         const auto& e = s.epsilonDiagnostics;
         if (e.diagnosed) {
             t.rows.push_back(
-                {q(s.name), QStringLiteral("D_s = max_i α_i |l_i| (sets ε)"), QStringLiteral("–"),
-                 QStringLiteral("–"), formatCell(std::max(e.rhatBulk, e.rhatTail)),
-                 formatCell(e.essBulk), formatCell(e.essTail),
+                {qTables(s.name), QStringLiteral("D_s = max_i α_i |l_i| (sets ε)"),
+                 QStringLiteral("–"), QStringLiteral("–"),
+                 formatCell(std::max(e.rhatBulk, e.rhatTail)), formatCell(e.essBulk),
+                 formatCell(e.essTail),
                  e.converged ? QStringLiteral("ε converged") : QStringLiteral("ε not converged")});
         }
     }
@@ -292,13 +293,13 @@ TableData samplerTable(const RunResult& run) {
         const double ebfmi =
             d.ebfmi.empty() ? std::nan("") : *std::min_element(d.ebfmi.begin(), d.ebfmi.end());
         t.rows.push_back(
-            {q(s.name), QString::number(d.draws), QString::number(d.divergences),
+            {qTables(s.name), QString::number(d.draws), QString::number(d.divergences),
              perChain.isEmpty() ? QStringLiteral("–") : perChain.join(QStringLiteral(", ")),
              QString::number(d.treeDepthSaturated), formatCell(ebfmi), QString::number(s.fits),
              formatCell(s.seconds)});
         for (const auto& w : d.warnings)
             if (w.find("R-hat") == std::string::npos && w.find("ESS") == std::string::npos)
-                t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+                t.warnings << qTables(s.name) + QStringLiteral(": ") + qTables(w);
     }
     return t;
 }
@@ -323,11 +324,11 @@ Status hasUtility(const RunResult& run) {
 void utilityWarnings(const RunResult& run, TableData& t) {
     for (const auto& s : run.synthesizers) {
         if (!s.utilityError.empty())
-            t.warnings
-                << QStringLiteral("%1: no utility report: %2").arg(q(s.name), q(s.utilityError));
+            t.warnings << QStringLiteral("%1: no utility report: %2")
+                              .arg(qTables(s.name), qTables(s.utilityError));
         if (!s.utility) continue;
         for (const auto& w : s.utility->warnings)
-            t.warnings << q(s.name) + QStringLiteral(": ") + q(w);
+            t.warnings << qTables(s.name) + QStringLiteral(": ") + qTables(w);
     }
     t.warnings.removeDuplicates();
 }
@@ -339,7 +340,7 @@ Expected<TableData> utilityTable(const RunResult& run) {
     TableData t;
     t.key = QStringLiteral("utility");
     t.title = QStringLiteral("Utility: statistics of %1, confidential against synthetic")
-                  .arg(q(run.config.data.target));
+                  .arg(qTables(run.config.data.target));
     double level = 0.95;
     for (const auto& s : run.synthesizers)
         if (s.utility) level = s.utility->level;
@@ -356,7 +357,7 @@ Expected<TableData> utilityTable(const RunResult& run) {
     for (const auto& s : run.synthesizers) {
         if (!s.utility) continue;
         for (const auto& st : s.utility->statistics) {
-            t.rows.push_back({q(s.name), q(st.name), formatCell(st.original.estimate),
+            t.rows.push_back({qTables(s.name), qTables(st.name), formatCell(st.original.estimate),
                               interval(st.original), formatCell(st.synthetic.estimate),
                               interval(st.synthetic), formatCell(st.ciOverlap)});
         }
@@ -385,7 +386,7 @@ Expected<TableData> distributionTable(const RunResult& run) {
         if (!s.utility) continue;
         const auto& u = *s.utility;
         const QString none = QStringLiteral("–");
-        t.rows.push_back({q(s.name), formatCell(u.ecdf.Um), formatCell(u.ecdf.Ua),
+        t.rows.push_back({qTables(s.name), formatCell(u.ecdf.Um), formatCell(u.ecdf.Ua),
                           u.pmse.computed ? formatCell(u.pmse.pmse) : none,
                           u.pmse.computed ? formatCell(u.pmse.sPmse) : none,
                           u.pmse.computed ? formatCell(u.pmse.sPmseReference) : none,
@@ -393,7 +394,7 @@ Expected<TableData> distributionTable(const RunResult& run) {
     }
     for (const auto& s : run.synthesizers) {
         if (s.utility && !s.utility->pmse.referenceNote.empty()) {
-            t.caption += QStringLiteral(" ") + q(s.utility->pmse.referenceNote);
+            t.caption += QStringLiteral(" ") + qTables(s.utility->pmse.referenceNote);
             break;
         }
     }
@@ -409,9 +410,9 @@ Expected<TableData> regressionTable(const RunResult& run, const std::string& syn
     if (s->utility->regression.empty())
         return Error{"the utility report has no regression (no predictors were asked for)"};
     TableData t;
-    t.key = QStringLiteral("regression_") + q(synthesizer);
-    t.title =
-        QStringLiteral("Regression of %1 under %2").arg(q(run.config.data.target), q(synthesizer));
+    t.key = QStringLiteral("regression_") + qTables(synthesizer);
+    t.title = QStringLiteral("Regression of %1 under %2")
+                  .arg(qTables(run.config.data.target), qTables(synthesizer));
     t.caption = QStringLiteral(
         "Synthetic estimates combine the m datasets by the rules for partially synthetic "
         "data (t intervals with df degrees of freedom); a high CI overlap means an analyst "
@@ -421,7 +422,7 @@ Expected<TableData> regressionTable(const RunResult& run, const std::string& syn
                  QStringLiteral("Interval"), QStringLiteral("CI overlap"),
                  QStringLiteral("df")};
     for (const auto& r : s->utility->regression) {
-        t.rows.push_back({q(r.term), formatCell(r.original.estimate), interval(r.original),
+        t.rows.push_back({qTables(r.term), formatCell(r.original.estimate), interval(r.original),
                           formatCell(r.synthetic.estimate), interval(r.synthetic),
                           formatCell(r.ciOverlap), formatCell(r.df)});
     }
@@ -435,8 +436,9 @@ Expected<TableData> posteriorTable(const RunResult& run, const std::string& synt
         return Error{"synthesizer '" + synthesizer +
                      "' has no posterior comparison with the unweighted fit"};
     TableData t;
-    t.key = QStringLiteral("posterior_") + q(synthesizer);
-    t.title = QStringLiteral("Posterior under %1 against the unweighted fit").arg(q(synthesizer));
+    t.key = QStringLiteral("posterior_") + qTables(synthesizer);
+    t.title =
+        QStringLiteral("Posterior under %1 against the unweighted fit").arg(qTables(synthesizer));
     t.caption = QStringLiteral(
         "Medians with 90% intervals; a width ratio above 1 is information lost to the "
         "weights (scalar weighting widens every interval alike).");
@@ -447,7 +449,7 @@ Expected<TableData> posteriorTable(const RunResult& run, const std::string& synt
         auto iv = [](const study::ParameterSummary& x) {
             return QStringLiteral("[%1, %2]").arg(formatCell(x.q05), formatCell(x.q95));
         };
-        t.rows.push_back({q(p.name), formatCell(p.weighted.median), iv(p.weighted),
+        t.rows.push_back({qTables(p.name), formatCell(p.weighted.median), iv(p.weighted),
                           formatCell(p.unweighted.median), iv(p.unweighted),
                           formatCell(p.widthRatio)});
     }
@@ -468,8 +470,10 @@ QStringList comparabilityWarnings(const RunResult& a, const RunResult& b) {
     if (a.config.lipschitz.quantile != b.config.lipschitz.quantile)
         out << QStringLiteral(
                    "The runs estimate Δ differently (%1 and %2): their ε are not comparable.")
-                   .arg(q(a.synthesizers.empty() ? std::string() : a.synthesizers[0].deltaMethod),
-                        q(b.synthesizers.empty() ? std::string() : b.synthesizers[0].deltaMethod));
+                   .arg(qTables(a.synthesizers.empty() ? std::string()
+                                                       : a.synthesizers[0].deltaMethod),
+                        qTables(b.synthesizers.empty() ? std::string()
+                                                       : b.synthesizers[0].deltaMethod));
     const auto& ra = a.config.risk;
     const auto& rb = b.config.risk;
     auto radius = [](const study::RunConfig::Risk& r) {
@@ -520,7 +524,7 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
         };
         auto m = [](const SynthesizerResult& s) { return QString::number(s.epsilon.m); };
         auto total = [](const SynthesizerResult& s) { return formatCell(s.epsilon.total); };
-        auto delta = [](const SynthesizerResult& s) { return q(s.deltaMethod); };
+        auto delta = [](const SynthesizerResult& s) { return qTables(s.deltaMethod); };
         auto ir = [](const SynthesizerResult& s) { return formatCell(s.irSummary.mean); };
         auto w = [](const SynthesizerResult& s) { return formatCell(s.weights.mean); };
         auto high = [](const SynthesizerResult& s) { return count(s.irSummary.aboveThreshold); };
@@ -532,7 +536,7 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
             }
             return none;
         };
-        t.rows.push_back({q(name), cell(x, eps), cell(y, eps), cell(x, conv), cell(y, conv),
+        t.rows.push_back({qTables(name), cell(x, eps), cell(y, eps), cell(x, conv), cell(y, conv),
                           cell(x, m), cell(y, m), cell(x, total), cell(y, total), cell(x, delta),
                           cell(y, delta), cell(x, ir), cell(y, ir), cell(x, w), cell(y, w),
                           cell(x, high), cell(y, high), cell(x, overlap), cell(y, overlap)});

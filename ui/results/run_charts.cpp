@@ -19,12 +19,13 @@ namespace {
 using study::RunResult;
 using study::SynthesizerResult;
 
-QString q(const std::string& s) {
+QString qRunCharts(const std::string& s) {
     return QString::fromStdString(s);
 }
 
 QString targetName(const RunResult& run) {
-    return run.config.data.target.empty() ? QStringLiteral("y") : q(run.config.data.target);
+    return run.config.data.target.empty() ? QStringLiteral("y")
+                                          : qRunCharts(run.config.data.target);
 }
 
 Expected<const SynthesizerResult*> findSynthesizer(const RunResult& run, const std::string& name) {
@@ -77,7 +78,7 @@ Expected<BuiltChart> violinsOf(const RunResult& run, Values values, Mark mark,
             return Error{"synthesizer '" + s.name + "', " + valueTitle.toStdString() + ": " +
                          summary.message()};
         }
-        violins.push_back({q(s.name), std::move(*summary), mark(s), markLabel});
+        violins.push_back({qRunCharts(s.name), std::move(*summary), mark(s), markLabel});
     }
     auto chart = std::make_unique<charts::ViolinChart>();
     chart->setValueTitle(valueTitle);
@@ -152,7 +153,7 @@ std::optional<std::size_t> parameterIndex(const RunResult& run, const std::strin
 QString keyPart(const std::string& name) {
     // Runs of other characters become one '_' ("beta[(Intercept)]" -> "beta_Intercept").
     QString out;
-    for (const QChar ch : q(name)) {
+    for (const QChar ch : qRunCharts(name)) {
         const bool keep = (ch.isLetterOrNumber() && ch.unicode() < 128) || ch == QLatin1Char('-') ||
                           ch == QLatin1Char('_');
         if (keep) {
@@ -244,10 +245,10 @@ Expected<BuiltChart> utilityViolins(const RunResult& run, std::size_t index) {
         if (!summary)
             return summary.error().prefixed("synthesizer '" + s.name + "', " + name + ": ");
         violins.push_back(
-            {q(s.name), std::move(*summary), confidential, QStringLiteral("confidential value")});
+            {qRunCharts(s.name), std::move(*summary), confidential, QStringLiteral("confidential value")});
     }
     auto chart = std::make_unique<charts::ViolinChart>();
-    const QString statistic = q(name);
+    const QString statistic = qRunCharts(name);
     chart->setValueTitle(QStringLiteral("%1 of %2").arg(statistic, targetName(run)));
     chart->setViolins(std::move(violins));
     return make(QStringLiteral("violin_utility_") + keyPart(name),
@@ -281,7 +282,7 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
     QString caption;
     if (base && base->records.alpha.size() == s.records.alpha.size()) {
         chart->setPoints(zipPoints(base->records.alpha, base->records.recordDelta),
-                         QStringLiteral("before re-weighting (%1)").arg(q(base->name)));
+                         QStringLiteral("before re-weighting (%1)").arg(qRunCharts(base->name)));
         chart->setOverlayPoints(
             zipPoints(s.records.alpha, s.records.recordDelta),
             QStringLiteral("after re-weighting (k = %1)")
@@ -290,7 +291,7 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
                       "Each point is a record: re-weighting moves weights up (to the right) "
                       "while no record's bound may pass the dashed line Δ(α,x) of %1, so the "
                       "privacy guarantee stays and more information is kept.")
-                      .arg(q(base->name));
+                      .arg(qRunCharts(base->name));
     } else {
         chart->setPoints(zipPoints(s.records.alpha, s.records.recordDelta));
         caption = QStringLiteral(
@@ -299,7 +300,7 @@ Expected<BuiltChart> boundVsWeightScatter(const RunResult& run, const std::strin
             "guarantee ε = 2 Δ(α,x).");
     }
     return make(QStringLiteral("scatter_bound_weight_") + keyPart(s.name),
-                QStringLiteral("Bound against weight: %1").arg(q(s.name)), caption, true,
+                QStringLiteral("Bound against weight: %1").arg(qRunCharts(s.name)), caption, true,
                 std::move(chart));
 }
 
@@ -324,7 +325,7 @@ Expected<BuiltChart> syntheticVsConfidentialScatter(const RunResult& run,
     chart->setPoints(zipPoints(run.inputs.yOriginal, s.synthetic[dataset]));
     return make(QStringLiteral("scatter_synthetic_confidential_") + keyPart(s.name),
                 QStringLiteral("Synthetic against confidential %1: %2 (dataset %3)")
-                    .arg(y, q(s.name))
+                    .arg(y, qRunCharts(s.name))
                     .arg(dataset + 1),
                 QStringLiteral("Each point is a record: points on the dashed line y = x got back "
                                "their own value (what an intruder hopes for), points far from it "
@@ -348,21 +349,22 @@ Expected<BuiltChart> riskComparisonScatter(const RunResult& run, const std::stri
     for (std::size_t i = 0; i < s.records.ir.size(); ++i)
         pts.append(QPointF(base->records.ir[i], s.records.ir[i]));
     auto chart = std::make_unique<charts::ScatterChart>();
-    chart->setAxisTitles(QStringLiteral("IRᵢ under %1").arg(q(base->name)),
-                         QStringLiteral("IRᵢ under %1").arg(q(s.name)));
+    chart->setAxisTitles(QStringLiteral("IRᵢ under %1").arg(qRunCharts(base->name)),
+                         QStringLiteral("IRᵢ under %1").arg(qRunCharts(s.name)));
     chart->setIdentityLine(true);
     chart->setPoints(std::move(pts));
     std::vector<qsizetype> moles(s.records.whackAMole.begin(), s.records.whackAMole.end());
     chart->setHighlighted(std::move(moles),
                           QStringLiteral("whack-a-mole (rise > %1)")
                               .arg(charts::formatValue(run.config.risk.whackAMoleRise)));
-    return make(QStringLiteral("scatter_risk_") + keyPart(s.name),
-                QStringLiteral("Risk under %1 against %2").arg(q(s.name), q(base->name)),
-                QStringLiteral("Each point is a record: below the dashed line y = x the weighting "
-                               "lowered its risk, above it raised it; highlighted records are the "
-                               "whack-a-mole cases whose risk rose by more than %1.")
-                    .arg(charts::formatValue(run.config.risk.whackAMoleRise)),
-                true, std::move(chart));
+    return make(
+        QStringLiteral("scatter_risk_") + keyPart(s.name),
+        QStringLiteral("Risk under %1 against %2").arg(qRunCharts(s.name), qRunCharts(base->name)),
+        QStringLiteral("Each point is a record: below the dashed line y = x the weighting "
+                       "lowered its risk, above it raised it; highlighted records are the "
+                       "whack-a-mole cases whose risk rose by more than %1.")
+            .arg(charts::formatValue(run.config.risk.whackAMoleRise)),
+        true, std::move(chart));
 }
 
 Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& synthesizer) {
@@ -378,7 +380,7 @@ Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& s
     chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight αᵢ"));
     chart->setPoints(zipPoints(run.inputs.yOriginal, s.records.alpha));
     return make(QStringLiteral("scatter_weight_y_") + keyPart(s.name),
-                QStringLiteral("Weight against %1: %2").arg(y, q(s.name)),
+                QStringLiteral("Weight against %1: %2").arg(y, qRunCharts(s.name)),
                 QStringLiteral("Each point is a record: low weights mark the values the "
                                "synthesizer treats as risky (usually the extremes of %1), which "
                                "is where the synthetic data lose detail.")
@@ -399,7 +401,7 @@ Expected<BuiltChart> densityChart(const RunResult& run, const std::string& synth
                       {QStringLiteral("Synthetic (%1 datasets pooled)").arg(s.synthetic.size()),
                        c->synthetic, Qt::DashLine}});
     return make(QStringLiteral("density_") + keyPart(s.name),
-                QStringLiteral("Distribution of %1: %2").arg(y, q(s.name)),
+                QStringLiteral("Distribution of %1: %2").arg(y, qRunCharts(s.name)),
                 QStringLiteral("The solid curve is the confidential %1, the dashed one the "
                                "synthetic; where they part, the synthetic data misrepresent "
                                "those values.")
@@ -425,7 +427,7 @@ Expected<BuiltChart> densityTailChart(const RunResult& run, const std::string& s
     chart->setCurves({{QStringLiteral("Confidential"), *c->confidentialTail, Qt::SolidLine},
                       {QStringLiteral("Synthetic"), *c->syntheticTail, Qt::DashLine}});
     return make(QStringLiteral("density_tail_") + keyPart(s.name),
-                QStringLiteral("Upper tail of %1: %2").arg(y, q(s.name)),
+                QStringLiteral("Upper tail of %1: %2").arg(y, qRunCharts(s.name)),
                 QStringLiteral("The same densities over the largest %1% of the confidential "
                                "values, where the risky records live and where weighting "
                                "changes the synthetic data most.")
@@ -455,13 +457,13 @@ Expected<BuiltChart> traceChart(const RunResult& run, const std::string& synthes
             line.points.append(QPointF(static_cast<double>(k + 1), s.draws(c * perChain + k, col)));
         lines.push_back(std::move(line));
     }
-    const QString name = q(run.parameterNames[parameter]);
+    const QString name = qRunCharts(run.parameterNames[parameter]);
     auto chart = std::make_unique<charts::LineChart>();
     chart->setAxisTitles(QStringLiteral("Iteration after warm-up"), name);
     chart->setLines(lines);
     return make(QStringLiteral("trace_") + keyPart(s.name) + QLatin1Char('_') +
                     keyPart(run.parameterNames[parameter]),
-                QStringLiteral("Trace of %1: %2").arg(name, q(s.name)),
+                QStringLiteral("Trace of %1: %2").arg(name, qRunCharts(s.name)),
                 QStringLiteral("One line per chain: well-mixed chains overlap as one band with "
                                "no trend; a chain that stays apart or drifts means the sampler "
                                "has not converged and the results are not yet reliable."),
@@ -502,12 +504,12 @@ std::vector<ChartRecipe> runChartRecipes(const RunResult& run, const RunChartOpt
     add(QStringLiteral("Weight violins"), [r] { return weightViolins(*r); });
     const auto statistics = utilityStatistics(run);
     for (std::size_t k = 0; k < statistics.size(); ++k)
-        add(QStringLiteral("Utility violins, ") + q(statistics[k]),
+        add(QStringLiteral("Utility violins, ") + qRunCharts(statistics[k]),
             [r, k] { return utilityViolins(*r, k); });
     if (statistics.empty())
         add(QStringLiteral("Utility violins"), [r] { return utilityViolins(*r, 0); });
     for (const auto& s : run.synthesizers) {
-        const QString n = q(s.name);
+        const QString n = qRunCharts(s.name);
         const std::string name = s.name;
         add(n + QStringLiteral(", bound against weight"),
             [r, name] { return boundVsWeightScatter(*r, name); });
@@ -535,7 +537,7 @@ RunCharts buildRunCharts(const RunResult& run, const RunChartOptions& options) {
         if (c) {
             out.charts.push_back(std::move(*c));
         } else {
-            out.skipped << QStringLiteral("%1: %2").arg(recipe.what, q(c.message()));
+            out.skipped << QStringLiteral("%1: %2").arg(recipe.what, qRunCharts(c.message()));
         }
     }
     return out;

@@ -12,7 +12,7 @@ namespace ppsynth::ui::results {
 
 namespace {
 
-QString q(const std::string& s) {
+QString qStudyCharts(const std::string& s) {
     return QString::fromStdString(s);
 }
 
@@ -106,7 +106,7 @@ Expected<BuiltChart> contractionViolins(const study::SimulateSummary& sim,
     auto chart = std::make_unique<charts::ViolinChart>();
     chart->setValueTitle(QStringLiteral("Local ε = 2 Δ(α,x)"));
     chart->setViolins(std::move(violins));
-    const QString title = QStringLiteral("Local to global: %1").arg(q(mechanism));
+    const QString title = QStringLiteral("Local to global: %1").arg(qStudyCharts(mechanism));
     chart->setTitle(title);
     return BuiltChart{QStringLiteral("contraction_") + keyPart(mechanism), title,
                       QStringLiteral("Each violin shows the local ε of %1 simulated databases "
@@ -133,7 +133,7 @@ Expected<BuiltChart> deltaHatChart(const study::SimulateSummary& sim,
     auto chart = std::make_unique<charts::LineChart>();
     chart->setAxisTitles(QStringLiteral("ε"), QStringLiteral("δ̂(ε)"));
     chart->setLines(lines, 2.0);
-    const QString title = QStringLiteral("Estimated δ: %1").arg(q(mechanism));
+    const QString title = QStringLiteral("Estimated δ: %1").arg(qStudyCharts(mechanism));
     chart->setTitle(title);
     return BuiltChart{QStringLiteral("delta_hat_") + keyPart(mechanism), title,
                       QStringLiteral("For a global ε on the horizontal axis, each line gives the "
@@ -146,7 +146,7 @@ Expected<BuiltChart> riskUtilityCurve(const study::SweepSummary& sweep, SweepMea
     if (sweep.rows.empty()) return Error{"the sweep has no results yet"};
     std::vector<charts::Curve> curves;
     for (const auto& mech : curveOrder(sweep)) {
-        charts::Curve curve{q(mech), {}};
+        charts::Curve curve{qStudyCharts(mech), {}};
         for (const auto* r : rowsOf(sweep, mech))
             curve.points.push_back({r->epsilon, measureOf(*r, measure), knobs(*r)});
         curves.push_back(std::move(curve));

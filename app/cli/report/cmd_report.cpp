@@ -62,7 +62,7 @@ int runReport(const ReportArgs& a) {
     return 0;
 }
 
-const RegisterCommand reg([](CLI::App& app, int& exitCode) {
+const RegisterCommand registerReport([](CLI::App& app, int& exitCode) {
     auto args = std::make_shared<ReportArgs>();
     auto* cmd = app.add_subcommand(
         "report",

@@ -21,7 +21,7 @@ namespace ppsynth::data::detail {
 
 namespace {
 
-constexpr std::size_t kRows = 6208;
+constexpr std::size_t kIncomeRows = 6208;
 constexpr double kMaxIncome = 1'800'000;  // the papers' approximate range
 constexpr double kMinIncome = -7'000;
 constexpr double kTailShare = 0.008;  // households in the Pareto tail
@@ -128,15 +128,15 @@ std::vector<Level> familySizeLevels() {
 }  // namespace
 
 Table makeIncomeSurveyExample(Rng& rng) {
-    std::vector<Household> hs(kRows);
+    std::vector<Household> hs(kIncomeRows);
     for (auto& h : hs) h = drawHousehold(rng);
 
-    std::vector<double> income(kRows);
-    for (std::size_t i = 0; i < kRows; ++i) income[i] = drawIncome(rng, hs[i]);
+    std::vector<double> income(kIncomeRows);
+    for (std::size_t i = 0; i < kIncomeRows; ++i) income[i] = drawIncome(rng, hs[i]);
     // Business and investment losses: between 5 and 15 households (the count is drawn too)
     // report a negative income of up to 7K.
     const int losses = boost::random::uniform_int_distribution<int>(5, 15)(rng);
-    boost::random::uniform_int_distribution<std::size_t> anyRow(0, kRows - 1);
+    boost::random::uniform_int_distribution<std::size_t> anyRow(0, kIncomeRows - 1);
     boost::random::uniform_01<double> u01;
     for (int k = 0; k < losses;) {
         const std::size_t i = anyRow(rng);
@@ -148,9 +148,9 @@ Table makeIncomeSurveyExample(Rng& rng) {
     // Doctor visits of the reference person in the year: NB2 with mean about 3 (older
     // people and women go more, the most educated slightly more), size 0.9 so that about a
     // quarter report none.
-    std::vector<double> visits(kRows);
+    std::vector<double> visits(kIncomeRows);
     static const std::array<double, 5> ageEffect = {-0.35, -0.25, 0.0, 0.30, 0.60};
-    for (std::size_t i = 0; i < kRows; ++i) {
+    for (std::size_t i = 0; i < kIncomeRows; ++i) {
         const auto& h = hs[i];
         const double logMu = std::log(2.4) + ageEffect[static_cast<std::size_t>(h.age)] +
                              (h.gender == 1 ? 0.20 : 0.0) + (h.education >= 5 ? 0.10 : 0.0) +
@@ -159,8 +159,8 @@ Table makeIncomeSurveyExample(Rng& rng) {
     }
 
     const auto codes = [&](std::int32_t Household::*field) {
-        std::vector<std::int32_t> c(kRows);
-        for (std::size_t i = 0; i < kRows; ++i) c[i] = hs[i].*field;
+        std::vector<std::int32_t> c(kIncomeRows);
+        for (std::size_t i = 0; i < kIncomeRows; ++i) c[i] = hs[i].*field;
         return c;
     };
     Table t;

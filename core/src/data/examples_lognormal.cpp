@@ -20,7 +20,7 @@
 namespace ppsynth::data::detail {
 
 namespace {
-constexpr std::size_t kRows = 1000;
+constexpr std::size_t kLognormalRows = 1000;
 constexpr std::size_t kPredictors = 15;
 constexpr std::array<double, kPredictors> kSlope = {
     0.10, -0.08, 0.12, -0.10, 0.08, 0.08, -0.06, 0.10, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
@@ -32,13 +32,13 @@ std::int32_t levelCount(std::size_t j) {
 
 Table makeLognormalMixtureExample(Rng& rng) {
     std::array<std::vector<std::int32_t>, kPredictors> x;
-    for (std::size_t j = 0; j < kPredictors; ++j) x[j].resize(kRows);
-    std::vector<double> y(kRows);
+    for (std::size_t j = 0; j < kPredictors; ++j) x[j].resize(kLognormalRows);
+    std::vector<double> y(kLognormalRows);
 
     boost::random::bernoulli_distribution<double> lowComponent(0.4);
     boost::random::normal_distribution<double> low(std::log(0.12), 0.45);
     boost::random::normal_distribution<double> high(0.0, 0.30);
-    for (std::size_t i = 0; i < kRows; ++i) {
+    for (std::size_t i = 0; i < kLognormalRows; ++i) {
         double shift = 0;
         for (std::size_t j = 0; j < kPredictors; ++j) {
             const std::int32_t levels = levelCount(j);

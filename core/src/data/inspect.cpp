@@ -101,7 +101,7 @@ std::string idReason(const ColumnSummary& s) {
 }
 
 // Three significant digits, whatever the process locale (the GUI sets one).
-std::string readable(double v) {
+std::string threeDigits(double v) {
     char buf[32];
     auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3);
     return std::string(buf, r.ptr);
@@ -116,8 +116,8 @@ void suggestTransform(const ColumnSummary& s, SuggestedRoles& r) {
     const bool positive = *s.min > 0;
     r.transform = positive ? "log" : "log-shift";
     std::string why = "'" + s.name + "' is strongly right-skewed (";
-    if (s.skewness) why += "skewness " + readable(*s.skewness) + "; ";
-    why += "its maximum is " + readable(ratio) +
+    if (s.skewness) why += "skewness " + threeDigits(*s.skewness) + "; ";
+    why += "its maximum is " + threeDigits(ratio) +
            " times its median): a normal model of y itself would spread the synthetic values "
            "far below the data, negative ones included; ";
     why += positive ? "log models log(y) instead (every value is positive)"

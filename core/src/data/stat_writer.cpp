@@ -65,7 +65,7 @@ std::string columnRef(const Column& c) {
 bool isAsciiLetter(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
-bool isDigit(char ch) {
+bool isAsciiDigit(char ch) {
     return ch >= '0' && ch <= '9';
 }
 
@@ -81,14 +81,14 @@ std::string stataNameProblem(const std::string& name) {
     if (name.empty()) return "a Stata variable name cannot be empty";
     if (name.size() > 32) return "Stata variable names have at most 32 characters";
     for (char ch : name)
-        if (!isAsciiLetter(ch) && !isDigit(ch) && ch != '_')
+        if (!isAsciiLetter(ch) && !isAsciiDigit(ch) && ch != '_')
             return "Stata variable names may contain only letters, digits and underscores";
-    if (isDigit(name.front())) return "Stata variable names cannot start with a digit";
+    if (isAsciiDigit(name.front())) return "Stata variable names cannot start with a digit";
     static const std::set<std::string> reserved = {
         "_all", "_b", "byte", "_coef", "_cons", "double", "float", "if",   "in",    "int",
         "long", "_n", "_N",   "_pi",   "_pred", "_rc",    "_skip", "strL", "using", "with"};
     const bool strN = name.size() > 3 && name.rfind("str", 0) == 0 &&
-                      std::all_of(name.begin() + 3, name.end(), isDigit);
+                      std::all_of(name.begin() + 3, name.end(), isAsciiDigit);
     if (reserved.count(name) || strN) return "'" + name + "' is a reserved word in Stata";
     return {};
 }
@@ -99,7 +99,7 @@ std::string spssNameProblem(const std::string& name) {
     if (name.empty()) return "an SPSS variable name cannot be empty";
     if (name.size() > 64) return "SPSS variable names have at most 64 bytes";
     const auto ok = [](char ch) {
-        return static_cast<unsigned char>(ch) >= 0x80 || isAsciiLetter(ch) || isDigit(ch) ||
+        return static_cast<unsigned char>(ch) >= 0x80 || isAsciiLetter(ch) || isAsciiDigit(ch) ||
                ch == '.' || ch == '_' || ch == '$' || ch == '#' || ch == '@';
     };
     if (!std::all_of(name.begin(), name.end(), ok))

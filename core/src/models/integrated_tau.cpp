@@ -10,6 +10,7 @@
 #include <numbers>
 #include <tuple>
 
+#include "models/log_zero.hpp"
 #include "models/scale_draw.hpp"
 #include "ppsynth/common/log_gamma.hpp"
 #include "ppsynth/common/rng.hpp"
@@ -30,7 +31,6 @@ constexpr double kXFine = -3.0;
 // at these steps its error is far below double precision.
 constexpr double kUStep = 0.05;
 constexpr double kCStep = 0.15;
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 double logSumExp(const std::vector<double>& v) {
     double peak = kNegInf;

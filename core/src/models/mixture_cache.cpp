@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include "models/log_zero.hpp"
+
 namespace ppsynth::models::detail {
 namespace {
-
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 // log sum_{j != skip} exp(v(j)) over j < count; skip = -1 keeps every entry.
 template <typename Value>

@@ -15,7 +15,7 @@
 namespace ppsynth::models::detail {
 
 namespace {
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+constexpr double kLogZero = -std::numeric_limits<double>::infinity();
 }
 
 double uniformOpen(Rng& rng) {
@@ -50,7 +50,7 @@ Eigen::VectorXd priorCoefficients(const Eigen::VectorXd& tau, Rng& rng) {
 }
 
 bool acceptLog(double logRatio, Rng& rng) {
-    if (!(logRatio > kNegInf)) return false;
+    if (!(logRatio > kLogZero)) return false;
     return logRatio >= 0.0 || std::log(uniformOpen(rng)) < logRatio;
 }
 

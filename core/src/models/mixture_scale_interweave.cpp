@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/design.hpp"
+#include "models/log_zero.hpp"
 #include "models/mixture_cache.hpp"
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
@@ -23,7 +24,6 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
                      const Labels& labels, const Eigen::VectorXd& logSigma, double tauDf,
                      double tauScale, Eigen::MatrixXd& B, Eigen::VectorXd& tau, MixtureCache& cache,
                      Eigen::ArrayXd& lr, Rng& rng) {
-    constexpr double kNegInf = -std::numeric_limits<double>::infinity();
     const Eigen::Index n = y.size(), p = B.rows(), K = B.cols();
     // Unweighted (every alpha_i 0 or 1) every draw is accepted, so only the labelled
     // component's linear predictor is needed along the way, and every density is recomputed

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "models/design.hpp"
+#include "models/log_zero.hpp"
 #include "models/mixture_cache.hpp"
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
@@ -45,8 +46,6 @@ using detail::Labels;
 using detail::normalLogDensities;
 using detail::sliceStep;
 using detail::uniformOpen;
-
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 // sum_i (1 - alpha_i) (next_i - current_i) over labelled records; -inf when a labelled
 // record's next value is not finite.

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "models/design.hpp"
+#include "models/log_zero.hpp"
 #include "models/mixture_cache.hpp"
 #include "models/mixture_gibbs_parts.hpp"
 #include "models/prior_terms.hpp"
@@ -40,8 +41,6 @@
 
 namespace ppsynth::models {
 namespace {
-
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 using detail::logAddExp;
 

@@ -5,11 +5,11 @@
 #include <limits>
 #include <vector>
 
+#include "models/log_zero.hpp"
+
 namespace ppsynth::models::detail {
 
 namespace {
-
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 struct Tangent {
     double x, h, d;  // abscissa, log density, slope

@@ -185,7 +185,7 @@ namespace {
 // What identifies a resumable folder besides the settings that change results: the version
 // of the saved items' format (items of an older format are not mixed with new ones). The
 // replicate databases come from the configuration, so no data file is fingerprinted.
-constexpr int kItemFormat = 1;
+constexpr int kSimulationItemFormat = 1;
 
 }  // namespace
 
@@ -193,7 +193,7 @@ Expected<SimulateSummary> runSimulation(const SimulateConfig& config, const std:
                                         const StudyOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     detail::FolderStamp stamp;
-    stamp.itemFormat = kItemFormat;
+    stamp.itemFormat = kSimulationItemFormat;
     struct Block {
         std::size_t n;
         int first, last;  // replicates [first, last)

@@ -32,10 +32,10 @@ namespace {
 // What identifies a resumable folder besides the settings that change results: the version
 // of the saved items' format (items of an older format are not mixed with new ones) and
 // the data file's bytes (data.path names a file whose contents may change between runs).
-constexpr int kItemFormat = 2;  // 2: utility columns and report
+constexpr int kSweepItemFormat = 2;  // 2: utility columns and report
 
 detail::FolderStamp folderStamp(const RunData& input) {
-    return {kItemFormat, input.sha256, input.path};
+    return {kSweepItemFormat, input.sha256, input.path};
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace ppsynth::utility {
 
 namespace {
 
-std::vector<double> sortedCopy(std::span<const double> v) {
+std::vector<double> sortedSample(std::span<const double> v) {
     std::vector<double> s(v.begin(), v.end());
     std::sort(s.begin(), s.end());
     return s;
@@ -42,7 +42,7 @@ Expected<EcdfDistance> ecdfDistance(std::span<const double> original,
                                     std::span<const double> synthetic) {
     if (auto st = validateSample(original, "the confidential data"); !st) return st.error();
     if (auto st = validateSample(synthetic, "the synthetic data"); !st) return st.error();
-    return distanceSorted(sortedCopy(original), sortedCopy(synthetic));
+    return distanceSorted(sortedSample(original), sortedSample(synthetic));
 }
 
 Expected<EcdfUtility> ecdfUtility(std::span<const double> original,
@@ -50,7 +50,7 @@ Expected<EcdfUtility> ecdfUtility(std::span<const double> original,
                                   const ProgressCallback& progress) {
     if (auto st = validateSample(original, "the confidential data"); !st) return st.error();
     if (synthetic.empty()) return Error{"the ECDF distances need at least one synthetic dataset"};
-    const auto o = sortedCopy(original);
+    const auto o = sortedSample(original);
     EcdfUtility u;
     for (std::size_t l = 0; l < synthetic.size(); ++l) {
         if (report(progress, {"ecdf", 0, static_cast<double>(l),
@@ -59,7 +59,7 @@ Expected<EcdfUtility> ecdfUtility(std::span<const double> original,
         if (auto st = validateSample(synthetic[l], "synthetic dataset " + std::to_string(l + 1));
             !st)
             return st.error();
-        const auto d = distanceSorted(o, sortedCopy(synthetic[l]));
+        const auto d = distanceSorted(o, sortedSample(synthetic[l]));
         u.perDataset.push_back(d);
         u.maxAbs += d.maxAbs;
         u.meanSquare += d.meanSquare;

@@ -8,7 +8,7 @@ namespace ppsynth::utility::detail {
 
 namespace {
 
-std::string quoted(const std::string& s) {
+std::string quotedName(const std::string& s) {
     return "'" + s + "'";
 }
 
@@ -20,13 +20,13 @@ Expected<Eigen::VectorXd> sparseColumnNorms(const SparseMatrix& X,
     for (Eigen::Index j = 0; j < X.outerSize(); ++j)
         for (SparseMatrix::InnerIterator it(X, j); it; ++it) {
             if (!std::isfinite(it.value()))
-                return Error{what + ": column " + quoted(names[static_cast<std::size_t>(j)]) +
+                return Error{what + ": column " + quotedName(names[static_cast<std::size_t>(j)]) +
                              " row " + std::to_string(it.row() + 1) + " is not a finite number"};
             norms(j) += it.value() * it.value();
         }
     for (Eigen::Index j = 0; j < X.cols(); ++j) {
         if (norms(j) == 0)
-            return Error{what + ": column " + quoted(names[static_cast<std::size_t>(j)]) +
+            return Error{what + ": column " + quotedName(names[static_cast<std::size_t>(j)]) +
                          " is all zero; drop it"};
         norms(j) = std::sqrt(norms(j));
     }
@@ -34,7 +34,7 @@ Expected<Eigen::VectorXd> sparseColumnNorms(const SparseMatrix& X,
 }
 
 Status rankError(const std::string& what, const std::string& column) {
-    return Error{what + " is rank deficient: " + quoted(column) +
+    return Error{what + " is rank deficient: " + quotedName(column) +
                  " is a linear combination of the other columns; drop it or merge categories"};
 }
 
