@@ -113,16 +113,24 @@ int runRun(const RunArgs& a) {
         return std::cerr << "error: --out is required for a run configuration: the folder the "
                             "run is written to\n",
                2;
+    // What is at --out, and that it can be written, is checked first, before the configuration
+    // is read and long before the run is computed (and again when it is written).
+    if (!a.out.empty()) {
+        if (int refused = refuseInsideBundle(
+                a.out, "--out", "a run folder, with record-level weights, bounds and risks");
+            refused != 0)
+            return refused;
+        if (auto s = study::checkRunDestination(a.out, a.overwrite); !s) return outputRefused(a, s);
+    }
     auto plan = makePlan(a);
     if (!plan) return std::cerr << "error: " << plan.message() << "\n", 1;
-    if (int refused = refuseInsideBundle(
-            plan->out, "--out", "a run folder, with record-level weights, bounds and risks");
-        refused != 0)
-        return refused;
-    // What is at --out, and that it can be written, is checked now, not after the run has been
-    // computed (and again when it is written). Beside a project the runs folder may not be
-    // there yet: the folder above it must take it, and the project file must be writable.
+    // Beside a project the runs folder may not be there yet: the folder above it must take
+    // it, and the project file must be writable.
     if (plan->project) {
+        if (int refused = refuseInsideBundle(
+                plan->out, "--out", "a run folder, with record-level weights, bounds and risks");
+            refused != 0)
+            return refused;
         if (int refused = refuseUnwritable(study::projectRunsFolder(a.config),
                                            "the project's runs folder", DestinationUse::Replaced);
             refused != 0)
@@ -130,8 +138,6 @@ int runRun(const RunArgs& a) {
         if (int refused = refuseUnwritable(a.config, "the project file", DestinationUse::Replaced);
             refused != 0)
             return refused;
-    } else if (auto s = study::checkRunDestination(plan->out, a.overwrite); !s) {
-        return outputRefused(a, s);
     }
     warnAboutLeftovers(plan->project ? study::projectRunsFolder(a.config) : plan->out);
     const auto& cancel = installCancelHandler();

@@ -31,6 +31,12 @@ json dumpLoaded(const study::Project& p, const std::string& dir) {
     c.data.path = rel(c.data.path);
     json j;
     j["config"] = json::parse(study::toJson(c));
+    // Keys added to the run configuration after these files were recorded, at their defaults
+    // (run until converged, tempering): not part of what version 1 said.
+    auto& mcmc = j["config"]["mcmc"];
+    const study::RunConfig::Mcmc defaults;
+    if (mcmc.value("budget_seconds", -1.0) == defaults.budgetSeconds) mcmc.erase("budget_seconds");
+    if (c.mcmc.replicas == defaults.replicas) mcmc.erase("tempering");
     j["data_path"] = rel(p.config.data.path);
     j["has_synthesizers"] = p.hasSynthesizers;
     j["note"] = p.note;

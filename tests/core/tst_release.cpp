@@ -216,19 +216,19 @@ study::RunResult runWithSynthesizers() {
     sigmoid.source = "synthetic";
     sigmoid.sigmoidA = 8;
     add("EM", Scheme::Scalar).match = "LW-M";
-    run.synthesizers.back().details = study::ScalarDetails{0.42};
+    run.synthesizers.back().details = study::ScalarDetails{.a = 0.42, .noiseLimited = false, .converged = false, .tries = {}};
     auto& lwFinal = add("LW-M final", Scheme::Reweight);
     lwFinal.base = "LW-M";
     lwFinal.tolerance = 0.03;
-    run.synthesizers.back().details = study::ReweightDetails{0.93};
+    run.synthesizers.back().details = study::ReweightDetails{.k = 0.93, .tries = {}};
     add("CW final", Scheme::Reweight).base = "CW";
-    run.synthesizers.back().details = study::ReweightDetails{0.88};
+    run.synthesizers.back().details = study::ReweightDetails{.k = 0.88, .tries = {}};
     add("EM final", Scheme::Reweight).base = "EM";
-    run.synthesizers.back().details = study::ReweightDetails{0.97};
+    run.synthesizers.back().details = study::ReweightDetails{.k = 0.97, .tries = {}};
     auto& budget = add("EM budget", Scheme::Scalar);
     budget.epsilon = 3.0;
     budget.tolerance = 0.05;
-    run.synthesizers.back().details = study::ScalarDetails{0.31};
+    run.synthesizers.back().details = study::ScalarDetails{.a = 0.31, .noiseLimited = false, .converged = false, .tries = {}};
     return run;
 }
 

@@ -142,8 +142,8 @@ class TstValidate : public QObject {
         row("missing", "data: 'missing' must be \"error\" or \"listwise\"");
         row("tau", "model: 'tau' must be \"auto\" (integrated for one component, sampled for the "
                    "mixture), \"integrated\" (tau_j integrated out of the sampler) or \"sampled\"");
-        row("family", "model: 'family' must be poisson-means, poisson, negbin, normal or "
-                      "normal-mixture");
+        row("family", "model: 'family' must be normal, normal-mixture, poisson, negbin or "
+                      "poisson-means");
         row("K", "model: 'K' must be at least 1");
         row("chains", "mcmc: 'chains' is 0 but must be at least 1");
         row("draws", "mcmc: 'draws' is 0 but must be at least 1");

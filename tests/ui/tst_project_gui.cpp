@@ -15,6 +15,8 @@
 #include "ppsynth/study/runner.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/main_window.hpp"
+#include "ui/shell/page_settings.hpp"
+#include "ui/shell/project_controller.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 
@@ -62,8 +64,8 @@ class TstProjectGui : public QObject {
 
         // The GUI: open the project, press Run, write the finished run as Save does.
         ui::MainWindow w;
-        w.openProject(QString::fromStdString(file.string()));
-        QVERIFY(waitForJob(w.readJob()));
+        w.project()->openProject(QString::fromStdString(file.string()));
+        QVERIFY(waitForJob(w.project()->readJob()));
         QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.runPanel()->isRunning(), 120000);
         const auto& records = w.runPanel()->runList()->records();
@@ -86,7 +88,7 @@ class TstProjectGui : public QObject {
         // The same configuration and the same bytes. The GUI names every column's type and
         // every prior's value; the project names none of them, so the reader detects the same
         // types and the model takes its default priors, the values the Model page shows.
-        auto gui = w.currentConfig();
+        auto gui = w.pageSettings()->currentConfig();
         QVERIFY(bool(gui));
         QVERIFY(config->data.types.empty() && config->model.priors.empty());
         study::RunConfig cli = *config;
