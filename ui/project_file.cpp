@@ -3,20 +3,9 @@
 #include <QFile>
 
 #include "ppsynth/study/project.hpp"
+#include "ui/local_path.hpp"
 
 namespace ppsynth::ui {
-
-namespace {
-
-std::string localPath(const QString& path) {
-    return QFile::encodeName(path).toStdString();
-}
-
-QString fromLocalPath(const std::string& path) {
-    return QFile::decodeName(QByteArray::fromStdString(path));
-}
-
-}  // namespace
 
 // The GUI's project and core's: the same settings, the paths and texts as Qt holds them, the
 // reading options where the Data page keeps them.

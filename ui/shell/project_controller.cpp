@@ -29,14 +29,6 @@ bool isProjectPath(const QString& path) {
     return path.endsWith(QStringLiteral(".ppsynth"), Qt::CaseInsensitive);
 }
 
-std::string localPath(const QString& path) {
-    return QFile::encodeName(path).toStdString();
-}
-
-QString fromLocalPath(const std::string& path) {
-    return QFile::decodeName(QByteArray::fromStdString(path));
-}
-
 // The reader names the encoding option in both of its encoding failures (text that does
 // not convert, an encoding name iconv does not know); CSV files have their own dialog.
 bool isStatEncodingFailure(const QString& path, const std::string& message) {

@@ -11,6 +11,7 @@
 
 #include "ppsynth/study/run_output.hpp"
 #include "ui/data_page.hpp"
+#include "ui/local_path.hpp"
 #include "ui/message_area.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
@@ -21,13 +22,6 @@
 namespace ppsynth::ui {
 
 namespace {
-std::string localPath(const QString& path) {
-    return QFile::encodeName(path).toStdString();
-}
-
-QString fromLocalPath(const std::string& path) {
-    return QFile::decodeName(QByteArray::fromStdString(path));
-}
 
 // The data file a run folder's run.json records (written by study::writeRunOutput), read
 // before the folder is loaded so a file that has moved can be located first. Empty when

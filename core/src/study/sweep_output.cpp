@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-json finiteOrNull(double v) {
+json finiteNumberOrNull(double v) {
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
@@ -86,13 +86,13 @@ json rowJson(const SweepRow& r) {
               {"above_threshold", ir.aboveThreshold}}},
             {"whack_a_mole", r.whackAMole},
             {"seconds", r.seconds},
-            {"q90_ci_overlap", finiteOrNull(r.q90CiOverlap)},
-            {"q90_rel_error", finiteOrNull(r.q90RelError)},
-            {"mean_ci_overlap", finiteOrNull(r.meanCiOverlap)},
-            {"mean_rel_error", finiteOrNull(r.meanRelError)},
-            {"U_m", finiteOrNull(r.Um)},
-            {"pmse", finiteOrNull(r.pmse)},
-            {"s_pmse", finiteOrNull(r.sPmse)},
+            {"q90_ci_overlap", finiteNumberOrNull(r.q90CiOverlap)},
+            {"q90_rel_error", finiteNumberOrNull(r.q90RelError)},
+            {"mean_ci_overlap", finiteNumberOrNull(r.meanCiOverlap)},
+            {"mean_rel_error", finiteNumberOrNull(r.meanRelError)},
+            {"U_m", finiteNumberOrNull(r.Um)},
+            {"pmse", finiteNumberOrNull(r.pmse)},
+            {"s_pmse", finiteNumberOrNull(r.sPmse)},
             {"utility", r.utility                ? json::parse(toJson(*r.utility, -1))
                         : r.utilityError.empty() ? json(nullptr)
                                                  : json{{"error", r.utilityError}}}};

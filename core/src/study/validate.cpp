@@ -17,12 +17,14 @@ namespace ppsynth::study {
 
 namespace {
 
-bool oneOf(const std::string& v, std::initializer_list<const char*> options) {
+bool isOneOf(const std::string& v, std::initializer_list<const char*> options) {
     return std::any_of(options.begin(), options.end(), [&](const char* o) { return v == o; });
 }
 
 // The names data/ and models/ accept are the single source for what a configuration may say.
-bool isModelFamily(const std::string& family) { return models::findFamily(family) != nullptr; }
+bool isModelFamily(const std::string& family) {
+    return models::findFamily(family) != nullptr;
+}
 
 Error refused(const std::string& where, const std::string& what) {
     return Error::invalidInput(where + ": " + what);
@@ -61,7 +63,7 @@ Status checkMcmc(const RunConfig::Mcmc& m) {
          {"thin", m.thin, limits::kThin},
          {"max_treedepth", m.maxTreeDepth, limits::kTreeDepth, mcmc::kMaxTreeDepth}});
     if (!range.empty()) return refused("mcmc", range);
-    if (!oneOf(m.sampler, {"auto", "nuts", "gibbs"}))
+    if (!isOneOf(m.sampler, {"auto", "nuts", "gibbs"}))
         return refused("mcmc",
                        "'sampler' must be \"auto\" (the model's choice), \"nuts\" or \"gibbs\" "
                        "(the normal mixture's augmented Gibbs sweep)");
@@ -107,7 +109,7 @@ Status checkSynthesizer(const SynthesizerConfig& s, const std::string& where) {
     if (s.M && !(*s.M > 0)) return refused(where, "'M' must be positive");
     if (s.M && s.scheme != Scheme::Lipschitz)
         return refused(where, "'M' applies to the lipschitz scheme only");
-    if (!oneOf(s.source, {"data", "synthetic"}))
+    if (!isOneOf(s.source, {"data", "synthetic"}))
         return refused(where, "'source' must be \"data\" or \"synthetic\"");
     if (s.k && !(*s.k > 0 && *s.k <= 1)) return refused(where, "'k' must be in (0, 1] or \"auto\"");
     if (!(s.tolerance > 0 && s.tolerance < 1))
