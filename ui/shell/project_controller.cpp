@@ -8,6 +8,7 @@
 #include "ui/counted.hpp"
 #include "ui/csv_options_dialog.hpp"
 #include "ui/data_page.hpp"
+#include "ui/local_path.hpp"
 #include "ui/message_area.hpp"
 #include "ui/project_leftovers.hpp"
 #include "ui/run/run_list.hpp"
