@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -55,6 +56,13 @@ inline std::vector<std::string> filesUnder(const std::filesystem::path& dir) {
         if (e.is_regular_file())
             out.push_back(std::filesystem::relative(e.path(), dir).generic_string());
     std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Every file under `dir`, relative and sorted, with its bytes (a run folder's synthetic/).
+inline std::map<std::string, std::string> filesWithBytes(const std::filesystem::path& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& f : filesUnder(dir)) out[f] = slurp(dir / f);
     return out;
 }
 

@@ -45,14 +45,6 @@ json quickExample(const fs::path& dir) {
     return j;
 }
 
-// Every synthetic file under a run folder, with its bytes.
-std::map<std::string, std::string> syntheticFiles(const fs::path& run) {
-    std::map<std::string, std::string> out;
-    for (const auto& f : test::filesUnder(run / "synthetic"))
-        out[f] = test::slurp(run / "synthetic" / f);
-    return out;
-}
-
 }  // namespace
 
 class TstCliProject : public QObject {
@@ -74,8 +66,8 @@ class TstCliProject : public QObject {
         QVERIFY2(a.code == 0, a.err.c_str());
         const auto b = cli({"run", q(dir / "config.json"), "--out", q(dir / "from_config")});
         QVERIFY2(b.code == 0, b.err.c_str());
-        const auto fromProject = syntheticFiles(dir / "from_project");
-        const auto fromConfig = syntheticFiles(dir / "from_config");
+        const auto fromProject = test::filesWithBytes(dir / "from_project" / "synthetic");
+        const auto fromConfig = test::filesWithBytes(dir / "from_config" / "synthetic");
         QCOMPARE(fromProject.size(), std::size_t(4 * 2));  // 4 synthesizers, m = 2
         QVERIFY(fromProject == fromConfig);
         QCOMPARE(a.out, b.out);  // the same epsilons, risks and utilities printed

@@ -22,10 +22,10 @@ using namespace ppsynth;
 Q_DECLARE_METATYPE(ppsynth::ErrorKind)
 
 // Compares two kinds and names both on failure.
-#define QCOMPARE_KIND(actual, expected)                                                     \
-    QVERIFY2((actual) == (expected),                                                      \
-             (std::string("kind ") + toString(actual) + ", expected " + toString(expected)) \
-                 .c_str())
+#define QCOMPARE_KIND(actual, expected) \
+    QVERIFY2(                           \
+        (actual) == (expected),         \
+        (std::string("kind ") + toString(actual) + ", expected " + toString(expected)).c_str())
 
 class TstErrors : public QObject {
     Q_OBJECT
@@ -34,8 +34,7 @@ class TstErrors : public QObject {
         QTest::addColumn<ErrorKind>("kind");
         QTest::addColumn<ErrorKind>("expected");
         QTest::newRow("plain Error{...}") << Error{"bad"}.kind << ErrorKind::InvalidInput;
-        QTest::newRow("invalidInput") << Error::invalidInput("bad").kind
-                                      << ErrorKind::InvalidInput;
+        QTest::newRow("invalidInput") << Error::invalidInput("bad").kind << ErrorKind::InvalidInput;
         QTest::newRow("cancelled") << Error::cancelled().kind << ErrorKind::Cancelled;
         QTest::newRow("alreadyExists")
             << Error::alreadyExists("'x' already exists").kind << ErrorKind::AlreadyExists;

@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "mcmc/tempering.hpp"
 #include "../common/near.hpp"
+#include "mcmc/tempering.hpp"
 #include "mixture_test_support.hpp"
 #include "models/design.hpp"
 #include "models/mixture_cache.hpp"

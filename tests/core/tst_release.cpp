@@ -216,7 +216,8 @@ study::RunResult runWithSynthesizers() {
     sigmoid.source = "synthetic";
     sigmoid.sigmoidA = 8;
     add("EM", Scheme::Scalar).match = "LW-M";
-    run.synthesizers.back().details = study::ScalarDetails{.a = 0.42, .noiseLimited = false, .converged = false, .tries = {}};
+    run.synthesizers.back().details =
+        study::ScalarDetails{.a = 0.42, .noiseLimited = false, .converged = false, .tries = {}};
     auto& lwFinal = add("LW-M final", Scheme::Reweight);
     lwFinal.base = "LW-M";
     lwFinal.tolerance = 0.03;
@@ -228,7 +229,8 @@ study::RunResult runWithSynthesizers() {
     auto& budget = add("EM budget", Scheme::Scalar);
     budget.epsilon = 3.0;
     budget.tolerance = 0.05;
-    run.synthesizers.back().details = study::ScalarDetails{.a = 0.31, .noiseLimited = false, .converged = false, .tries = {}};
+    run.synthesizers.back().details =
+        study::ScalarDetails{.a = 0.31, .noiseLimited = false, .converged = false, .tries = {}};
     return run;
 }
 

@@ -362,7 +362,8 @@ class TstRunner : public QObject {
             const double ir = static_cast<double>(outside) / static_cast<double>(n);
             QVERIFY2(
                 std::abs(data->records.alpha[i] - clamp01(0.9 * (1 - ir) + 0.05)) < 1e-12,
-                qPrintable(QString("record %1: %2 vs IR %3").arg(i).arg(data->records.alpha[i]).arg(ir)));
+                qPrintable(
+                    QString("record %1: %2 vs IR %3").arg(i).arg(data->records.alpha[i]).arg(ir)));
             const double irSyn = unw->records.ir[static_cast<std::size_t>(i)];
             QVERIFY_NEAR(syn->records.alpha[i], clamp01(0.9 * (1 - irSyn) + 0.05), 1e-12);
             spread += std::abs(data->records.alpha[i] - syn->records.alpha[i]);
@@ -466,8 +467,8 @@ class TstRunner : public QObject {
             QVERIFY(at != rows.end());
             const auto i = static_cast<Eigen::Index>(at - rows.begin());
             QCOMPARE(s.records.recordDelta[i], s.deltaAlphaX);
-            QVERIFY_NEAR(s.records.alpha[i] * std::abs(e["argmax_loglik"].get<double>()), s.deltaAlphaX,
-                         1e-9 * s.deltaAlphaX);
+            QVERIFY_NEAR(s.records.alpha[i] * std::abs(e["argmax_loglik"].get<double>()),
+                         s.deltaAlphaX, 1e-9 * s.deltaAlphaX);
             QVERIFY(e["argmax_loglik"].get<double>() < 0);  // a Poisson pmf is below 1
             if (fromF) {
                 QVERIFY(e["f_agreement"]["rank_correlation"].get<double>() > 0.9);

@@ -46,9 +46,8 @@ RunConfig validConfig() {
     em.match = "LW";
     auto f = synthesizer("F", Scheme::Reweight);
     f.base = "LW";
-    c.synthesizers = {synthesizer("U", Scheme::Unweighted), lw,
-                      synthesizer("CW", Scheme::Marginal), synthesizer("S", Scheme::Sigmoid),
-                      em, f};
+    c.synthesizers = {synthesizer("U", Scheme::Unweighted), lw, synthesizer("CW", Scheme::Marginal),
+                      synthesizer("S", Scheme::Sigmoid),    em, f};
     return c;
 }
 
@@ -91,7 +90,8 @@ const std::map<QString, Change>& changes() {
         {"k", [](RunConfig& c) { c.synthesizers[5].k = 1.5; }},
         {"tolerance", [](RunConfig& c) { c.synthesizers[4].tolerance = 0; }},
         {"match and epsilon", [](RunConfig& c) { c.synthesizers[4].epsilon = 4.0; }},
-        {"epsilon", [](RunConfig& c) {
+        {"epsilon",
+         [](RunConfig& c) {
              c.synthesizers[4].match.clear();
              c.synthesizers[4].epsilon = -1.0;
          }},
@@ -100,11 +100,13 @@ const std::map<QString, Change>& changes() {
         {"match unknown", [](RunConfig& c) { c.synthesizers[4].match = "X"; }},
         {"match itself", [](RunConfig& c) { c.synthesizers[4].match = "EM"; }},
         {"base unweighted", [](RunConfig& c) { c.synthesizers[5].base = "U"; }},
-        {"cycle", [](RunConfig& c) {
+        {"cycle",
+         [](RunConfig& c) {
              c.synthesizers[4].match = "F";
              c.synthesizers[5].base = "EM";
          }},
-        {"every weight 0", [](RunConfig& c) {
+        {"every weight 0",
+         [](RunConfig& c) {
              c.synthesizers[1].c = 0.5;
              c.synthesizers[1].g = -0.5;
          }},
@@ -140,10 +142,12 @@ class TstValidate : public QObject {
         row("no target", "data: needs 'target', the sensitive variable");
         row("transform", "data: 'transform' must be none, log, log-shift or asinh");
         row("missing", "data: 'missing' must be \"error\" or \"listwise\"");
-        row("tau", "model: 'tau' must be \"auto\" (integrated for one component, sampled for the "
-                   "mixture), \"integrated\" (tau_j integrated out of the sampler) or \"sampled\"");
-        row("family", "model: 'family' must be normal, normal-mixture, poisson, negbin or "
-                      "poisson-means");
+        row("tau",
+            "model: 'tau' must be \"auto\" (integrated for one component, sampled for the "
+            "mixture), \"integrated\" (tau_j integrated out of the sampler) or \"sampled\"");
+        row("family",
+            "model: 'family' must be normal, normal-mixture, poisson, negbin or "
+            "poisson-means");
         row("K", "model: 'K' must be at least 1");
         row("chains", "mcmc: 'chains' is 0 but must be at least 1");
         row("draws", "mcmc: 'draws' is 0 but must be at least 1");
@@ -152,8 +156,9 @@ class TstValidate : public QObject {
         row("refit_warmup", "mcmc: 'refit_warmup' is -5 but must be 0 or more");
         row("thin", "mcmc: 'thin' is 0 but must be at least 1");
         row("max_treedepth", "mcmc: 'max_treedepth' is 31 but must be between 1 and 30");
-        row("sampler", "mcmc: 'sampler' must be \"auto\" (the model's choice), \"nuts\" or "
-                       "\"gibbs\"");
+        row("sampler",
+            "mcmc: 'sampler' must be \"auto\" (the model's choice), \"nuts\" or "
+            "\"gibbs\"");
         row("adapt_delta", "mcmc: 'adapt_delta' must be in (0, 1)");
         row("m", "synthesis: 'm' must be at least 1");
         row("radius", "risk: 'radius' must be positive");
@@ -177,20 +182,24 @@ class TstValidate : public QObject {
         row("source", "synthesizers[2] 'CW': 'source' must be \"data\" or \"synthetic\"");
         row("k", "synthesizers[5] 'F': 'k' must be in (0, 1] or \"auto\"");
         row("tolerance", "synthesizers[4] 'EM': 'tolerance' must be in (0, 1)");
-        row("match and epsilon", "synthesizers[4] 'EM': a scalar weight needs exactly one of "
-                                 "'match' (a synthesizer's name) or 'epsilon'");
+        row("match and epsilon",
+            "synthesizers[4] 'EM': a scalar weight needs exactly one of "
+            "'match' (a synthesizer's name) or 'epsilon'");
         row("epsilon", "synthesizers[4] 'EM': 'epsilon' must be positive");
-        row("no base", "synthesizers[5] 'F': re-weighting needs 'base': the weighted "
-                       "synthesizer to start from");
+        row("no base",
+            "synthesizers[5] 'F': re-weighting needs 'base': the weighted "
+            "synthesizer to start from");
         row("name twice", "synthesizers[2] 'LW': the name is used twice");
-        row("match unknown", "synthesizers[4] 'EM': 'match' names 'X', which is not a "
-                             "synthesizer of this run");
+        row("match unknown",
+            "synthesizers[4] 'EM': 'match' names 'X', which is not a "
+            "synthesizer of this run");
         row("match itself", "synthesizers[4] 'EM': 'match' cannot name itself");
         row("base unweighted",
             "synthesizers[5] 'F': 'base' must be a weighted synthesizer, not 'U' (unweighted)");
         row("cycle", "synthesizers: the 'match'/'base' references form a cycle");
-        row("every weight 0", "synthesizer 'LW' (lipschitz): c = 0.5, g = -0.5 gives every "
-                              "record weight 0");
+        row("every weight 0",
+            "synthesizer 'LW' (lipschitz): c = 0.5, g = -0.5 gives every "
+            "record weight 0");
     }
     void eachRuleRefuses() {
         QFETCH(QString, change);

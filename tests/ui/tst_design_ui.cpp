@@ -171,8 +171,10 @@ class TstDesignUi : public QObject {
             << "zero weights"
             << "synthesizer 'LW' (lipschitz): c = 0, g = 0 gives every record weight 0";
         QTest::newRow("sigmoid a = 0")
-            << "sigmoid" << "synthesizers[2] 'S': 'a' (the sigmoid's steepness) must be positive";
-        QTest::newRow("no chains") << "chains" << "mcmc: 'chains' is 0 but must be at least 1";
+            << "sigmoid"
+            << "synthesizers[2] 'S': 'a' (the sigmoid's steepness) must be positive";
+        QTest::newRow("no chains") << "chains"
+                                   << "mcmc: 'chains' is 0 but must be at least 1";
     }
     void runPageRefusesBadSettings() {
         QFETCH(QString, change);

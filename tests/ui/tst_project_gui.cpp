@@ -15,10 +15,10 @@
 #include "ppsynth/study/runner.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/main_window.hpp"
-#include "ui/shell/page_settings.hpp"
-#include "ui/shell/project_controller.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
+#include "ui/shell/page_settings.hpp"
+#include "ui/shell/project_controller.hpp"
 
 namespace fs = std::filesystem;
 using namespace ppsynth;
@@ -30,13 +30,6 @@ bool waitForJob(ui::JobRunnerBase* job) {
     if (!job->isRunning()) return true;
     QSignalSpy spy(job, &ui::JobRunnerBase::finished);
     return spy.wait(120000);
-}
-
-std::map<std::string, std::string> syntheticFiles(const fs::path& run) {
-    std::map<std::string, std::string> out;
-    for (const auto& f : test::filesUnder(run / "synthetic"))
-        out[f] = test::slurp(run / "synthetic" / f);
-    return out;
 }
 
 }  // namespace
@@ -94,9 +87,9 @@ class TstProjectGui : public QObject {
         study::RunConfig cli = *config;
         cli.data.types = gui->data.types;
         cli.model.priors = gui->model.priors;
-        const auto fromGui = syntheticFiles(dir / "gui");
+        const auto fromGui = test::filesWithBytes(dir / "gui" / "synthetic");
         QCOMPARE(fromGui.size(), std::size_t(4 * 2));
-        QVERIFY(fromGui == syntheticFiles(dir / "cli"));
+        QVERIFY(fromGui == test::filesWithBytes(dir / "cli" / "synthetic"));
         QCOMPARE(QString::fromStdString(study::toJson(*gui)).split(QLatin1Char('\n')),
                  QString::fromStdString(study::toJson(cli)).split(QLatin1Char('\n')));
     }

@@ -151,11 +151,11 @@ TableData riskTable(const RunResult& run) {
                  QStringLiteral("Whack-a-mole")};
     for (const auto& s : run.synthesizers) {
         const auto& r = s.irSummary;
-        t.rows.push_back({qTables(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
-                          formatCell(r.q3), formatCell(r.max), count(r.aboveThreshold),
-                          s.scheme == study::Scheme::Unweighted
-                              ? QStringLiteral("–")
-                              : count(s.records.whackAMole.size())});
+        t.rows.push_back(
+            {qTables(s.name), formatCell(r.mean), formatCell(r.median), formatCell(r.q1),
+             formatCell(r.q3), formatCell(r.max), count(r.aboveThreshold),
+             s.scheme == study::Scheme::Unweighted ? QStringLiteral("–")
+                                                   : count(s.records.whackAMole.size())});
     }
     return t;
 }

@@ -244,8 +244,8 @@ Expected<BuiltChart> utilityViolins(const RunResult& run, std::size_t index) {
         auto summary = utility::violinSummary(st.syntheticQuantiles);
         if (!summary)
             return summary.error().prefixed("synthesizer '" + s.name + "', " + name + ": ");
-        violins.push_back(
-            {qRunCharts(s.name), std::move(*summary), confidential, QStringLiteral("confidential value")});
+        violins.push_back({qRunCharts(s.name), std::move(*summary), confidential,
+                           QStringLiteral("confidential value")});
     }
     auto chart = std::make_unique<charts::ViolinChart>();
     const QString statistic = qRunCharts(name);

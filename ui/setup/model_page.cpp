@@ -15,10 +15,10 @@
 #include <QValidator>
 #include <limits>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/validate.hpp"
-#include "ppsynth/models/family_registry.hpp"
 #include "ui/setup/exact_spin_box.hpp"
 
 namespace ppsynth::ui {

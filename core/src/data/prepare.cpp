@@ -210,11 +210,10 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
         in.report.notes.push_back(std::move(note));
 
     // The design matrix and the patterns.
-    auto design = buildDesignMatrix(
-        table, roles, in.keptRows,
-        DesignOptions{.maxLevels = options.maxLevels,
-                      .rankTolerance = options.rankTolerance,
-                      .cancel = options.cancel});
+    auto design = buildDesignMatrix(table, roles, in.keptRows,
+                                    DesignOptions{.maxLevels = options.maxLevels,
+                                                  .rankTolerance = options.rankTolerance,
+                                                  .cancel = options.cancel});
     if (!design) return design.error();
     in.X = std::move(design->X);
     in.coding = std::move(design->coding);

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "ppsynth/mcmc/nuts.hpp"
-#include "ppsynth/study/validate.hpp"
 #include "ppsynth/study/simulate.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/json_reader.hpp"
 
 namespace ppsynth::study {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "ppsynth/study/validate.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "study/json_reader.hpp"
 #include "study/run_config_sections.hpp"
 #include "study/sweep_json.hpp"

@@ -36,7 +36,7 @@ struct PrepareOptions {
     std::size_t maxLevels = 100;  // per categorical predictor, among the kept rows
     // Poisson / negative binomial: y must be non-negative whole numbers, transform "none".
     bool countModel = false;
-    double rankTolerance = 1e-7;  // see DesignOptions
+    double rankTolerance = 1e-7;                // see DesignOptions
     const std::atomic<bool>* cancel = nullptr;  // polled between steps and in the rank check
 };
 
