@@ -270,6 +270,22 @@ class TstDesignMatrix : public QObject {
         QCOMPARE(d->X.col(1).sum(), 1.0);
     }
 
+    // The run copies X for its model a block of columns at a time: an exact copy, or
+    // "cancelled" when the flag is set.
+    void copyDesignIsExactAndCancellable() {
+        Eigen::MatrixXd X(50, 200);
+        for (Eigen::Index j = 0; j < X.cols(); ++j)
+            for (Eigen::Index i = 0; i < X.rows(); ++i)
+                X(i, j) = std::sin(0.1 * static_cast<double>(i) + static_cast<double>(j));
+        const auto copy = copyDesign(X);
+        QVERIFY(copy.hasValue());
+        QVERIFY(*copy == X);
+        std::atomic<bool> stop{true};
+        const auto stopped = copyDesign(X, &stop);
+        QVERIFY(!stopped);
+        QCOMPARE(stopped.kind(), ppsynth::ErrorKind::Cancelled);
+    }
+
     // Wide designs (hundreds of dummy columns) take the sparse route of the rank check: the
     // same verdicts and messages as the dense one, and a set cancel flag stops it.
     void wideDesign_data() {

@@ -878,6 +878,62 @@ class TstModels : public QObject {
         QVERIFY(makeModel(spec, d.X, d.y).hasValue());
     }
 
+    // The sparse copy of a dummy-coded X (built a block of columns at a time so it can be
+    // cancelled) must give the dense products: same log density and gradient.
+    void sparseDesignMatchesDense_data() {
+        QTest::addColumn<QString>("family");
+        for (const char* f : {"normal", "poisson", "negbin", "normal-mixture"})
+            QTest::newRow(f) << QString(f);
+    }
+    void sparseDesignMatchesDense() {
+        QFETCH(QString, family);
+        const std::string fam = family.toStdString();
+        const Data d = makeData(fam, 300, 150, 41, true);
+        auto make = [&](bool allowSparse) -> std::unique_ptr<RegressionModel> {
+            if (fam == "normal")
+                return std::make_unique<NormalRegression>(d.X, d.y, d.names, Priors{}, allowSparse);
+            if (fam == "poisson")
+                return std::make_unique<PoissonRegression>(d.X, d.y, d.names, Priors{},
+                                                           allowSparse);
+            if (fam == "negbin")
+                return std::make_unique<NegBinRegression>(d.X, d.y, d.names, Priors{}, allowSparse);
+            return std::make_unique<NormalMixture>(d.X, d.y, 3, d.names, Priors{}, allowSparse);
+        };
+        const auto sparse = make(true), dense = make(false);
+        QVERIFY(sparse->designIsSparse());
+        QVERIFY(!dense->designIsSparse());
+        for (std::uint64_t rep = 0; rep < 3; ++rep) {
+            const Eigen::VectorXd q = randomPoint(*sparse, 300 + rep);
+            const Eigen::VectorXd a = randomWeights(d.y.size(), 400 + rep);
+            Eigen::VectorXd gs, gd;
+            const double fs = lp(*sparse, q, a, &gs), fd = lp(*dense, q, a, &gd);
+            QVERIFY_NEAR(fs, fd, 1e-9 * (1 + std::abs(fd)));
+            QVERIFY_NEAR((gs - gd).cwiseAbs().maxCoeff(), 0.0,
+                         1e-9 * (1 + gd.cwiseAbs().maxCoeff()));
+        }
+    }
+
+    // Building a model scans X several times (seconds for thousands of dummy columns): a set
+    // cancel flag gives "cancelled" for every family, never a half-built model.
+    void factoryStopsWhenCancelled_data() {
+        QTest::addColumn<QString>("family");
+        for (const auto& f : modelFamilies()) QTest::newRow(f.c_str()) << QString::fromStdString(f);
+    }
+    void factoryStopsWhenCancelled() {
+        QFETCH(QString, family);
+        const Data d = makeData(family.toStdString(), 400, 300, 43, true);
+        ModelSpec spec;
+        spec.family = family.toStdString();
+        spec.components = 3;
+        std::atomic<bool> stop{true};
+        spec.cancel = &stop;
+        const auto m = makeModel(spec, d.X, d.y, d.names);
+        QVERIFY(!m);
+        QCOMPARE(m.kind(), ErrorKind::Cancelled);
+        stop = false;
+        QVERIFY(makeModel(spec, d.X, d.y, d.names).hasValue());
+    }
+
     // NUTS can fling a trajectory far out (phi -> 0 or inf, sigma -> 0, gamma -> 0). At any
     // unconstrained point the log density must come back without throwing: either finite
     // with a finite gradient, or -inf (which the sampler counts as a divergence), never NaN

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "data/message_text.hpp"
+#include "ppsynth/common/cancel.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data {
@@ -229,7 +230,7 @@ Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table, std::span<cons
     const auto p = static_cast<Eigen::Index>(columnCount());
     Eigen::MatrixXd X(static_cast<Eigen::Index>(rows.size()), p);
     for (Eigen::Index j = 0; j < p; j += 64) {
-        if (cancel && cancel->load()) return Error::cancelled();
+        if (stopRequested(cancel)) return Error::cancelled();
         X.middleCols(j, std::min<Eigen::Index>(64, p - j)).setZero();
     }
     if (p > 0) X.col(0).setOnes();
@@ -248,10 +249,6 @@ Expected<Eigen::MatrixXd> DesignCoding::apply(const Table& table) const {
 }
 
 namespace {
-
-bool stopRequested(const std::atomic<bool>* cancel) {
-    return cancel && cancel->load();
-}
 
 // The message for a minimal dependent set of design columns (indices into X).
 Error dependentSetError(std::vector<std::size_t> involved, const DesignCoding& coding) {
@@ -470,6 +467,16 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
     if (auto s = checkFullRank(out.X, coding, options.rankTolerance, options.cancel); !s)
         return s.error();
     return out;
+}
+
+Expected<Eigen::MatrixXd> copyDesign(const Eigen::MatrixXd& X, const std::atomic<bool>* cancel) {
+    Eigen::MatrixXd copy(X.rows(), X.cols());
+    for (Eigen::Index j0 = 0; j0 < X.cols(); j0 += kColumnsPerPoll) {
+        if (stopRequested(cancel)) return Error::cancelled();
+        const Eigen::Index w = std::min<Eigen::Index>(kColumnsPerPoll, X.cols() - j0);
+        copy.middleCols(j0, w) = X.middleCols(j0, w);
+    }
+    return copy;
 }
 
 }  // namespace ppsynth::data

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "data/message_text.hpp"
+#include "ppsynth/common/cancel.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data {
@@ -219,7 +220,7 @@ Expected<ModelInputs> prepareModelInputs(const Table& table, const Roles& roles,
     in.coding = std::move(design->coding);
     for (auto& note : design->notes) in.report.notes.push_back(std::move(note));
 
-    if (options.cancel && options.cancel->load()) return Error::cancelled();
+    if (stopRequested(options.cancel)) return Error::cancelled();
     auto patterns = computePatterns(table, roles.known, in.keptRows);
     if (!patterns) return patterns.error();
     in.patterns = std::move(*patterns);

@@ -2,20 +2,44 @@
 
 #include <algorithm>
 
+#include "ppsynth/common/cancel.hpp"
+
 namespace ppsynth::models::detail {
 
-Design::Design(Eigen::MatrixXd X, bool allowSparse) : X_(std::move(X)) {
-    colMeans_ = X_.rows() > 0 ? Eigen::RowVectorXd(X_.colwise().mean())
-                              : Eigen::RowVectorXd::Zero(X_.cols());
-    const auto total = static_cast<double>(X_.size());
-    const auto nonzero = static_cast<double>((X_.array() != 0.0).count());
-    sparse_ = allowSparse && total > 0 && nonzero <= kSparseDensity * total;
-    if (sparse_) {
-        S_ = X_.sparseView();
-        St_ = S_.transpose();
-        S_.makeCompressed();
-        St_.makeCompressed();
+// Every pass over X goes a block of columns at a time so a wide design (thousands of dummy
+// columns, hundreds of MB) stops within milliseconds of a cancel.
+Design::Design(Eigen::MatrixXd X, bool allowSparse, const std::atomic<bool>* cancel)
+    : X_(std::move(X)) {
+    const Eigen::Index n = X_.rows(), p = X_.cols();
+    colMeans_ = Eigen::RowVectorXd::Zero(p);
+    Eigen::Index nonzero = 0;
+    for (Eigen::Index j0 = 0; j0 < p; j0 += kColumnsPerPoll) {
+        if (stopRequested(cancel)) return;
+        const Eigen::Index w = std::min<Eigen::Index>(kColumnsPerPoll, p - j0);
+        if (n > 0) colMeans_.segment(j0, w) = X_.middleCols(j0, w).colwise().mean();
+        nonzero += (X_.middleCols(j0, w).array() != 0.0).count();
     }
+    const auto total = static_cast<double>(X_.size());
+    sparse_ = allowSparse && total > 0 && static_cast<double>(nonzero) <= kSparseDensity * total;
+    if (!sparse_) return;
+    // Filled column by column (sorted, exact zeros left out, as sparseView does), then
+    // converted to the row-major form the products use.
+    Eigen::SparseMatrix<double> byColumn(n, p);
+    byColumn.reserve(nonzero);
+    for (Eigen::Index j = 0; j < p; ++j) {
+        if (j % kColumnsPerPoll == 0 && stopRequested(cancel)) {
+            sparse_ = false;
+            return;
+        }
+        byColumn.startVec(j);
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (X_(i, j) != 0.0) byColumn.insertBack(i, j) = X_(i, j);
+    }
+    byColumn.finalize();
+    S_ = byColumn;
+    St_ = S_.transpose();
+    S_.makeCompressed();
+    St_.makeCompressed();
 }
 
 // Sparse paths: one pass over the nonzeros of the rows (contiguous), each an axpy on K

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <atomic>
 
 namespace ppsynth::models::detail {
 
@@ -14,7 +15,10 @@ class Design {
     // Use the sparse copy when at most this share of the entries is nonzero.
     static constexpr double kSparseDensity = 0.3;
 
-    explicit Design(Eigen::MatrixXd X, bool allowSparse = true);
+    // cancel is polled while X is scanned (column blocks); once it is set the copy may be
+    // incomplete and must be discarded.
+    explicit Design(Eigen::MatrixXd X, bool allowSparse = true,
+                    const std::atomic<bool>* cancel = nullptr);
 
     Eigen::Index rows() const { return X_.rows(); }
     Eigen::Index cols() const { return X_.cols(); }

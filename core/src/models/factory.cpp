@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ppsynth/common/cancel.hpp"
 #include "ppsynth/models/family_registry.hpp"
 
 namespace ppsynth::models {
@@ -31,13 +32,15 @@ Status checkData(const ModelSpec& spec, const FamilyInfo& family, const Eigen::M
         if (!names.empty() && names.size() != static_cast<std::size_t>(X.cols()))
             return Error{"got " + std::to_string(names.size()) + " column names for " +
                          std::to_string(X.cols()) + " design columns"};
-        for (Eigen::Index j = 0; j < X.cols(); ++j)
+        for (Eigen::Index j = 0; j < X.cols(); ++j) {
+            if (j % kColumnsPerPoll == 0 && stopRequested(spec.cancel)) return Error::cancelled();
             for (Eigen::Index i = 0; i < X.rows(); ++i)
                 if (!std::isfinite(X(i, j)))
                     return Error{"design column '" +
                                  (names.empty() ? std::to_string(j + 1)
                                                 : names[static_cast<std::size_t>(j)]) +
                                  "' row " + std::to_string(i + 1) + " is not a finite number"};
+        }
     }
     const bool counts = family.counts;
     for (Eigen::Index i = 0; i < y.size(); ++i) {
@@ -78,7 +81,10 @@ Expected<std::unique_ptr<Model>> makeModel(const ModelSpec& spec, Eigen::MatrixX
         return Error{"the mixture needs between 1 and 1000 components, got " +
                      std::to_string(spec.components)};
     if (Status s = checkData(spec, *family, X, y, columnNames); !s) return s.error();
-    return family->make(spec, std::move(X), std::move(y), std::move(columnNames));
+    auto model = family->make(spec, std::move(X), std::move(y), std::move(columnNames));
+    // A model whose construction saw the flag may be incomplete: it is never returned.
+    if (stopRequested(spec.cancel)) return Error::cancelled();
+    return model;
 }
 
 }  // namespace ppsynth::models

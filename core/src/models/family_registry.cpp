@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ppsynth/data/transform.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/negbin_regression.hpp"
 #include "ppsynth/models/normal_mixture.hpp"
@@ -15,19 +16,25 @@ namespace ppsynth::models {
 
 namespace {
 
-const std::vector<std::string> kAllTransforms = {"none", "log", "log-shift", "asinh"};
+std::vector<std::string> allTransforms() {
+    std::vector<std::string> names;
+    for (const auto kind : data::kTransformKinds) names.emplace_back(data::toString(kind));
+    return names;
+}
+const std::vector<std::string> kAllTransforms = allTransforms();
 const std::vector<std::string> kUntransformed = {"none"};
 
 template <class M>
 std::unique_ptr<Model> makeRegression(const ModelSpec& spec, Eigen::MatrixXd X, Eigen::VectorXd y,
                                       std::vector<std::string> columnNames) {
-    return std::make_unique<M>(std::move(X), std::move(y), std::move(columnNames), spec.priors);
+    return std::make_unique<M>(std::move(X), std::move(y), std::move(columnNames), spec.priors,
+                               true, spec.cancel);
 }
 
 std::unique_ptr<Model> makeMixture(const ModelSpec& spec, Eigen::MatrixXd X, Eigen::VectorXd y,
                                    std::vector<std::string> columnNames) {
     return std::make_unique<NormalMixture>(std::move(X), std::move(y), spec.components,
-                                           std::move(columnNames), spec.priors);
+                                           std::move(columnNames), spec.priors, true, spec.cancel);
 }
 
 std::unique_ptr<Model> makePoissonMeans(const ModelSpec& spec, Eigen::MatrixXd /*X*/,
@@ -131,6 +138,14 @@ const FamilyInfo* findFamily(const std::string& id) {
     const auto& all = familyRegistry();
     auto it = std::find_if(all.begin(), all.end(), [&](const FamilyInfo& f) { return f.id == id; });
     return it == all.end() ? nullptr : &*it;
+}
+
+std::string familyLabel(const std::string& id, int components) {
+    const FamilyInfo* family = findFamily(id);
+    if (!family) return id;
+    if (family->mixture && components > 0)
+        return family->label + " (K = " + std::to_string(components) + ")";
+    return family->label;
 }
 
 bool isMixtureFamily(const std::string& id) {

@@ -15,9 +15,9 @@ namespace ppsynth::models {
 
 NegBinRegression::NegBinRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                                    std::vector<std::string> columnNames, Priors priors,
-                                   bool allowSparse)
+                                   bool allowSparse, const std::atomic<bool>* cancel)
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors), 1,
-                      allowSparse) {
+                      allowSparse, cancel) {
     lfact_ = detail::logFactorials(y_);
     std::map<double, Eigen::Index> index;
     for (Eigen::Index i = 0; i < y_.size(); ++i) index.emplace(y_(i), 0);
@@ -29,7 +29,7 @@ NegBinRegression::NegBinRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
     }
     which_.resize(static_cast<std::size_t>(y_.size()));
     for (Eigen::Index i = 0; i < y_.size(); ++i) which_[static_cast<std::size_t>(i)] = index[y_(i)];
-    groups_ = detail::RecordGroups::make(X_->dense(), y_, allowSparse);
+    groups_ = detail::RecordGroups::make(X_->dense(), y_, allowSparse, cancel);
     if (groups_) {
         const Eigen::VectorXd& yg = groups_->response();
         evalLfact_ = detail::logFactorials(yg);

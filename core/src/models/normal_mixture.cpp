@@ -14,9 +14,10 @@
 namespace ppsynth::models {
 
 NormalMixture::NormalMixture(Eigen::MatrixXd X, Eigen::VectorXd y, int components,
-                             std::vector<std::string> columnNames, Priors priors, bool allowSparse)
+                             std::vector<std::string> columnNames, Priors priors, bool allowSparse,
+                             const std::atomic<bool>* cancel)
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors),
-                      components, allowSparse) {}
+                      components, allowSparse, cancel) {}
 
 std::size_t NormalMixture::dimension() const {
     return static_cast<std::size_t>(gammaOffset() + 1);

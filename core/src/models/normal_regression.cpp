@@ -11,9 +11,9 @@ namespace ppsynth::models {
 
 NormalRegression::NormalRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                                    std::vector<std::string> columnNames, Priors priors,
-                                   bool allowSparse)
+                                   bool allowSparse, const std::atomic<bool>* cancel)
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors), 1,
-                      allowSparse) {}
+                      allowSparse, cancel) {}
 
 std::size_t NormalRegression::dimension() const {
     return static_cast<std::size_t>(extraOffset() + (priors_.fixedSigma ? 0 : 1));

@@ -11,11 +11,11 @@ namespace ppsynth::models {
 
 PoissonRegression::PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                                      std::vector<std::string> columnNames, Priors priors,
-                                     bool allowSparse)
+                                     bool allowSparse, const std::atomic<bool>* cancel)
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors), 1,
-                      allowSparse) {
+                      allowSparse, cancel) {
     lfact_ = detail::logFactorials(y_);
-    groups_ = detail::RecordGroups::make(X_->dense(), y_, allowSparse);
+    groups_ = detail::RecordGroups::make(X_->dense(), y_, allowSparse, cancel);
     if (groups_) evalLfact_ = detail::logFactorials(groups_->response());
 }
 

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <vector>
 
 #include "models/design.hpp"
+#include "ppsynth/common/cancel.hpp"
 
 namespace ppsynth::models::detail {
 
@@ -18,10 +20,12 @@ class RecordGroups {
   public:
     // The groups of the rows of [X y], or null when there are more than 70% as many groups
     // as records (then the weight sums would cost more than they save).
+    // cancel is polled; once it is set the result is null.
     static std::unique_ptr<const RecordGroups> make(const Eigen::MatrixXd& X,
-                                                    const Eigen::VectorXd& y, bool allowSparse) {
+                                                    const Eigen::VectorXd& y, bool allowSparse,
+                                                    const std::atomic<bool>* cancel = nullptr) {
         std::unique_ptr<RecordGroups> out(new RecordGroups);
-        out->build(X, y, allowSparse);
+        out->build(X, y, allowSparse, cancel);
         if (!out->X_) return nullptr;
         return out;
     }
@@ -37,27 +41,34 @@ class RecordGroups {
 
   private:
     RecordGroups() = default;
-    void build(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, bool allowSparse) {
-        std::map<std::vector<double>, Eigen::Index> index;
+    void build(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, bool allowSparse,
+               const std::atomic<bool>* cancel) {
+        // Rows are keyed by their index and compared in place (lexicographically over x_i
+        // then y_i), so a wide design is never copied into keys.
+        const auto rowLess = [&X, &y](Eigen::Index a, Eigen::Index b) {
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                if (X(a, j) != X(b, j)) return X(a, j) < X(b, j);
+            return y(a) < y(b);
+        };
+        std::map<Eigen::Index, Eigen::Index, decltype(rowLess)> index(rowLess);
         of_.resize(static_cast<std::size_t>(y.size()));
         std::vector<Eigen::Index> first;
-        std::vector<double> key(static_cast<std::size_t>(X.cols() + 1));
         for (Eigen::Index i = 0; i < y.size(); ++i) {
-            for (Eigen::Index j = 0; j < X.cols(); ++j) key[static_cast<std::size_t>(j)] = X(i, j);
-            key.back() = y(i);
-            auto [it, added] = index.emplace(key, static_cast<Eigen::Index>(first.size()));
+            if (i % 256 == 0 && stopRequested(cancel)) return;
+            auto [it, added] = index.emplace(i, static_cast<Eigen::Index>(first.size()));
             if (added) first.push_back(i);
             of_[static_cast<std::size_t>(i)] = it->second;
+            // Groups only grow: once too many, grouping cannot pay off.
+            if (10 * static_cast<Eigen::Index>(first.size()) > 7 * y.size()) return;
         }
         const auto groups = static_cast<Eigen::Index>(first.size());
-        if (10 * groups > 7 * y.size()) return;
         Eigen::MatrixXd Xg(groups, X.cols());
         y_.resize(groups);
         for (Eigen::Index g = 0; g < groups; ++g) {
             Xg.row(g) = X.row(first[static_cast<std::size_t>(g)]);
             y_(g) = y(first[static_cast<std::size_t>(g)]);
         }
-        X_ = std::make_unique<const Design>(std::move(Xg), allowSparse);
+        X_ = std::make_unique<const Design>(std::move(Xg), allowSparse, cancel);
     }
 
     std::vector<Eigen::Index> of_;  // group of record i

@@ -6,12 +6,14 @@
 #include "models/design.hpp"
 #include "models/integrated_tau.hpp"
 #include "models/prior_terms.hpp"
+#include "ppsynth/common/cancel.hpp"
 
 namespace ppsynth::models {
 
 RegressionModel::RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y,
                                  std::vector<std::string> columnNames, Priors priors,
-                                 Eigen::Index components, bool allowSparse)
+                                 Eigen::Index components, bool allowSparse,
+                                 const std::atomic<bool>* cancel)
     : y_(std::move(y)),
       columnNames_(std::move(columnNames)),
       priors_(std::move(priors)),
@@ -23,10 +25,12 @@ RegressionModel::RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y,
     if (!priors_.fixedTau && integrate)
         integrated_ = detail::integratedTau(priors_.tauDf, priors_.tauScale, static_cast<int>(K_));
     if (tauSampled() && !priors_.centeredCoefficients)
-        for (Eigen::Index j = 1; j < p_; ++j)
+        for (Eigen::Index j = 1; j < p_; ++j) {
+            if (j % kColumnsPerPoll == 0 && stopRequested(cancel)) break;
             nonCentred_[static_cast<std::size_t>(j)] =
                 (X.col(j).array() != 0.0).count() < kNonCentredBelow;
-    X_ = std::make_unique<const detail::Design>(std::move(X), allowSparse);
+        }
+    X_ = std::make_unique<const detail::Design>(std::move(X), allowSparse, cancel);
     if (columnNames_.size() != static_cast<std::size_t>(p_)) {
         columnNames_.clear();
         for (Eigen::Index j = 0; j < p_; ++j) columnNames_.push_back(std::to_string(j + 1));

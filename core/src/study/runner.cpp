@@ -6,6 +6,7 @@
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/common/stopwatch.hpp"
+#include "ppsynth/data/design_matrix.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_checks.hpp"
@@ -150,7 +151,11 @@ class Runner {
         // Checked by validate before the run started.
         spec.priors.tau =
             models::tauFormFromString(config_.model.tau).value_or(models::TauForm::Automatic);
-        auto model = models::makeModel(spec, result_.inputs.X, result_.inputs.y,
+        spec.cancel = options_.cancel;
+        // The model keeps its own X; the run's stays for the utility stage.
+        auto X = data::copyDesign(result_.inputs.X, options_.cancel);
+        if (!X) return X.status();
+        auto model = models::makeModel(spec, std::move(*X), result_.inputs.y,
                                        result_.inputs.columnNames());
         if (!model) return model.status();
         model_ = std::move(*model);

@@ -108,4 +108,9 @@ Expected<DesignMatrix> buildDesignMatrix(const Table& table, const Roles& roles,
 Status checkFullRank(const Eigen::MatrixXd& X, const DesignCoding& coding,
                      double rankTolerance = 1e-7, const std::atomic<bool>* cancel = nullptr);
 
+// A copy of X made a block of columns at a time, so a cancel during the copy of a wide design
+// (hundreds of MB) is seen within milliseconds ("cancelled").
+Expected<Eigen::MatrixXd> copyDesign(const Eigen::MatrixXd& X,
+                                     const std::atomic<bool>* cancel = nullptr);
+
 }  // namespace ppsynth::data

@@ -19,6 +19,10 @@ enum class TransformKind {
     Asinh,     // z = asinh(y); any real y
 };
 
+// Every kind, in the order they are offered.
+inline constexpr TransformKind kTransformKinds[] = {TransformKind::None, TransformKind::Log,
+                                                    TransformKind::LogShift, TransformKind::Asinh};
+
 // "none", "log", "log-shift", "asinh". These names are a JSON contract (configs, manifests):
 // never change them.
 std::string_view toString(TransformKind kind);

@@ -2,6 +2,7 @@
 // problem comes back as a message naming the row or setting at fault.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ struct ModelSpec {
     std::string family = "normal";
     int components = 20;  // K, mixture only
     Priors priors;
+    // Polled while the inputs are checked and the model precomputes from X (seconds for a
+    // design with thousands of columns); a set flag makes makeModel return Error::cancelled().
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // The family ids makeModel accepts, in the registry's order (the order the GUI offers them).

@@ -65,6 +65,9 @@ struct FamilyInfo {
 const std::vector<FamilyInfo>& familyRegistry();
 // nullptr for an unknown id.
 const FamilyInfo* findFamily(const std::string& id);
+// What a person reads for a family: "Normal regression", or "Normal mixture (K = 20)" with
+// the mixture's components; the id itself when it is unknown (a run folder from elsewhere).
+std::string familyLabel(const std::string& id, int components = 0);
 // The registry's `mixture` for an id (false for an unknown id).
 bool isMixtureFamily(const std::string& id);
 // "normal, normal-mixture, poisson, negbin or poisson-means": the ids for messages.

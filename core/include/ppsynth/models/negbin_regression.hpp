@@ -5,6 +5,8 @@
 // repeat a lot: they are computed once per distinct value and weighted by the summed alphas.
 #pragma once
 
+#include <atomic>
+
 #include "ppsynth/models/regression_model.hpp"
 
 namespace ppsynth::models {
@@ -18,7 +20,7 @@ class NegBinRegression final : public RegressionModel {
     // y: non-negative integers (checked by makeModel).
     NegBinRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                      std::vector<std::string> columnNames = {}, Priors priors = {},
-                     bool allowSparse = true);
+                     bool allowSparse = true, const std::atomic<bool>* cancel = nullptr);
     ~NegBinRegression() override;
 
     std::string family() const override { return "negbin"; }

@@ -11,6 +11,8 @@
 // the double range (Dirichlet(gamma/K) puts mass near the edges) remain finite.
 #pragma once
 
+#include <atomic>
+
 #include "ppsynth/models/regression_model.hpp"
 
 namespace ppsynth::models {
@@ -26,7 +28,7 @@ class NormalMixture final : public RegressionModel {
 
     NormalMixture(Eigen::MatrixXd X, Eigen::VectorXd y, int components = kDefaultComponents,
                   std::vector<std::string> columnNames = {}, Priors priors = {},
-                  bool allowSparse = true);
+                  bool allowSparse = true, const std::atomic<bool>* cancel = nullptr);
 
     std::string family() const override { return "normal-mixture"; }
     std::size_t dimension() const override;

@@ -3,6 +3,8 @@
 // q = [beta (p), log tau (p unless Priors::fixedTau), log sigma (unless Priors::fixedSigma)].
 #pragma once
 
+#include <atomic>
+
 #include "ppsynth/models/regression_model.hpp"
 
 namespace ppsynth::models {
@@ -11,7 +13,7 @@ class NormalRegression final : public RegressionModel {
   public:
     NormalRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                      std::vector<std::string> columnNames = {}, Priors priors = {},
-                     bool allowSparse = true);
+                     bool allowSparse = true, const std::atomic<bool>* cancel = nullptr);
 
     std::string family() const override { return "normal"; }
     std::size_t dimension() const override;

@@ -2,6 +2,8 @@
 // tau_j ~ half-t(3, 0, 1). q = [beta (p), log tau (p)].
 #pragma once
 
+#include <atomic>
+
 #include "ppsynth/models/regression_model.hpp"
 
 namespace ppsynth::models {
@@ -15,7 +17,7 @@ class PoissonRegression final : public RegressionModel {
     // y: non-negative integers (checked by makeModel).
     PoissonRegression(Eigen::MatrixXd X, Eigen::VectorXd y,
                       std::vector<std::string> columnNames = {}, Priors priors = {},
-                      bool allowSparse = true);
+                      bool allowSparse = true, const std::atomic<bool>* cancel = nullptr);
     ~PoissonRegression() override;
 
     std::string family() const override { return "poisson"; }

@@ -14,6 +14,7 @@
 // whatever the form, so the extras sit at reportedExtraOffset() there.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,8 +47,11 @@ class RegressionModel : public Model {
   protected:
     // columnNames: one per column of X, or empty for "1".."p". Inputs are assumed valid
     // (makeModel checks them); allowSparse = false forces dense products (benchmarks).
+    // cancel is polled while X is scanned; once it is set the object may be incomplete and
+    // must be discarded (makeModel does).
     RegressionModel(Eigen::MatrixXd X, Eigen::VectorXd y, std::vector<std::string> columnNames,
-                    Priors priors, Eigen::Index components, bool allowSparse);
+                    Priors priors, Eigen::Index components, bool allowSparse,
+                    const std::atomic<bool>* cancel = nullptr);
 
     Eigen::Index p() const { return p_; }
     Eigen::Index components() const { return K_; }
