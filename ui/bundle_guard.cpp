@@ -1,31 +1,22 @@
 #include "ui/bundle_guard.hpp"
 
 #include <QDir>
-#include <QFile>
 
 #include "ppsynth/release/bundle_guard.hpp"
+#include "ui/local_path.hpp"
 
 namespace ppsynth::ui {
 
-namespace {
-
-std::filesystem::path local(const QString& path) {
-    return QFile::encodeName(path).toStdString();
-}
-
-}  // namespace
-
 QString releaseBundleAround(const QString& path) {
     if (path.isEmpty()) return {};
-    const auto bundle = release::releaseBundleAround(local(path));
-    return bundle ? QDir::cleanPath(QFile::decodeName(QByteArray::fromStdString(bundle->string())))
-                  : QString();
+    const auto bundle = release::releaseBundleAround(localPath(path));
+    return bundle ? QDir::cleanPath(fromLocalPath(bundle->string())) : QString();
 }
 
 QString confidentialDestinationProblem(const QString& path, const QString& what) {
     if (path.isEmpty()) return {};
     const std::string why =
-        release::confidentialDestinationProblem(local(path), what.toStdString());
+        release::confidentialDestinationProblem(localPath(path), what.toStdString());
     if (why.empty()) return {};
     // Core's message is a clause (the CLI puts "error: " before it); here it is a sentence.
     QString text = QString::fromStdString(why) + QLatin1Char('.');

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <memory>
 
+#include "ui/local_path.hpp"
 #include "ui/table_model.hpp"
 
 namespace ppsynth::ui {
@@ -224,7 +225,7 @@ void CsvOptionsDialog::updatePreview() {
     ro.csv = options();
     Expected<data::Table> table = Error{tr("the preview file could not be written").toStdString()};
     if (tmp.open() && tmp.write(part) == part.size() && tmp.flush())
-        table = data::readTable(QFile::encodeName(tmp.fileName()).toStdString(), ro);
+        table = data::readTable(localPath(tmp.fileName()), ro);
     if (table) {
         error_->hide();
         previewModel_->setTable(std::make_shared<data::Table>(std::move(*table)));

@@ -1,10 +1,11 @@
 #include "ui/project_leftovers.hpp"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QSet>
 #include <QStringList>
+
+#include "ui/local_path.hpp"
 
 namespace ppsynth::ui {
 
@@ -20,8 +21,7 @@ std::vector<Leftover> projectLeftovers(const QString& projectPath, const Project
         const QString key = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
         if (seen.contains(key) || !QFileInfo(key).isDir()) continue;
         seen.insert(key);
-        for (auto& l : findLeftoversIn(QFile::encodeName(key).toStdString()))
-            out.push_back(std::move(l));
+        for (auto& l : findLeftoversIn(localPath(key))) out.push_back(std::move(l));
     }
     return out;
 }

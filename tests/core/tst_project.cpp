@@ -244,7 +244,8 @@ class TstProject : public QObject {
         QTest::addColumn<bool>("runsFolderThere");
         for (const bool there : {false, true}) {
             const char* tag = there ? ", runs folder there" : ", new runs folder";
-            for (const char* at : {"project file", "second run", "cancel"})
+            for (const char* at :
+                 {"project file", "second run", "cancel", "cancel during the last run"})
                 QTest::newRow((std::string(at) + tag).c_str()) << at << there;
         }
     }
@@ -281,12 +282,17 @@ class TstProject : public QObject {
                 return Status(Error{"cannot write the second run"});
             };
         int told = 0;
-        if (failAt == "cancel")
-            options.progress = [&told](const Progress&) {
-                return ++told == 2 ? Continue::Stop : Continue::Yes;
+        if (failAt.startsWith("cancel")) {
+            // Asked before each run and once after the last: 2 stops before the second run,
+            // 3 while the last run was being written.
+            const int stopAt = failAt == "cancel" ? 2 : 3;
+            options.progress = [&told, stopAt](const Progress&) {
+                return ++told == stopAt ? Continue::Stop : Continue::Yes;
             };
+        }
         const auto saved = study::saveProject(*p, file, runs, options);
         QVERIFY(!saved);
+        if (failAt.startsWith("cancel")) QCOMPARE(saved.kind(), ErrorKind::Cancelled);
         QCOMPARE(test::slurp(file), before);
         QCOMPARE(test::filesUnder(dir), filesBefore);
         QCOMPARE(fs::exists(runsDir), runsFolderThere);

@@ -953,6 +953,8 @@ class TstStatFiles : public QObject {
         QVERIFY2(msg.contains("could not be converted to UTF-8") &&
                      msg.contains("data.read.stat_encoding") && msg.contains("WINDOWS-1252"),
                  qPrintable(msg));
+        // The kind, not the text, is what the GUI decides on to offer another encoding.
+        QCOMPARE(failed.kind(), ErrorKind::Encoding);
 
         ReadOptions cp1252;
         cp1252.stat.encoding = "WINDOWS-1252";
@@ -972,6 +974,7 @@ class TstStatFiles : public QObject {
                 "the chosen encoding 'NO-SUCH-CODEPAGE' (data.read.stat_encoding) is not one this "
                 "system knows; use an iconv name such as WINDOWS-1252, CP850 or ISO-8859-15"),
             qPrintable(msg));
+        QCOMPARE(bad.kind(), ErrorKind::Encoding);
     }
 
     // Stata 118+ text is UTF-8 by definition, so ReadStat passes it through unchecked;
@@ -1017,6 +1020,7 @@ class TstStatFiles : public QObject {
         QVERIFY2(msg.contains("could not be converted to UTF-8") && msg.contains(where) &&
                      msg.contains("data.read.stat_encoding") && msg.contains("WINDOWS-1252"),
                  qPrintable(msg));
+        QCOMPARE(failed.kind(), ErrorKind::Encoding);
 
         ReadOptions windows1252;
         windows1252.stat.encoding = "WINDOWS-1252";

@@ -1250,6 +1250,42 @@ class TstMainWindow : public QObject {
         QVERIFY(w.project()->unsavedWork().isEmpty());
     }
 
+    // The save is one transaction (core's study::saveProject): when the second run cannot be
+    // written, the first run's folder is removed again, no run is marked saved, the project
+    // file is not written and the message says nothing was written.
+    void failedSaveWritesNothing() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        ui::MainWindow w;
+        w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+        for (int i = 0; i < 2; ++i) {
+            ui::RunRecord r;
+            r.result = std::make_shared<const study::RunResult>(loaded->run);
+            r.table = w.dataPage()->model()->table();
+            w.runPanel()->runList()->add(std::move(r));
+        }
+        int writes = 0;
+        w.project()->setRunWriter([&](const study::RunResult& run, const data::Table& table,
+                                      const std::string& dir) -> Status {
+            if (++writes == 2) return Error::io("the disk is full");
+            return study::writeRunOutput(run, table, dir);
+        });
+        const QString file = tmp.filePath(QStringLiteral("saved.ppsynth"));
+        QVERIFY(w.project()->saveProject(file));
+        QVERIFY(waitForJob(w.project()->saveJob()));
+        QCOMPARE(writes, 2);
+        QVERIFY(!QFile::exists(file));
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("saved_runs"))));
+        for (const auto& r : w.runPanel()->runList()->records()) QVERIFY(r.folder.isEmpty());
+        QVERIFY(w.dataPage()->messageArea()->kind() == ui::MessageArea::Kind::Error);
+        const QString message = w.dataPage()->messageArea()->text();
+        QVERIFY2(message.contains(QStringLiteral("nothing was written")) &&
+                     message.contains(QStringLiteral("the disk is full")),
+                 qPrintable(message));
+    }
+
     // A project's runs are written beside it, record-level files included: Save As into a
     // release bundle, or Save of a project that lives in one, is refused with a message
     // naming the bundle before anything is written; the runs stay unsaved. Saved elsewhere,

@@ -406,6 +406,30 @@ class TstResults : public QObject {
         QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("warning")));
     }
 
+    // The header names the model as the Model page does ("Normal mixture regression
+    // (K = 3)"), not by its configuration id.
+    void headerNamesTheModelFamily_data() {
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<int>("K");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("normal") << "normal" << 20 << "model Normal regression,";
+        QTest::newRow("mixture") << "normal-mixture" << 3
+                                 << "model Normal mixture regression (K = 3),";
+        QTest::newRow("unknown id") << "from-elsewhere" << 1 << "model from-elsewhere,";
+    }
+    void headerNamesTheModelFamily() {
+        QFETCH(QString, family);
+        QFETCH(int, K);
+        QFETCH(QString, shown);
+        study::RunResult copy = run();
+        copy.config.model.family = family.toStdString();
+        copy.config.model.K = K;
+        ResultsPage page;
+        page.showRun(std::make_shared<const study::RunResult>(std::move(copy)));
+        QVERIFY2(page.headerLabel()->text().contains(shown),
+                 qPrintable(page.headerLabel()->text()));
+    }
+
     // Rows left out for missing values are said on the Summary tab and in the run list's
     // summary, not only in run.json.
     void listwiseDeletionIsShown() {

@@ -20,6 +20,7 @@
 #include "ui/counted.hpp"
 #include "ui/destination_guard.hpp"
 #include "ui/job_runner.hpp"
+#include "ui/local_path.hpp"
 #include "ui/message_area.hpp"
 
 namespace ppsynth::ui {
@@ -28,10 +29,6 @@ namespace {
 
 QString number(double v) {
     return QString::number(v, 'g', 4);
-}
-
-std::string localExport(const QString& path) {
-    return QFile::encodeName(QDir::toNativeSeparators(path)).toStdString();
 }
 
 // METHOD.md section 2: wherever epsilon is shown, say how Delta was estimated (the maximum
@@ -289,8 +286,8 @@ void ExportDialog::startExport() {
     warning_ = std::make_shared<std::string>();
     setBusy(true);
     // The work owns copies of everything it reads; only a Status comes back.
-    job_->start([runDir = localExport(runDir_), data = localExport(dataPath_),
-                 name = synthesizer_->currentText().toStdString(), bundle = localExport(folder),
+    job_->start([runDir = localPath(runDir_), data = localPath(dataPath_),
+                 name = synthesizer_->currentText().toStdString(), bundle = localPath(folder),
                  formats, overwrite, acceptUnconverged,
                  warning = warning_](const ProgressCallback& progress) -> Status {
         study::LoadOptions lo;

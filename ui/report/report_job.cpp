@@ -1,10 +1,10 @@
 #include "ui/report/report_job.hpp"
 
 #include <QDir>
-#include <QFile>
 #include <QTimer>
 
 #include "ppsynth/study/run_loader.hpp"
+#include "ui/local_path.hpp"
 
 namespace ppsynth::ui::report {
 
@@ -13,10 +13,6 @@ namespace {
 // Where each stage's progress sits in the job's: drawing is most of the time.
 constexpr double kLoaded = 0.2;
 constexpr double kDrawn = 0.8;
-
-std::string localJob(const QString& path) {
-    return QFile::encodeName(path).toStdString();
-}
 
 }  // namespace
 
@@ -78,9 +74,9 @@ bool ReportJob::start(const QString& runDir, const QString& outPath, ReportOptio
     loader_->start(
         [dir = runDir, options = options_](const ProgressCallback& progress) -> Expected<Prepared> {
             study::LoadOptions lo;
-            lo.dataPath = localJob(options.dataPath);
+            lo.dataPath = localPath(options.dataPath);
             lo.progress = progress;
-            auto loaded = study::loadRunFolder(localJob(dir), lo);
+            auto loaded = study::loadRunFolder(localPath(dir), lo);
             if (!loaded) return loaded.error();
             auto run = std::make_shared<const study::LoadedRun>(std::move(*loaded));
             const RunSource source{QDir(dir).absolutePath(), QString::fromStdString(run->dataPath),

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "ppsynth/study/run_loader.hpp"
+#include "ui/local_path.hpp"
 #include "ui/report/report_charts.hpp"
 #include "ui/report/report_html.hpp"
 #include "ui/report/report_pdf.hpp"
@@ -29,10 +30,6 @@ Expected<Format> formatOf(const QString& path) {
     if (ext == QLatin1String("pdf")) return Format::Pdf;
     return Error{"'" + path.toStdString() +
                  "': a report is written as .html or .pdf; name the file accordingly"};
-}
-
-std::string localWriter(const QString& path) {
-    return QFile::encodeName(path).toStdString();
 }
 
 const Error kWriterCancelled = Error::cancelled();
@@ -66,12 +63,12 @@ Expected<WrittenReport> writePdfFile(const ReportDocument& doc, WrittenReport ou
                      Continue::Stop)
         pages = kWriterCancelled;
     if (!pages) {
-        std::filesystem::remove(localWriter(temp), ec);
+        std::filesystem::remove(localPath(temp), ec);
         return pages.error();
     }
-    std::filesystem::rename(localWriter(temp), localWriter(out.path), ec);
+    std::filesystem::rename(localPath(temp), localPath(out.path), ec);
     if (ec) {
-        std::filesystem::remove(localWriter(temp), ec);
+        std::filesystem::remove(localPath(temp), ec);
         return Error::io("could not move the report into '" + out.path.toStdString() + "'");
     }
     out.pages = *pages;
@@ -196,9 +193,9 @@ Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPat
     if (auto s = checkReportTarget(outPath, options.overwrite, options.replaceAnyFile); !s)
         return s.error();
     study::LoadOptions lo;
-    lo.dataPath = localWriter(options.dataPath);
+    lo.dataPath = localPath(options.dataPath);
     lo.progress = options.progress;
-    auto loaded = study::loadRunFolder(localWriter(runDir), lo);
+    auto loaded = study::loadRunFolder(localPath(runDir), lo);
     if (!loaded) return loaded.error();
     const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath),
                            loaded->dataVerified};

@@ -8,6 +8,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ui/charts/plot_chart.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/results_tables.hpp"
@@ -139,7 +140,9 @@ void CompareView::rebuild() {
             new QLabel(tr("<b>%1</b>: %2 records, model %3, %4 chains × %5 draws, m = %6")
                            .arg(entries[side]->label.toHtmlEscaped())
                            .arg(r.inputs.yOriginal.size())
-                           .arg(QString::fromStdString(r.config.model.family).toHtmlEscaped())
+                           .arg(QString::fromStdString(
+                                    models::familyLabel(r.config.model.family, r.config.model.K))
+                                    .toHtmlEscaped())
                            .arg(r.config.mcmc.chains)
                            .arg(r.config.mcmc.draws)
                            .arg(r.config.synthesis.m));

@@ -11,6 +11,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "ppsynth/models/family_registry.hpp"
 #include "ui/bundle_guard.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
@@ -213,7 +214,7 @@ void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QSt
             .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
                  q(r.config.data.target).toHtmlEscaped())
             .arg(r.inputs.yOriginal.size())
-            .arg(q(r.config.model.family).toHtmlEscaped())
+            .arg(q(models::familyLabel(r.config.model.family, r.config.model.K)).toHtmlEscaped())
             .arg(r.config.mcmc.chains)
             .arg(r.config.mcmc.draws)
             .arg(r.config.synthesis.m)

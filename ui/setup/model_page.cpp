@@ -15,6 +15,7 @@
 #include <QValidator>
 #include <limits>
 
+#include "ppsynth/data/transform.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/runner.hpp"
@@ -24,8 +25,6 @@
 namespace ppsynth::ui {
 
 namespace {
-
-const char* const kTransforms[] = {"none", "log", "log-shift", "asinh"};
 
 // Core sets lower limits only (study::limits, the least values study::validate accepts).
 constexpr int kMost = std::numeric_limits<int>::max();
@@ -90,7 +89,10 @@ QWidget* ModelPage::buildModelGroup() {
                  "unneeded components empty out, so K is an upper bound, not a guess."));
     form->addRow(tr("Components K"), K_);
     transform_ = new QComboBox;
-    for (const char* t : kTransforms) transform_->addItem(QString::fromLatin1(t));
+    for (const auto kind : data::kTransformKinds) {
+        const std::string_view name = data::toString(kind);
+        transform_->addItem(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size())));
+    }
     transform_->setToolTip(
         tr("How y is transformed before modelling (synthetic values are transformed back). "
            "log-shift handles zeros; count families need \"none\"."));

@@ -1,12 +1,12 @@
 #include "ui/shell/page_settings.hpp"
 
-#include <QFile>
 #include <QFileInfo>
 #include <algorithm>
 
 #include "ppsynth/data/roles.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/data_page.hpp"
+#include "ui/local_path.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
 #include "ui/setup/model_page.hpp"
@@ -27,7 +27,7 @@ Expected<study::RunConfig> PageSettings::currentConfig() const {
     if (auto s = data::validateRoles(roles, *table); !s) return Error{s.message()};
     study::RunConfig c = baseConfig_;
     c.data.types.clear();  // the shown table's, below
-    c.data.path = QFile::encodeName(pages_.data->source()).toStdString();
+    c.data.path = localPath(pages_.data->source());
     c.data.target = roles.target;
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
@@ -53,7 +53,7 @@ Project PageSettings::gatherProject() const {
     c.data.types.clear();  // the shown table's, below
     const auto table = pages_.data->model()->table();
     const auto roles = pages_.data->columnPanel()->roles();
-    c.data.path = QFile::encodeName(p.dataPath).toStdString();
+    c.data.path = localPath(p.dataPath);
     c.data.target = roles.target;
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
@@ -113,9 +113,7 @@ QStringList PageSettings::applyRoles(const study::RunConfig::Data& roles) {
 
 bool PageSettings::showsDataFile(const std::string& path) const {
     const QString shown = QFileInfo(pages_.data->source()).canonicalFilePath();
-    return !shown.isEmpty() &&
-           shown ==
-               QFileInfo(QFile::decodeName(QByteArray::fromStdString(path))).canonicalFilePath();
+    return !shown.isEmpty() && shown == QFileInfo(fromLocalPath(path)).canonicalFilePath();
 }
 
 }  // namespace ppsynth::ui

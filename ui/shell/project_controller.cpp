@@ -30,11 +30,11 @@ bool isProjectPath(const QString& path) {
     return path.endsWith(QStringLiteral(".ppsynth"), Qt::CaseInsensitive);
 }
 
-// The reader names the encoding option in both of its encoding failures (text that does
-// not convert, an encoding name iconv does not know); CSV files have their own dialog.
-bool isStatEncodingFailure(const QString& path, const std::string& message) {
+// Text that does not convert, or an encoding name iconv does not know: another encoding
+// helps. CSV files have their own dialog.
+bool isStatEncodingFailure(const QString& path, const Error& error) {
     return data::formatFromPath(localPath(path)) != data::FileFormat::Csv &&
-           message.find("data.read.stat_encoding") != std::string::npos;
+           error.kind == ErrorKind::Encoding;
 }
 }  // namespace
 
@@ -132,7 +132,7 @@ void ProjectController::onReadDone(ReadOutcome result) {
     if (!result.table) {
         pages_.data->messageArea()->showError(QString::fromStdString(result.table.message()));
         // Asked once the read job has ended, so the retry is a job of its own.
-        if (isStatEncodingFailure(readingPath_, result.table.message()))
+        if (isStatEncodingFailure(readingPath_, result.table.error()))
             QMetaObject::invokeMethod(
                 this,
                 [this, path = readingPath_, options = settings_->readOptions(),

@@ -1,6 +1,7 @@
-// Saving a project: the finished runs not yet on disk are written to folders beside the
-// project file on a worker thread, then the small project file. A cancelled or failed save
-// leaves no folders behind and runs nothing that waited for it.
+// Saving a project: core's save transaction (study::saveProject) on a worker thread writes
+// the finished runs not yet on disk to folders beside the project file, then the project
+// file. A cancelled or failed save is rolled back by core (no folders left, the old project
+// file as it was) and runs nothing that waited for it.
 #pragma once
 
 #include <QObject>
@@ -22,9 +23,10 @@ namespace ppsynth::ui {
 class JobBoard;
 class PageSettings;
 
-// What saving a project's unsaved runs hands back: per run id, its folder or the error.
+// What a save hands back: per run id, the folder written, or why nothing was saved.
 struct SavedRuns {
-    std::vector<std::pair<int, Expected<std::string>>> folders;
+    std::vector<std::pair<int, std::string>> folders;
+    Status status;
 };
 
 class ProjectSaver : public QObject {
@@ -57,8 +59,10 @@ class ProjectSaver : public QObject {
 
   private:
     bool writeProjectFile(const QString& path);
+    // The project file is written: the page state is saved, and incomplete synthesizers
+    // (left out of the file) are named.
+    void afterProjectWritten(const QString& path, bool hadSynthesizers);
     void onSaveFinished(JobOutcome outcome);
-    void removeFoldersOfThisSave();
 
     ShellPages pages_;
     JobBoard* jobs_;
@@ -66,11 +70,7 @@ class ProjectSaver : public QObject {
     const JobRunnerBase* reading_;
     JobRunner<SavedRuns>* saveJob_;
     QString savingPath_;
-    // The run folders the save in progress writes (none existed before it), and the runs
-    // folder when this save created it: removed again when the save is cancelled or fails,
-    // so neither leaves folders the project does not list.
-    QStringList savingFolders_;
-    QString savingCreatedRunsDir_;
+    bool savingHadSynthesizers_ = true;
     RunWriter runWriter_;
     std::function<void()> afterSave_;
 };

@@ -134,7 +134,7 @@ std::optional<QString> RunLibrary::runDataFile(const RunRecord& run) {
 void RunLibrary::startLoadingRuns(const Project& project) {
     std::vector<std::pair<int, std::string>> folders;
     for (const auto& r : pages_.run->runList()->records())
-        folders.emplace_back(r.id, QFile::encodeName(r.folder).toStdString());
+        folders.emplace_back(r.id, localPath(r.folder));
     if (folders.empty()) {
         jobs_->supersede(loadRunsJob_);
         return;

@@ -419,40 +419,42 @@ std::string encodingAdvice(const ReadContext& ctx) {
            "' (data.read.stat_encoding) does not fit; try another";
 }
 
-std::string parseFailure(const ReadContext& ctx, readstat_error_t err) {
+Error parseFailure(const ReadContext& ctx, readstat_error_t err) {
     const std::string what = readstat_error_message(err);
     const std::string detail = ctx.detail.empty() || ctx.detail == what ? "" : "; " + ctx.detail;
     const std::string format(statFormatName(ctx.format));
     switch (err) {
         case READSTAT_ERROR_OPEN:
-            return inQuotes(ctx.path) + " could not be opened (" + what + detail +
-                   "); check that it exists and that you may read it";
+            return Error::io(inQuotes(ctx.path) + " could not be opened (" + what + detail +
+                             "); check that it exists and that you may read it");
         case READSTAT_ERROR_MALLOC:
-            return inQuotes(ctx.path) + " is too large to read into the available memory";
+            return Error{inQuotes(ctx.path) + " is too large to read into the available memory"};
         case READSTAT_ERROR_UNSUPPORTED_CHARSET:
             if (!ctx.options->stat.encoding.empty())
-                return inQuotes(ctx.path) + ": the chosen encoding '" + ctx.options->stat.encoding +
-                       "' (data.read.stat_encoding) is not one this system knows; use an iconv "
-                       "name "
-                       "such as WINDOWS-1252, CP850 or ISO-8859-15";
+                return Error::encoding(
+                    inQuotes(ctx.path) + ": the chosen encoding '" + ctx.options->stat.encoding +
+                    "' (data.read.stat_encoding) is not one this system knows; use an iconv name "
+                    "such as WINDOWS-1252, CP850 or ISO-8859-15");
             [[fallthrough]];
         case READSTAT_ERROR_CONVERT:
         case READSTAT_ERROR_CONVERT_BAD_STRING:
         case READSTAT_ERROR_CONVERT_SHORT_STRING:
         case READSTAT_ERROR_CONVERT_LONG_STRING:
-            return inQuotes(ctx.path) + ": its text could not be converted to UTF-8 (" + what +
-                   detail + ")" + encodingAdvice(ctx);
+            return Error::encoding(inQuotes(ctx.path) +
+                                   ": its text could not be converted to UTF-8 (" + what + detail +
+                                   ")" + encodingAdvice(ctx));
         case READSTAT_ERROR_ROW_COUNT_MISMATCH:
-            return inQuotes(ctx.path) + " is cut short: it holds fewer rows than its header " +
-                   "announces (" + what + "). Export or copy the " + format + " file again";
+            return Error{inQuotes(ctx.path) +
+                         " is cut short: it holds fewer rows than its header " + "announces (" +
+                         what + "). Export or copy the " + format + " file again"};
         case READSTAT_ERROR_READ:
         case READSTAT_ERROR_SEEK:
             // ReadStat's detail here is an errno left over from elsewhere; leave it out.
-            return inQuotes(ctx.path) + " is not a valid " + format +
-                   " file, or it is truncated (" + what + ")";
+            return Error{inQuotes(ctx.path) + " is not a valid " + format +
+                         " file, or it is truncated (" + what + ")"};
         default:
-            return inQuotes(ctx.path) + " is not a valid " + format + " file (" + what + detail +
-                   ")";
+            return Error{inQuotes(ctx.path) + " is not a valid " + format + " file (" + what +
+                         detail + ")"};
     }
 }
 
@@ -533,10 +535,10 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
     if (!ctx.badText.empty()) {
         // Worded as ReadStat's own conversion failure, which names the encoding option.
         ctx.detail = ctx.badText + " is not valid UTF-8";
-        return Error{parseFailure(ctx, READSTAT_ERROR_CONVERT_BAD_STRING)};
+        return parseFailure(ctx, READSTAT_ERROR_CONVERT_BAD_STRING);
     }
     if (!ctx.failure.empty()) return Error{ctx.failure};
-    if (err != READSTAT_OK) return Error{parseFailure(ctx, err)};
+    if (err != READSTAT_OK) return parseFailure(ctx, err);
 
     // Every variable gets the same number of rows (a file with zero rows has none).
     std::size_t rows = 0;

@@ -67,20 +67,26 @@ Expected<std::vector<std::string>> saveProject(const Project& project, const std
     std::vector<std::string> folders;
     if (!runs.empty())
         if (auto s = rollback.makeRunsDir(); !s) return Error{s.message()};
+    // Asked before each run folder and once more before the project file, so a stop during
+    // the last run's write still leaves the old project as it was.
+    const auto stopped = [&](std::size_t done) {
+        return report(options.progress, {"saving runs", 0, double(done), double(runs.size())}) ==
+               Continue::Stop;
+    };
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const auto& run = runs[i];
-        if (report(options.progress, {"saving runs", 0, double(i), double(runs.size())}) ==
-            Continue::Stop)
-            return Error{"saving was cancelled; the project file was not written"};
+        if (stopped(i)) return Error::cancelled();
         const fs::path folder = freeFolder(runsDir, run.name);
-        if (auto s = run.write(folder.string()); !s) return Error{s.message()};
+        // Recorded before the write: a writer that fails part-way leaves nothing either.
         rollback.wrote(folder);
+        if (auto s = run.write(folder.string()); !s) return s.error();
         folders.push_back(folder.string());
         saved.runs.push_back({folder.string(), run.label, run.summary});
     }
+    if (!runs.empty() && stopped(runs.size())) return Error::cancelled();
     if (options.beforeProjectFile)
-        if (auto s = options.beforeProjectFile(); !s) return Error{s.message()};
-    if (auto s = saveProjectFile(saved, path); !s) return Error{s.message()};
+        if (auto s = options.beforeProjectFile(); !s) return s.error();
+    if (auto s = saveProjectFile(saved, path); !s) return s.error();
     rollback.commit();
     return folders;
 }

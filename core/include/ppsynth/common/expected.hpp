@@ -16,10 +16,12 @@ enum class ErrorKind {
     Cancelled,      // stopped on request; nothing half-written is left behind
     AlreadyExists,  // a file or folder is in the way; another name or overwriting helps
     Io,             // reading, writing, renaming or removing a file failed
+    Encoding,       // a file's text does not convert (or the encoding named is unknown):
+                    // reading it again with another encoding helps
     Internal,       // ppsynth's own fault: a state its code should never reach
 };
 
-// "invalid input", "cancelled", "already exists", "I/O", "internal".
+// "invalid input", "cancelled", "already exists", "I/O", "encoding", "internal".
 inline const char* toString(ErrorKind kind) {
     switch (kind) {
         case ErrorKind::InvalidInput:
@@ -30,6 +32,8 @@ inline const char* toString(ErrorKind kind) {
             return "already exists";
         case ErrorKind::Io:
             return "I/O";
+        case ErrorKind::Encoding:
+            return "encoding";
         case ErrorKind::Internal:
             return "internal";
     }
@@ -52,6 +56,7 @@ struct Error {
         return {std::move(message), ErrorKind::AlreadyExists};
     }
     static Error io(std::string message) { return {std::move(message), ErrorKind::Io}; }
+    static Error encoding(std::string message) { return {std::move(message), ErrorKind::Encoding}; }
     static Error internal(std::string message) { return {std::move(message), ErrorKind::Internal}; }
 
     // The same kind with more words in front ("synthesizer 'LW': " + message).
