@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "cli_commands.hpp"
-#include "cluster_slurm.hpp"
+#include "ppsynth/study/cluster_slurm.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 
 namespace ppsynth::cli {
@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using namespace cluster;
+using namespace study::cluster;
 
 struct ClusterArgs {
     std::string dir, engine = "slurm";

@@ -1,6 +1,6 @@
 // A planned study folder (`sweep|simulate CONFIG --out DIR --plan`) run as Slurm job arrays:
 // the sbatch script, submission with sbatch, and each item's state from the folder, squeue
-// and (where accounting runs) sacct. Used by `ppsynth-cli cluster`.
+// and (where accounting runs) sacct. Used by `ppsynth-cli cluster` and the GUI.
 #pragma once
 
 #include <map>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace ppsynth::cli::cluster {
+namespace ppsynth::study::cluster {
 
 struct PlanItem {
     std::size_t index = 0;
@@ -69,4 +69,4 @@ CommandResult runCommand(const std::string& commandLine);
 bool onPath(const std::string& program);
 std::string shellQuote(const std::string& text);
 
-}  // namespace ppsynth::cli::cluster
+}  // namespace ppsynth::study::cluster

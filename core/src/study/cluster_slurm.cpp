@@ -1,4 +1,4 @@
-#include "cluster_slurm.hpp"
+#include "ppsynth/study/cluster_slurm.hpp"
 
 #include <sys/wait.h>
 
@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-namespace ppsynth::cli::cluster {
+namespace ppsynth::study::cluster {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -261,4 +261,4 @@ std::string logTail(const Plan& plan, std::size_t item, int lines) {
     return out;
 }
 
-}  // namespace ppsynth::cli::cluster
+}  // namespace ppsynth::study::cluster
