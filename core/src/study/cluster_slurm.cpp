@@ -246,9 +246,26 @@ std::vector<ItemStatus> itemStates(const Plan& plan) {
     return states;
 }
 
+std::string logPath(const Plan& plan, std::size_t item) {
+    return (fs::path(plan.dir) / "cluster" / "logs" / ("item-" + std::to_string(item) + ".log"))
+        .string();
+}
+
+Expected<ClusterStatus> clusterStatus(const std::string& dir, int logLines) {
+    std::string error;
+    auto plan = readPlan(dir, error);
+    if (!plan) return Error{error};
+    ClusterStatus s;
+    s.plan = std::move(*plan);
+    s.states = itemStates(s.plan);
+    s.counts = countStates(s.states);
+    for (std::size_t i = 0; i < s.states.size(); ++i)
+        if (s.states[i].state == ItemState::Failed) s.failedLogs[i] = logTail(s.plan, i, logLines);
+    return s;
+}
+
 std::string logTail(const Plan& plan, std::size_t item, int lines) {
-    auto text = readText(fs::path(plan.dir) / "cluster" / "logs" /
-                         ("item-" + std::to_string(item) + ".log"));
+    auto text = readText(logPath(plan, item));
     if (!text) return "";
     std::deque<std::string> last;
     std::istringstream in(*text);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ppsynth/common/expected.hpp"
+
 namespace ppsynth::study::cluster {
 
 struct PlanItem {
@@ -59,6 +61,61 @@ std::vector<ItemStatus> itemStates(const Plan& plan);
 
 // The last `lines` lines of item i's Slurm log (DIR/cluster/logs/item-<i>.log), or "".
 std::string logTail(const Plan& plan, std::size_t item, int lines);
+
+// How many items are in each state, and the line `cluster status` ends with ("3 of 5 done,
+// 1 running, 0 pending, 1 failed, 0 not submitted").
+struct StateCounts {
+    std::size_t done = 0, running = 0, pending = 0, failed = 0, notSubmitted = 0, total = 0;
+};
+StateCounts countStates(const std::vector<ItemStatus>& states);
+std::string countsText(const StateCounts& counts);
+
+// What `cluster status DIR` reports: the plan, each item's state, the counts and the last
+// lines of each failed item's log.
+struct ClusterStatus {
+    Plan plan;
+    std::vector<ItemStatus> states;
+    StateCounts counts;
+    std::map<std::size_t, std::string> failedLogs;  // item -> the last logLines lines of its log
+};
+Expected<ClusterStatus> clusterStatus(const std::string& dir, int logLines = 15);
+
+// Item i's Slurm log, DIR/cluster/logs/item-<i>.log.
+std::string logPath(const Plan& plan, std::size_t item);
+
+// The items `cluster submit` submits: those not submitted yet or failed.
+std::vector<std::size_t> itemsToSubmit(const std::vector<ItemStatus>& states);
+
+// DIR/cluster/submit.sbatch (the job array) and DIR/cluster/submit.sh (the sbatch calls).
+std::string scriptPath(const Plan& plan);
+std::string submitShellPath(const Plan& plan);
+
+// The arguments of the sbatch call that submits `items` (without "sbatch" itself): an array
+// throttled to maxParallel tasks at once (when > 0), after job `dependency` (when not empty).
+// A shell may stand in for the dependency ("${FIRST%%;*}" in submit.sh).
+std::vector<std::string> sbatchArguments(const Plan& plan, const std::vector<std::size_t>& items,
+                                         const std::string& dependency, int maxParallel);
+
+// The shell text that submits a Submission with sbatch (DIR/cluster/submit.sh, --dry-run).
+std::string submitShell(const Plan& plan, const Submission& s, int maxParallel);
+
+// Creates DIR/cluster/logs and writes the sbatch script (kept as it is when keepScript and it
+// exists: a resubmission keeps the first submission's partition, time and memory) and
+// submit.sh for `items`; the submission they make.
+Expected<Submission> writeSubmitFiles(const Plan& plan, const std::vector<std::size_t>& items,
+                                      const SbatchOptions& options, const std::string& cli,
+                                      bool keepScript = false);
+
+// The job id in what `sbatch --parsable` printed ("1234" or "1234;cluster"), or nullopt.
+std::optional<std::string> parsedJobId(const std::string& sbatchOutput);
+
+// Appends a submitted job and its items to DIR/cluster/jobs.json (itemStates reads it).
+Status recordJob(const Plan& plan, const std::string& id, const std::vector<std::size_t>& items);
+
+// After planning (`--plan`): records in DIR/plan.json how an item is run: in
+// `workingFolder`, `ppsynth-cli <command> <config> --out <out> --item K`.
+Status recordPlanRun(const std::string& dir, const std::string& command, const std::string& config,
+                     const std::string& workingFolder, const std::string& out);
 
 // Runs a command line through the shell; its output (stdout and stderr) and exit code.
 struct CommandResult {
