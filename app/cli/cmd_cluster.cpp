@@ -140,12 +140,8 @@ int runResubmit(const ClusterArgs& a) {
         if (states[i].state == ItemState::Failed) todo.push_back(i);
     if (todo.empty()) return std::cout << "no item has failed\n", 0;
     // Tasks still queued behind a failed prerequisite never start: cancel them first.
-    for (std::size_t i : todo)
-        if (states[i].detail.find("DependencyNeverSatisfied") != std::string::npos &&
-            onPath("scancel")) {
-            const std::string task = states[i].detail.substr(4, states[i].detail.find(',') - 4);
-            runCommand("scancel " + shellQuote(task));
-        }
+    if (onPath("scancel"))
+        for (const auto& task : stuckTasks(states, todo)) runCommand("scancel " + shellQuote(task));
     return submitItems(*plan, todo, a, true);
 }
 

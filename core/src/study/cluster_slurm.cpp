@@ -91,7 +91,7 @@ std::string shellQuote(const std::string& text) {
 std::string sbatchScript(const Plan& plan, const SbatchOptions& o, const std::string& cli) {
     std::ostringstream s;
     s << "#!/bin/bash\n"
-      << "# Written by `ppsynth-cli cluster submit`: one item of the " << plan.kind << " in\n"
+      << "# Written by ppsynth (cluster submit): one item of the " << plan.kind << " in\n"
       << "# " << plan.dir << " per array task (the task id is the item, as in plan.json).\n"
       << "#SBATCH --job-name=ppsynth-" << plan.kind << "\n"
       << "#SBATCH --output=" << plan.dir << "/cluster/logs/item-%a.log\n";

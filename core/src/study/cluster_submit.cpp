@@ -78,6 +78,18 @@ std::vector<std::size_t> itemsToSubmit(const std::vector<ItemStatus>& states) {
     return todo;
 }
 
+std::vector<std::string> stuckTasks(const std::vector<ItemStatus>& states,
+                                    const std::vector<std::size_t>& items) {
+    std::vector<std::string> tasks;
+    for (std::size_t i : items) {
+        const std::string& d = i < states.size() ? states[i].detail : std::string();
+        // detail: "job 12_3, PENDING DependencyNeverSatisfied"
+        if (d.rfind("job ", 0) == 0 && d.find("DependencyNeverSatisfied") != std::string::npos)
+            tasks.push_back(d.substr(4, d.find(',') - 4));
+    }
+    return tasks;
+}
+
 std::string scriptPath(const Plan& plan) {
     return (fs::path(plan.dir) / "cluster" / "submit.sbatch").string();
 }

@@ -86,6 +86,11 @@ std::string logPath(const Plan& plan, std::size_t item);
 // The items `cluster submit` submits: those not submitted yet or failed.
 std::vector<std::size_t> itemsToSubmit(const std::vector<ItemStatus>& states);
 
+// The array tasks ("12_3") of `items` still queued behind a failed prerequisite: they never
+// start, so a resubmission cancels them first (scancel).
+std::vector<std::string> stuckTasks(const std::vector<ItemStatus>& states,
+                                    const std::vector<std::size_t>& items);
+
 // DIR/cluster/submit.sbatch (the job array) and DIR/cluster/submit.sh (the sbatch calls).
 std::string scriptPath(const Plan& plan);
 std::string submitShellPath(const Plan& plan);
