@@ -251,6 +251,10 @@ class TstClusterGui : public QObject {
                      "job submission failed: Invalid partition name specified")),
                  qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("sinfo")), qPrintable(message));
+        // The command as it ran (its %2 throttle is not a placeholder) and sbatch's exit code.
+        QVERIFY2(message.contains(QStringLiteral("--array=0-5%2 ")) &&
+                     message.contains(QStringLiteral("(exit code 1)")),
+                 qPrintable(message));
         QVERIFY(!fs::exists(folder / "cluster" / "jobs.json"));
         QVERIFY(d->submitButton()->isEnabled());  // change the options, submit again
     }
@@ -320,6 +324,56 @@ class TstClusterGui : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(
             view->summaryLabel()->text().contains(QStringLiteral("3 of 6 done")), 20000);
         QCOMPARE(view->table()->item(2, 2)->text(), QStringLiteral("done"));
+    }
+
+    // Item 0 failed, so the points wait forever (DependencyNeverSatisfied): the dialog,
+    // opened from the followed folder, is filled in with it, submits every item again and
+    // cancels the stuck tasks first, as `ppsynth-cli cluster resubmit --failed` does.
+    void resubmissionCancelsStuckTasks() {
+        const fs::path folder = dir_ / "resubmit";
+        auto planned = study::planStudyFolder((dir_ / "sweep.json").string(), folder.string());
+        QVERIFY2(bool(planned), planned ? "" : planned.message().c_str());
+        fs::create_directories(folder / "cluster" / "logs");
+        writeFile(folder / "cluster" / "jobs.json",
+                  R"({"jobs": [{"id": "76", "items": [0]}, {"id": "77", "items": [1, 2, 3]}]})");
+        const fs::path bin = dir_ / "resubmit_bin";
+        fs::create_directories(bin);
+        fs::remove(bin / "calls.txt");
+        fs::remove(bin / "scancel.txt");
+        writeFile(bin / "squeue",
+                  "#!/bin/sh\nfor t in 1 2 3; do echo \"77_$t|PENDING|DependencyNeverSatisfied\"; "
+                  "done\n",
+                  true);
+        writeFile(bin / "scancel", "#!/bin/sh\necho \"$*\" >> \"${0%/*}/scancel.txt\"\n", true);
+        writeFile(bin / "sbatch",
+                  "#!/bin/sh\nlog=\"${0%/*}/calls.txt\"\necho \"$*\" >> \"$log\"\nn=0\n"
+                  "while read -r line; do n=$((n+1)); done < \"$log\"\necho $((500+n))\n",
+                  true);
+        qputenv("PATH", QFile::encodeName(q(bin)));
+
+        ui::MainWindow w;
+        auto* c = w.studies()->cluster();
+        QVERIFY(w.studies()->openStudyFolder(q(folder)));
+        QVERIFY(waitForJob(c->statusJob()));
+        auto* view = w.studiesPage()->clusterView();
+        QVERIFY2(view->summaryLabel()->text().contains(QStringLiteral("4 failed")),
+                 qPrintable(view->summaryLabel()->text()));
+        w.studiesPage()->clusterButton()->click();
+        auto* d = c->dialog();
+        QCOMPARE(d->studyFolder(), QDir::toNativeSeparators(q(folder)));
+        QCOMPARE(d->configPath(), QDir::toNativeSeparators(q(dir_ / "sweep.json")));
+        d->planButton()->click();
+        QVERIFY(waitForJob(c->planJob()));
+        QCOMPARE(d->items(), (std::vector<std::size_t>{0, 1, 2, 3}));
+        QSignalSpy done(c->submitter(), &ui::SbatchSubmitter::finished);
+        d->submitButton()->click();
+        QVERIFY(done.count() == 1 || done.wait(20000));
+        QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(fs::exists(bin / "scancel.txt"), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::slurp(bin / "scancel.txt"), std::string("77_1 77_2 77_3\n"),
+                                  20000);
+        QVERIFY(test::slurp(bin / "calls.txt").find("--dependency=afterok:501") !=
+                std::string::npos);
     }
 
     // Every item there: the summaries, the same files as a local run, on the Studies page.

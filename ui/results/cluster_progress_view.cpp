@@ -166,8 +166,8 @@ void ClusterProgressView::showLog(std::size_t item) {
                                  ? failed->second
                                  : study::cluster::logTail(status_->plan, item, kClusterLogLines);
     logTitle_->setText(tr("Item %1 (%2), the last lines of %3:")
-                           .arg(item)
-                           .arg(QString::fromStdString(status_->plan.items[item].name),
+                           .arg(QString::number(item),
+                                QString::fromStdString(status_->plan.items[item].name),
                                 QDir::toNativeSeparators(logPath_)));
     log_->setPlainText(tail.empty() ? tr("(no log yet: the item has not started on the cluster)")
                                     : QString::fromStdString(tail));

@@ -79,10 +79,8 @@ ClusterController::ClusterController(results::ClusterProgressView* view, JobBoar
         else
             dialog_->showMessage(
                 tr("Planned %1: %2 items, %3 to submit (%4). Check the script, then %5.")
-                    .arg(dir)
-                    .arg(c.total)
-                    .arg(todo.size())
-                    .arg(QString::fromStdString(study::cluster::countsText(c)),
+                    .arg(dir, QString::number(c.total), QString::number(todo.size()),
+                         QString::fromStdString(study::cluster::countsText(c)),
                          dialog_->sbatchAvailable() ? tr("submit it")
                                                     : tr("write it and submit it from a login "
                                                          "node")),

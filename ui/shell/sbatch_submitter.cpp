@@ -71,10 +71,10 @@ void SbatchSubmitter::processEnded(int exitCode, QProcess::ExitStatus status) {
     const QString itemsText = QString::fromStdString(study::cluster::arraySpec(items));
     const auto id = study::cluster::parsedJobId(output);
     if (status != QProcess::NormalExit || exitCode != 0 || !id) {
-        QString message = tr("`%1` failed (exit code %2) submitting items %3. sbatch said:\n%4\n")
-                              .arg(command)
-                              .arg(status == QProcess::NormalExit ? exitCode : -1)
-                              .arg(itemsText, QString::fromStdString(output).trimmed());
+        QString message =
+            tr("`%1` failed (exit code %2) submitting items %3. sbatch said:\n%4\n")
+                .arg(command, QString::number(status == QProcess::NormalExit ? exitCode : -1),
+                     itemsText, QString::fromStdString(output).trimmed());
         if (!done_.isEmpty())
             message += tr("Already submitted: %1; they stay submitted. ").arg(done_.join(", "));
         message +=
