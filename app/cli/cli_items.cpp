@@ -2,10 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "ppsynth/common/atomic_file.hpp"
+#include "ppsynth/study/cluster_slurm.hpp"
 
 namespace ppsynth::cli {
 
@@ -44,20 +43,9 @@ std::string applyItemOptions(const ItemArgs& args, study::StudyOptions& so) {
 
 std::string recordPlanCommand(const std::string& dir, const std::string& command,
                               const std::string& config) {
-    const fs::path planPath = fs::path(dir) / "plan.json";
-    std::ifstream in(planPath, std::ios::binary);
-    nlohmann::json plan = nlohmann::json::parse(in, nullptr, false);
-    if (plan.is_discarded() || !plan.is_object())
-        return "'" + planPath.string() + "' is not valid JSON";
     std::error_code ec;
-    plan["run"] = {{"command", command},
-                   {"config", config},
-                   {"working_folder", fs::current_path(ec).string()},
-                   {"out", dir}};
-    auto s = writeFileAtomically(planPath.string(), [&](std::ostream& out) -> Status {
-        out << plan.dump(2) << "\n";
-        return {};
-    });
+    auto s =
+        study::cluster::recordPlanRun(dir, command, config, fs::current_path(ec).string(), dir);
     return s ? "" : s.message();
 }
 

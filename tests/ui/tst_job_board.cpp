@@ -119,6 +119,25 @@ class TstJobBoard : public QObject {
         QVERIFY(!board.isBusy());
         QVERIFY(!board.blocksFiles());
     }
+
+    // A quiet job (a cluster study's periodic check) is not shown in the status bar and does
+    // not hide the busy job the person started; its result still arrives.
+    void quietJobStaysOutOfTheStatusBar() {
+        JobBoard board;
+        auto* loud = board.add<int>();
+        auto* quiet = board.add<int>({.blocksFiles = false, .quiet = true});
+        QList<int> results;
+        board.onResult(quiet, [&](int v) { results << v; });
+        QSignalSpy busy(&board, &JobBoard::busyChanged);
+        QVERIFY(board.start(quiet, returns(7), QStringLiteral("checking")));
+        QVERIFY(!board.isBusy());
+        QVERIFY(board.start(loud, spin, QStringLiteral("reading")));
+        QTRY_COMPARE_WITH_TIMEOUT(results, QList<int>{7}, 30000);
+        QCOMPARE(board.busyText(), QStringLiteral("reading"));
+        board.cancelAll();
+        QTRY_VERIFY_WITH_TIMEOUT(!loud->isRunning(), 30000);
+        QVERIFY(!board.isBusy());
+    }
 };
 
 QTEST_MAIN(TstJobBoard)

@@ -4,18 +4,34 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "ui/charts/curve_chart.hpp"
 #include "ui/results/chart_card.hpp"
+#include "ui/results/cluster_progress_view.hpp"
 #include "ui/results/study_charts.hpp"
 
 namespace ppsynth::ui::results {
 
 StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
+    auto* actions = new QHBoxLayout;
+    openFolder_ = new QPushButton(tr("Open Study Folder..."));
+    openFolder_->setToolTip(
+        tr("The output folder of ppsynth-cli simulate or sweep, or a study folder a cluster "
+           "is filling"));
+    runOnCluster_ = new QPushButton(tr("Run on a Slurm cluster..."));
+    runOnCluster_->setToolTip(
+        tr("Plan a sweep or simulation folder and run its items as a Slurm job array"));
+    actions->addWidget(openFolder_);
+    actions->addWidget(runOnCluster_);
+    actions->addStretch();
+    layout->addLayout(actions);
+    connect(openFolder_, &QPushButton::clicked, this, &StudiesPage::openFolderRequested);
+    connect(runOnCluster_, &QPushButton::clicked, this, &StudiesPage::clusterRunRequested);
     tabs_ = new QTabWidget(this);
     layout->addWidget(tabs_);
 
@@ -42,7 +58,13 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent) {
     sweepLayout->addLayout(row);
     sweepLayout->addStretch();
     tabs_->addTab(sweepPage_, tr("Risk-utility"));
+    cluster_ = new ClusterProgressView;
+    tabs_->addTab(cluster_, tr("Cluster"));
     connect(measure_, &QComboBox::currentIndexChanged, this, &StudiesPage::rebuildCurve);
+}
+
+void StudiesPage::showClusterProgress() {
+    tabs_->setCurrentWidget(cluster_);
 }
 
 void StudiesPage::showSimulation(study::SimulateSummary simulation) {

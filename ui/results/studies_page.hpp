@@ -16,9 +16,12 @@ class QComboBox;
 class QGridLayout;
 class QTabWidget;
 
+class QPushButton;
+
 namespace ppsynth::ui::results {
 
 class ChartCard;
+class ClusterProgressView;
 
 class StudiesPage : public QWidget {
     Q_OBJECT
@@ -28,7 +31,13 @@ class StudiesPage : public QWidget {
     void showSimulation(study::SimulateSummary simulation);
     void showSweep(study::SweepSummary sweep);
 
+    // A study folder a Slurm cluster is filling: its progress (the Cluster tab).
+    ClusterProgressView* clusterView() const { return cluster_; }
+    void showClusterProgress();
+
     QTabWidget* tabs() const { return tabs_; }
+    QPushButton* openFolderButton() const { return openFolder_; }
+    QPushButton* clusterButton() const { return runOnCluster_; }
     QComboBox* measureChooser() const { return measure_; }
     QList<ChartCard*> simulationCards() const;
     ChartCard* curveCard() const { return curve_; }
@@ -38,6 +47,9 @@ class StudiesPage : public QWidget {
   signals:
     // A point of the risk-utility curve was clicked: the row behind it (knobs, mechanism).
     void sweepPointChosen(const study::SweepRow& row);
+    // "Open Study Folder..." and "Run on a Slurm cluster..." on the page.
+    void openFolderRequested();
+    void clusterRunRequested();
 
   private:
     void rebuildCurve();
@@ -49,6 +61,9 @@ class StudiesPage : public QWidget {
     QWidget* sweepPage_ = nullptr;
     QComboBox* measure_ = nullptr;
     ChartCard* curve_ = nullptr;
+    ClusterProgressView* cluster_ = nullptr;
+    QPushButton* openFolder_ = nullptr;
+    QPushButton* runOnCluster_ = nullptr;
 };
 
 }  // namespace ppsynth::ui::results

@@ -39,6 +39,7 @@ void JobBoard::begin(JobRunnerBase* job, const QString& what) {
     Entry& e = entry(job);
     e.latest = e.running = ++lastToken_;
     end(job);
+    if (e.options.quiet) return;
     busy_.emplace_back(job, what);
     emit busyChanged();
     emit progressChanged(0);

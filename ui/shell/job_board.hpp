@@ -29,6 +29,9 @@ struct JobOptions {
     // Jobs that read run and study folders, or write reports from them, run one at a
     // time: folderJobRunning() tells whether one does.
     bool folderJob = false;
+    // Not shown in the status bar: a check that repeats in the background (a cluster
+    // study's progress), which the person did not start and need not wait for.
+    bool quiet = false;
 };
 
 class JobBoard : public QObject {

@@ -5,12 +5,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "ui/data_page.hpp"
 #include "ui/message_area.hpp"
 #include "ui/results/studies_page.hpp"
 #include "ui/setup/model_page.hpp"
 #include "ui/setup/synthesizers_page.hpp"
+#include "ui/shell/cluster_controller.hpp"
 #include "ui/shell/job_board.hpp"
 #include "ui/shell/page_settings.hpp"
 #include "ui/shell/window_questions.hpp"
@@ -24,7 +26,8 @@ StudyController::StudyController(const ShellPages& pages, JobBoard* jobs, PageSe
       jobs_(jobs),
       settings_(settings),
       window_(window),
-      studyJob_(jobs->add<Expected<study::StudyFolder>>({.folderJob = true})) {
+      studyJob_(jobs->add<Expected<study::StudyFolder>>({.folderJob = true})),
+      cluster_(new ClusterController(pages.studies->clusterView(), jobs, window)) {
     jobs_->onResult(studyJob_, [this](Expected<study::StudyFolder> folder) {
         if (!folder) {
             shownSweep_.reset();
@@ -52,6 +55,20 @@ StudyController::StudyController(const ShellPages& pages, JobBoard* jobs, PageSe
     });
     connect(pages_.studies, &results::StudiesPage::sweepPointChosen, this,
             &StudyController::openSweepPoint);
+    connect(pages_.studies, &results::StudiesPage::openFolderRequested, this,
+            &StudyController::chooseStudyFolder);
+    connect(pages_.studies, &results::StudiesPage::clusterRunRequested, cluster_,
+            &ClusterController::showDialog);
+    connect(cluster_, &ClusterController::watching, this, [this] {
+        pages_.studies->showClusterProgress();
+        pages_.tabs->setCurrentWidget(pages_.studies);
+    });
+    // Every item is there: the curve or summaries, from the same files as a local run.
+    connect(cluster_, &ClusterController::everyItemDone, this, [this](const QString& dir) {
+        if (!readStudyFolder(dir))  // another folder job runs: try on its end
+            QTimer::singleShot(2000, this, [this, dir] { openStudyFolder(dir); });
+    });
+    connect(cluster_, &ClusterController::statusMessage, this, &StudyController::statusMessage);
 }
 
 void StudyController::chooseStudyFolder() {
@@ -63,6 +80,15 @@ void StudyController::chooseStudyFolder() {
 }
 
 bool StudyController::openStudyFolder(const QString& dir) {
+    if (QFileInfo(QDir(dir).filePath(QStringLiteral("plan.json"))).isFile()) {
+        cluster_->watch(dir);
+        return true;
+    }
+    cluster_->stopWatching();
+    return readStudyFolder(dir);
+}
+
+bool StudyController::readStudyFolder(const QString& dir) {
     if (jobs_->folderJobRunning()) {
         pages_.data->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;

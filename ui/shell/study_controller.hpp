@@ -15,6 +15,7 @@ class QWidget;
 
 namespace ppsynth::ui {
 
+class ClusterController;
 class JobBoard;
 class PageSettings;
 
@@ -26,7 +27,10 @@ class StudyController : public QObject {
 
     // Reads the output folder of `ppsynth-cli simulate` or `sweep` in the background
     // (study::openStudyFolder) and shows it on the Studies tab; false when it cannot start.
+    // A planned folder (DIR/plan.json: a cluster fills it) shows its progress instead, and
+    // is read once every item is done.
     bool openStudyFolder(const QString& dir);
+    ClusterController* cluster() const { return cluster_; }
     void chooseStudyFolder();
     JobRunnerBase* studyJob() const { return studyJob_; }
     // Loads a point of the shown sweep: its roles (when the Data page shows the sweep's data
@@ -39,6 +43,8 @@ class StudyController : public QObject {
     void statusMessage(const QString& text, int timeoutMs);
 
   private:
+    bool readStudyFolder(const QString& dir);
+
     ShellPages pages_;
     JobBoard* jobs_;
     PageSettings* settings_;
@@ -46,6 +52,7 @@ class StudyController : public QObject {
     JobRunner<Expected<study::StudyFolder>>* studyJob_;
     std::optional<study::SweepConfig> shownSweep_;  // the sweep on the Studies tab
     QString openingStudyDir_;
+    ClusterController* cluster_;
 };
 
 }  // namespace ppsynth::ui

@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ppsynth/study/cluster_slurm.hpp"
 #include "ppsynth/study/run_data.hpp"
+#include "ppsynth/study/simulate_config.hpp"
+#include "ppsynth/study/sweep_config.hpp"
 #include "study/json_reader.hpp"
 #include "study/resumable_folder.hpp"
 
@@ -51,6 +54,40 @@ Expected<StudyFolder> openStudyFolder(const std::string& dir, const StudyOptions
     if (!summary) return summary.error();
     folder.sweep = std::move(*summary);
     return folder;
+}
+
+Expected<std::string> planStudyFolder(const std::string& config, const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path configPath = fs::absolute(config, ec).lexically_normal();
+    const fs::path out = fs::absolute(dir, ec).lexically_normal();
+    StudyOptions plan;
+    plan.planOnly = true;
+    std::string command;
+    // The two configurations refuse each other's keys, so at most one of them reads.
+    auto simulation = loadSimulateConfig(configPath.string());
+    if (simulation) {
+        auto s = runSimulation(*simulation, out.string(), plan);
+        if (!s) return s.error();
+        command = "simulate";
+    } else {
+        auto sweep = loadSweepConfig(configPath.string());
+        if (!sweep)
+            return Error{"'" + configPath.string() +
+                         "' is neither a simulation nor a sweep configuration (as a "
+                         "simulation: " +
+                         simulation.message() + "; as a sweep: " + sweep.message() + ")"};
+        auto data = readRunData(sweep->run);
+        if (!data) return data.error();
+        auto s = runSweep(*sweep, *data, out.string(), plan);
+        if (!s) return s.error();
+        command = "sweep";
+    }
+    if (auto st = cluster::recordPlanRun(out.string(), command, configPath.string(),
+                                         configPath.parent_path().string(), out.string());
+        !st)
+        return st.error();
+    return command;
 }
 
 }  // namespace ppsynth::study

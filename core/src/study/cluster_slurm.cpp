@@ -1,4 +1,4 @@
-#include "cluster_slurm.hpp"
+#include "ppsynth/study/cluster_slurm.hpp"
 
 #include <sys/wait.h>
 
@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-namespace ppsynth::cli::cluster {
+namespace ppsynth::study::cluster {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -91,7 +91,7 @@ std::string shellQuote(const std::string& text) {
 std::string sbatchScript(const Plan& plan, const SbatchOptions& o, const std::string& cli) {
     std::ostringstream s;
     s << "#!/bin/bash\n"
-      << "# Written by `ppsynth-cli cluster submit`: one item of the " << plan.kind << " in\n"
+      << "# Written by ppsynth (cluster submit): one item of the " << plan.kind << " in\n"
       << "# " << plan.dir << " per array task (the task id is the item, as in plan.json).\n"
       << "#SBATCH --job-name=ppsynth-" << plan.kind << "\n"
       << "#SBATCH --output=" << plan.dir << "/cluster/logs/item-%a.log\n";
@@ -246,9 +246,26 @@ std::vector<ItemStatus> itemStates(const Plan& plan) {
     return states;
 }
 
+std::string logPath(const Plan& plan, std::size_t item) {
+    return (fs::path(plan.dir) / "cluster" / "logs" / ("item-" + std::to_string(item) + ".log"))
+        .string();
+}
+
+Expected<ClusterStatus> clusterStatus(const std::string& dir, int logLines) {
+    std::string error;
+    auto plan = readPlan(dir, error);
+    if (!plan) return Error{error};
+    ClusterStatus s;
+    s.plan = std::move(*plan);
+    s.states = itemStates(s.plan);
+    s.counts = countStates(s.states);
+    for (std::size_t i = 0; i < s.states.size(); ++i)
+        if (s.states[i].state == ItemState::Failed) s.failedLogs[i] = logTail(s.plan, i, logLines);
+    return s;
+}
+
 std::string logTail(const Plan& plan, std::size_t item, int lines) {
-    auto text = readText(fs::path(plan.dir) / "cluster" / "logs" /
-                         ("item-" + std::to_string(item) + ".log"));
+    auto text = readText(logPath(plan, item));
     if (!text) return "";
     std::deque<std::string> last;
     std::istringstream in(*text);
@@ -261,4 +278,4 @@ std::string logTail(const Plan& plan, std::size_t item, int lines) {
     return out;
 }
 
-}  // namespace ppsynth::cli::cluster
+}  // namespace ppsynth::study::cluster
