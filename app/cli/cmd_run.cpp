@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "cli_commands.hpp"
 #include "cli_guard.hpp"
@@ -20,6 +21,7 @@
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/topcode.hpp"
 
 namespace ppsynth::cli {
 
@@ -42,9 +44,42 @@ std::string epsilonSummary(const study::RunResult& run) {
     for (const auto& s : run.synthesizers) {
         char value[32];
         std::snprintf(value, sizeof value, "%.3g", s.epsilon.perDataset);
-        out += (out.empty() ? "" : "; ") + s.name + ": \u03b5 " + value;
+        out += (out.empty() ? "" : "; ") + s.name +
+               (s.formalGuarantee() ? ": \u03b5 " + std::string(value) : ": no formal guarantee");
     }
     return out;
+}
+
+// "no formal guarantee (top-coded at the 0.975 quantile, t = 71, 6 records capped; a
+// comparator, never released)": where the synthesizers show epsilon.
+std::string topCodeLine(const study::PublicResult& s) {
+    std::ostringstream o;
+    o << study::kNoFormalGuarantee;
+    if (const auto* tc = s.topCode())
+        o << " (top-coded at the " << tc->q << " quantile, t = " << tc->threshold << ", "
+          << tc->capped << " records capped; a comparator, never released)";
+    return o.str();
+}
+
+// "scale a = 0.412 of lipschitz for target epsilon 5 (reached within 2%); refits: a 1 ->
+// epsilon 12.3, a 0.41 -> epsilon 5.04": every refit of the search, as run.json has them.
+std::string scaleLine(const study::ScaledDetails& d) {
+    std::ostringstream o;
+    o << "scale a = " << d.a << " of " << study::toString(d.of);
+    if (!d.target) return o.str() + " (given)";
+    o << " for target epsilon " << *d.target;
+    if (!d.reachable)
+        o << " (NOT REACHABLE: the " << study::toString(d.of)
+          << " weights alone give a lower epsilon; a would have to exceed 1)";
+    else if (d.converged)
+        o << " (reached)";
+    else
+        o << " (NOT reached within the tolerance" << (d.noiseLimited ? ": refit noise" : "")
+          << "; the closest at or below it is kept)";
+    o << "; refits:";
+    for (std::size_t i = 0; i < d.tries.size(); ++i)
+        o << (i ? "," : "") << " a " << d.tries[i].a << " -> epsilon " << d.tries[i].epsilon;
+    return o.str();
 }
 
 // What is run and where it goes: a configuration to --out, or a project's configuration to
@@ -186,10 +221,14 @@ int runRun(const RunArgs& a) {
     std::cout << "\n";
     for (const auto& note : report.notes) std::cerr << "note: " << note << "\n";
     for (const auto& s : result->synthesizers) {
-        std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
-                  << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod << "), "
-                  << privacy::verdictLine(s.epsilonDiagnostics) << "; mean IR " << s.irSummary.mean
-                  << "; median weight " << s.weights.median;
+        if (s.formalGuarantee())
+            std::cout << s.name << ": epsilon " << s.epsilon.perDataset << " per dataset, "
+                      << s.epsilon.total << " for m = " << s.epsilon.m << " (" << s.deltaMethod
+                      << "), " << privacy::verdictLine(s.epsilonDiagnostics) << "; mean IR "
+                      << s.irSummary.mean << "; median weight " << s.weights.median;
+        else
+            std::cout << s.name << ": " << topCodeLine(s) << "; mean IR " << s.irSummary.mean;
+        if (const auto* d = s.scaled()) std::cout << "; " << scaleLine(*d);
         if (s.utility)
             std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
                       << " (reference " << s.utility->pmse.sPmseReference << ")";

@@ -68,6 +68,10 @@ int runSweepCommand(const SweepArgs& a) {
         std::printf("%5d %5.2f %5.2f  %-10s %9.3f %9.3f %8.4f %8.4f\n", r.point, r.knobs.c,
                     r.knobs.g, r.mechanism.c_str(), r.deltaAlphaX, r.epsilon, r.ir.mean,
                     r.mechanism == "EM" ? r.scalarWeight : r.weights.median);
+    if (!s->config.points.empty() && s->config.points.front().targetEpsilon)
+        std::printf(
+            "(target-epsilon grid: sweep.csv's target_epsilon column; LW-scaled's scale "
+            "a is its scalar_weight)\n");
     return 0;
 }
 

@@ -279,11 +279,11 @@ class TstRunConfig : public QObject {
         QTest::newRow("unknown scheme")
             << R"({"name": "A", "scheme": "magic"})"
             << "synthesizers[0] 'A': unknown scheme 'magic' (use unweighted, lipschitz, "
-               "marginal, pairwise, scalar, reweight or sigmoid)";
+               "marginal, pairwise, scalar, reweight, sigmoid, scaled or topcode)";
         QTest::newRow("typo key")
             << R"({"name": "A", "scheme": "lipschitz", "cc": 1})"
             << "synthesizers[0] 'A': unknown key 'cc' (known keys: M, a, base, c, epsilon, "
-               "g, k, match, name, scheme, source, tolerance)";
+               "g, k, match, name, of, q, scale, scheme, source, target_epsilon, tolerance)";
         QTest::newRow("missing match")
             << R"({"name": "EM", "scheme": "scalar", "match": "LW2"})"
             << "synthesizers[0] 'EM': 'match' names 'LW2', which is not a synthesizer of "

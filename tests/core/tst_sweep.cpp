@@ -101,7 +101,9 @@ class TstSweep : public QObject {
         fixed.r = 0.05;
         study::SweepPoint searched;
         searched.kAuto = true;
-        set.points = {fixed, searched};
+        study::SweepPoint target;
+        target.targetEpsilon = 4.0;
+        set.points = {fixed, searched, target};
         set.tolerance = 0.05;
         set.threads = 3;
         auto parsed = study::parseSweepConfig(study::toJson(set));
@@ -114,7 +116,7 @@ class TstSweep : public QObject {
         QCOMPARE_SET_FIELD(back, set, defaults, run.mcmc.threads);
         QCOMPARE_SET_FIELD(back, set, defaults, tolerance);
         QCOMPARE_SET_FIELD(back, set, defaults, threads);
-        QCOMPARE(back.points.size(), std::size_t{2});
+        QCOMPARE(back.points.size(), std::size_t{3});
         const study::SweepPoint none;
         QCOMPARE_SET_FIELD(back.points[0], fixed, none, c);
         QCOMPARE_SET_FIELD(back.points[0], fixed, none, g);
@@ -122,6 +124,7 @@ class TstSweep : public QObject {
         QCOMPARE_SET_FIELD(back.points[0], fixed, none, k);
         QCOMPARE_SET_FIELD(back.points[0], fixed, none, r);
         QCOMPARE_SET_FIELD(back.points[1], searched, none, kAuto);
+        QCOMPARE_SET_FIELD(back.points[2], target, none, targetEpsilon);
     }
     void configErrors_data() {
         QTest::addColumn<QString>("json");
@@ -151,6 +154,19 @@ class TstSweep : public QObject {
             << "sweep.points[1]: key 'c' appears twice";
         QTest::newRow("sweep twice") << "{" + data + R"(, "sweep": {}, "sweep": {"M": 2}})"
                                      << "configuration: key 'sweep' appears twice";
+        QTest::newRow("targets and points")
+            << "{" + data + R"(, "sweep": {"target_epsilons": [1], "points": [{"c": 1}]}})"
+            << "give either 'points' or 'target_epsilons', not both";
+        QTest::newRow("targets not numbers")
+            << "{" + data + R"(, "sweep": {"target_epsilons": ["5"]}})"
+            << "'target_epsilons' must be a non-empty list of numbers";
+        QTest::newRow("target 0") << "{" + data + R"(, "sweep": {"target_epsilons": [2, 0]}})"
+                                  << "'target_epsilons' must all be positive";
+        QTest::newRow("target with k")
+            << "{" + data + R"(, "sweep": {"target_epsilons": [2], "k": 0.9}})"
+            << "'k' (re-weighting) and 'target_epsilon' do not combine";
+        QTest::newRow("c without a grid") << "{" + data + R"(, "sweep": {"c": 0.6}})"
+                                          << "'c' and 'g' at the sweep's level are defaults";
         QTest::newRow("mcmc key out of range") << "{" + data + R"(, "mcmc": {"thin": 0}})"
                                                << "mcmc: 'thin' is 0 but must be at least 1";
     }
@@ -206,7 +222,57 @@ class TstSweep : public QObject {
         const auto csv = test::slurp(dir + "/sweep.csv");
         QVERIFY(csv.find("point,c,g,M,k_setting,r,mechanism") == 0);
         QVERIFY(csv.find("whack_a_mole,q90_ci_overlap,q90_rel_error,mean_ci_overlap,"
-                         "mean_rel_error,U_m,pmse,s_pmse\n") != std::string::npos);
+                         "mean_rel_error,U_m,pmse,s_pmse,target_epsilon\n") != std::string::npos);
+    }
+
+    // The grid over target epsilon (METHOD.md 8 with 3.10): at every target, LW scaled to it
+    // and the EM at it, two curves over the same epsilons; a target above LW's own epsilon is
+    // kept at scale 1 and said (its epsilon stays below the target).
+    void targetEpsilonGridGivesBothCurves() {
+        const std::vector<double> targets{0.3, 0.6, 1.2, 50};
+        auto c = study::parseSweepConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 400, "seed": 3},
+          "synthesis": {"m": 4}, "risk": {"L": 4}, "utility": {"bootstrap": 60},
+          "sweep": {"target_epsilons": [0.3, 0.6, 1.2, 50], "c": 0.7}})",
+                                         PPSYNTH_EXAMPLES_DIR);
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        QCOMPARE(c->points.size(), targets.size());
+        const std::string dir = outDir("targets");
+        auto s = study::runSweep(*c, input(), dir);
+        QVERIFY2(s.hasValue(), s.hasValue() ? "" : s.message().c_str());
+        QCOMPARE(s->rows.size(), std::size_t{1 + 2 * targets.size()});
+        for (int p = 1; p <= static_cast<int>(targets.size()); ++p) {
+            const double target = targets[static_cast<std::size_t>(p - 1)];
+            const auto* lw = find(*s, p, "LW-scaled");
+            const auto* em = find(*s, p, "EM");
+            QVERIFY(lw && em);
+            QCOMPARE(*lw->knobs.targetEpsilon, target);
+            QCOMPARE(lw->knobs.c, 0.7);
+            QVERIFY(lw->scalarWeight > 0 && lw->scalarWeight <= 1);
+            QVERIFY(lw->utility.has_value() && em->utility.has_value());
+            if (target < 10) {
+                for (const auto* r : {lw, em})
+                    QVERIFY2(std::abs(r->epsilon - target) <= 0.02 * target,
+                             (r->mechanism + " " + std::to_string(r->epsilon)).c_str());
+                QVERIFY(lw->scalarWeight < 1);
+            } else {  // above LW's own epsilon: scale 1, epsilon below the target
+                QCOMPARE(lw->scalarWeight, 1.0);
+                QVERIFY(lw->epsilon < target);
+            }
+        }
+        // Both curves rise with the target.
+        QVERIFY(find(*s, 1, "LW-scaled")->epsilon < find(*s, 3, "LW-scaled")->epsilon);
+        QVERIFY(find(*s, 1, "EM")->epsilon < find(*s, 3, "EM")->epsilon);
+        const auto csv = test::slurp(dir + "/sweep.csv");
+        QVERIFY(csv.find(",s_pmse,target_epsilon\n") != std::string::npos);
+        QVERIFY(csv.find(",LW-scaled,") != std::string::npos);
+        // Resumable like the (c, g) grid: a second call computes nothing.
+        auto again = study::runSweep(*c, input(), dir);
+        QVERIFY(again.hasValue());
+        QCOMPARE(again->pointsRun, std::size_t{0});
+        QCOMPARE(again->rows.size(), s->rows.size());
     }
     void utilityCanBeSwitchedOff() {
         auto c = config();
@@ -219,7 +285,7 @@ class TstSweep : public QObject {
             QVERIFY(!r.utility.has_value());
             QVERIFY(std::isnan(r.q90CiOverlap) && std::isnan(r.pmse));
         }
-        QVERIFY(test::slurp(dir + "/sweep.csv").find(",NA,NA,NA,NA,NA,NA,NA\n") !=
+        QVERIFY(test::slurp(dir + "/sweep.csv").find(",NA,NA,NA,NA,NA,NA,NA,\n") !=
                 std::string::npos);
     }
     void sharedFitGivesTheSameNumbersAsSeparateRuns() {

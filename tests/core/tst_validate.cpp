@@ -27,7 +27,8 @@ study::SynthesizerConfig synthesizer(const std::string& name, Scheme scheme) {
 }
 
 // A configuration made in code with every scheme, valid: the rows below break one rule each.
-// synthesizers: [0] U, [1] LW, [2] CW, [3] S, [4] EM (matches LW), [5] F (re-weights LW).
+// synthesizers: [0] U, [1] LW, [2] CW, [3] S, [4] EM (matches LW), [5] F (re-weights LW),
+// [6] LWs (LW scaled to a target epsilon), [7] TC (the top-coding comparator).
 RunConfig validConfig() {
     RunConfig c;
     c.data.path = "poisson.csv";
@@ -48,6 +49,12 @@ RunConfig validConfig() {
     f.base = "LW";
     c.synthesizers = {synthesizer("U", Scheme::Unweighted), lw, synthesizer("CW", Scheme::Marginal),
                       synthesizer("S", Scheme::Sigmoid),    em, f};
+    auto scaled = synthesizer("LWs", Scheme::Scaled);
+    scaled.of = Scheme::Lipschitz;
+    scaled.c = 0.7;
+    scaled.targetEpsilon = 5.0;
+    c.synthesizers.push_back(scaled);
+    c.synthesizers.push_back(synthesizer("TC", Scheme::TopCode));
     return c;
 }
 
@@ -105,6 +112,28 @@ const std::map<QString, Change>& changes() {
              c.synthesizers[4].match = "F";
              c.synthesizers[5].base = "EM";
          }},
+        {"scaled without of", [](RunConfig& c) { c.synthesizers[6].of.reset(); }},
+        {"scaled of scalar", [](RunConfig& c) { c.synthesizers[6].of = Scheme::Scalar; }},
+        {"scaled target and scale", [](RunConfig& c) { c.synthesizers[6].scale = 0.5; }},
+        {"scaled neither", [](RunConfig& c) { c.synthesizers[6].targetEpsilon.reset(); }},
+        {"scaled target 0", [](RunConfig& c) { c.synthesizers[6].targetEpsilon = 0.0; }},
+        {"scale above 1",
+         [](RunConfig& c) {
+             c.synthesizers[6].targetEpsilon.reset();
+             c.synthesizers[6].scale = 1.5;
+         }},
+        {"target on lipschitz", [](RunConfig& c) { c.synthesizers[1].targetEpsilon = 5.0; }},
+        {"M on scaled marginal",
+         [](RunConfig& c) {
+             c.synthesizers[6].of = Scheme::Marginal;
+             c.synthesizers[6].M = 3.0;
+         }},
+        {"scaled every weight 0",
+         [](RunConfig& c) {
+             c.synthesizers[6].c = 0.5;
+             c.synthesizers[6].g = -0.5;
+         }},
+        {"topcode q 1", [](RunConfig& c) { c.synthesizers[7].topcodeQ = 1.0; }},
         {"every weight 0",
          [](RunConfig& c) {
              c.synthesizers[1].c = 0.5;
@@ -197,6 +226,26 @@ class TstValidate : public QObject {
         row("base unweighted",
             "synthesizers[5] 'F': 'base' must be a weighted synthesizer, not 'U' (unweighted)");
         row("cycle", "synthesizers: the 'match'/'base' references form a cycle");
+        const QString scaled = "synthesizers[6] 'LWs': ";
+        row("scaled without of",
+            scaled + "a scaled scheme needs 'of': the vector scheme whose weights it scales");
+        row("scaled of scalar", scaled +
+                                    "'of' must be a vector scheme: lipschitz (LW; with 'M' for "
+                                    "LW-M), marginal (CW), pairwise or sigmoid, not 'scalar'");
+        const QString exactlyOne = scaled +
+                                   "a scaled scheme needs exactly one of 'target_epsilon' (a is "
+                                   "solved by refits) or 'scale' (a given, in (0, 1])";
+        row("scaled target and scale", exactlyOne);
+        row("scaled neither", exactlyOne);
+        row("scaled target 0", scaled + "'target_epsilon' must be positive");
+        row("scale above 1", scaled + "'scale' must be in (0, 1]");
+        row("target on lipschitz",
+            "synthesizers[1] 'LW': 'of', 'target_epsilon' and 'scale' belong to the scaled "
+            "scheme");
+        row("M on scaled marginal", scaled + "'M' applies to the lipschitz scheme only");
+        row("scaled every weight 0",
+            "synthesizer 'LWs' (scaled): c = 0.5, g = -0.5 gives every record weight 0");
+        row("topcode q 1", "synthesizers[7] 'TC': 'q' (the top-coding quantile) must be in (0, 1)");
         row("every weight 0",
             "synthesizer 'LW' (lipschitz): c = 0.5, g = -0.5 gives every "
             "record weight 0");

@@ -460,7 +460,11 @@ class TstSetupPages : public QObject {
             {"name": "EM8", "scheme": "scalar", "epsilon": 8.0, "tolerance": 0.05},
             {"name": "EM", "scheme": "scalar", "match": "LW c=2.5"},
             {"name": "Sigmoid final", "scheme": "reweight", "base": "Sigmoid", "k": 0.875,
-             "tolerance": 0.03}
+             "tolerance": 0.03},
+            {"name": "LW to 5", "scheme": "scaled", "of": "lipschitz", "c": 0.7,
+             "target_epsilon": 5.0},
+            {"name": "CW half", "scheme": "scaled", "of": "marginal", "source": "data",
+             "scale": 0.5}
           ]})");
         QVERIFY2(bool(in), in ? "" : in.message().c_str());
         SynthesizersPage page;
@@ -474,6 +478,43 @@ class TstSetupPages : public QObject {
         QVERIFY2(bool(s), s ? "" : s.message().c_str());
         QCOMPARE(QString::fromStdString(study::toJson(out)).split(QLatin1Char('\n')),
                  QString::fromStdString(study::toJson(*in)).split(QLatin1Char('\n')));
+    }
+
+    // Any vector synthesizer takes an optional target epsilon: checked, the row is the scaled
+    // scheme of its own weights (its knobs kept), and it loads back as that row with the
+    // target shown; EM and the re-weighting have no such knob.
+    void vectorRowsTakeATargetEpsilon() {
+        SynthesizersPage page;
+        auto* cw = page.addRow(SynthesizerRow::CW);
+        cw->knob(QStringLiteral("c"))->setValue(0.8);
+        auto* target = cw->knob(QStringLiteral("target_epsilon"));
+        QVERIFY(target);
+        QVERIFY(!target->optionalValue());
+        QVERIFY(cw->config().scheme == study::Scheme::Marginal);
+        QVERIFY(!cw->config().of);
+        target->setOptionalValue(5.0);
+        const auto sc = cw->config();
+        QVERIFY(sc.scheme == study::Scheme::Scaled);
+        QVERIFY(*sc.of == study::Scheme::Marginal);
+        QCOMPARE(*sc.targetEpsilon, 5.0);
+        QCOMPARE(sc.c, 0.8);
+        for (auto kind : {SynthesizerRow::LW, SynthesizerRow::LWM, SynthesizerRow::Pairwise,
+                          SynthesizerRow::Sigmoid})
+            QVERIFY(page.addRow(kind)->knob(QStringLiteral("target_epsilon")));
+        for (auto kind :
+             {SynthesizerRow::Unweighted, SynthesizerRow::EM, SynthesizerRow::Reweighted})
+            QVERIFY(!page.addRow(kind)->knob(QStringLiteral("target_epsilon")));
+        SynthesizerRow back(SynthesizerRow::kindOf(sc));
+        back.load(sc);
+        QCOMPARE(back.kind(), SynthesizerRow::CW);
+        QCOMPARE(*back.knob(QStringLiteral("target_epsilon"))->optionalValue(), 5.0);
+        QVERIFY(back.config().scheme == study::Scheme::Scaled);
+        back.knob(QStringLiteral("target_epsilon"))->setOptionalValue(std::nullopt);
+        QVERIFY(back.config().scheme == study::Scheme::Marginal);
+        QVERIFY(!back.config().targetEpsilon);
+        page.resize(1200, 900);
+        QVERIFY(cw->grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                QStringLiteral("/synthesizer_target_epsilon.png")));
     }
 
     // Core refuses a sigmoid steepness a <= 0 (a flat or inverted curve): the spin box goes

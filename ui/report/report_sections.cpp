@@ -63,6 +63,19 @@ QString settingsOf(const study::SynthesizerConfig& sc) {
               << (sc.k ? QStringLiteral("k = %1").arg(num(*sc.k)) : QStringLiteral("k searched"))
               << QStringLiteral("tolerance %1%").arg(num(100 * sc.tolerance));
             break;
+        case study::Scheme::Scaled: {
+            study::SynthesizerConfig of = sc;
+            of.scheme = sc.of.value_or(study::Scheme::Lipschitz);
+            s << QStringLiteral("%1 weights (%2)")
+                     .arg(str(std::string(study::toString(of.scheme))), settingsOf(of));
+            s << (sc.targetEpsilon ? QStringLiteral("scaled to target epsilon %1, tolerance %2%")
+                                         .arg(num(*sc.targetEpsilon), num(100 * sc.tolerance))
+                                   : QStringLiteral("scale a = %1").arg(num(sc.scale.value_or(1))));
+            break;
+        }
+        case study::Scheme::TopCode:
+            return QStringLiteral("top-coded at the %1 quantile; no formal guarantee")
+                .arg(num(sc.topcodeQ));
     }
     return s.join(QStringLiteral(", "));
 }

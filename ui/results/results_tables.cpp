@@ -100,7 +100,9 @@ TableData epsilonTable(const RunResult& run) {
     for (const auto& s : run.synthesizers) {
         t.rows.push_back(
             {qTables(s.name), qTables(std::string(study::toString(s.scheme))), formatCell(s.deltaX),
-             formatCell(s.deltaAlphaX), formatCell(s.epsilon.perDataset),
+             formatCell(s.deltaAlphaX),
+             s.formalGuarantee() ? formatCell(s.epsilon.perDataset)
+                                 : QStringLiteral("no formal guarantee"),
              epsilonConvergedCell(s.epsilonDiagnostics), QString::number(s.epsilon.m),
              formatCell(s.epsilon.total),
              QStringLiteral("%1 to %2")
@@ -118,6 +120,24 @@ TableData epsilonTable(const RunResult& run) {
                               .arg(qTables(s.name))
                               .arg(s.excludedDraws);
         }
+        if (const auto* tc = s.topCode())
+            t.warnings << QStringLiteral(
+                              "%1: top-coded at the %2 quantile (t = %3): a comparator with no "
+                              "formal guarantee; it is not released.")
+                              .arg(qTables(s.name), formatCell(tc->q), formatCell(tc->threshold));
+        if (const auto* sd = s.scaled(); sd && sd->target && !sd->converged)
+            t.warnings << (sd->reachable
+                               ? QStringLiteral("%1: the scale a = %2 reached ε = %3, not the "
+                                                "target %4 within its tolerance (%5 refits).")
+                                     .arg(qTables(s.name), formatCell(sd->a),
+                                          formatCell(s.epsilon.perDataset), formatCell(*sd->target))
+                                     .arg(sd->tries.size())
+                               : QStringLiteral("%1: the target ε = %2 is above what the %3 "
+                                                "weights give on their own (ε = %4): no scale a "
+                                                "in (0, 1] reaches it, so a = 1 is used.")
+                                     .arg(qTables(s.name), formatCell(*sd->target),
+                                          qTables(std::string(study::toString(sd->of))),
+                                          formatCell(s.epsilon.perDataset)));
         if (const auto* sd = s.scalar(); sd && !sd->tries.empty()) {
             // The search keeps the try closest to the target, not necessarily the last.
             const auto chosen =

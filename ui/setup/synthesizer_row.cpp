@@ -100,6 +100,13 @@ SynthesizerRow::Kind SynthesizerRow::kindOf(const study::SynthesizerConfig& s) {
             return EM;
         case study::Scheme::Reweight:
             return Reweighted;
+        case study::Scheme::Scaled: {  // the page shows the vector scheme it scales
+            study::SynthesizerConfig of = s;
+            of.scheme = s.of.value_or(study::Scheme::Lipschitz);
+            return kindOf(of);
+        }
+        case study::Scheme::TopCode:  // not offered on the page yet
+            break;
     }
     return Unweighted;
 }
@@ -316,7 +323,19 @@ void SynthesizerRow::build() {
             0.001, 0.999);
         form_->addRow(tolerance_);
     }
-    for (KnobEditor* e : {c_, g_, M_, k_, a_, epsilon_, tolerance_}) {
+    if (kind_ == LW || kind_ == LWM || kind_ == CW || kind_ == Pairwise || kind_ == Sigmoid) {
+        // Optional: the scaled scheme (METHOD.md 3.10) of this row's weights.
+        targetEpsilon_ = new KnobEditor(
+            {tr("target epsilon"),
+             tr("Optional target epsilon: the weights above are multiplied by one scale a in "
+                "(0, 1], solved by refits so that epsilon of one released dataset is this "
+                "value (within 2%; every refit is reported). The weights keep their shape. A "
+                "target above what the weights give on their own cannot be reached and is "
+                "reported so. Unchecked: the weights as they are."),
+             0.1, 50.0, 0.1, 5.0, 2, true, tr("none: the weights as they are")});
+        form_->addRow(targetEpsilon_);
+    }
+    for (KnobEditor* e : {c_, g_, M_, k_, a_, epsilon_, tolerance_, targetEpsilon_}) {
         if (!e) continue;
         connect(e, &KnobEditor::changed, this, [this] {
             emit knobMoved();
@@ -364,6 +383,7 @@ KnobEditor* SynthesizerRow::knob(const QString& knob) const {
     if (knob == QLatin1String("a")) return a_;
     if (knob == QLatin1String("epsilon")) return epsilon_;
     if (knob == QLatin1String("tolerance")) return tolerance_;
+    if (knob == QLatin1String("target_epsilon")) return targetEpsilon_;
     return nullptr;
 }
 
@@ -427,6 +447,9 @@ void SynthesizerRow::load(const study::SynthesizerConfig& s) {
         k_->setOptionalValue(s.k);
     }
     if (tolerance_) tolerance_->setValue(s.tolerance);
+    if (targetEpsilon_)
+        targetEpsilon_->setOptionalValue(s.scheme == study::Scheme::Scaled ? s.targetEpsilon
+                                                                           : std::nullopt);
 }
 
 study::SynthesizerConfig SynthesizerRow::config() const {
@@ -452,6 +475,17 @@ study::SynthesizerConfig SynthesizerRow::config() const {
         s.k = k_->optionalValue();
     }
     if (tolerance_) s.tolerance = tolerance_->value();
+    if (targetEpsilon_) {
+        // A target makes it the scaled scheme of this row's weights; a scale given in a
+        // configuration (no widget here) is kept as loaded.
+        const auto target = targetEpsilon_->optionalValue();
+        const bool scaled = target || (loaded_.scheme == study::Scheme::Scaled && loaded_.scale);
+        s.of = scaled ? std::optional(s.scheme) : std::nullopt;
+        if (scaled) s.scheme = study::Scheme::Scaled;
+        s.targetEpsilon = target;
+        if (target) s.scale.reset();
+        if (!scaled) s.scale.reset();
+    }
     return s;
 }
 

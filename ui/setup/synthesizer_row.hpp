@@ -48,7 +48,7 @@ class SynthesizerRow : public QGroupBox {
     QString nameProblem() const;
 
     // nullptr when the kind has no such knob: "c", "g", "M", "k", "a", "epsilon",
-    // "tolerance".
+    // "tolerance", "target_epsilon" (vector kinds: checked makes the row the scaled scheme).
     KnobEditor* knob(const QString& name) const;
     QComboBox* sourceBox() const { return source_; }  // CW, Pairwise, Sigmoid
     QComboBox* targetBox() const { return target_; }  // EM: match or a fixed epsilon
@@ -102,6 +102,7 @@ class SynthesizerRow : public QGroupBox {
     KnobEditor* a_ = nullptr;
     KnobEditor* epsilon_ = nullptr;
     KnobEditor* tolerance_ = nullptr;
+    KnobEditor* targetEpsilon_ = nullptr;  // vector kinds: the optional scaled scheme
     QComboBox* source_ = nullptr;
     QComboBox* target_ = nullptr;
     QComboBox* match_ = nullptr;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ppsynth/data/number_format.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_output.hpp"
 
@@ -70,6 +71,34 @@ Status describeMechanism(const study::PublicRun& run, const study::SynthesizerCo
                                        : "Scalar weight a chosen to match the epsilon of '" +
                                              sc.match + "'.");
             break;
+        case study::Scheme::Scaled: {
+            // alpha = a * alpha_v: a, what it was solved for, and the vector scheme's own knobs
+            // under "of_" (as a re-weighted synthesizer's base is described under "base_").
+            const study::ScaledDetails* d = r.scaled();
+            knobs[prefix + "scale"] = d ? d->a : 0.0;
+            if (sc.targetEpsilon) {
+                knobs[prefix + "target_epsilon"] = *sc.targetEpsilon;
+                knobs[prefix + "tolerance"] = sc.tolerance;
+                knobs[prefix + "target_reached"] = std::string(d && d->converged ? "yes" : "no");
+            }
+            study::SynthesizerConfig of = sc;
+            of.scheme = sc.of.value_or(study::Scheme::Lipschitz);
+            knobs[prefix + "of"] = std::string(study::toString(of.scheme));
+            if (Status s = describeMechanism(run, of, r, prefix + "of_", mf); !s) return s;
+            if (top)
+                mf.notes.push_back(
+                    "Weights of the " + std::string(study::toString(of.scheme)) +
+                    " scheme multiplied by one scale a" +
+                    (!sc.targetEpsilon ? std::string(" given by the releaser.")
+                     : d && !d->reachable
+                         ? " = 1: the target epsilon " + data::formatNumber(*sc.targetEpsilon) +
+                               " is above the scheme's own epsilon, so it was not reached."
+                         : " chosen by refits to reach the target epsilon " +
+                               data::formatNumber(*sc.targetEpsilon) + "."));
+            break;
+        }
+        case study::Scheme::TopCode:
+            return Error::internal("a top-coding comparator has no mechanism to describe");
         case study::Scheme::Reweight: {
             knobs[prefix + "k"] = r.reweight() ? r.reweight()->k : 0.0;
             knobs[prefix + "tolerance"] = sc.tolerance;
@@ -128,6 +157,17 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     if (!r || !sc)
         return Error{"the run has no synthesizer '" + synthesizer + "' (it has " +
                      synthesizerList(run) + ")"};
+    // The top-coded file is the confidential y with only its top values capped: no formal
+    // guarantee and record values as they are (METHOD.md 3.9 and 10). It is a comparator.
+    if (r->scheme == study::Scheme::TopCode)
+        return Error::invalidInput(
+            "'" + synthesizer +
+            "' is the top-coding comparator, not a synthesizer: its file is the confidential "
+            "data with only the values above the " +
+            data::formatNumber(r->topCode() ? r->topCode()->q : 0.975) +
+            " quantile capped, with no formal privacy guarantee, so ppsynth does not release "
+            "it; release one of the synthesizers (" +
+            synthesizerList(run) + ")");
     const auto& config = run.config();
     Manifest mf;
     mf.model.family = config.model.family;

@@ -38,7 +38,7 @@ std::string score(Scheme s) {
 
 Status refuseDegenerateKnobs(const RunConfig& config) {
     for (const auto& s : config.synthesizers) {
-        if (!usesCG(s.scheme) || s.c + s.g > 0) continue;
+        if (!usesCG(weightShape(s)) || s.c + s.g > 0) continue;
         return Error{who(s) + ": " + knobs(s) +
                      " gives every record weight 0 (the weights are clamp(c u + g) with u in "
                      "[0, 1], at most c + g = " +
@@ -53,7 +53,7 @@ Status refuseDegenerateKnobs(const RunConfig& config) {
 std::vector<std::string> knobWarnings(const RunConfig& config) {
     std::vector<std::string> out;
     for (const auto& s : config.synthesizers) {
-        if (!usesCG(s.scheme) || s.c + s.g <= 0) continue;
+        if (!usesCG(weightShape(s)) || s.c + s.g <= 0) continue;
         if (s.g >= 1) {
             out.push_back(who(s) + ": g = " + formatNumber(s.g) +
                           " gives every record weight 1, so its results are those of "
@@ -65,7 +65,7 @@ std::vector<std::string> knobWarnings(const RunConfig& config) {
                           "epsilon, or use c > 0 to weight by risk");
         } else if ((1 - s.g) / s.c <= 0.05) {
             out.push_back(who(s) + ": " + knobs(s) + " gives weight 1 to every record whose " +
-                          score(s.scheme) + " is above " + formatNumber((1 - s.g) / s.c) +
+                          score(weightShape(s)) + " is above " + formatNumber((1 - s.g) / s.c) +
                           ", so only the very riskiest records are down-weighted and the "
                           "results are nearly those of Unweighted; use a c nearer 1");
         }
@@ -111,8 +111,8 @@ Status refuseZeroWeights(const SynthesizerConfig& s, const Eigen::VectorXd& alph
     if (alpha.size() == 0 || alpha.maxCoeff() > 0) return {};
     std::string why = s.scheme == Scheme::Lipschitz && s.M
                           ? "; M = " + formatNumber(*s.M) + " truncates every record: raise M"
-                      : usesCG(s.scheme) ? "; raise c or g (" + knobs(s) + ")"
-                                         : "";
+                      : usesCG(weightShape(s)) ? "; raise c or g (" + knobs(s) + ")"
+                                               : "";
     return Error{
         "every record's weight is 0, so the model would be fitted to no data (its "
         "epsilon would read 0 and its synthetic values come from the prior alone)" +
@@ -123,12 +123,12 @@ std::optional<std::string> weightsWarning(const SynthesizerConfig& s,
                                           const Eigen::VectorXd& alpha) {
     // g >= 1 was warned from the configuration already (knobWarnings).
     if (s.scheme == Scheme::Unweighted || alpha.size() == 0 || alpha.minCoeff() < 1 ||
-        (usesCG(s.scheme) && s.g >= 1))
+        (usesCG(weightShape(s)) && s.g >= 1))
         return std::nullopt;
     return who(s) +
            ": every record's weight is 1, so its fit, epsilon and synthetic data are "
            "those of Unweighted (no privacy gained)" +
-           (usesCG(s.scheme) ? "; lower g below 1 or c (" + knobs(s) + ")" : std::string());
+           (usesCG(weightShape(s)) ? "; lower g below 1 or c (" + knobs(s) + ")" : std::string());
 }
 
 }  // namespace ppsynth::study

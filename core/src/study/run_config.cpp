@@ -41,6 +41,10 @@ std::string_view toString(Scheme s) {
             return "reweight";
         case Scheme::Sigmoid:
             return "sigmoid";
+        case Scheme::Scaled:
+            return "scaled";
+        case Scheme::TopCode:
+            return "topcode";
     }
     return "unweighted";
 }
@@ -54,8 +58,9 @@ const SynthesizerConfig* RunConfig::find(const std::string& name) const {
 namespace {
 
 std::optional<Scheme> schemeFromString(const std::string& s) {
-    for (auto k : {Scheme::Unweighted, Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise,
-                   Scheme::Scalar, Scheme::Reweight, Scheme::Sigmoid})
+    for (auto k :
+         {Scheme::Unweighted, Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise, Scheme::Scalar,
+          Scheme::Reweight, Scheme::Sigmoid, Scheme::Scaled, Scheme::TopCode})
         if (toString(k) == s) return k;
     return std::nullopt;
 }
@@ -77,7 +82,8 @@ void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::st
     if (!sc)
         return r.fail(
             "unknown scheme '" + scheme +
-            "' (use unweighted, lipschitz, marginal, pairwise, scalar, reweight or sigmoid)");
+            "' (use unweighted, lipschitz, marginal, pairwise, scalar, reweight, sigmoid, "
+            "scaled or topcode)");
     s.scheme = *sc;
     r.get("c", s.c);
     r.get("g", s.g);
@@ -88,6 +94,20 @@ void readSynthesizer(const json& j, std::size_t i, SynthesizerConfig& s, std::st
     r.get("base", s.base);
     r.get("tolerance", s.tolerance);
     r.get("a", s.sigmoidA);
+    r.getOptional("target_epsilon", s.targetEpsilon);
+    r.getOptional("scale", s.scale);
+    r.get("q", s.topcodeQ);
+    if (r.has("of")) {
+        std::string of;
+        r.get("of", of);
+        if (!error.empty()) return;
+        s.of = schemeFromString(of);
+        if (!s.of)
+            return r.fail(
+                "'of' must be a vector scheme: lipschitz (LW; with 'M' for LW-M), "
+                "marginal (CW), pairwise or sigmoid, not '" +
+                of + "'");
+    }
     if (r.has("k")) {
         const json& k = r.raw("k");
         if (k.is_string() && k.get<std::string>() == "auto")
@@ -466,7 +486,17 @@ std::string toJson(const RunConfig& c) {
         if (s.scheme == Scheme::Reweight) o["k"] = s.k ? json(*s.k) : json("auto");
         if (s.scheme == Scheme::Scalar || s.scheme == Scheme::Reweight)
             o["tolerance"] = s.tolerance;
-        if (s.scheme == Scheme::Sigmoid) o["a"] = s.sigmoidA;
+        const Scheme shape = s.scheme == Scheme::Scaled && s.of ? *s.of : s.scheme;
+        if (s.of) o["of"] = std::string(toString(*s.of));
+        if (s.targetEpsilon) o["target_epsilon"] = *s.targetEpsilon;
+        if (s.scale) o["scale"] = *s.scale;
+        if (s.scheme == Scheme::Scaled) {
+            o["tolerance"] = s.tolerance;
+            if (shape == Scheme::Marginal || shape == Scheme::Pairwise || shape == Scheme::Sigmoid)
+                o["source"] = s.source;
+        }
+        if (shape == Scheme::Sigmoid) o["a"] = s.sigmoidA;
+        if (s.scheme == Scheme::TopCode) o["q"] = s.topcodeQ;
         j["synthesizers"].push_back(std::move(o));
     }
     return j.dump(2);

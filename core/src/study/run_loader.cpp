@@ -145,6 +145,26 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
             sd->tries.push_back(
                 {t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon"))});
     }
+    if (auto* sd = std::get_if<ScaledDetails>(&r.details)) {
+        for (auto k : {Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise, Scheme::Sigmoid})
+            if (j.value("scaled_of", std::string()) == toString(k)) sd->of = k;
+        sd->a = number(j, "scale");
+        if (auto t = j.find("target_epsilon"); t != j.end() && t->is_number())
+            sd->target = t->get<double>();
+        sd->converged = j.value("scale_converged", false);
+        sd->noiseLimited = j.value("scale_noise_limited", false);
+        sd->reachable = j.value("scale_reachable", true);
+        for (const auto& t : j.value("refits", json::array()))
+            sd->tries.push_back(
+                {t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon"))});
+    }
+    if (auto* tc = std::get_if<TopCodeDetails>(&r.details)) {
+        if (auto t = j.find("topcode"); t != j.end() && t->is_object()) {
+            tc->q = number(*t, "q");
+            tc->threshold = number(*t, "threshold");
+            tc->capped = integer<std::size_t>(*t, "capped");
+        }
+    }
     if (auto* rd = std::get_if<ReweightDetails>(&r.details)) {
         rd->k = number(j, "k");
         for (const auto& t : j.value("refits", json::array())) {
@@ -358,6 +378,7 @@ class Loader {
         }
         r.records.alpha = std::move(*alpha);
         r.records.recordDelta = unbounded(std::move(*lip));
+        if (r.scheme == Scheme::TopCode) r.records.recordDelta.setConstant(kNaN);  // no bound
         r.records.ir = asStd(*ir);
         if (t->find("pairwise_weight")) {
             auto pw = vectorColumn(*t, "pairwise_weight", path);
@@ -379,7 +400,9 @@ class Loader {
             return o.first != d.target && std::find(d.predictors.begin(), d.predictors.end(),
                                                     o.first) == d.predictors.end();
         });
-        const std::size_t m = static_cast<std::size_t>(run.config.synthesis.m);
+        // The top-coding comparator has one dataset (the top-coded data), not m.
+        const std::size_t m =
+            r.scheme == Scheme::TopCode ? 1 : static_cast<std::size_t>(run.config.synthesis.m);
         for (std::size_t l = 0; l < m; ++l) {
             std::ostringstream name;
             name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";

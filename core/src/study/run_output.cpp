@@ -147,6 +147,25 @@ json synthesizerJson(const SynthesizerResult& r) {
             tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});
         j["refits"] = tries;
     }
+    // The top-coding comparator has no epsilon: null above, and this says why.
+    j["formal_guarantee"] = r.formalGuarantee();
+    if (const auto* tc = r.topCode())
+        j["topcode"] = {{"q", tc->q},
+                        {"threshold", finiteOrNull(tc->threshold)},
+                        {"capped", tc->capped},
+                        {"guarantee", "no formal guarantee"}};
+    if (const auto* sd = r.scaled()) {
+        j["scaled_of"] = std::string(toString(sd->of));
+        j["scale"] = sd->a;
+        j["target_epsilon"] = sd->target ? json(*sd->target) : json(nullptr);
+        j["scale_converged"] = sd->converged;
+        j["scale_noise_limited"] = sd->noiseLimited;
+        j["scale_reachable"] = sd->reachable;
+        json tries = json::array();
+        for (const auto& t : sd->tries)
+            tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});
+        j["refits"] = tries;
+    }
     if (const auto* rd = r.reweight()) {
         j["k"] = rd->k;
         json tries = json::array();

@@ -9,9 +9,11 @@
 #include "ppsynth/data/design_matrix.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/family_registry.hpp"
+#include "ppsynth/privacy/scaled_weight.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
+#include "ppsynth/study/topcode.hpp"
 #include "ppsynth/study/validate.hpp"
 
 namespace ppsynth::study {
@@ -395,7 +397,42 @@ class Runner {
         }
     }
 
+    // alpha_v of a vector scheme (the scheme itself, or a scaled scheme's `of`).
+    Expected<Eigen::VectorXd> vectorWeights(const SynthesizerConfig& sc, Scheme shape,
+                                            SynthesizerResult& r) const {
+        if (shape == Scheme::Lipschitz) {
+            Eigen::VectorXd alpha = privacy::lipschitzWeights(result_.f, sc.c, sc.g);
+            return sc.M ? privacy::truncateAtM(alpha, result_.f, *sc.M) : alpha;
+        }
+        if (shape == Scheme::Pairwise) {
+            auto pr = riskForWeights(sc, true);
+            if (!pr) return pr.error();
+            r.records.pairwiseWeight = pr->at;
+            if (auto* d = std::get_if<PairwiseDetails>(&r.details)) d->singletons = pr->singletons;
+            return privacy::pairwiseWeights(pr->at, sc.c, sc.g);
+        }
+        auto ir = riskForWeights(sc, false);
+        if (!ir) return ir.error();
+        return shape == Scheme::Marginal ? privacy::riskWeights(ir->marginal, sc.c, sc.g)
+                                         : privacy::sigmoidRiskWeights(ir->marginal, sc.sigmoidA);
+    }
+
+    // The top-coding comparator: no fit, no epsilon; its risk and utility beside the others.
+    Expected<SynthesizerResult> runTopCode(const SynthesizerConfig& sc) {
+        auto r = topCodeComparator(sc, yOriginal_, result_.inputs.patterns.id, riskOptions(),
+                                   config_.risk.threshold, unweightedIr_,
+                                   config_.risk.whackAMoleRise, countModel_);
+        if (r && config_.utility.enabled) {
+            const auto tu = std::chrono::steady_clock::now();
+            measureUtility(*r);
+            r->stageSeconds.utility = secondsSince(tu);
+            if (cancelled()) return Error::cancelled();
+        }
+        return r;
+    }
+
     Expected<SynthesizerResult> runSynthesizer(const SynthesizerConfig& sc) {
+        if (sc.scheme == Scheme::TopCode) return runTopCode(sc);
         const auto t0 = std::chrono::steady_clock::now();
         const double fitsBefore = fitSeconds_;
         SynthesizerResult r;
@@ -409,26 +446,50 @@ class Runner {
                 r.records.alpha = Eigen::VectorXd::Ones(n);
                 break;
             case Scheme::Lipschitz:
-                r.records.alpha = privacy::lipschitzWeights(result_.f, sc.c, sc.g);
-                if (sc.M) r.records.alpha = privacy::truncateAtM(r.records.alpha, result_.f, *sc.M);
-                break;
             case Scheme::Marginal:
-            case Scheme::Sigmoid: {
-                auto ir = riskForWeights(sc, false);
-                if (!ir) return ir.error();
-                r.records.alpha = sc.scheme == Scheme::Marginal
-                                      ? privacy::riskWeights(ir->marginal, sc.c, sc.g)
-                                      : privacy::sigmoidRiskWeights(ir->marginal, sc.sigmoidA);
-                break;
-            }
+            case Scheme::Sigmoid:
             case Scheme::Pairwise: {
-                auto pr = riskForWeights(sc, true);
-                if (!pr) return pr.error();
-                r.records.pairwiseWeight = pr->at;
-                std::get<PairwiseDetails>(r.details).singletons = pr->singletons;
-                r.records.alpha = privacy::pairwiseWeights(pr->at, sc.c, sc.g);
+                auto w = vectorWeights(sc, sc.scheme, r);
+                if (!w) return w.error();
+                r.records.alpha = std::move(*w);
                 break;
             }
+            case Scheme::Scaled: {  // alpha = a * alpha_v (METHOD.md 3.10)
+                auto v = vectorWeights(sc, *sc.of, r);
+                if (!v) return v.error();
+                const Eigen::VectorXd alphaV = withAssumption2(std::move(*v));
+                if (auto s = refuseZeroWeights(sc, alphaV); !s) return s.error();
+                ScaledDetails d;
+                d.of = *sc.of;
+                d.target = sc.targetEpsilon;
+                d.a = sc.scale.value_or(1.0);
+                if (sc.targetEpsilon) {
+                    std::map<double, Measured> fits;
+                    auto refit = [&](double a) -> Expected<double> {
+                        auto m = fitAndBound(a * alphaV, sc.name);
+                        if (!m) return m.error();
+                        const double delta = m->bound.delta;
+                        fits.insert_or_assign(a, std::move(*m));
+                        return delta;
+                    };
+                    privacy::ScalarWeightOptions so;
+                    so.tolerance = sc.tolerance;
+                    auto solved = privacy::solveScaledWeight(*sc.targetEpsilon, refit, so);
+                    if (!solved) return solved.error();
+                    d.a = solved->a;
+                    d.converged = solved->converged;
+                    d.noiseLimited = solved->noiseLimited;
+                    d.reachable = solved->reachable;
+                    d.tries = solved->tries;
+                    r.fits = static_cast<int>(solved->tries.size());
+                    own = std::move(fits.at(solved->a));
+                }
+                r.records.alpha = d.a * alphaV;
+                r.details = std::move(d);
+                break;
+            }
+            case Scheme::TopCode:
+                return Error::internal("the top-coding comparator has no weights");
             case Scheme::Scalar: {
                 const double target =
                     sc.epsilon ? *sc.epsilon
@@ -508,7 +569,7 @@ class Runner {
         r.weights = privacy::summarizeWeights(r.records.alpha);
         r.diagnostics = measured->fit.diagnostics;
         r.epsilonDiagnostics = measured->epsilon;
-        if (sc.scheme == Scheme::Lipschitz) addWeightsAgreement(r.epsilonDiagnostics);
+        if (weightShape(sc) == Scheme::Lipschitz) addWeightsAgreement(r.epsilonDiagnostics);
         r.parameters = summarizeParameters(*model_, measured->fit.draws);
         r.draws.resize(measured->fit.draws.rows(),
                        static_cast<Eigen::Index>(result_.parameterNames.size()));

@@ -1,5 +1,6 @@
 // The sweep's configuration: its JSON keys, their checks and the canonical form, and the
 // synthesizers one grid point runs.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -36,6 +37,11 @@ void checkPoint(detail::Reader& r, const SweepPoint& p) {
     if (!(p.c >= 0)) r.fail("'c' must not be negative");
     if (p.M && !(*p.M > 0)) r.fail("'M' must be positive");
     if (p.r && !(*p.r > 0)) r.fail("'r' must be positive");
+    if (p.targetEpsilon && !(*p.targetEpsilon > 0)) r.fail("'target_epsilon' must be positive");
+    if (p.targetEpsilon && (p.k || p.kAuto))
+        r.fail(
+            "'k' (re-weighting) and 'target_epsilon' do not combine: a target-epsilon point "
+            "scales LW to the target instead");
 }
 
 json kJson(const SweepPoint& p) {
@@ -51,6 +57,7 @@ json pointJson(const SweepPoint& p) {
     if (p.M) j["M"] = *p.M;
     if (p.k || p.kAuto) j["k"] = kJson(p);
     if (p.r) j["r"] = *p.r;
+    if (p.targetEpsilon) j["target_epsilon"] = *p.targetEpsilon;
     return j;
 }
 
@@ -66,6 +73,7 @@ SweepPoint pointFrom(const json& j) {
             p.k = j.at("k").get<double>();
     }
     if (j.contains("r")) p.r = j.at("r").get<double>();
+    if (j.contains("target_epsilon")) p.targetEpsilon = j.at("target_epsilon").get<double>();
     return p;
 }
 
@@ -101,11 +109,36 @@ Expected<SweepConfig> parseSweepConfig(const std::string& text, const std::strin
             readK(s, defaults.k, defaults.kAuto);
             s.get("tolerance", c.tolerance);
             s.get("threads", c.threads);
+            s.get("c", defaults.c);
+            s.get("g", defaults.g);
+            std::vector<double> targets;
+            if (s.has("target_epsilons")) {
+                const json& t = s.raw("target_epsilons");
+                if (!t.is_array() || t.empty() ||
+                    !std::all_of(t.begin(), t.end(), [](const json& e) { return e.is_number(); }))
+                    s.fail(
+                        "'target_epsilons' must be a non-empty list of numbers, such as "
+                        "[1, 2, 5, 10, 20]");
+                else if (s.has("points"))
+                    s.fail("give either 'points' or 'target_epsilons', not both");
+                else
+                    targets = t.get<std::vector<double>>();
+            }
             if (error.empty()) checkPoint(s, defaults);
+            if (error.empty() && !targets.empty()) {
+                c.points.clear();
+                for (double e : targets) {
+                    SweepPoint point = defaults;
+                    point.targetEpsilon = e;
+                    if (!(e > 0)) s.fail("'target_epsilons' must all be positive");
+                    if (error.empty()) checkPoint(s, point);
+                    c.points.push_back(point);
+                }
+            }
             if (error.empty() && !(c.tolerance > 0 && c.tolerance < 1))
                 s.fail("'tolerance' must be in (0, 1)");
             if (error.empty() && c.threads < 1) s.fail("'threads' must be at least 1");
-            if (s.has("points") && error.empty()) {
+            if (targets.empty() && s.has("points") && error.empty()) {
                 const json& list = s.raw("points");
                 if (!list.is_array() || list.empty()) s.fail("'points' must be a non-empty list");
                 c.points.clear();
@@ -116,11 +149,17 @@ Expected<SweepConfig> parseSweepConfig(const std::string& text, const std::strin
                     p.get("g", point.g);
                     p.getOptional("M", point.M);
                     p.getOptional("r", point.r);
+                    p.getOptional("target_epsilon", point.targetEpsilon);
                     readK(p, point.k, point.kAuto);
                     if (error.empty()) checkPoint(p, point);
                     c.points.push_back(point);
                 }
-            } else {
+            } else if (targets.empty() && error.empty()) {
+                if (s.has("c") || s.has("g"))
+                    s.fail(
+                        "'c' and 'g' at the sweep's level are defaults for 'points' or "
+                        "'target_epsilons'; the built-in grid (the CE study's six points) "
+                        "sets its own");
                 for (auto& p : c.points) {
                     if (defaults.M) p.M = defaults.M;
                     if (defaults.r) p.r = defaults.r;
@@ -160,6 +199,24 @@ std::string toJson(const SweepConfig& c, bool withThreads) {
 RunConfig sweepPointRunConfig(const SweepConfig& c, const SweepPoint& p) {
     RunConfig rc = c.run;
     if (p.r) rc.risk.radius = *p.r;
+    if (p.targetEpsilon) {
+        SynthesizerConfig scaled;
+        scaled.name = p.M ? "LW-M-scaled" : "LW-scaled";
+        scaled.scheme = Scheme::Scaled;
+        scaled.of = Scheme::Lipschitz;
+        scaled.c = p.c;
+        scaled.g = p.g;
+        scaled.M = p.M;
+        scaled.targetEpsilon = p.targetEpsilon;
+        scaled.tolerance = c.tolerance;
+        SynthesizerConfig em;
+        em.name = "EM";
+        em.scheme = Scheme::Scalar;
+        em.epsilon = p.targetEpsilon;
+        em.tolerance = c.tolerance;
+        rc.synthesizers = {scaled, em};
+        return rc;
+    }
     SynthesizerConfig lw;
     lw.name = p.M ? "LW-M" : "LW";
     lw.scheme = Scheme::Lipschitz;

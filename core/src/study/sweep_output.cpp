@@ -149,7 +149,7 @@ SweepRow rowFrom(int point, const SweepPoint& knobs, const SynthesizerResult& s)
     r.epsilon = s.epsilon.perDataset;
     r.epsilonTotal = s.epsilon.total;
     r.m = s.epsilon.m;
-    r.scalarWeight = s.scalar() ? s.scalar()->a : 0;
+    r.scalarWeight = s.scalar() ? s.scalar()->a : s.scaled() ? s.scaled()->a : 0;
     r.k = s.reweight() ? s.reweight()->k : 0;
     r.fits = s.fits;
     r.weights = s.weights;
@@ -194,7 +194,8 @@ std::string sweepCsv(const SweepSummary& s) {
                        "mean_rel_error",
                        "U_m",
                        "pmse",
-                       "s_pmse"});
+                       "s_pmse",
+                       "target_epsilon"});
     for (const auto& r : s.rows) {
         const auto& p = r.knobs;
         const double radius = p.r ? *p.r : s.config.run.risk.radius;
@@ -228,7 +229,8 @@ std::string sweepCsv(const SweepSummary& s) {
                r.meanRelError,
                r.Um,
                r.pmse,
-               r.sPmse});
+               r.sPmse,
+               optionalText(p.targetEpsilon)});
     }
     return t.str();
 }

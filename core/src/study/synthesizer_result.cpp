@@ -10,6 +10,10 @@ SchemeDetails detailsFor(Scheme scheme) {
             return ScalarDetails{};
         case Scheme::Reweight:
             return ReweightDetails{};
+        case Scheme::Scaled:
+            return ScaledDetails{};
+        case Scheme::TopCode:
+            return TopCodeDetails{};
         case Scheme::Unweighted:
         case Scheme::Lipschitz:
         case Scheme::Marginal:

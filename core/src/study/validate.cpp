@@ -94,6 +94,39 @@ Status checkUtility(const RunConfig& c) {
     return {};
 }
 
+// The scaled scheme's settings (METHOD.md 3.10), and that only it has them.
+Status checkScaled(const SynthesizerConfig& s, const std::string& where) {
+    if (s.scheme != Scheme::Scaled) {
+        if (s.of || s.targetEpsilon || s.scale)
+            return refused(where,
+                           "'of', 'target_epsilon' and 'scale' belong to the scaled scheme "
+                           "(\"scheme\": \"scaled\"); for a scalar weight's target use 'epsilon'");
+        return {};
+    }
+    if (!s.of)
+        return refused(where,
+                       "a scaled scheme needs 'of': the vector scheme whose weights it scales "
+                       "(lipschitz, marginal, pairwise or sigmoid)");
+    if (!isOneOf(std::string(toString(*s.of)), {"lipschitz", "marginal", "pairwise", "sigmoid"}))
+        return refused(where,
+                       "'of' must be a vector scheme: lipschitz (LW; with 'M' for LW-M), "
+                       "marginal (CW), pairwise or sigmoid, not '" +
+                           std::string(toString(*s.of)) + "'");
+    if (s.targetEpsilon.has_value() == s.scale.has_value())
+        return refused(where,
+                       "a scaled scheme needs exactly one of 'target_epsilon' (a is solved by "
+                       "refits) or 'scale' (a given, in (0, 1])");
+    if (s.targetEpsilon && !(*s.targetEpsilon > 0))
+        return refused(where, "'target_epsilon' must be positive");
+    if (s.scale && !(*s.scale > 0 && *s.scale <= 1))
+        return refused(where,
+                       "'scale' must be in (0, 1]: a weight above the vector scheme's own would "
+                       "not be a pseudo posterior, and 0 leaves every record out");
+    if (*s.of == Scheme::Sigmoid && !(s.sigmoidA > 0))
+        return refused(where, "'a' (the sigmoid's steepness) must be positive, such as 10");
+    return {};
+}
+
 // One synthesizer's own settings.
 Status checkSynthesizer(const SynthesizerConfig& s, const std::string& where) {
     if (s.name.empty()) return refused(where, "needs a 'name'");
@@ -107,8 +140,14 @@ Status checkSynthesizer(const SynthesizerConfig& s, const std::string& where) {
                        "every record the same scale c_i and a negative a gives the riskiest "
                        "records the mildest one");
     if (s.M && !(*s.M > 0)) return refused(where, "'M' must be positive");
-    if (s.M && s.scheme != Scheme::Lipschitz)
+    if (s.M && s.scheme != Scheme::Lipschitz &&
+        !(s.scheme == Scheme::Scaled && s.of == Scheme::Lipschitz))
         return refused(where, "'M' applies to the lipschitz scheme only");
+    if (Status ok = checkScaled(s, where); !ok) return ok;
+    if (s.scheme == Scheme::TopCode && !(s.topcodeQ > 0 && s.topcodeQ < 1))
+        return refused(where,
+                       "'q' (the top-coding quantile) must be in (0, 1), such as 0.975: values "
+                       "above the q-quantile of y are set to it");
     if (!isOneOf(s.source, {"data", "synthetic"}))
         return refused(where, "'source' must be \"data\" or \"synthetic\"");
     if (s.k && !(*s.k > 0 && *s.k <= 1)) return refused(where, "'k' must be in (0, 1] or \"auto\"");

@@ -15,7 +15,19 @@
 
 namespace ppsynth::study {
 
-enum class Scheme { Unweighted, Lipschitz, Marginal, Pairwise, Scalar, Reweight, Sigmoid };
+// Scaled: a vector scheme's weights times a scale a (METHOD.md 3.10). TopCode: the top-coding
+// comparator (METHOD.md 3.9), shown beside the synthesizers, never fitted, no epsilon.
+enum class Scheme {
+    Unweighted,
+    Lipschitz,
+    Marginal,
+    Pairwise,
+    Scalar,
+    Reweight,
+    Sigmoid,
+    Scaled,
+    TopCode
+};
 std::string_view toString(Scheme s);
 
 struct SynthesizerConfig {
@@ -30,7 +42,19 @@ struct SynthesizerConfig {
     std::optional<double> k;        // reweight: fixed k; nullopt = "auto" (search)
     double tolerance = 0.02;        // scalar match and reweight bound tolerance
     double sigmoidA = 10.0;         // sigmoid scheme steepness a > 0 (refused otherwise)
+    // scaled: alpha = a * alpha_v, alpha_v the weights of `of` (lipschitz, marginal, pairwise
+    // or sigmoid, with that scheme's own knobs above); a either given ("scale") or solved by
+    // refits so that epsilon_x meets "target_epsilon" within `tolerance`.
+    std::optional<Scheme> of;
+    std::optional<double> targetEpsilon;
+    std::optional<double> scale;
+    double topcodeQ = 0.975;  // topcode: y_tc = min(y, t), t the q-quantile of y ("q")
 };
+
+// The scheme whose shape the weights have: `of` for a scaled scheme, else the scheme itself.
+inline Scheme weightShape(const SynthesizerConfig& s) {
+    return s.scheme == Scheme::Scaled && s.of ? *s.of : s.scheme;
+}
 
 struct RunConfig {
     struct Data {

@@ -30,7 +30,7 @@ struct SweepRow {
     std::string mechanism;  // "Unweighted", "LW", "LW-M", "LW_final", "EM"
     double deltaX = 0, deltaAlphaX = 0, epsilon = 0, epsilonTotal = 0;
     int m = 0;
-    double scalarWeight = 0;  // EM: a
+    double scalarWeight = 0;  // EM: a; LW-scaled: its scale a
     double k = 0;             // LW_final
     int fits = 0;
     privacy::WeightSummary weights;

@@ -17,6 +17,10 @@ struct SweepPoint {
     std::optional<double> k;  // re-weighting (LW_final) with this k ...
     bool kAuto = false;       // ... or with the largest k that keeps the bound
     std::optional<double> r;  // identification-risk radius at this point
+    // A point of the target-epsilon grid (METHOD.md 8 with 3.10): LW (c, g[, M]) scaled to
+    // this epsilon ("LW-scaled") beside the EM at the same epsilon, instead of LW and an EM
+    // matched to LW's epsilon.
+    std::optional<double> targetEpsilon;
 };
 
 // The CE study's six (c, g) points (paper 000 Table 2): (0.7, 0), (0.6, 0), (0.6, -0.1),
@@ -31,8 +35,10 @@ struct SweepConfig {
 };
 
 // Keys: the run configuration's data, model, mcmc, synthesis, risk and lipschitz sections
-// and a "sweep" section {points: [{c, g, M?, k?, r?}], M?, k?, r? (defaults for every
-// point), tolerance, threads}. Unknown keys are errors.
+// and a "sweep" section {points: [{c, g, M?, k?, r?, target_epsilon?}], M?, k?, r? (defaults
+// for every point), tolerance, threads}, or, for the grid over target epsilon,
+// {target_epsilons: [1, 2, 5, 10, 20], c?, g?, M?, r?, tolerance, threads}: one point per
+// epsilon with the LW knobs c, g (default 1, 0) and M. Unknown keys are errors.
 Expected<SweepConfig> parseSweepConfig(const std::string& jsonText,
                                        const std::string& baseDir = "");
 Expected<SweepConfig> loadSweepConfig(const std::string& path);
@@ -41,7 +47,9 @@ std::string toJson(const SweepConfig& config, bool withThreads = true);
 
 // The synthesizers of one grid point: LW (or LW-M) at its (c, g[, M]), LW_final when it
 // re-weights, and the EM matched to the last of them, on the sweep's run settings and the
-// point's radius. The sweep runs exactly these on its shared unweighted fit.
+// point's radius; at a target-epsilon point "LW-scaled" (or "LW-M-scaled": scheme scaled of
+// lipschitz) and "EM", both at that target epsilon. The sweep runs exactly these on its
+// shared unweighted fit.
 RunConfig sweepPointRunConfig(const SweepConfig& sweep, const SweepPoint& point);
 
 }  // namespace ppsynth::study

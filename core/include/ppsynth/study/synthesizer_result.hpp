@@ -52,8 +52,24 @@ struct ReweightDetails {  // LW_final: the base's weights raised towards 1 by k
     double k = 0;
     std::vector<privacy::ReweightTry> tries;
 };
-using SchemeDetails =
-    std::variant<NoSchemeDetails, PairwiseDetails, ScalarDetails, ReweightDetails>;
+struct ScaledDetails {  // a vector scheme's weights times a (METHOD.md 3.10)
+    Scheme of = Scheme::Lipschitz;
+    double a = 0;
+    std::optional<double> target;  // the target epsilon a was solved for; none when given
+    bool converged = false;        // a refit came within the tolerance of the target
+    bool noiseLimited = false;     // the search stopped at the refits' noise
+    // False when the vector scheme's own epsilon (a = 1) is already below the target: no
+    // a in (0, 1] reaches it, and a = 1 is reported with the epsilon it has.
+    bool reachable = true;
+    std::vector<privacy::ScalarTry> tries;  // every refit, a = 1 (the vector scheme) first
+};
+struct TopCodeDetails {  // the top-coding comparator (METHOD.md 3.9): no formal guarantee
+    double q = 0.975;
+    double threshold = 0;    // t, the q-quantile of y (original scale)
+    std::size_t capped = 0;  // records whose y was above t
+};
+using SchemeDetails = std::variant<NoSchemeDetails, PairwiseDetails, ScalarDetails, ReweightDetails,
+                                   ScaledDetails, TopCodeDetails>;
 
 // The details a scheme's result holds (default values).
 SchemeDetails detailsFor(Scheme scheme);
@@ -89,6 +105,11 @@ struct PublicResult {
     const PairwiseDetails* pairwise() const { return std::get_if<PairwiseDetails>(&details); }
     const ScalarDetails* scalar() const { return std::get_if<ScalarDetails>(&details); }
     const ReweightDetails* reweight() const { return std::get_if<ReweightDetails>(&details); }
+    const ScaledDetails* scaled() const { return std::get_if<ScaledDetails>(&details); }
+    const TopCodeDetails* topCode() const { return std::get_if<TopCodeDetails>(&details); }
+    // False for the top-coding comparator: it has no epsilon (NaN in `epsilon`, null in
+    // run.json), and every place that shows epsilon says "no formal guarantee" instead.
+    bool formalGuarantee() const { return scheme != Scheme::TopCode; }
 };
 
 // Record-level and confidential: never part of a release. Vectors in record order (the
