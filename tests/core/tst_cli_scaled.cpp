@@ -59,6 +59,13 @@ class TstCliScaled : public QObject {
                  qPrintable(r.out));
         QVERIFY2(lineOf(r.out, "LW-too-high: ").contains("NOT REACHABLE"), qPrintable(r.out));
 
+        // The top-coded data are the confidential values with the largest ones capped: kept
+        // with the confidential files, never in a folder named "synthetic". (Release below
+        // reads the folder back, this file included.)
+        QVERIFY(fs::exists(dir_ + "/run/confidential/TopCoded_topcoded.csv"));
+        QVERIFY(!fs::exists(dir_ + "/run/synthetic/TopCoded"));
+        QVERIFY(fs::exists(dir_ + "/run/synthetic/LW-scaled/synthetic_01.csv"));
+
         std::ifstream in(dir_ + "/run/run.json");
         const std::string text((std::istreambuf_iterator<char>(in)), {});
         const auto j = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();

@@ -1,13 +1,13 @@
 #include "ui/shell/study_controller.hpp"
 
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QTabWidget>
 #include <QTimer>
 
 #include "ui/data_page.hpp"
+#include "ui/local_path.hpp"
 #include "ui/message_area.hpp"
 #include "ui/results/studies_page.hpp"
 #include "ui/setup/model_page.hpp"
@@ -97,7 +97,7 @@ bool StudyController::readStudyFolder(const QString& dir) {
     // A finished folder is only read back; an unfinished one resumes (cancellable).
     jobs_->start(
         studyJob_,
-        [folder = QFile::encodeName(dir).toStdString()](const ProgressCallback& progress) {
+        [folder = localPath(dir)](const ProgressCallback& progress) {
             study::StudyOptions options;
             options.progress = progress;
             return study::openStudyFolder(folder, options);
@@ -125,8 +125,7 @@ void StudyController::openSweepPoint(const study::SweepRow& row) {
         pages_.data->messageArea()->showError(
             tr("Loaded %1, but it was run on %2, which the Data page does not show: open that "
                "file, then choose the point again, or the run will not reproduce the curve.")
-                .arg(point, QDir::toNativeSeparators(
-                                QFile::decodeName(QByteArray::fromStdString(config.data.path)))));
+                .arg(point, QDir::toNativeSeparators(fromLocalPath(config.data.path))));
         return;
     }
     if (const QStringList missing = settings_->applyRoles(config.data); !missing.isEmpty()) {

@@ -404,9 +404,7 @@ class Loader {
         const std::size_t m =
             r.scheme == Scheme::TopCode ? 1 : static_cast<std::size_t>(run.config.synthesis.m);
         for (std::size_t l = 0; l < m; ++l) {
-            std::ostringstream name;
-            name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
-            const fs::path path = dir_ / "synthetic" / r.name / name.str();
+            const fs::path path = dir_ / datasetFile(r.name, r.scheme, l);
             if (Status s = step(); !s) return s;
             auto t = data::readTable(path.string(), *ro);
             if (!t) return t.error();

@@ -268,6 +268,14 @@ Status writeDraws(const RunResult& run, const SynthesizerResult& r, const fs::pa
 
 }  // namespace
 
+std::string datasetFile(const std::string& name, Scheme scheme, std::size_t l) {
+    if (scheme == Scheme::TopCode) return "confidential/" + name + "_topcoded.csv";
+    std::ostringstream file;
+    file << "synthetic/" << name << "/synthetic_" << std::setw(2) << std::setfill('0') << l + 1
+         << ".csv";
+    return file.str();
+}
+
 namespace {
 
 json designJson(const data::DesignSummary& d) {
@@ -333,7 +341,8 @@ bool writtenByRun(const std::string& rel, const std::set<std::string>& names) {
     if (rel == "run.json") return true;
     for (const auto& name : names) {
         if (rel == "confidential/" + name + "_records.csv" ||
-            rel == "confidential/" + name + "_draws.csv")
+            rel == "confidential/" + name + "_draws.csv" ||
+            rel == "confidential/" + name + "_topcoded.csv")
             return true;
         const std::string prefix = "synthetic/" + name + "/synthetic_";
         if (rel.size() > prefix.size() + 4 && rel.compare(0, prefix.size(), prefix) == 0 &&
@@ -480,9 +489,7 @@ Status writeRunOutput(const RunResult& run, const data::Table& table, const std:
         for (std::size_t l = 0; l < r.synthetic.size(); ++l) {
             auto t = syntheticTable(run, table, r.synthetic[l]);
             if (!t) return fail(t.error());
-            std::ostringstream name;
-            name << "synthetic_" << std::setw(2) << std::setfill('0') << l + 1 << ".csv";
-            auto path = inside("synthetic/" + r.name + "/" + name.str());
+            auto path = inside(datasetFile(r.name, r.scheme, l));
             if (!path) return fail(path.error());
             if (!fs::create_directories(fs::path(*path).parent_path(), ec) && ec)
                 return fail(

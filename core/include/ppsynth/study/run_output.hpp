@@ -45,6 +45,12 @@ Status checkRunDestination(const std::string& dir, bool overwrite);
 // is run.dataSha256 as it is (writeRunOutput hashes the file when that is empty).
 std::string runSummaryJson(const RunResult& run);
 
+// Where dataset l (0-based) of synthesizer `name` lies in a run folder ('/'-separated):
+// "synthetic/<name>/synthetic_01.csv", ...; the top-coding comparator's one dataset is the
+// confidential data with its largest values capped, so it is "confidential/<name>_topcoded.csv",
+// never in a folder named "synthetic".
+std::string datasetFile(const std::string& name, Scheme scheme, std::size_t l);
+
 // The columns a run's synthetic datasets (and release bundles) hold: the target and the
 // predictors; every other column of the input stays confidential.
 bool modelledColumn(const RunConfig& config, const std::string& column);
