@@ -91,6 +91,9 @@ struct RunDiagnostics {
         bool converged = false;      // the stopping rule held
         bool budgetReached = false;  // the budget stopped it first
         std::vector<std::string> shortfall;
+        int drawsPerChain = 0;  // kept, in all blocks (0 in run folders that predate it)
+        // Why it stopped, in run.json's words: "converged" or "budget reached".
+        std::string stopReason() const { return converged ? "converged" : "budget reached"; }
     } untilConverged;
     // Tempering: per chain the ladder (t_1 = 1 first) and each neighbouring pair's swap
     // acceptance while draws were kept; empty without tempering.
