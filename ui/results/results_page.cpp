@@ -11,6 +11,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "ppsynth/study/run_length.hpp"
 #include "ui/bundle_guard.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
@@ -207,17 +208,15 @@ void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QSt
     setEnabled(run_ != nullptr);
     if (!run_) return;
     const auto& r = *run_;
-    header_->setText(
-        QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5 chains × %6 draws, m = %7 "
-                       "synthetic datasets, %8 s")
-            .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
-                 q(r.config.data.target).toHtmlEscaped())
-            .arg(r.inputs.yOriginal.size())
-            .arg(q(r.config.model.family).toHtmlEscaped())
-            .arg(r.config.mcmc.chains)
-            .arg(r.config.mcmc.draws)
-            .arg(r.config.synthesis.m)
-            .arg(formatCell(r.seconds)));
+    header_->setText(QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5, m = %6 "
+                                    "synthetic datasets, %7 s")
+                         .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
+                              q(r.config.data.target).toHtmlEscaped())
+                         .arg(r.inputs.yOriginal.size())
+                         .arg(q(r.config.model.family).toHtmlEscaped())
+                         .arg(q(study::chainsAndDraws(r.config)).toHtmlEscaped())
+                         .arg(r.config.synthesis.m)
+                         .arg(formatCell(r.seconds)));
     {
         const QSignalBlocker block(synthesizer_);
         synthesizer_->clear();

@@ -47,6 +47,7 @@ class ResultsPage : public QWidget {
 
     QTabWidget* tabs() const { return tabs_; }
     QLabel* summaryLabel() const { return summary_; }
+    QLabel* headerLabel() const { return header_; }
     // The cards of a tab (by its title, e.g. "Risk"), in layout order; builds the tab when
     // it has not been shown since the run or synthesizer changed.
     QList<ChartCard*> chartCards(const QString& tab) const;

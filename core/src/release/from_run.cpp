@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_output.hpp"
 
@@ -145,7 +146,12 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     mf.mechanism.scheme = std::string(study::toString(r->scheme));
     if (Status s = describeMechanism(run, *sc, *r, "", mf); !s) return s.error();
     mf.sampling.chains = config.mcmc.chains;
-    mf.sampling.drawsPerChain = config.mcmc.draws;
+    const auto& uc = r->diagnostics.untilConverged;
+    mf.sampling.drawsPerChain =
+        mcmc::keptDrawsPerChain(r->diagnostics, config.mcmc.chains, config.mcmc.draws);
+    if (uc.blocks > 0)
+        mf.sampling.untilConverged = Manifest::Sampling::UntilConverged{
+            uc.blocks, config.mcmc.draws, config.mcmc.budgetSeconds, uc.stopReason()};
     mf.seeds.mcmc = config.mcmc.seed;
     mf.seeds.synthesis =
         study::synthesisSeed(config.mcmc.seed, study::seedName(r->scheme, r->name));

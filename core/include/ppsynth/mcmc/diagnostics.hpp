@@ -102,4 +102,8 @@ struct RunDiagnostics {
 
 RunDiagnostics diagnose(const SamplerResult& result, const DiagnoseOptions& options = {});
 
+// The draws per chain a fit kept: `configured` for a fixed length; for a run until converged
+// its own count (run folders that predate it: the retained draws over the chains).
+int keptDrawsPerChain(const RunDiagnostics& d, int chains, int configured);
+
 }  // namespace ppsynth::mcmc
