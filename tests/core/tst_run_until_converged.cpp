@@ -267,6 +267,34 @@ class TestRunUntilConverged : public QObject {
         QCOMPARE(weighted->untilConverged->blocks, 1);
     }
 
+    // The robust bound (q < 1): the rule judges f_i over each chain's retained draws, as the
+    // runner does; a limit no chains meet is short of f_i agreement, a limit any chains meet
+    // stops after the first block.
+    void judgesFOverTheRetainedDraws() {
+        const auto model = normalRegression();
+        const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(200);
+        auto o = options(1000);
+        o.untilConverged = study::UntilConverged{};
+        o.untilConverged->quantile = 0.9;
+        o.untilConverged->judgeRecordBounds = true;
+        o.untilConverged->budgetSeconds = 1e-9;  // one block only
+        o.untilConverged->verdict.fRelativeDifference = 0.0;
+        o.untilConverged->verdict.fRankCorrelation = 1.0;
+        auto strict = study::fitModel(*model, alpha, o);
+        QVERIFY(strict.hasValue());
+        const auto& s = strict->untilConverged->shortfall;
+        QCOMPARE(s.size(), std::size_t{1});
+        qInfo("q = 0.9, no limit met: %s", s.front().c_str());
+        QVERIFY(s.front().rfind("f_i agreement: rank correlation 0.9", 0) == 0);
+        o.untilConverged->budgetSeconds = 600;
+        o.untilConverged->verdict.fRelativeDifference = 1.0;
+        o.untilConverged->verdict.fRankCorrelation = -1.0;
+        auto loose = study::fitModel(*model, alpha, o);
+        QVERIFY(loose.hasValue());
+        QCOMPARE(loose->untilConverged->blocks, 1);
+        QVERIFY(loose->untilConverged->converged);
+    }
+
     // The verdict's own lines: its figures, named as the rule names its quantities.
     void verdictShortfallLines() {
         privacy::EpsilonDiagnostics v;
