@@ -957,6 +957,46 @@ class TstRelease : public QObject {
             QVERIFY2(contains(readme, "known = (sex, region)"), readme.c_str());
     }
 
+    // A run until converged: the manifest gives the draws each chain kept (the fit's own, not
+    // the configuration's block length), the blocks and why it stopped; a fixed length says
+    // null there.
+    void manifestSaysTheDrawsKept() {
+        study::RunResult run = runWithSynthesizers();
+        run.config.mcmc.chains = 4;
+        run.config.mcmc.draws = 1000;
+        ManifestFacts facts;
+        facts.records = 100;
+        facts.datasets = 3;
+        auto sampling = [&] {
+            auto mf = manifestFromRun(run, "LW-M");
+            if (!mf) qFatal("%s", mf.message().c_str());
+            return nlohmann::json::parse(manifestJson(*mf, facts))["sampling"];
+        };
+        auto j = sampling();
+        QCOMPARE(j["draws_per_chain"].get<int>(), 1000);
+        QVERIFY(j["until_converged"].is_null());
+
+        run.config.mcmc.drawsAuto = true;
+        run.config.mcmc.budgetSeconds = 300;
+        auto& d = run.synthesizers[0].diagnostics;
+        d.draws = 4 * 2500;
+        d.untilConverged = {3, false, true, {"D_s: R-hat 1.020"}, 2500};
+        j = sampling();
+        QCOMPARE(j["draws_per_chain"].get<int>(), 2500);
+        QCOMPARE(j["S"].get<int>(), 10000);
+        QCOMPARE(j["until_converged"]["blocks"].get<int>(), 3);
+        QCOMPARE(j["until_converged"]["block_draws"].get<int>(), 1000);
+        QCOMPARE(j["until_converged"]["budget_seconds"].get<double>(), 300.0);
+        QCOMPARE(j["until_converged"]["stop_reason"].get<std::string>(),
+                 std::string("budget reached"));
+        // A run folder that predates draws_per_chain: the retained draws over the chains.
+        d.untilConverged = {2, true, false, {}, 0};
+        d.draws = 4 * 2000;
+        j = sampling();
+        QCOMPARE(j["draws_per_chain"].get<int>(), 2000);
+        QCOMPARE(j["until_converged"]["stop_reason"].get<std::string>(), std::string("converged"));
+    }
+
     // A re-weighted synthesizer whose base the run does not hold cannot be described.
     void manifestOfReweightWithoutItsBaseIsRefused() {
         study::RunResult run = runWithSynthesizers();

@@ -2,6 +2,7 @@
 // exactly, summaries recomputed from them equal the run's), and a data file that changed,
 // moved or went missing, a damaged folder and a cancel each give a clear error.
 #include <QTest>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -53,8 +54,14 @@ Written makeRun(const std::string& sub) {
         if (s.scheme == study::Scheme::Lipschitz) {
             s.epsilonDiagnostics.converged = false;
             s.epsilonDiagnostics.reasons = {"split R-hat of D_s is 1.300 (bulk)", "second"};
+            // A fit run until converged, with tempering (one pair not yet recorded: NaN).
+            s.diagnostics.untilConverged = {3, true, false, {}, 1500};
+            s.diagnostics.ladders = {{1.0, 0.31, 0.1}, {1.0, 0.35, 0.125}};
+            s.diagnostics.swapAcceptance = {{0.42, std::nan("")}, {0.3, 0.21}};
         }
         if (s.scheme == study::Scheme::Unweighted) {
+            s.diagnostics.untilConverged = {
+                2, false, true, {"D_s: R-hat 1.030", "f_i agreement: rank correlation 0.800"}, 900};
             s.deltaX = s.deltaAlphaX = s.epsilon.perDataset = s.epsilon.total = inf;
             s.global.epsilonLow = s.global.epsilonHigh = inf;
             s.records.recordDelta[0] = inf;
@@ -216,6 +223,22 @@ class TstRunLoader : public QObject {
                 QCOMPARE(ey.fAgreement->rankCorrelation, ex.fAgreement->rankCorrelation);
             const auto& dx = x.diagnostics;
             const auto& dy = y.diagnostics;
+            // Run until converged and tempering come back (the Results page, the report and
+            // a release's manifest read them from a reopened run).
+            QCOMPARE(dy.untilConverged.blocks, dx.untilConverged.blocks);
+            QCOMPARE(dy.untilConverged.drawsPerChain, dx.untilConverged.drawsPerChain);
+            QCOMPARE(dy.untilConverged.converged, dx.untilConverged.converged);
+            QCOMPARE(dy.untilConverged.budgetReached, dx.untilConverged.budgetReached);
+            QCOMPARE(dy.untilConverged.shortfall, dx.untilConverged.shortfall);
+            QCOMPARE(dy.ladders, dx.ladders);
+            QCOMPARE(dy.swapAcceptance.size(), dx.swapAcceptance.size());
+            for (std::size_t c = 0; c < dx.swapAcceptance.size(); ++c) {
+                QCOMPARE(dy.swapAcceptance[c].size(), dx.swapAcceptance[c].size());
+                for (std::size_t j = 0; j < dx.swapAcceptance[c].size(); ++j)
+                    QVERIFY(dy.swapAcceptance[c][j] == dx.swapAcceptance[c][j] ||
+                            (std::isnan(dy.swapAcceptance[c][j]) &&
+                             std::isnan(dx.swapAcceptance[c][j])));
+            }
             QCOMPARE(dy.divergencesPerChain, dx.divergencesPerChain);
             QCOMPARE(dy.draws, dx.draws);
             QCOMPARE(dy.quantities.size(), dx.quantities.size());
@@ -231,6 +254,9 @@ class TstRunLoader : public QObject {
         // The run has a pairwise synthesizer and a re-weighting: both made their extras.
         QVERIFY(!b.find("Pairwise")->records.pairwiseWeight.empty());
         QVERIFY(!b.find("LW_final")->reweight()->tries.empty());
+        QCOMPARE(b.find("LW")->diagnostics.untilConverged.blocks, 3);
+        QCOMPARE(b.find("Unweighted")->diagnostics.untilConverged.stopReason(),
+                 std::string("budget reached"));
     }
 
     // data.read travels in run.json: the reopened run reads the file as the run did, and

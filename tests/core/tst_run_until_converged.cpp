@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "ppsynth/study/run_config.hpp"
 
@@ -211,6 +212,110 @@ class TestRunUntilConverged : public QObject {
         QVERIFY(fit->diagnostics.untilConverged.budgetReached);
         qInfo("short at the budget: %s", fit->untilConverged->shortfall.front().c_str());
         QVERIFY(fit->untilConverged->shortfall.front().find("ESS") != std::string::npos);
+    }
+
+    // The rule includes the epsilon verdict, with its f_i agreement between chains, for the
+    // fit whose f_i feed weights (judgeRecordBounds). With a limit on the median relative
+    // difference that the first block's draws miss (R-hat and ESS are already met there),
+    // the run goes on; it stops at the first block whose draws meet it, and the verdict on
+    // exactly those draws, computed as the runner computes it, says converged.
+    void waitsUntilTheChainsAgreeOnF() {
+        const auto model = normalRegression();
+        const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(200);
+        const int block = 1000;
+        auto first = study::fitModel(*model, alpha, options(block));
+        QVERIFY(first.hasValue());
+        const auto f1 = privacy::fAgreement(first->chainRecordMax);
+        QVERIFY(f1.has_value());
+        qInfo("one block: f_i rank correlation %.4f, median relative difference %.4f",
+              f1->rankCorrelation, f1->medianRelativeDifference);
+
+        auto o = options(block);
+        o.untilConverged = study::UntilConverged{};
+        o.untilConverged->judgeRecordBounds = true;
+        o.untilConverged->verdict.fRelativeDifference = 0.75 * f1->medianRelativeDifference;
+        auto fit = study::fitModel(*model, alpha, o);
+        QVERIFY2(fit.hasValue(), fit ? "" : fit.message().c_str());
+        const int blocks = fit->untilConverged->blocks;
+        qInfo("stopped after %d blocks", blocks);
+        QVERIFY(blocks >= 2);
+        QVERIFY(fit->untilConverged->converged);
+        QVERIFY(fit->untilConverged->shortfall.empty());
+        QCOMPARE(fit->untilConverged->drawsPerChain, blocks * block);
+        QCOMPARE(fit->diagnostics.untilConverged.drawsPerChain, blocks * block);
+        const auto bound = privacy::lipschitzBound(fit->lipschitz);
+        const auto verdict = privacy::diagnoseEpsilon(
+            study::epsilonChains(*fit, bound, fit->chainRecordMax), o.untilConverged->verdict);
+        QVERIFY2(verdict.converged, privacy::verdictLine(verdict).c_str());
+
+        // One block fewer: the verdict said no, and the rule said why.
+        auto shorter = options(block * (blocks - 1));
+        shorter.untilConverged = o.untilConverged;
+        shorter.untilConverged->budgetSeconds = 1e-9;  // one block only
+        auto less = study::fitModel(*model, alpha, shorter);
+        QVERIFY(less.hasValue());
+        QVERIFY(less->untilConverged->budgetReached);
+        const auto& s = less->untilConverged->shortfall;
+        QCOMPARE(s.size(), std::size_t{1});
+        qInfo("one block fewer was short: %s", s.front().c_str());
+        QVERIFY(s.front().rfind("f_i agreement: rank correlation ", 0) == 0);
+
+        // Without judging f_i (a weighted fit's rule) the first block is enough.
+        o.untilConverged->judgeRecordBounds = false;
+        auto weighted = study::fitModel(*model, alpha, o);
+        QVERIFY(weighted.hasValue());
+        QCOMPARE(weighted->untilConverged->blocks, 1);
+    }
+
+    // The robust bound (q < 1): the rule judges f_i over each chain's retained draws, as the
+    // runner does; a limit no chains meet is short of f_i agreement, a limit any chains meet
+    // stops after the first block.
+    void judgesFOverTheRetainedDraws() {
+        const auto model = normalRegression();
+        const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(200);
+        auto o = options(1000);
+        o.untilConverged = study::UntilConverged{};
+        o.untilConverged->quantile = 0.9;
+        o.untilConverged->judgeRecordBounds = true;
+        o.untilConverged->budgetSeconds = 1e-9;  // one block only
+        o.untilConverged->verdict.fRelativeDifference = 0.0;
+        o.untilConverged->verdict.fRankCorrelation = 1.0;
+        auto strict = study::fitModel(*model, alpha, o);
+        QVERIFY(strict.hasValue());
+        const auto& s = strict->untilConverged->shortfall;
+        QCOMPARE(s.size(), std::size_t{1});
+        qInfo("q = 0.9, no limit met: %s", s.front().c_str());
+        QVERIFY(s.front().rfind("f_i agreement: rank correlation 0.9", 0) == 0);
+        o.untilConverged->budgetSeconds = 600;
+        o.untilConverged->verdict.fRelativeDifference = 1.0;
+        o.untilConverged->verdict.fRankCorrelation = -1.0;
+        auto loose = study::fitModel(*model, alpha, o);
+        QVERIFY(loose.hasValue());
+        QCOMPARE(loose->untilConverged->blocks, 1);
+        QVERIFY(loose->untilConverged->converged);
+    }
+
+    // The verdict's own lines: its figures, named as the rule names its quantities.
+    void verdictShortfallLines() {
+        privacy::EpsilonDiagnostics v;
+        v.diagnosed = true;
+        v.converged = true;
+        QVERIFY(study::verdictShortfall(v, {}).empty());
+        v.converged = false;
+        v.rhatBulk = 1.2;
+        v.rhatTail = 1.1;
+        v.essBulk = 40;
+        v.essTail = 30;
+        v.fAgreement = privacy::FAgreement{0.8, 0.02};
+        v.reasons = {"R-hat", "f"};
+        const auto both = study::verdictShortfall(v, {});
+        QCOMPARE(both.size(), std::size_t{2});
+        QCOMPARE(both[0],
+                 std::string("D_s: R-hat 1.200, bulk ESS 40, tail ESS 30 (epsilon verdict)"));
+        QCOMPARE(both[1], std::string("f_i agreement: rank correlation 0.800, median relative "
+                                      "difference 2.0%"));
+        v.reasons = {"f"};
+        QCOMPARE(study::verdictShortfall(v, {}).size(), std::size_t{1});
     }
 
     void shortfallNamesTheQuantity() {

@@ -185,6 +185,42 @@ class TstReport : public QObject {
         QVERIFY2(converged.hasValue(), converged.hasValue() ? "" : converged.message().c_str());
     }
 
+    // A run until converged: the report says so with the block length instead of giving the
+    // block as the draws, and gives each synthesizer's draws kept per chain, its blocks and
+    // why it stopped, as run.json's diagnostics.until_converged has them.
+    void untilConvergedInTheReport() {
+        const fs::path dir = base_ / "until_converged";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        fs::copy(base_ / "run", dir / "run", fs::copy_options::recursive);
+        auto j = nlohmann::json::parse(test::slurp(dir / "run" / "run.json"));
+        auto& mcmc = j["configuration"]["mcmc"];
+        const int block = mcmc["draws"].get<int>();
+        mcmc["draws"] = "auto";
+        mcmc["block_draws"] = block;
+        mcmc["budget_seconds"] = 300;
+        j["synthesizers"]["LW"]["diagnostics"]["until_converged"] = {
+            {"blocks", 3},
+            {"draws_per_chain", 3 * block},
+            {"stop_reason", "converged"},
+            {"converged", true},
+            {"budget_reached", false},
+            {"still_short", nlohmann::json::array()}};
+        std::ofstream(dir / "run" / "run.json") << j.dump(2);
+        const fs::path html = dir / "report.html";
+        auto written = ui::report::writeReport(q(dir / "run"), q(html));
+        QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
+        const QString text = slurp(html);
+        QVERIFY2(text.contains(QStringLiteral("draws until converged (blocks of %1 per chain, at "
+                                              "most 300 s per fit)")
+                                   .arg(block)),
+                 "until converged missing from the configuration");
+        QVERIFY2(text.contains(QStringLiteral("<td>%1 (until converged: 3 blocks, converged)</td>")
+                                   .arg(3 * block)),
+                 "LW's draws kept missing");
+        QVERIFY(!text.contains(QStringLiteral("S = ")));
+    }
+
     // The scalar (EM) search's tries: the chosen a, and why the search stopped when it
     // stopped at the refits' Monte Carlo noise rather than within the tolerance.
     void scalarTriesSayWhyTheSearchStopped() {

@@ -430,6 +430,45 @@ class TstResults : public QObject {
                  qPrintable(page.headerLabel()->text()));
     }
 
+    // A run until converged keeps as many draws as each fit needed: the header says "until
+    // converged" with the block length, the sampler table each fit's draws per chain, its
+    // blocks and why it stopped (not the configuration's block length).
+    void untilConvergedShowsTheDrawsKept() {
+        study::RunResult copy = run();
+        const auto perChain = samplerTable(copy).headers.indexOf(QStringLiteral("Draws per chain"));
+        QCOMPARE(samplerTable(copy).rows[0][perChain], QString::number(copy.config.mcmc.draws));
+        QCOMPARE(samplerTable(copy).rows[0].back(), QStringLiteral("fixed"));
+        copy.config.mcmc.drawsAuto = true;
+        copy.config.mcmc.budgetSeconds = 300;
+        const int block = copy.config.mcmc.draws;
+        copy.synthesizers[0].diagnostics.untilConverged = {3, true, false, {}, 3 * block};
+        copy.synthesizers[1].diagnostics.untilConverged = {
+            2, false, true, {"f_i agreement: rank correlation 0.870"}, 2 * block - 7};
+        const auto t = samplerTable(copy);
+        QCOMPARE(t.headers.back(), QStringLiteral("Length"));
+        QCOMPARE(t.rows[0][perChain], QString::number(3 * block));
+        QCOMPARE(t.rows[0].back(), QStringLiteral("until converged: 3 blocks, converged"));
+        QCOMPARE(t.rows[1][perChain], QString::number(2 * block - 7));
+        QCOMPARE(t.rows[1].back(), QStringLiteral("until converged: 2 blocks, budget reached"));
+        ResultsPage page;
+        page.resize(1400, 950);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.showRun(std::move(copy), QStringLiteral("until converged"));
+        const QString header = page.headerLabel()->text();
+        QVERIFY2(header.contains(QStringLiteral("draws until converged (blocks of %1 per chain, "
+                                                "at most 300 s per fit)")
+                                     .arg(block)),
+                 qPrintable(header));
+        QVERIFY2(!header.contains(QStringLiteral("× %1 draws").arg(block)), qPrintable(header));
+        for (int i = 0; i < page.tabs()->count(); ++i)
+            if (page.tabs()->tabText(i) == QStringLiteral("Diagnostics"))
+                page.tabs()->setCurrentIndex(i);
+        QCoreApplication::processEvents();
+        QVERIFY(page.grab().save(outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/results_until_converged.png")));
+    }
+
     // Rows left out for missing values are said on the Summary tab and in the run list's
     // summary, not only in run.json.
     void listwiseDeletionIsShown() {

@@ -181,11 +181,21 @@ class TstSetupPages : public QObject {
     void modelPageUntilConverged() {
         ui::ModelPage page;
         QVERIFY(!page.untilConvergedBox()->isChecked());
+        // A fixed length: "Draws", no budget.
+        QCOMPARE(page.drawsLabel()->text(), QStringLiteral("Draws"));
+        QVERIFY(!page.budgetBox()->isEnabled());
         page.familyBox()->setCurrentIndex(page.familyBox()->findData("normal-mixture"));
         QVERIFY(page.untilConvergedBox()->isChecked());
+        // Until converged: the draws are a block, and the budget per fit applies.
+        QCOMPARE(page.drawsLabel()->text(), QStringLiteral("Draws per block"));
+        QVERIFY(page.budgetBox()->isEnabled());
         study::RunConfig out = baseConfig();
         page.apply(out);
         QVERIFY(out.mcmc.drawsAuto);
+        QCOMPARE(out.mcmc.budgetSeconds, 600.0);
+        page.budgetBox()->setValue(240);
+        page.apply(out);
+        QCOMPARE(out.mcmc.budgetSeconds, 240.0);
         page.resize(page.sizeHint().expandedTo(QSize(900, 700)));
         QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
                                  QStringLiteral("/model_page_until_converged.png")));
@@ -198,8 +208,17 @@ class TstSetupPages : public QObject {
         c.mcmc.drawsAuto = false;
         page.load(c);
         QVERIFY(!page.untilConvergedBox()->isChecked());
+        QCOMPARE(page.drawsLabel()->text(), QStringLiteral("Draws"));
+        QVERIFY(!page.budgetBox()->isEnabled());
         page.apply(out);
         QVERIFY(!out.mcmc.drawsAuto);
+        // A configured budget is shown and written back as it is.
+        c.mcmc.drawsAuto = true;
+        c.mcmc.budgetSeconds = 90.5;
+        page.load(c);
+        QVERIFY(page.budgetBox()->isEnabled());
+        page.apply(out);
+        QCOMPARE(out.mcmc.budgetSeconds, 90.5);
     }
 
     // Core accepts one draw, many chains, any thinning, a seed beyond 32 bits and priors with

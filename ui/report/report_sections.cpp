@@ -6,6 +6,7 @@
 
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
+#include "ppsynth/study/run_length.hpp"
 #include "ppsynth/study/run_output.hpp"
 
 namespace ppsynth::ui::report {
@@ -233,12 +234,20 @@ ReportSection configurationSection(const study::RunResult& run, const RunSource&
             p << QStringLiteral("%1 = %2").arg(str(name), num(value));
         model.push_back({QStringLiteral("Prior hyperparameters"), p.join(QStringLiteral(", "))});
     }
-    model.push_back(
-        {QStringLiteral("Chains x (warm-up + draws)"), QStringLiteral("%1 x (%2 + %3); S = %4")
-                                                           .arg(c.mcmc.chains)
-                                                           .arg(c.mcmc.warmup)
-                                                           .arg(c.mcmc.draws)
-                                                           .arg(c.mcmc.chains * c.mcmc.draws)});
+    if (c.mcmc.drawsAuto)
+        model.push_back({QStringLiteral("Chains x (warm-up + draws)"),
+                         QStringLiteral("%1 x (%2 + until converged); %3; draws kept per "
+                                        "synthesizer under MCMC diagnostics")
+                             .arg(c.mcmc.chains)
+                             .arg(c.mcmc.warmup)
+                             .arg(str(study::chainsAndDraws(c)))});
+    else
+        model.push_back(
+            {QStringLiteral("Chains x (warm-up + draws)"), QStringLiteral("%1 x (%2 + %3); S = %4")
+                                                               .arg(c.mcmc.chains)
+                                                               .arg(c.mcmc.warmup)
+                                                               .arg(c.mcmc.draws)
+                                                               .arg(c.mcmc.chains * c.mcmc.draws)});
     model.push_back(
         {QStringLiteral("Target acceptance, max tree depth"),
          QStringLiteral("%1, %2").arg(num(c.mcmc.adaptDelta)).arg(c.mcmc.maxTreeDepth)});
@@ -456,8 +465,8 @@ ReportSection diagnosticsSection(const study::RunResult& run) {
                 QStringLiteral("divergences"),    QStringLiteral("per chain"),
                 QStringLiteral("max tree depth"), QStringLiteral("E-BFMI per chain"),
                 QStringLiteral("max R-hat"),      QStringLiteral("min ESS bulk"),
-                QStringLiteral("min ESS tail")};
-    t.alignRight = {false, true, true, true, true, true, true, true, true};
+                QStringLiteral("min ESS tail"),   QStringLiteral("draws per chain")};
+    t.alignRight = {false, true, true, true, true, true, true, true, true, false};
     QStringList warnings;
     for (const auto& r : run.synthesizers) {
         const auto& d = r.diagnostics;
@@ -469,7 +478,8 @@ ReportSection diagnosticsSection(const study::RunResult& run) {
              perChain.isEmpty() ? QStringLiteral("-") : perChain.join(QStringLiteral(" / ")),
              QString::number(d.treeDepthSaturated),
              ebfmi.isEmpty() ? QStringLiteral("-") : ebfmi.join(QStringLiteral(" / ")),
-             num(d.maxRhat), num(d.minEssBulk, 5), num(d.minEssTail, 5)});
+             num(d.maxRhat), num(d.minEssBulk, 5), num(d.minEssTail, 5),
+             str(study::keptDrawsText(run.config, d))});
         for (const auto& w : d.warnings) warnings << str(r.name) + QStringLiteral(": ") + str(w);
     }
     t.note = warnings.isEmpty()

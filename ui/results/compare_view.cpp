@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "ppsynth/models/family_registry.hpp"
+#include "ppsynth/study/run_length.hpp"
 #include "ui/charts/plot_chart.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/results_tables.hpp"
@@ -136,16 +137,15 @@ void CompareView::rebuild() {
     const Entry* entries[2] = {&a, &b};
     for (int side = 0; side < 2; ++side) {
         const auto& r = *entries[side]->run;
-        auto* head =
-            new QLabel(tr("<b>%1</b>: %2 records, model %3, %4 chains × %5 draws, m = %6")
-                           .arg(entries[side]->label.toHtmlEscaped())
-                           .arg(r.inputs.yOriginal.size())
-                           .arg(QString::fromStdString(
-                                    models::familyLabel(r.config.model.family, r.config.model.K))
-                                    .toHtmlEscaped())
-                           .arg(r.config.mcmc.chains)
-                           .arg(r.config.mcmc.draws)
-                           .arg(r.config.synthesis.m));
+        auto* head = new QLabel(
+            tr("<b>%1</b>: %2 records, model %3, %4, m = %5")
+                .arg(entries[side]->label.toHtmlEscaped())
+                .arg(r.inputs.yOriginal.size())
+                .arg(QString::fromStdString(
+                         models::familyLabel(r.config.model.family, r.config.model.K))
+                         .toHtmlEscaped())
+                .arg(QString::fromStdString(study::chainsAndDraws(r.config)).toHtmlEscaped())
+                .arg(r.config.synthesis.m));
         head->setWordWrap(true);
         sides_[side]->addWidget(head);
         for (auto* card : {new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")),

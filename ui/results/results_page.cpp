@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "ppsynth/models/family_registry.hpp"
+#include "ppsynth/study/run_length.hpp"
 #include "ui/bundle_guard.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
@@ -209,14 +210,13 @@ void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QSt
     if (!run_) return;
     const auto& r = *run_;
     header_->setText(
-        QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5 chains × %6 draws, m = %7 "
-                       "synthetic datasets, %8 s")
+        QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5, m = %6 "
+                       "synthetic datasets, %7 s")
             .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
                  q(r.config.data.target).toHtmlEscaped())
             .arg(r.inputs.yOriginal.size())
             .arg(q(models::familyLabel(r.config.model.family, r.config.model.K)).toHtmlEscaped())
-            .arg(r.config.mcmc.chains)
-            .arg(r.config.mcmc.draws)
+            .arg(q(study::chainsAndDraws(r.config)).toHtmlEscaped())
             .arg(r.config.synthesis.m)
             .arg(formatCell(r.seconds)));
     {

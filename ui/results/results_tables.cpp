@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ppsynth/models/family_registry.hpp"
+#include "ppsynth/study/run_length.hpp"
 #include "ui/results/run_charts.hpp"
 
 namespace ppsynth::ui::results {
@@ -305,7 +306,9 @@ TableData samplerTable(const RunResult& run) {
                  QStringLiteral("Tree-depth hits"),
                  QStringLiteral("Lowest E-BFMI"),
                  QStringLiteral("Fits"),
-                 QStringLiteral("Seconds")};
+                 QStringLiteral("Seconds"),
+                 QStringLiteral("Draws per chain"),
+                 QStringLiteral("Length")};
     for (const auto& s : run.synthesizers) {
         const auto& d = s.diagnostics;
         QStringList perChain;
@@ -316,7 +319,10 @@ TableData samplerTable(const RunResult& run) {
             {qTables(s.name), QString::number(d.draws), QString::number(d.divergences),
              perChain.isEmpty() ? QStringLiteral("–") : perChain.join(QStringLiteral(", ")),
              QString::number(d.treeDepthSaturated), formatCell(ebfmi), QString::number(s.fits),
-             formatCell(s.seconds)});
+             formatCell(s.seconds),
+             QString::number(
+                 mcmc::keptDrawsPerChain(d, run.config.mcmc.chains, run.config.mcmc.draws)),
+             qTables(study::lengthText(d))});
         for (const auto& w : d.warnings)
             if (w.find("R-hat") == std::string::npos && w.find("ESS") == std::string::npos)
                 t.warnings << qTables(s.name) + QStringLiteral(": ") + qTables(w);

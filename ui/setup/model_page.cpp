@@ -71,6 +71,7 @@ ModelPage::ModelPage(QWidget* parent) : QWidget(parent) {
     right->addStretch(1);
     columns->addLayout(right, 1);
     updateRelevance();
+    updateUntilConverged();
 }
 
 QWidget* ModelPage::buildModelGroup() {
@@ -187,17 +188,32 @@ QWidget* ModelPage::buildMcmcGroup() {
     untilConverged_->setToolTip(
         tr("Sample in blocks of this many draws per chain until the total log-likelihood, "
            "D_s (what epsilon is made of) and the parameters (the mixture's label-invariant "
-           "ones) have R-hat below 1.01 and an effective sample size of at least 400, or the "
-           "time budget (600 s per fit) runs out; epsilon is then marked not converged. "
+           "ones) have R-hat below 1.01 and an effective sample size of at least 400 and the "
+           "epsilon verdict holds (for the unweighted fit: the chains agree on the record "
+           "bounds f_i), or the time budget runs out; epsilon is then marked not converged. "
            "The default for the mixture."));
     auto* drawsRow = new QHBoxLayout;
-    drawsRow->addWidget(draws_);
+    drawsRow->addWidget(draws_, 1);
     drawsRow->addWidget(untilConverged_);
-    form->addRow(tr("Draws"), drawsRow);
+    drawsLabel_ = new QLabel(tr("Draws"));
+    form->addRow(drawsLabel_, drawsRow);
+    budget_ = new ExactSpinBox;
+    budget_->setDecimals(0);
+    budget_->setRange(1, 1e9);
+    budget_->setSuffix(tr(" s"));
+    budget_->setExactValue(study::RunConfig{}.mcmc.budgetSeconds);
+    budget_->setToolTip(
+        tr("How long each fit (warm-up included) may sample until converged. A fit that "
+           "reaches it stops after the last block that fits, and its epsilon is marked not "
+           "converged."));
+    budgetLabel_ = new QLabel(tr("Budget per fit"));
+    form->addRow(budgetLabel_, budget_);
+    connect(untilConverged_, &QCheckBox::toggled, this, &ModelPage::updateUntilConverged);
     connect(untilConverged_, &QCheckBox::clicked, this, [this] {
         untilConvergedChosen_ = true;
         emit changed();
     });
+    connect(budget_, &QDoubleSpinBox::valueChanged, this, &ModelPage::changed);
     form->addRow(tr("Seed"), seed_);
     form->addRow(tr("Threads"), threads_);
     tau_ = new QComboBox;
@@ -241,6 +257,13 @@ QWidget* ModelPage::buildMcmcGroup() {
     connect(sampler_, &QComboBox::currentIndexChanged, this, &ModelPage::updateRelevance);
     connect(sampler_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     return box;
+}
+
+void ModelPage::updateUntilConverged() {
+    const bool on = untilConverged_->isChecked();
+    drawsLabel_->setText(on ? tr("Draws per block") : tr("Draws"));
+    budget_->setEnabled(on);
+    budgetLabel_->setEnabled(on);
 }
 
 void ModelPage::updateRelevance() {
@@ -319,6 +342,7 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.mcmc.warmup = warmup_->value();
     config.mcmc.draws = draws_->value();
     config.mcmc.drawsAuto = untilConverged_->isChecked();
+    config.mcmc.budgetSeconds = budget_->exactValue();
     config.mcmc.seed = seedValue_;
     config.mcmc.threads = threads_->value();
     config.model.tau = tau_->currentData().toString().toStdString();
@@ -341,6 +365,7 @@ void ModelPage::load(const study::RunConfig& config) {
     warmup_->setValue(config.mcmc.warmup);
     draws_->setValue(config.mcmc.draws);
     untilConverged_->setChecked(config.mcmc.drawsAuto);
+    budget_->setExactValue(config.mcmc.budgetSeconds);
     untilConvergedChosen_ = true;  // a loaded configuration says what it wants
     seed_->setText(QString::number(config.mcmc.seed));
     seedValue_ = config.mcmc.seed;

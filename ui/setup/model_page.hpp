@@ -51,6 +51,11 @@ class ModelPage : public QWidget {
     QSpinBox* drawsBox() const { return draws_; }
     // "until converged" beside the draws (mcmc "draws": "auto"); the draws are then a block.
     QCheckBox* untilConvergedBox() const { return untilConverged_; }
+    // The draws' label: "Draws", or "Draws per block" while until converged is on.
+    QLabel* drawsLabel() const { return drawsLabel_; }
+    // The time budget of a run until converged, per fit (mcmc "budget_seconds"); enabled
+    // while until converged is on.
+    ExactSpinBox* budgetBox() const { return budget_; }
     // Digits of a 64-bit unsigned number.
     QLineEdit* seedBox() const { return seed_; }
     QSpinBox* threadsBox() const { return threads_; }
@@ -69,6 +74,7 @@ class ModelPage : public QWidget {
     QWidget* buildMcmcGroup();
     void updateRelevance();
     void updateTransformNote();
+    void updateUntilConverged();
 
     QComboBox* family_ = nullptr;
     QSpinBox* K_ = nullptr;
@@ -84,6 +90,9 @@ class ModelPage : public QWidget {
     QSpinBox* warmup_ = nullptr;
     QSpinBox* draws_ = nullptr;
     QCheckBox* untilConverged_ = nullptr;
+    QLabel* drawsLabel_ = nullptr;
+    QLabel* budgetLabel_ = nullptr;
+    ExactSpinBox* budget_ = nullptr;
     bool untilConvergedChosen_ = false;  // the user clicked it: a family change keeps it
     QLineEdit* seed_ = nullptr;
     std::uint64_t seedValue_ = 1;  // the last complete number typed or loaded

@@ -344,4 +344,11 @@ RunDiagnostics diagnose(const SamplerResult& result, const DiagnoseOptions& opti
     return d;
 }
 
+int keptDrawsPerChain(const RunDiagnostics& d, int chains, int configured) {
+    const auto& u = d.untilConverged;
+    if (u.blocks == 0) return configured;
+    if (u.drawsPerChain > 0) return u.drawsPerChain;
+    return chains > 0 ? d.draws / chains : configured;
+}
+
 }  // namespace ppsynth::mcmc

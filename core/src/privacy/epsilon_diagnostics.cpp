@@ -115,10 +115,13 @@ std::optional<FAgreement> fAgreement(const std::vector<Eigen::VectorXd>& perChai
     return worst;
 }
 
+bool fAgreementHolds(const FAgreement& f, const EpsilonThresholds& t) {
+    return !(f.rankCorrelation < t.fRankCorrelation) &&
+           !(f.medianRelativeDifference > t.fRelativeDifference);
+}
+
 std::optional<std::string> fAgreementReason(const FAgreement& f, const EpsilonThresholds& t) {
-    if (!(f.rankCorrelation < t.fRankCorrelation) &&
-        !(f.medianRelativeDifference > t.fRelativeDifference))
-        return std::nullopt;
+    if (fAgreementHolds(f, t)) return std::nullopt;
     return "the unweighted chains disagree on the record bounds f_i (rank correlation " +
            fixed(f.rankCorrelation, 3) + ", at least " + fixed(t.fRankCorrelation, 2) +
            " needed; median relative difference " + fixed(100 * f.medianRelativeDifference, 1) +

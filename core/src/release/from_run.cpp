@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "ppsynth/data/number_format.hpp"
+#include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_output.hpp"
 
@@ -185,7 +186,12 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     mf.mechanism.scheme = std::string(study::toString(r->scheme));
     if (Status s = describeMechanism(run, *sc, *r, "", mf); !s) return s.error();
     mf.sampling.chains = config.mcmc.chains;
-    mf.sampling.drawsPerChain = config.mcmc.draws;
+    const auto& uc = r->diagnostics.untilConverged;
+    mf.sampling.drawsPerChain =
+        mcmc::keptDrawsPerChain(r->diagnostics, config.mcmc.chains, config.mcmc.draws);
+    if (uc.blocks > 0)
+        mf.sampling.untilConverged = Manifest::Sampling::UntilConverged{
+            uc.blocks, config.mcmc.draws, config.mcmc.budgetSeconds, uc.stopReason()};
     mf.seeds.mcmc = config.mcmc.seed;
     mf.seeds.synthesis =
         study::synthesisSeed(config.mcmc.seed, study::seedName(r->scheme, r->name));

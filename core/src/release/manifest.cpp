@@ -57,6 +57,13 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
         {"chains", manifest.sampling.chains},
         {"draws_per_chain", manifest.sampling.drawsPerChain},
         {"S", static_cast<long long>(manifest.sampling.chains) * manifest.sampling.drawsPerChain}};
+    if (const auto& u = manifest.sampling.untilConverged)
+        j["sampling"]["until_converged"] = {{"blocks", u->blocks},
+                                            {"block_draws", u->blockDraws},
+                                            {"budget_seconds", u->budgetSeconds},
+                                            {"stop_reason", u->stopReason}};
+    else
+        j["sampling"]["until_converged"] = nullptr;
     j["seeds"] = {{"mcmc", manifest.seeds.mcmc}, {"synthesis", manifest.seeds.synthesis}};
     j["privacy"] = {{"epsilon_per_dataset", eps},
                     {"epsilon_total", m * eps},

@@ -125,6 +125,39 @@ std::vector<std::pair<std::string, mcmc::ConvergenceSummary>> ruleQuantities(
     return out;
 }
 
+// The epsilon verdict on the draws so far, from the same inputs the runner gives it after
+// the fit (epsilonChains): D_s per chain under the bound's q and, when the rule judges them,
+// f_i per chain over each chain's retained draws.
+privacy::EpsilonDiagnostics verdictSoFar(const models::Model& model, const mcmc::SamplerResult& run,
+                                         const std::vector<privacy::LipschitzAccumulator>& acc,
+                                         const Eigen::VectorXd& alpha, const UntilConverged& rule,
+                                         int threads) {
+    Fit sofar;  // what epsilonChains reads: the chains' accumulators merged in order
+    for (const auto& a : acc) {
+        sofar.lipschitz.merge(a);
+        sofar.chainRecordMax.push_back(a.recordMax());
+    }
+    const auto bound = privacy::lipschitzBound(sofar.lipschitz, rule.quantile);
+    std::vector<Eigen::VectorXd> perChain;
+    if (rule.judgeRecordBounds) {
+        if (bound.keptDraws.size() == sofar.lipschitz.drawCount()) {
+            perChain = sofar.chainRecordMax;
+        } else {
+            const std::size_t each =
+                sofar.lipschitz.drawCount() / std::max<std::size_t>(1, acc.size());
+            std::vector<std::vector<std::size_t>> kept(acc.size());
+            for (auto d : bound.keptDraws) {
+                const std::size_t c = std::min(d / each, acc.size() - 1);
+                kept[c].push_back(d - c * each);
+            }
+            for (std::size_t c = 0; c < acc.size(); ++c)
+                perChain.push_back(
+                    recordBoundsOverDraws(model, run.chains[c].draws, kept[c], alpha, threads));
+        }
+    }
+    return privacy::diagnoseEpsilon(epsilonChains(sofar, bound, std::move(perChain)), rule.verdict);
+}
+
 // Appends one block's chains to the run so far: draws and statistics in order, the state a
 // continuation needs from the block.
 void appendBlock(mcmc::SamplerResult& run, mcmc::SamplerResult&& block) {
@@ -160,9 +193,9 @@ void appendBlock(mcmc::SamplerResult& run, mcmc::SamplerResult&& block) {
 // Blocks of so.draws draws per chain until the rule holds or the budget is spent.
 Expected<mcmc::SamplerResult> sampleUntilConverged(
     const models::Model& model, const mcmc::LogDensity& target, mcmc::SamplerOptions so,
-    const UntilConverged& rule, const std::vector<privacy::LipschitzAccumulator>& acc,
-    const StreamedQuantities& streamed, std::chrono::steady_clock::time_point t0,
-    UntilConvergedOutcome& outcome) {
+    const UntilConverged& rule, const Eigen::VectorXd& alpha,
+    const std::vector<privacy::LipschitzAccumulator>& acc, const StreamedQuantities& streamed,
+    std::chrono::steady_clock::time_point t0, UntilConvergedOutcome& outcome) {
     const int block = so.draws;
     mcmc::SamplerResult run;
     // What is still short, shown with every progress report of the next block (written only
@@ -193,6 +226,14 @@ Expected<mcmc::SamplerResult> sampleUntilConverged(
         for (const auto& c : r->chains) so.starts.push_back(c.continuation());
         appendBlock(run, std::move(*r));
         outcome.shortfall = convergenceShortfall(ruleQuantities(model, run, acc, streamed), rule);
+        // The verdict's own lines, but a quantity the rule already finds short only once.
+        for (auto& line : verdictShortfall(verdictSoFar(model, run, acc, alpha, rule, so.threads),
+                                           rule.verdict)) {
+            const auto name = line.substr(0, line.find(':') + 1);
+            if (std::none_of(outcome.shortfall.begin(), outcome.shortfall.end(),
+                             [&](const std::string& l) { return l.rfind(name, 0) == 0; }))
+                outcome.shortfall.push_back(std::move(line));
+        }
         if (outcome.shortfall.empty()) {
             outcome.converged = true;
             return run;
@@ -240,6 +281,33 @@ std::vector<std::string> convergenceShortfall(
         for (std::size_t i = 0; i < parts.size(); ++i) line += (i ? ", " : "") + parts[i];
         out.push_back(std::move(line));
     }
+    return out;
+}
+
+std::vector<std::string> verdictShortfall(const privacy::EpsilonDiagnostics& verdict,
+                                          const privacy::EpsilonThresholds& thresholds) {
+    if (verdict.converged) return {};
+    auto fixed = [](double v, int digits) {
+        std::ostringstream o;
+        o << std::fixed << std::setprecision(digits) << v;
+        return o.str();
+    };
+    // The verdict's reasons are its D_s checks and the f_i agreement; its figures, not a
+    // second judgement, make the lines.
+    std::vector<std::string> out;
+    std::size_t fReasons = 0;
+    if (verdict.fAgreement && !privacy::fAgreementHolds(*verdict.fAgreement, thresholds)) {
+        out.push_back("f_i agreement: rank correlation " +
+                      fixed(verdict.fAgreement->rankCorrelation, 3) +
+                      ", median relative difference " +
+                      fixed(100 * verdict.fAgreement->medianRelativeDifference, 1) + "%");
+        fReasons = 1;
+    }
+    if (verdict.reasons.size() > fReasons || out.empty())
+        out.insert(out.begin(), "D_s: R-hat " +
+                                    fixed(std::max(verdict.rhatBulk, verdict.rhatTail), 3) +
+                                    ", bulk ESS " + fixed(verdict.essBulk, 0) + ", tail ESS " +
+                                    fixed(verdict.essTail, 0) + " (epsilon verdict)");
     return out;
 }
 
@@ -294,7 +362,7 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     models::WeightedPosterior target(model, alpha);
     UntilConvergedOutcome outcome;
     auto result = options.untilConverged
-                      ? sampleUntilConverged(model, target, so, *options.untilConverged, acc,
+                      ? sampleUntilConverged(model, target, so, *options.untilConverged, alpha, acc,
                                              streamed, t0, outcome)
                       : mcmc::sampleNuts(target, so);
     if (!result) return result.error();
@@ -326,7 +394,7 @@ Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
     fit.diagnostics = mcmc::diagnose(*result, dopt);
     if (fit.untilConverged)
         fit.diagnostics.untilConverged = {outcome.blocks, outcome.converged, outcome.budgetReached,
-                                          outcome.shortfall};
+                                          outcome.shortfall, outcome.drawsPerChain};
     fit.diagnostics.ladders = fit.ladders;
     fit.diagnostics.swapAcceptance = fit.swapAcceptance;
     fit.gradientEvaluations = result->gradientEvaluations;

@@ -73,6 +73,22 @@ mcmc::RunDiagnostics diagnosticsFrom(const json& j) {
         d.quantities.push_back(std::move(x));
     }
     d.warnings = j.value("warnings", std::vector<std::string>{});
+    if (auto u = j.find("until_converged"); u != j.end() && u->is_object()) {
+        auto& uc = d.untilConverged;
+        uc.blocks = integer<int>(*u, "blocks");
+        uc.converged = u->value("converged", false);
+        uc.budgetReached = u->value("budget_reached", false);
+        uc.shortfall = u->value("still_short", std::vector<std::string>{});
+        uc.drawsPerChain = integer<int>(*u, "draws_per_chain");
+    }
+    if (auto t = j.find("tempering"); t != j.end() && t->is_object()) {
+        d.ladders = t->value("ladders", std::vector<std::vector<double>>{});
+        for (const auto& c : t->value("swap_acceptance", json::array())) {
+            std::vector<double> row;
+            for (const auto& a : c) row.push_back(number(a));
+            d.swapAcceptance.push_back(std::move(row));
+        }
+    }
     return d;
 }
 

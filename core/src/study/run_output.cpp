@@ -67,6 +67,8 @@ json diagnosticsJson(const mcmc::RunDiagnostics& d) {
                 {"warnings", d.warnings}};
     if (d.untilConverged.blocks > 0)
         out["until_converged"] = {{"blocks", d.untilConverged.blocks},
+                                  {"draws_per_chain", d.untilConverged.drawsPerChain},
+                                  {"stop_reason", d.untilConverged.stopReason()},
                                   {"converged", d.untilConverged.converged},
                                   {"budget_reached", d.untilConverged.budgetReached},
                                   {"still_short", d.untilConverged.shortfall}};

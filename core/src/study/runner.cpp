@@ -209,6 +209,8 @@ class Runner {
         if (config_.mcmc.drawsAuto) {
             fo.untilConverged = UntilConverged{};
             fo.untilConverged->budgetSeconds = config_.mcmc.budgetSeconds;
+            fo.untilConverged->quantile = config_.lipschitz.quantile;
+            fo.untilConverged->judgeRecordBounds = perChainF;
         }
         auto fit = fitModel(*model_, alpha, fo);
         if (!fit) return fit.error();
@@ -237,7 +239,7 @@ class Runner {
         if (const auto& u = m.fit.untilConverged; u && u->budgetReached) {
             std::string why = "budget reached (mcmc.budget_seconds " +
                               std::to_string(static_cast<long long>(config_.mcmc.budgetSeconds)) +
-                              " s) before R-hat < 1.01 and ESS >= 400";
+                              " s) before R-hat < 1.01, ESS >= 400 and the epsilon verdict held";
             if (!u->shortfall.empty()) why += " for " + u->shortfall.front();
             if (u->shortfall.size() > 1)
                 why += " and " + std::to_string(u->shortfall.size() - 1) + " more";

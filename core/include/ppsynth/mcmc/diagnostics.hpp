@@ -91,6 +91,9 @@ struct RunDiagnostics {
         bool converged = false;      // the stopping rule held
         bool budgetReached = false;  // the budget stopped it first
         std::vector<std::string> shortfall;
+        int drawsPerChain = 0;  // kept, in all blocks (0 in run folders that predate it)
+        // Why it stopped, in run.json's words: "converged" or "budget reached".
+        std::string stopReason() const { return converged ? "converged" : "budget reached"; }
     } untilConverged;
     // Tempering: per chain the ladder (t_1 = 1 first) and each neighbouring pair's swap
     // acceptance while draws were kept; empty without tempering.
@@ -98,5 +101,9 @@ struct RunDiagnostics {
 };
 
 RunDiagnostics diagnose(const SamplerResult& result, const DiagnoseOptions& options = {});
+
+// The draws per chain a fit kept: `configured` for a fixed length; for a run until converged
+// its own count (run folders that predate it: the retained draws over the chains).
+int keptDrawsPerChain(const RunDiagnostics& d, int chains, int configured);
 
 }  // namespace ppsynth::mcmc

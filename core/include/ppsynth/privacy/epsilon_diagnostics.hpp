@@ -69,6 +69,10 @@ double medianRelativeDifference(const Eigen::VectorXd& a, const Eigen::VectorXd&
 // The worst pair of chains for each figure; nullopt with fewer than two chains.
 std::optional<FAgreement> fAgreement(const std::vector<Eigen::VectorXd>& recordMaxPerChain);
 
+// Whether the chains agree well enough on f_i: the one test the verdict and the stopping
+// rule of a run until converged both use. A NaN figure (constant f_i) does not fail it.
+bool fAgreementHolds(const FAgreement& f, const EpsilonThresholds& thresholds = {});
+
 // Why the chains' agreement on f_i is not good enough, or nullopt when it is.
 std::optional<std::string> fAgreementReason(const FAgreement& f,
                                             const EpsilonThresholds& thresholds = {});

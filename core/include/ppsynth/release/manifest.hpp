@@ -43,7 +43,16 @@ struct Manifest {
 
     struct Sampling {
         int chains = 0;
-        int drawsPerChain = 0;  // S = chains x drawsPerChain
+        int drawsPerChain = 0;  // kept; S = chains x drawsPerChain
+        // A run until converged ("draws": "auto"): the blocks sampled, each block's draws per
+        // chain, the budget per fit and why it stopped ("converged" or "budget reached").
+        struct UntilConverged {
+            int blocks = 0;
+            int blockDraws = 0;
+            double budgetSeconds = 0;
+            std::string stopReason;
+        };
+        std::optional<UntilConverged> untilConverged;  // nullopt: a fixed length
     } sampling;
 
     struct Seeds {

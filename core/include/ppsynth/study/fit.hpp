@@ -25,12 +25,18 @@ namespace ppsynth::study {
 // has split R-hat (bulk and tail) below `rhat` and bulk and tail ESS (over all chains) of
 // at least `ess`, or the next block would not fit in the budget. Diagnosed: the total
 // log-likelihood, the mean prediction, D_s = max_i alpha_i |l_{s,i}|, and the parameters
-// (for the mixture only its label-invariant ones: tau_j, gamma). A run that stops after
-// N draws per chain holds exactly the draws of a fixed run of N draws with the same seed.
+// (for the mixture only its label-invariant ones: tau_j, gamma). The epsilon verdict
+// (privacy::diagnoseEpsilon, the one definition the run's verdict uses) must say "converged"
+// too, on the same inputs: D_s under the bound's quantile q and, for the fit whose f_i feed
+// weights (the unweighted fit), the chains' agreement on f_i. A run that stops after N draws
+// per chain holds exactly the draws of a fixed run of N draws with the same seed.
 struct UntilConverged {
     double budgetSeconds = 600;  // per fit, warm-up included
     double rhat = 1.01;
     double ess = 400;
+    double quantile = 1.0;           // the bound's q (lipschitz.quantile)
+    bool judgeRecordBounds = false;  // the chains must agree on f_i (the unweighted fit)
+    privacy::EpsilonThresholds verdict;
 };
 
 // How a run until converged ended.
@@ -82,6 +88,10 @@ std::optional<mcmc::Kernel> kernelNamed(const std::string& name);
 std::vector<std::string> convergenceShortfall(
     const std::vector<std::pair<std::string, mcmc::ConvergenceSummary>>& quantities,
     const UntilConverged& rule);
+// What the epsilon verdict still finds short, in the same one-line form ("f_i agreement:
+// rank correlation 0.843, median relative difference 8.6%"); empty when it says converged.
+std::vector<std::string> verdictShortfall(const privacy::EpsilonDiagnostics& verdict,
+                                          const privacy::EpsilonThresholds& thresholds);
 
 Expected<Fit> fitModel(const models::Model& model, const Eigen::VectorXd& alpha,
                        const FitOptions& options);
