@@ -35,7 +35,11 @@ struct SynthesizerConfig {
 struct RunConfig {
     struct Data {
         std::string path;  // resolved against the configuration file's folder
+        // The sensitive variable; with several ("targets"), the first of them.
         std::string target;
+        // "targets": several sensitive variables in the user's order (METHOD.md section 9),
+        // target == targets[0]; empty for one sensitive variable ("target", q = 1).
+        std::vector<std::string> targets;
         std::vector<std::string> predictors;
         std::vector<std::string> known;
         std::string transform = "none";  // none | log | log-shift | asinh
@@ -60,6 +64,17 @@ struct RunConfig {
         // "auto" (default), "integrated" or "sampled": models::Priors::tau.
         std::string tau = "auto";
     } model;
+    // "models": {"exp_food": {...}}: per sensitive variable, settings that differ from
+    // `model` and data.transform (several sensitive variables only); unset ones are taken
+    // from there, priors key by key.
+    struct ModelOverride {
+        std::optional<std::string> family;
+        std::optional<int> K;
+        std::map<std::string, double> priors;
+        std::optional<std::string> tau;
+        std::optional<std::string> transform;
+    };
+    std::map<std::string, ModelOverride> models;
     struct Mcmc {
         int chains = 4, warmup = 1000, draws = 1000, threads = 2, maxTreeDepth = 10;
         double adaptDelta = 0.8;
