@@ -9,6 +9,7 @@
 
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/data/table.hpp"
+#include "ppsynth/privacy/box_risk.hpp"
 #include "ppsynth/study/joint_model.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -234,6 +235,25 @@ class TstSeveralTargets : public QObject {
         QCOMPARE(r.records.pairwiseWeight.size(), kN);
         QVERIFY(std::isfinite(r.epsilon.perDataset));
         QCOMPARE(r.parameters.front().name.substr(0, 4), std::string("y1: "));
+
+        // risk.radii: the box's radius per variable; the run's risk is boxMarginalRisk with
+        // those radii (y2 wider here), and differs from the run's radius for every variable.
+        auto wide = c;
+        wide.risk.radii["y2"] = 0.6;
+        auto widened = study::runPrepared(*prepared, wide);
+        QVERIFY2(widened, widened ? "" : widened.message().c_str());
+        const auto& u = widened->synthesizers.front();
+        std::vector<double> y;
+        for (const char* name : {"y1", "y2"})
+            for (double v : table.find(name)->values()) y.push_back(v);
+        std::vector<std::int32_t> pattern(kN, 0);
+        auto expected = privacy::boxMarginalRisk(y, 2, u.synthetic, pattern, {},
+                                                 {privacy::Radius{0.2, true}, {0.6, true}});
+        QVERIFY(expected);
+        QCOMPARE(u.records.ir, *expected);
+        auto narrow = study::runPrepared(*prepared, c);
+        QVERIFY(narrow);
+        QVERIFY(narrow->synthesizers.front().records.ir != u.records.ir);
     }
 };
 

@@ -108,6 +108,17 @@ const std::map<QString, Change>& changes() {
              c.data.targets = {"y", "z"};
              c.models["z"].priors["tau_shape"] = 1;
          }},
+        {"radii for one target", [](RunConfig& c) { c.risk.radii["y"] = 0.3; }},
+        {"radii unknown",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.risk.radii["w"] = 0.3;
+         }},
+        {"radii 0",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.risk.radii["z"] = 0;
+         }},
         {"models count transform",
          [](RunConfig& c) {
              c.data.targets = {"y", "z"};
@@ -215,6 +226,11 @@ class TstValidate : public QObject {
         row("models tau", "models.z: 'tau' must be \"auto\", \"integrated\" or \"sampled\"");
         row("models transform", "models.z: 'transform' must be none, log, log-shift or asinh");
         row("models prior", "models.z: unknown hyperparameter 'tau_shape' (known: ");
+        row("radii for one target",
+            "risk: 'radii' (one radius per sensitive variable) goes with several sensitive "
+            "variables (data.targets); for one, set 'radius'");
+        row("radii unknown", "risk: 'radii' names 'w', which is not one of data.targets (y, z)");
+        row("radii 0", "risk: 'radii' gives 'z' a radius that is not positive");
         row("models count transform",
             "models.z: a count model (poisson-means) models y as it is: set its 'transform' to "
             "\"none\"");

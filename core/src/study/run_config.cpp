@@ -351,6 +351,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         r.get("L", c.risk.L);
         r.get("threshold", c.risk.threshold);
         r.get("whack_a_mole_rise", c.risk.whackAMoleRise);
+        r.get("radii", c.risk.radii);
         if (error.empty() && !oneOf(mode, {"percentage", "absolute"}))
             r.fail("'radius_mode' must be \"percentage\" or \"absolute\"");
         c.risk.percentage = mode == "percentage";
@@ -506,6 +507,7 @@ std::string toJson(const RunConfig& c) {
                  {"L", c.risk.L},
                  {"threshold", c.risk.threshold},
                  {"whack_a_mole_rise", c.risk.whackAMoleRise}};
+    if (!c.risk.radii.empty()) j["risk"]["radii"] = c.risk.radii;
     j["lipschitz"] = {{"quantile", c.lipschitz.quantile}};
     j["utility"] = {{"enabled", c.utility.enabled},     {"quantiles", c.utility.quantiles},
                     {"bootstrap", c.utility.bootstrap}, {"pmse", c.utility.pmse},

@@ -13,6 +13,7 @@
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/validate.hpp"
 
 namespace ppsynth::study {
@@ -82,6 +83,7 @@ class Runner {
         result_.warnings = knobWarnings(config_);
         for (auto& w : dataWarnings(config_, result_.inputs)) result_.warnings.push_back(w);
         riskChanged_ = config.risk.radius != base.config_.risk.radius ||
+                       config.risk.radii != base.config_.risk.radii ||
                        config.risk.percentage != base.config_.risk.percentage ||
                        config.risk.L != base.config_.risk.L;
     }
@@ -295,6 +297,17 @@ class Runner {
         return ro;
     }
 
+    // The box's radius per sensitive variable (risk.radii, else the run's radius).
+    std::vector<privacy::Radius> boxRadii() const {
+        std::vector<privacy::Radius> out;
+        for (const auto& t : sensitiveVariables(config_)) {
+            const auto it = config_.risk.radii.find(t);
+            out.push_back({it == config_.risk.radii.end() ? config_.risk.radius : it->second,
+                           config_.risk.percentage});
+        }
+        return out;
+    }
+
     // The first L of the datasets measure risk; the first m are released.
     std::vector<std::vector<double>> riskDatasets(
         const std::vector<std::vector<double>>& all) const {
@@ -306,7 +319,7 @@ class Runner {
     Expected<std::vector<double>> risk(const std::vector<std::vector<double>>& all) const {
         if (variables_ > 1)
             return privacy::boxMarginalRisk(yOriginal_, variables_, riskDatasets(all),
-                                            result_.inputs.patterns.id, riskOptions());
+                                            result_.inputs.patterns.id, riskOptions(), boxRadii());
         return privacy::marginalRisk(yOriginal_, riskDatasets(all), result_.inputs.patterns.id,
                                      riskOptions());
     }
@@ -346,15 +359,15 @@ class Runner {
         const auto used = sc.source == "data" ? fromData : riskDatasets(datasets);
         if (pairwise && variables_ > 1)
             return privacy::boxPairwiseRisk(yOriginal_, variables_, used,
-                                            result_.inputs.patterns.id, riskOptions());
+                                            result_.inputs.patterns.id, riskOptions(), boxRadii());
         if (pairwise)
             return privacy::pairwiseRisk(yOriginal_, used, result_.inputs.patterns.id,
                                          riskOptions());
-        auto ir = variables_ > 1
-                      ? privacy::boxMarginalRisk(yOriginal_, variables_, used,
-                                                 result_.inputs.patterns.id, riskOptions())
-                      : privacy::marginalRisk(yOriginal_, used, result_.inputs.patterns.id,
-                                              riskOptions());
+        auto ir = variables_ > 1 ? privacy::boxMarginalRisk(yOriginal_, variables_, used,
+                                                            result_.inputs.patterns.id,
+                                                            riskOptions(), boxRadii())
+                                 : privacy::marginalRisk(yOriginal_, used,
+                                                         result_.inputs.patterns.id, riskOptions());
         if (!ir) return ir.error();
         privacy::PairwiseRisk out;
         out.marginal = std::move(*ir);

@@ -71,8 +71,27 @@ Status checkOverride(const RunConfig& c, const std::string& name,
 
 }  // namespace
 
+Status checkRadii(const RunConfig& c) {
+    if (c.risk.radii.empty()) return {};
+    if (c.data.targets.empty())
+        return refused("risk",
+                       "'radii' (one radius per sensitive variable) goes with several "
+                       "sensitive variables (data.targets); for one, set 'radius'");
+    for (const auto& [name, r] : c.risk.radii) {
+        if (!contains(c.data.targets, name))
+            return refused("risk", "'radii' names '" + name +
+                                       "', which is not one of "
+                                       "data.targets (" +
+                                       listed(c.data.targets) + ")");
+        if (!(r > 0))
+            return refused("risk", "'radii' gives '" + name + "' a radius that is not positive");
+    }
+    return {};
+}
+
 Status checkTargets(const RunConfig& c) {
     if (Status s = checkList(c.data); !s) return s;
+    if (Status s = checkRadii(c); !s) return s;
     if (c.models.empty()) return {};
     if (c.data.targets.empty())
         return refused("models",

@@ -108,6 +108,9 @@ struct RunConfig {
         int L = 20;
         double threshold = 0.5;
         double whackAMoleRise = 0.25;
+        // "radii": {"exp_food": 0.3}: the box's radius of a sensitive variable (several
+        // sensitive variables only); the others take `radius`.
+        std::map<std::string, double> radii;
     } risk;
     struct Lipschitz {
         double quantile = 1.0;  // 1 = max over draws; < 1 the robust option
