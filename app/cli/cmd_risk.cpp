@@ -1,6 +1,8 @@
-// `ppsynth-cli risk --original F --synthetic F1 [F2 ...] --target COL [--known a,b]
-// [--radius 0.2] [--absolute] [--pairwise] [--out RECORDS.csv [--overwrite]] [--json]`:
-// identification risk of synthetic files made by any tool.
+// `ppsynth-cli risk --original F --synthetic F1 [F2 ...] --target COL[,COL2 ...]
+// [--known a,b] [--radius 0.2[,r2 ...]] [--absolute] [--pairwise] [--out RECORDS.csv
+// [--overwrite]] [--json]`: identification risk of synthetic files made by any tool. Several
+// targets: a synthetic record is close when it is within the radius in every one of them (a
+// box, METHOD.md section 9), with one radius for all or one per target.
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -14,6 +16,7 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
 #include "ppsynth/data/patterns.hpp"
+#include "ppsynth/privacy/box_risk.hpp"
 #include "ppsynth/privacy/identification_risk.hpp"
 
 namespace ppsynth::cli {
@@ -21,9 +24,9 @@ namespace ppsynth::cli {
 namespace {
 
 struct RiskArgs {
-    std::string original, target, out;
-    std::vector<std::string> synthetic, known;
-    double radius = 0.2;
+    std::string original, out;
+    std::vector<std::string> synthetic, known, targets;
+    std::vector<double> radii{0.2};
     bool absolute = false, pairwise = false, json = false, overwrite = false;
     int threads = 2;
     ReadFlags read;  // the original's; synthetic files are detected
@@ -71,9 +74,25 @@ int runRisk(const RiskArgs& a) {
     if (!options) return std::cerr << "error: " << options.message() << "\n", 2;
     auto original = data::readTable(a.original, *options);
     if (!original) return std::cerr << "error: " << original.message() << "\n", 1;
-    auto y = targetValues(*original, a.original, a.target);
+    const std::size_t q = a.targets.size();
+    if (a.radii.size() != 1 && a.radii.size() != q)
+        return std::cerr << "error: --radius gives " << a.radii.size() << " radii for " << q
+                         << " targets; give one for all or one per target\n",
+               2;
+    // Several targets: each one's values, target after target (privacy/box_risk.hpp).
+    auto valuesOf = [&a](const data::Table& t,
+                         const std::string& file) -> Expected<std::vector<double>> {
+        std::vector<double> all;
+        for (const auto& target : a.targets) {
+            auto v = targetValues(t, file, target);
+            if (!v) return v.error();
+            all.insert(all.end(), v->begin(), v->end());
+        }
+        return all;
+    };
+    auto y = valuesOf(*original, a.original);
     if (!y) return std::cerr << "error: " << y.message() << "\n", 1;
-    std::vector<std::size_t> rows(y->size());
+    std::vector<std::size_t> rows(y->size() / q);
     std::iota(rows.begin(), rows.end(), std::size_t{0});
     auto patterns = data::computePatterns(*original, a.known, rows);
     if (!patterns) return std::cerr << "error: " << patterns.message() << "\n", 1;
@@ -81,29 +100,34 @@ int runRisk(const RiskArgs& a) {
     for (const auto& f : a.synthetic) {
         auto t = data::readTable(f);
         if (!t) return std::cerr << "error: " << t.message() << "\n", 1;
-        auto ys = targetValues(*t, f, a.target);
+        auto ys = valuesOf(*t, f);
         if (!ys) return std::cerr << "error: " << ys.message() << "\n", 1;
         if (ys->size() != y->size())
-            return std::cerr << "error: '" << f << "' has " << ys->size() << " rows but '"
-                             << a.original << "' has " << y->size()
+            return std::cerr << "error: '" << f << "' has " << ys->size() / q << " rows but '"
+                             << a.original << "' has " << y->size() / q
                              << "; risk compares records row by row\n",
                    1;
         synth.push_back(std::move(*ys));
     }
     privacy::RiskOptions ro;
-    ro.radius = {a.radius, !a.absolute};
+    ro.radius = {a.radii.front(), !a.absolute};
+    std::vector<privacy::Radius> radii;
+    for (std::size_t k = 0; k < q; ++k)
+        radii.push_back({a.radii[a.radii.size() == 1 ? 0 : k], !a.absolute});
     ro.threads = a.threads;
     ro.progress = stderrProgress(cancel);
     std::vector<double> ir, at;
     std::size_t singletons = 0;
     if (a.pairwise) {
-        auto pr = privacy::pairwiseRisk(*y, synth, patterns->id, ro);
+        auto pr = q > 1 ? privacy::boxPairwiseRisk(*y, q, synth, patterns->id, ro, radii)
+                        : privacy::pairwiseRisk(*y, synth, patterns->id, ro);
         if (!pr) return std::cerr << "error: " << pr.message() << "\n", 1;
         ir = std::move(pr->marginal);
         at = std::move(pr->at);
         singletons = pr->singletons;
     } else {
-        auto r = privacy::marginalRisk(*y, synth, patterns->id, ro);
+        auto r = q > 1 ? privacy::boxMarginalRisk(*y, q, synth, patterns->id, ro, radii)
+                       : privacy::marginalRisk(*y, synth, patterns->id, ro);
         if (!r) return std::cerr << "error: " << r.message() << "\n", 1;
         ir = std::move(*r);
     }
@@ -126,9 +150,13 @@ int runRisk(const RiskArgs& a) {
         nlohmann::ordered_json j = {{"records", ir.size()},
                                     {"datasets", synth.size()},
                                     {"patterns", patterns->count()},
-                                    {"radius", a.radius},
+                                    {"radius", a.radii.front()},
                                     {"radius_mode", a.absolute ? "absolute" : "percentage"},
                                     {"ir", summaryJson(summary, ir)}};
+        if (q > 1) {
+            j["targets"] = a.targets;
+            j["radii"] = a.radii.size() == 1 ? std::vector<double>(q, a.radii.front()) : a.radii;
+        }
         if (a.pairwise) {
             const auto ps = privacy::summarizeRisk(at);
             j["pairwise_weight"] = {
@@ -159,10 +187,17 @@ const RegisterCommand registerRisk([](CLI::App& app, int& exitCode) {
     cmd->add_option("--synthetic", a->synthetic, "Synthetic files, rows in the original's order")
         ->required()
         ->expected(1, -1);
-    cmd->add_option("--target", a->target, "The synthesized column")->required();
+    cmd->add_option("--target", a->targets,
+                    "The synthesized column, or several (comma separated): then a record is "
+                    "close when it is close in every one")
+        ->required()
+        ->delimiter(',');
     cmd->add_option("--known", a->known, "Variables the intruder knows (comma separated)")
         ->delimiter(',');
-    cmd->add_option("--radius", a->radius, "Closeness radius r (default 0.2: within 20%)")
+    cmd->add_option("--radius", a->radii,
+                    "Closeness radius r (default 0.2: within 20%); with several targets one "
+                    "for all or one per target (comma separated)")
+        ->delimiter(',')
         ->check(CLI::PositiveNumber);
     cmd->add_flag("--absolute", a->absolute, "r is an absolute distance instead of a share of |y|");
     cmd->add_flag("--pairwise", a->pairwise, "Also compute pairwise weights (paper 004)");

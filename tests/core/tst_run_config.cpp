@@ -43,7 +43,7 @@ RunConfig everyFieldSet() {
     m.sampler = "nuts";
     m.thin = 2;
     c.synthesis.m = 6;
-    c.risk = {0.3, false, 9, 0.4, 0.3};
+    c.risk = {0.3, false, 9, 0.4, 0.3, {}};
     c.lipschitz.quantile = 0.95;
     auto& u = c.utility;
     u.enabled = false;

@@ -11,6 +11,7 @@
 #include "ppsynth/data/examples.hpp"
 #include "ppsynth/study/run_config.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/validate.hpp"
 
 using namespace ppsynth;
@@ -65,6 +66,71 @@ const std::map<QString, Change>& changes() {
         {"no path", [](RunConfig& c) { c.data.path.clear(); }},
         {"no target", [](RunConfig& c) { c.data.target.clear(); }},
         {"transform", [](RunConfig& c) { c.data.transform = "sqrt"; }},
+        {"target and targets",
+         [](RunConfig& c) {
+             c.data.target = "x";
+             c.data.targets = {"y", "z"};
+         }},
+        {"target twice",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z", "y"};
+         }},
+        {"target empty",
+         [](RunConfig& c) {
+             c.data.targets = {"y", ""};
+         }},
+        {"target a predictor",
+         [](RunConfig& c) {
+             c.data.predictors = {"z"};
+             c.data.targets = {"y", "z"};
+         }},
+        {"models for one target", [](RunConfig& c) { c.models["y"].K = 3; }},
+        {"models unknown",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["w"].K = 3;
+         }},
+        {"models family",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["z"].family = "gamma";
+         }},
+        {"models K",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["z"].K = 0;
+         }},
+        {"models tau",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["z"].tau = "fixed";
+         }},
+        {"models transform",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["z"].transform = "sqrt";
+         }},
+        {"models prior",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["z"].priors["tau_shape"] = 1;
+         }},
+        {"radii for one target", [](RunConfig& c) { c.risk.radii["y"] = 0.3; }},
+        {"radii unknown",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.risk.radii["w"] = 0.3;
+         }},
+        {"radii 0",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.risk.radii["z"] = 0;
+         }},
+        {"models count transform",
+         [](RunConfig& c) {
+             c.data.targets = {"y", "z"};
+             c.models["z"].transform = "log";
+         }},
         {"missing", [](RunConfig& c) { c.data.missing = "drop"; }},
         {"tau", [](RunConfig& c) { c.model.tau = "fixed"; }},
         {"family", [](RunConfig& c) { c.model.family = "gamma"; }},
@@ -171,6 +237,32 @@ class TstValidate : public QObject {
         row("no target", "data: needs 'target', the sensitive variable");
         row("transform", "data: 'transform' must be none, log, log-shift or asinh");
         row("missing", "data: 'missing' must be \"error\" or \"listwise\"");
+        row("target and targets",
+            "data: give either 'target' (one sensitive variable) or 'targets' (several, in the "
+            "order they are synthesized), not both");
+        row("target twice",
+            "data: 'targets' entry 3 'y' is listed twice; list each sensitive variable once");
+        row("target empty", "data: 'targets' entry 2 is empty; name a column");
+        row("target a predictor", "data: 'targets' entry 2 'z' is also a predictor");
+        row("models for one target",
+            "models: per-variable model settings go with several sensitive variables "
+            "(data.targets)");
+        row("models unknown", "models: 'w' is not one of data.targets (y, z)");
+        row("models family",
+            "models.z: 'family' must be normal, normal-mixture, poisson, negbin or "
+            "poisson-means");
+        row("models K", "models.z: 'K' must be at least 1");
+        row("models tau", "models.z: 'tau' must be \"auto\", \"integrated\" or \"sampled\"");
+        row("models transform", "models.z: 'transform' must be none, log, log-shift or asinh");
+        row("models prior", "models.z: unknown hyperparameter 'tau_shape' (known: ");
+        row("radii for one target",
+            "risk: 'radii' (one radius per sensitive variable) goes with several sensitive "
+            "variables (data.targets); for one, set 'radius'");
+        row("radii unknown", "risk: 'radii' names 'w', which is not one of data.targets (y, z)");
+        row("radii 0", "risk: 'radii' gives 'z' a radius that is not positive");
+        row("models count transform",
+            "models.z: a count model (poisson-means) models y as it is: set its 'transform' to "
+            "\"none\"");
         row("tau",
             "model: 'tau' must be \"auto\" (integrated for one component, sampled for the "
             "mixture), \"integrated\" (tau_j integrated out of the sampler) or \"sampled\"");
@@ -287,6 +379,44 @@ class TstValidate : public QObject {
         auto prepared = study::prepareStudy(bad, poissonTable(), options);
         QVERIFY2(!prepared, "prepareStudy accepted it");
         QCOMPARE(QString::fromStdString(prepared.message()), QString::fromStdString(s.message()));
+    }
+
+    // "targets" lists several sensitive variables (the first is also data.target); one listed
+    // is the same as "target"; "models" overrides `model` per variable and round-trips.
+    void targetsInJson() {
+        const std::string head = R"({"synthesizers": [{"name": "U", "scheme": "unweighted"}],
+            "model": {"family": "normal", "priors": {"tau_scale": 2}},
+            "mcmc": {"draws": 100}, )";
+        auto one = study::parseRunConfig(head + R"("data": {"path": "a.csv", "targets": ["y"]}})");
+        QVERIFY2(one, one ? "" : one.message().c_str());
+        QCOMPARE(one->data.target, std::string("y"));
+        QVERIFY(one->data.targets.empty());
+
+        auto both = study::parseRunConfig(
+            head + R"("data": {"path": "a.csv", "target": "y", "targets": ["y", "z"]}})");
+        QVERIFY(!both);
+        QCOMPARE(QString::fromStdString(both.message()),
+                 "data: " + QString::fromLatin1(study::kTargetAndTargets));
+
+        auto several =
+            study::parseRunConfig(head + R"("data": {"path": "a.csv", "targets": ["y", "z", "w"]},
+                "models": {"z": {"family": "normal-mixture", "K": 5, "priors": {"sigma_scale": 3},
+                                 "transform": "asinh"}}})");
+        QVERIFY2(several, several ? "" : several.message().c_str());
+        QCOMPARE(several->data.target, std::string("y"));
+        QCOMPARE(study::sensitiveVariables(*several), (std::vector<std::string>{"y", "z", "w"}));
+        const auto z = study::modelFor(*several, "z");
+        QCOMPARE(z.family, std::string("normal-mixture"));
+        QCOMPARE(z.K, 5);
+        QCOMPARE(z.priors.at("tau_scale"), 2.0);  // from model.priors
+        QCOMPARE(z.priors.at("sigma_scale"), 3.0);
+        QCOMPARE(study::transformFor(*several, "z"), std::string("asinh"));
+        QCOMPARE(study::modelFor(*several, "w").family, std::string("normal"));
+        QCOMPARE(study::transformFor(*several, "w"), std::string("none"));
+        auto again = study::parseRunConfig(study::toJson(*several));
+        QVERIFY2(again, again ? "" : again.message().c_str());
+        QCOMPARE(study::toJson(*again), study::toJson(*several));
+        QVERIFY(study::toJson(*several).find("\"target\"") == std::string::npos);
     }
 
     // A sweep's configuration has no synthesizers of its own; its sections meet the rules.

@@ -23,6 +23,8 @@ struct MissingInColumn {
 std::vector<MissingInColumn> missingByColumn(const Table& table, const Roles& roles) {
     std::vector<std::string> used{roles.target};
     used.insert(used.end(), roles.predictors.begin(), roles.predictors.end());
+    for (const auto& name : roles.alsoComplete)
+        if (table.find(name)) used.push_back(name);
     std::vector<MissingInColumn> out;
     for (const auto& name : used) {
         const Column& c = *table.find(name);

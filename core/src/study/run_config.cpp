@@ -16,6 +16,7 @@
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_checks.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/validate.hpp"
 #include "study/json_reader.hpp"
 #include "study/run_config_sections.hpp"
@@ -234,6 +235,55 @@ json dataReadJson(const RunConfig::Data::Read& read) {
             {"stat_encoding", read.stat.encoding.empty() ? "auto" : read.stat.encoding}};
 }
 
+// "targets": several sensitive variables; the first is also data.target (what code for one
+// sensitive variable reads). One listed is the same as "target". Both keys: refused.
+void readTargets(Reader& d, RunConfig::Data& data) {
+    if (!d.has("targets")) return;
+    if (d.has("target")) return d.fail(std::string(kTargetAndTargets));
+    d.get("targets", data.targets);
+    if (data.targets.empty()) return;
+    data.target = data.targets.front();
+    if (data.targets.size() == 1) data.targets.clear();
+}
+
+void readModelOverrides(const json& j, RunConfig& c, std::string& error) {
+    if (!j.is_object()) {
+        error = "models: must be an object mapping sensitive variables to their model settings";
+        return;
+    }
+    for (const auto& [name, value] : j.items()) {
+        RunConfig::ModelOverride o;
+        Reader m(value, "models." + name, error);
+        auto optional = [&m](const std::string& key, auto& out) {
+            if (!m.has(key)) return;
+            std::remove_reference_t<decltype(*out)> v{};
+            m.get(key, v);
+            out = v;
+        };
+        optional("family", o.family);
+        optional("K", o.K);
+        m.get("priors", o.priors);
+        optional("tau", o.tau);
+        optional("transform", o.transform);
+        if (!error.empty()) return;
+        c.models[name] = std::move(o);
+    }
+}
+
+json modelOverridesJson(const std::map<std::string, RunConfig::ModelOverride>& models) {
+    json out = json::object();
+    for (const auto& [name, o] : models) {
+        json m = json::object();
+        if (o.family) m["family"] = *o.family;
+        if (o.K) m["K"] = *o.K;
+        if (!o.priors.empty()) m["priors"] = o.priors;
+        if (o.tau) m["tau"] = *o.tau;
+        if (o.transform) m["transform"] = *o.transform;
+        out[name] = std::move(m);
+    }
+    return out;
+}
+
 }  // namespace
 
 void readRunSections(Reader& top, RunConfig& c, std::string& error) {
@@ -243,6 +293,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         Reader d(top.raw("data"), "data", error);
         d.get("path", c.data.path);
         d.get("target", c.data.target);
+        readTargets(d, c.data);
         d.get("predictors", c.data.predictors);
         d.get("known", c.data.known);
         d.get("transform", c.data.transform);
@@ -259,6 +310,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("priors", c.model.priors);
         m.get("tau", c.model.tau);
     }
+    if (top.has("models") && error.empty()) readModelOverrides(top.raw("models"), c, error);
     bool drawsGiven = false;
     if (top.has("mcmc") && error.empty()) {
         Reader m(top.raw("mcmc"), "mcmc", error);
@@ -306,7 +358,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         m.get("thin", c.mcmc.thin);
     }
     // The mixture runs until converged unless the configuration sets its draws.
-    if (!drawsGiven && c.model.family == "normal-mixture") c.mcmc.drawsAuto = true;
+    if (!drawsGiven && anyMixture(c)) c.mcmc.drawsAuto = true;
     if (top.has("synthesis") && error.empty()) {
         Reader s(top.raw("synthesis"), "synthesis", error);
         s.get("m", c.synthesis.m);
@@ -319,6 +371,7 @@ void readRunSections(Reader& top, RunConfig& c, std::string& error) {
         r.get("L", c.risk.L);
         r.get("threshold", c.risk.threshold);
         r.get("whack_a_mole_rise", c.risk.whackAMoleRise);
+        r.get("radii", c.risk.radii);
         if (error.empty() && !oneOf(mode, {"percentage", "absolute"}))
             r.fail("'radius_mode' must be \"percentage\" or \"absolute\"");
         c.risk.percentage = mode == "percentage";
@@ -438,10 +491,17 @@ std::string toJson(const RunConfig& c) {
                  {"types", c.data.types},
                  {"max_levels", c.data.maxLevels},
                  {"read", dataReadJson(c.data.read)}};
+    // Several sensitive variables: "targets" in place of "target" (and both when a
+    // configuration made in code disagrees, so the parser refuses it as validate does).
+    if (!c.data.targets.empty()) {
+        if (c.data.target == c.data.targets.front()) j["data"].erase("target");
+        j["data"]["targets"] = c.data.targets;
+    }
     j["model"] = {{"family", c.model.family},
                   {"K", c.model.K},
                   {"priors", c.model.priors},
                   {"tau", c.model.tau}};
+    if (!c.models.empty()) j["models"] = modelOverridesJson(c.models);
     j["mcmc"] = {{"chains", c.mcmc.chains},
                  {"warmup", c.mcmc.warmup},
                  {"draws", c.mcmc.draws},
@@ -467,6 +527,7 @@ std::string toJson(const RunConfig& c) {
                  {"L", c.risk.L},
                  {"threshold", c.risk.threshold},
                  {"whack_a_mole_rise", c.risk.whackAMoleRise}};
+    if (!c.risk.radii.empty()) j["risk"]["radii"] = c.risk.radii;
     j["lipschitz"] = {{"quantile", c.lipschitz.quantile}};
     j["utility"] = {{"enabled", c.utility.enabled},     {"quantiles", c.utility.quantiles},
                     {"bootstrap", c.utility.bootstrap}, {"pmse", c.utility.pmse},

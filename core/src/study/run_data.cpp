@@ -2,6 +2,7 @@
 
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/models/factory.hpp"
+#include "ppsynth/study/targets.hpp"
 
 namespace ppsynth::study {
 
@@ -59,15 +60,20 @@ Expected<data::ModelInputs> prepareRunInputs(const RunConfig& config, const data
     roles.predictors = config.data.predictors;
     roles.known = config.data.known;
     roles.referenceLevels = config.data.referenceLevels;
+    for (const auto& t : sensitiveVariables(config))
+        if (t != config.data.target) roles.alsoComplete.push_back(t);
+    // The target's own model and transform (several sensitive variables: "models" may set them).
+    const std::string family = modelFor(config, config.data.target).family;
+    const std::string transform = transformFor(config, config.data.target);
     data::PrepareOptions po;
     // parseRunConfig validated both names.
-    po.transform = *data::transformKindFromString(config.data.transform);
+    po.transform = *data::transformKindFromString(transform);
     po.missing = *data::missingPolicyFromString(config.data.missing);
     po.maxLevels = config.data.maxLevels;
-    po.countModel = models::isCountFamily(config.model.family);
+    po.countModel = models::isCountFamily(family);
     po.cancel = cancel;
     if (po.countModel && po.transform != data::TransformKind::None)
-        return Error{"a count model (" + config.model.family +
+        return Error{"a count model (" + family +
                      ") models y as it is: set data.transform to \"none\""};
     return data::prepareModelInputs(table, roles, po);
 }

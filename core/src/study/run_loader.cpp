@@ -12,6 +12,7 @@
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/utility_json.hpp"
 #include "study/json_reader.hpp"
 
@@ -411,11 +412,8 @@ class Loader {
         if (!ro) return ro.error();
         // They hold the modelled columns only (syntheticTable): overrides of others name
         // columns these files do not have.
-        const auto& d = run.config.data;
-        std::erase_if(ro->typeOverrides, [&](const auto& o) {
-            return o.first != d.target && std::find(d.predictors.begin(), d.predictors.end(),
-                                                    o.first) == d.predictors.end();
-        });
+        std::erase_if(ro->typeOverrides,
+                      [&](const auto& o) { return !modelledColumn(run.config, o.first); });
         // The top-coding comparator has one dataset (the top-coded data), not m.
         const std::size_t m =
             r.scheme == Scheme::TopCode ? 1 : static_cast<std::size_t>(run.config.synthesis.m);
@@ -424,16 +422,21 @@ class Loader {
             if (Status s = step(); !s) return s;
             auto t = data::readTable(path.string(), *ro);
             if (!t) return t.error();
-            const data::Column* c = t->find(run.config.data.target);
-            if (!c ||
-                (c->type() != data::ColumnType::Numeric && c->type() != data::ColumnType::Count))
-                return Error{"'" + path.string() + "' has no numeric column '" +
-                             run.config.data.target + "'"};
-            if (c->size() != run.inputs.recordCount() || c->missingCount() > 0)
-                return Error{"'" + path.string() +
-                             "' does not hold one synthetic value per "
-                             "record; the run folder is damaged"};
-            r.synthetic.push_back(c->values());
+            // Several sensitive variables: each one's values, variable after variable.
+            std::vector<double> values;
+            for (const auto& target : sensitiveVariables(run.config)) {
+                const data::Column* c = t->find(target);
+                if (!c || (c->type() != data::ColumnType::Numeric &&
+                           c->type() != data::ColumnType::Count))
+                    return Error{"'" + path.string() + "' has no numeric column '" + target + "'"};
+                if (c->size() != run.inputs.recordCount() || c->missingCount() > 0)
+                    return Error{"'" + path.string() +
+                                 "' does not hold one synthetic value per "
+                                 "record; the run folder is damaged"};
+                const auto& v = c->values();
+                values.insert(values.end(), v.begin(), v.end());
+            }
+            r.synthetic.push_back(std::move(values));
         }
         return {};
     }

@@ -22,6 +22,7 @@
 #include "ppsynth/common/sha256.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/number_format.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/utility_json.hpp"
 
 namespace ppsynth::study {
@@ -203,7 +204,9 @@ Status writeText(const fs::path& path, const std::string& text) {
 
 bool modelledColumn(const RunConfig& config, const std::string& column) {
     const auto& p = config.data.predictors;
-    return column == config.data.target || std::find(p.begin(), p.end(), column) != p.end();
+    const auto& t = config.data.targets;
+    return column == config.data.target || std::find(p.begin(), p.end(), column) != p.end() ||
+           std::find(t.begin(), t.end(), column) != t.end();
 }
 
 Expected<data::Table> syntheticTable(const RunResult& run, const data::Table& table,
@@ -216,17 +219,31 @@ Expected<data::Table> syntheticTable(const RunConfig& config,
                                      const data::Table& table, const std::vector<double>& y) {
     std::vector<std::uint8_t> keep(table.rowCount(), 0);
     for (auto r : keptRows) keep[r] = 1;
-    const std::string& target = config.data.target;
-    if (!table.find(target)) return Error{"the target column is missing from the table"};
+    // Several sensitive variables: y holds each one's n values, variable after variable.
+    const auto targets = sensitiveVariables(config);
+    const std::size_t n = keptRows.size();
+    if (targets.size() > 1 && y.size() != targets.size() * n)
+        return Error::internal("the synthetic values do not cover every sensitive variable");
+    for (const auto& target : targets)
+        if (!table.find(target))
+            return Error{"the sensitive column '" + target + "' is missing from the table"};
     // Only the modelled columns: any other column of the input is confidential data that no
     // synthesizer touched, and must not sit in a folder named "synthetic".
     data::Table t;
     for (const auto& c : table.columns()) {
         Status s;
-        if (c.name() == target) {
+        const auto k = static_cast<std::size_t>(
+            std::find(targets.begin(), targets.end(), c.name()) - targets.begin());
+        if (k < targets.size()) {
+            const std::string& target = targets[k];
             const bool count = c.type() == data::ColumnType::Count;
+            const std::vector<double> values =
+                targets.size() > 1
+                    ? std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(k * n),
+                                          y.begin() + static_cast<std::ptrdiff_t>((k + 1) * n))
+                    : y;
             data::Column synthetic =
-                count ? data::Column::count(target, y) : data::Column::numeric(target, y);
+                count ? data::Column::count(target, values) : data::Column::numeric(target, values);
             synthetic.setTimeFormat(c.timeFormat());  // synthetic dates are shown as dates
             s = t.addColumn(std::move(synthetic));
         } else if (modelledColumn(config, c.name())) {

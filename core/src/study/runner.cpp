@@ -9,10 +9,13 @@
 #include "ppsynth/data/design_matrix.hpp"
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/models/family_registry.hpp"
+#include "ppsynth/privacy/box_risk.hpp"
 #include "ppsynth/privacy/scaled_weight.hpp"
+#include "ppsynth/study/joint_model.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/topcode.hpp"
 #include "ppsynth/study/validate.hpp"
 
@@ -76,12 +79,14 @@ class Runner {
           unweightedIr_(base.unweightedIr_),
           unweightedParameters_(base.unweightedParameters_),
           unweightedStages_(base.unweightedStages_),
-          countModel_(base.countModel_) {
+          countModel_(base.countModel_),
+          variables_(base.variables_) {
         result_.config = config_;
         result_.synthesizers.clear();
         result_.warnings = knobWarnings(config_);
         for (auto& w : dataWarnings(config_, result_.inputs)) result_.warnings.push_back(w);
         riskChanged_ = config.risk.radius != base.config_.risk.radius ||
+                       config.risk.radii != base.config_.risk.radii ||
                        config.risk.percentage != base.config_.risk.percentage ||
                        config.risk.L != base.config_.risk.L;
     }
@@ -144,6 +149,7 @@ class Runner {
         result_.warnings = knobWarnings(config_);
         for (auto& w : dataWarnings(config_, result_.inputs)) result_.warnings.push_back(w);
         if (options_.started) options_.started(RunStart{result_.design, result_.warnings});
+        if (!config_.data.targets.empty()) return prepareJoint(table);
         auto priors = priorsFromConfig(config_.model.priors);
         if (!priors) return priors.status();
         models::ModelSpec spec;
@@ -164,6 +170,17 @@ class Runner {
         result_.parameterNames = model_->parameterNames();
         yOriginal_.assign(result_.inputs.yOriginal.data(),
                           result_.inputs.yOriginal.data() + result_.inputs.yOriginal.size());
+        return {};
+    }
+
+    // Several sensitive variables: the conditionals as one joint model (study/joint_model.hpp).
+    Status prepareJoint(const data::Table& table) {
+        auto joint = makeJointModel(config_, table, result_.inputs, options_.cancel);
+        if (!joint) return joint.status();
+        variables_ = (*joint)->variableCount();
+        model_ = std::move(*joint);
+        result_.parameterNames = model_->parameterNames();
+        yOriginal_ = std::static_pointer_cast<const JointModel>(model_)->originalValues();
         return {};
     }
 
@@ -212,7 +229,7 @@ class Runner {
             fo.untilConverged->quantile = config_.lipschitz.quantile;
             fo.untilConverged->judgeRecordBounds = perChainF;
         }
-        auto fit = fitModel(*model_, alpha, fo);
+        auto fit = fitAny(*model_, alpha, fo);
         if (!fit) return fit.error();
         Measured m{std::move(*fit), {}, {}, {}};
         m.bound = privacy::lipschitzBound(m.fit.lipschitz, config_.lipschitz.quantile);
@@ -289,6 +306,17 @@ class Runner {
         return ro;
     }
 
+    // The box's radius per sensitive variable (risk.radii, else the run's radius).
+    std::vector<privacy::Radius> boxRadii() const {
+        std::vector<privacy::Radius> out;
+        for (const auto& t : sensitiveVariables(config_)) {
+            const auto it = config_.risk.radii.find(t);
+            out.push_back({it == config_.risk.radii.end() ? config_.risk.radius : it->second,
+                           config_.risk.percentage});
+        }
+        return out;
+    }
+
     // The first L of the datasets measure risk; the first m are released.
     std::vector<std::vector<double>> riskDatasets(
         const std::vector<std::vector<double>>& all) const {
@@ -298,6 +326,9 @@ class Runner {
     }
 
     Expected<std::vector<double>> risk(const std::vector<std::vector<double>>& all) const {
+        if (variables_ > 1)
+            return privacy::boxMarginalRisk(yOriginal_, variables_, riskDatasets(all),
+                                            result_.inputs.patterns.id, riskOptions(), boxRadii());
         return privacy::marginalRisk(yOriginal_, riskDatasets(all), result_.inputs.patterns.id,
                                      riskOptions());
     }
@@ -316,7 +347,7 @@ class Runner {
         so.progress = [this](const Progress&) {
             return cancelled() ? Continue::Stop : Continue::Yes;
         };
-        return synthesize(*model_, m.fit.draws, *chosen, so);
+        return synthesizeAny(*model_, m.fit.draws, *chosen, so);
     }
 
     // IR-based weights need IR (or pairwise at) from the chosen source.
@@ -335,11 +366,17 @@ class Runner {
         const std::vector<std::vector<double>> fromData{yOriginal_};
         const auto& datasets = sc.source == "data" ? fromData : unweightedSynthetic_;
         const auto used = sc.source == "data" ? fromData : riskDatasets(datasets);
+        if (pairwise && variables_ > 1)
+            return privacy::boxPairwiseRisk(yOriginal_, variables_, used,
+                                            result_.inputs.patterns.id, riskOptions(), boxRadii());
         if (pairwise)
             return privacy::pairwiseRisk(yOriginal_, used, result_.inputs.patterns.id,
                                          riskOptions());
-        auto ir =
-            privacy::marginalRisk(yOriginal_, used, result_.inputs.patterns.id, riskOptions());
+        auto ir = variables_ > 1 ? privacy::boxMarginalRisk(yOriginal_, variables_, used,
+                                                            result_.inputs.patterns.id,
+                                                            riskOptions(), boxRadii())
+                                 : privacy::marginalRisk(yOriginal_, used,
+                                                         result_.inputs.patterns.id, riskOptions());
         if (!ir) return ir.error();
         privacy::PairwiseRisk out;
         out.marginal = std::move(*ir);
@@ -368,6 +405,8 @@ class Runner {
             r.utilityError = inputs.message();
             return;
         }
+        // Several sensitive variables: the utility measures of the first one.
+        for (auto& d : inputs->synthetic) d.resize(inputs->original.size());
         inputs->originalSeed = utilitySeed(config_.mcmc.seed, "confidential data");
         const std::string stage = r.name + ": utility";
         ProgressCallback progress = [this, stage](const Progress& p) {
@@ -634,6 +673,9 @@ class Runner {
     double fitSeconds_ = 0;          // wall time of every fit so far
     bool countModel_ = false;        // counts: y stays a whole number
     bool riskChanged_ = false;       // a run on a shared base with other risk settings
+    // Sensitive variables: above 1, model_ is a JointModel, yOriginal_ and every synthetic
+    // dataset hold q n values (variable after variable) and risk is the box's.
+    std::size_t variables_ = 1;
 };
 
 }  // namespace

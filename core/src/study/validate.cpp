@@ -12,6 +12,7 @@
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "study/json_reader.hpp"
+#include "study/validate_targets.hpp"
 
 namespace ppsynth::study {
 
@@ -198,8 +199,8 @@ std::string synthesizerPath(std::size_t index, const std::string& name) {
 }
 
 Status validateSections(const RunConfig& c) {
-    for (Status s :
-         {checkData(c.data), checkModel(c.model), checkMcmc(c.mcmc), checkRisk(c), checkUtility(c)})
+    for (Status s : {checkData(c.data), checkModel(c.model), detail::checkTargets(c),
+                     checkMcmc(c.mcmc), checkRisk(c), checkUtility(c)})
         if (!s) return s;
     return {};
 }

@@ -19,6 +19,10 @@ struct Roles {
     std::vector<std::string> known;       // subset of the categorical predictors
     // Reference level (by label) per categorical predictor; the first level otherwise.
     std::map<std::string, std::string> referenceLevels;
+    // Other sensitive variables modelled on the same records: their missing values count as
+    // the target's (refused, or the row dropped listwise). Columns not in the table are
+    // skipped here (their own preparation names them).
+    std::vector<std::string> alsoComplete;
 
     Role roleOf(const std::string& column) const;
 };

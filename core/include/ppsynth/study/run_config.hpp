@@ -59,7 +59,11 @@ inline Scheme weightShape(const SynthesizerConfig& s) {
 struct RunConfig {
     struct Data {
         std::string path;  // resolved against the configuration file's folder
+        // The sensitive variable; with several ("targets"), the first of them.
         std::string target;
+        // "targets": several sensitive variables in the user's order (METHOD.md section 9),
+        // target == targets[0]; empty for one sensitive variable ("target", q = 1).
+        std::vector<std::string> targets;
         std::vector<std::string> predictors;
         std::vector<std::string> known;
         std::string transform = "none";  // none | log | log-shift | asinh
@@ -84,6 +88,17 @@ struct RunConfig {
         // "auto" (default), "integrated" or "sampled": models::Priors::tau.
         std::string tau = "auto";
     } model;
+    // "models": {"exp_food": {...}}: per sensitive variable, settings that differ from
+    // `model` and data.transform (several sensitive variables only); unset ones are taken
+    // from there, priors key by key.
+    struct ModelOverride {
+        std::optional<std::string> family;
+        std::optional<int> K;
+        std::map<std::string, double> priors;
+        std::optional<std::string> tau;
+        std::optional<std::string> transform;
+    };
+    std::map<std::string, ModelOverride> models;
     struct Mcmc {
         int chains = 4, warmup = 1000, draws = 1000, threads = 2, maxTreeDepth = 10;
         double adaptDelta = 0.8;
@@ -117,6 +132,9 @@ struct RunConfig {
         int L = 20;
         double threshold = 0.5;
         double whackAMoleRise = 0.25;
+        // "radii": {"exp_food": 0.3}: the box's radius of a sensitive variable (several
+        // sensitive variables only); the others take `radius`.
+        std::map<std::string, double> radii;
     } risk;
     struct Lipschitz {
         double quantile = 1.0;  // 1 = max over draws; < 1 the robust option

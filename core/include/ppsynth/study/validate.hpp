@@ -29,6 +29,11 @@ inline constexpr int kDatasets = 1;    // synthesis.m and risk.L
 inline constexpr double kSmallestPositive = 0.01;
 }  // namespace limits
 
+// What both "target" and "targets" in data get (after "data: ").
+inline constexpr const char* kTargetAndTargets =
+    "give either 'target' (one sensitive variable) or 'targets' (several, in the order they "
+    "are synthesized), not both";
+
 // Every rule of a run configuration: the sections and the synthesizers, their references to
 // each other (match, base: existing, not themselves, no cycle) and the knobs that would
 // weight every record 0 (run_checks.hpp's refuseDegenerateKnobs).
