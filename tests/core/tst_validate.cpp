@@ -200,6 +200,11 @@ const std::map<QString, Change>& changes() {
              c.synthesizers[6].g = -0.5;
          }},
         {"topcode q 1", [](RunConfig& c) { c.synthesizers[7].topcodeQ = 1.0; }},
+        {"topcode with several targets",
+         [](RunConfig& c) {
+             c.data.target.clear();
+             c.data.targets = {"y", "z"};
+         }},
         {"every weight 0",
          [](RunConfig& c) {
              c.synthesizers[1].c = 0.5;
@@ -338,6 +343,8 @@ class TstValidate : public QObject {
         row("scaled every weight 0",
             "synthesizer 'LWs' (scaled): c = 0.5, g = -0.5 gives every record weight 0");
         row("topcode q 1", "synthesizers[7] 'TC': 'q' (the top-coding quantile) must be in (0, 1)");
+        row("topcode with several targets",
+            "synthesizers[7] 'TC': top-coding compares one sensitive variable");
         row("every weight 0",
             "synthesizer 'LW' (lipschitz): c = 0.5, g = -0.5 gives every "
             "record weight 0");
