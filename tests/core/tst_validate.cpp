@@ -202,7 +202,6 @@ const std::map<QString, Change>& changes() {
         {"topcode q 1", [](RunConfig& c) { c.synthesizers[7].topcodeQ = 1.0; }},
         {"topcode with several targets",
          [](RunConfig& c) {
-             c.data.target.clear();
              c.data.targets = {"y", "z"};
          }},
         {"every weight 0",
