@@ -172,6 +172,7 @@ const std::map<QString, Change>& changes() {
         {"name twice", [](RunConfig& c) { c.synthesizers[2].name = "LW"; }},
         {"match unknown", [](RunConfig& c) { c.synthesizers[4].match = "X"; }},
         {"match itself", [](RunConfig& c) { c.synthesizers[4].match = "EM"; }},
+        {"match a topcode", [](RunConfig& c) { c.synthesizers[4].match = "TC"; }},
         {"base unweighted", [](RunConfig& c) { c.synthesizers[5].base = "U"; }},
         {"cycle",
          [](RunConfig& c) {
@@ -342,6 +343,7 @@ class TstValidate : public QObject {
         row("scaled every weight 0",
             "synthesizer 'LWs' (scaled): c = 0.5, g = -0.5 gives every record weight 0");
         row("topcode q 1", "synthesizers[7] 'TC': 'q' (the top-coding quantile) must be in (0, 1)");
+        row("match a topcode", "synthesizers[4] 'EM': 'match' names 'TC', a top-coding comparator");
         row("topcode with several targets",
             "synthesizers[7] 'TC': top-coding compares one sensitive variable");
         row("every weight 0",

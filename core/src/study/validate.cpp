@@ -181,6 +181,10 @@ Status checkReferences(const RunConfig& c) {
             return refused(
                 where, "'" + key + "' names '" + ref + "', which is not a synthesizer of this run");
         if (ref == s.name) return refused(where, "'" + key + "' cannot name itself");
+        if (target->scheme == Scheme::TopCode)
+            return refused(where, "'" + key + "' names '" + ref +
+                                      "', a top-coding comparator, which has no epsilon and no "
+                                      "weights; name a synthesizer");
         if (s.scheme == Scheme::Reweight && target->scheme == Scheme::Unweighted)
             return refused(where,
                            "'base' must be a weighted synthesizer, not '" + ref + "' (unweighted)");
