@@ -30,6 +30,7 @@
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/privacy/weights.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/validate.hpp"
 #include "test_output.hpp"
 #include "ui/charts/chart_view.hpp"
 #include "ui/project_file.hpp"
@@ -483,7 +484,8 @@ class TstSetupPages : public QObject {
             {"name": "LW to 5", "scheme": "scaled", "of": "lipschitz", "c": 0.7,
              "target_epsilon": 5.0},
             {"name": "CW half", "scheme": "scaled", "of": "marginal", "source": "data",
-             "scale": 0.5}
+             "scale": 0.5},
+            {"name": "TopCoded", "scheme": "topcode", "q": 0.95}
           ]})");
         QVERIFY2(bool(in), in ? "" : in.message().c_str());
         SynthesizersPage page;
@@ -534,6 +536,39 @@ class TstSetupPages : public QObject {
         page.resize(1200, 900);
         QVERIFY(cw->grab().save(testing::outputDir(QStringLiteral("screenshots")) +
                                 QStringLiteral("/synthesizer_target_epsilon.png")));
+    }
+
+    // The top-coding comparator has its own row (its quantile q); it is neither a target an
+    // EM can match nor a base a re-weighting can start from, since it has no epsilon and no
+    // weights.
+    void topCodedRowIsAComparator() {
+        SynthesizersPage page;
+        const auto loaded = study::parseRunConfig(R"({
+          "data": {"path": "d.csv", "target": "y"},
+          "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"},
+                           {"name": "TopCoded", "scheme": "topcode"},
+                           {"name": "LW", "scheme": "lipschitz"}]})");
+        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
+        page.load(*loaded);
+        auto* tc = page.firstRow(SynthesizerRow::TopCoded);
+        QVERIFY(tc);
+        QCOMPARE(tc->knob(QStringLiteral("q"))->value(), 0.975);
+        QVERIFY(tc->knob(QStringLiteral("q")));
+        QVERIFY(!tc->knob(QStringLiteral("c")) && !tc->knob(QStringLiteral("target_epsilon")));
+        tc->knob(QStringLiteral("q"))->setValue(0.99);
+        QVERIFY(tc->config().scheme == study::Scheme::TopCode);
+        QCOMPARE(tc->config().topcodeQ, 0.99);
+        auto* em = page.addRow(SynthesizerRow::EM);
+        QCOMPARE(em->match(), QStringLiteral("LW"));  // the first with weights, not TopCoded
+        QCOMPARE(page.addRow(SynthesizerRow::Reweighted)->base(), QStringLiteral("LW"));
+        study::RunConfig c;
+        c.data.path = "d.csv";
+        c.data.target = "y";
+        QVERIFY(bool(page.apply(c)));
+        QVERIFY(bool(study::validate(c)));
+        page.resize(1200, 900);
+        QVERIFY(tc->grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                QStringLiteral("/synthesizer_topcoded.png")));
     }
 
     // Core refuses a sigmoid steepness a <= 0 (a flat or inverted curve): the spin box goes

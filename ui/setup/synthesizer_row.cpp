@@ -70,6 +70,14 @@ const KindInfo kKinds[] = {
                        "that contribute little to the bound, keeping the bound (paper 001's "
                        "\"_final\")."),
      study::Scheme::Reweight},
+    {"TopCoded",
+     QT_TRANSLATE_NOOP("SynthesizerRow", "Top-coded: a comparator, no formal guarantee"),
+     QT_TRANSLATE_NOOP("SynthesizerRow",
+                       "Not a synthesizer: the confidential y with every value above its "
+                       "q-quantile set to that quantile, as agencies publish today. Its risk and "
+                       "utility are shown beside the synthesizers; it has no epsilon and is never "
+                       "released."),
+     study::Scheme::TopCode},
 };
 static_assert(std::size(kKinds) == SynthesizerRow::KindCount);
 
@@ -105,8 +113,8 @@ SynthesizerRow::Kind SynthesizerRow::kindOf(const study::SynthesizerConfig& s) {
             of.scheme = s.of.value_or(study::Scheme::Lipschitz);
             return kindOf(of);
         }
-        case study::Scheme::TopCode:  // not offered on the page yet
-            break;
+        case study::Scheme::TopCode:
+            return TopCoded;
     }
     return Unweighted;
 }
@@ -240,6 +248,21 @@ void SynthesizerRow::build() {
                       study::limits::kSmallestPositive, kLarge);
         form_->addRow(a_);
     }
+    if (kind_ == TopCoded) {
+        // study::validate refuses q outside (0, 1) and says why when the run is started.
+        q_ = makeKnob({tr("q (quantile)"),
+                       tr("Values of y above its q-quantile are set to that quantile; the "
+                          "usual choice caps the top 2.5% (q = 0.975)."),
+                       0.5,
+                       0.999,
+                       0.005,
+                       0.975,
+                       3,
+                       false,
+                       {}},
+                      study::limits::kSmallestPositive, 1.0 - 1e-9);
+        form_->addRow(q_);
+    }
     if (kind_ == CW || kind_ == Pairwise || kind_ == Sigmoid) {
         source_ = new QComboBox;
         source_->addItem(tr("synthetic data of the unweighted fit"), QStringLiteral("synthetic"));
@@ -335,7 +358,7 @@ void SynthesizerRow::build() {
              0.1, 50.0, 0.1, 5.0, 2, true, tr("none: the weights as they are")});
         form_->addRow(targetEpsilon_);
     }
-    for (KnobEditor* e : {c_, g_, M_, k_, a_, epsilon_, tolerance_, targetEpsilon_}) {
+    for (KnobEditor* e : {c_, g_, M_, k_, a_, q_, epsilon_, tolerance_, targetEpsilon_}) {
         if (!e) continue;
         connect(e, &KnobEditor::changed, this, [this] {
             emit knobMoved();
@@ -381,6 +404,7 @@ KnobEditor* SynthesizerRow::knob(const QString& knob) const {
     if (knob == QLatin1String("M")) return M_;
     if (knob == QLatin1String("k")) return k_;
     if (knob == QLatin1String("a")) return a_;
+    if (knob == QLatin1String("q")) return q_;
     if (knob == QLatin1String("epsilon")) return epsilon_;
     if (knob == QLatin1String("tolerance")) return tolerance_;
     if (knob == QLatin1String("target_epsilon")) return targetEpsilon_;
@@ -433,6 +457,7 @@ void SynthesizerRow::load(const study::SynthesizerConfig& s) {
     if (g_) g_->setValue(s.g);
     if (M_ && s.M) M_->setValue(*s.M);
     if (a_) a_->setValue(s.sigmoidA);
+    if (q_) q_->setValue(s.topcodeQ);
     if (source_) {
         const int i = source_->findData(QString::fromStdString(s.source));
         if (i >= 0) source_->setCurrentIndex(i);
@@ -460,6 +485,7 @@ study::SynthesizerConfig SynthesizerRow::config() const {
     if (g_) s.g = g_->value();
     if (M_) s.M = M_->value();
     if (a_) s.sigmoidA = a_->value();
+    if (q_) s.topcodeQ = q_->value();
     if (source_) s.source = source_->currentData().toString().toStdString();
     if (kind_ == EM) {
         if (target_->currentIndex() == FixedEpsilon) {

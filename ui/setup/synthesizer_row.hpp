@@ -24,7 +24,7 @@ class SynthesizerRow : public QGroupBox {
     Q_OBJECT
   public:
     // The kinds, in the Add menu's order.
-    enum Kind { Unweighted, LW, LWM, CW, Pairwise, Sigmoid, EM, Reweighted, KindCount };
+    enum Kind { Unweighted, LW, LWM, CW, Pairwise, Sigmoid, EM, Reweighted, TopCoded, KindCount };
     // How an EM row's target epsilon is given (targetBox()'s items).
     enum Target { MatchTarget, FixedEpsilon };
 
@@ -36,7 +36,9 @@ class SynthesizerRow : public QGroupBox {
     static QString about(Kind kind);
     static QString defaultName(Kind kind);  // "LW", "EM", ...
     // Kinds whose weights depend on the records, which a re-weighting can start from.
-    static bool hasRecordWeights(Kind kind) { return kind != Unweighted; }
+    // What EM may match and a re-weighting start from (the top-coding comparator has no
+    // weights and no epsilon).
+    static bool hasRecordWeights(Kind kind) { return kind != Unweighted && kind != TopCoded; }
 
     Kind kind() const { return kind_; }
     // As typed, without surrounding blanks.
@@ -100,6 +102,7 @@ class SynthesizerRow : public QGroupBox {
     KnobEditor* M_ = nullptr;
     KnobEditor* k_ = nullptr;
     KnobEditor* a_ = nullptr;
+    KnobEditor* q_ = nullptr;  // the top-coding quantile
     KnobEditor* epsilon_ = nullptr;
     KnobEditor* tolerance_ = nullptr;
     KnobEditor* targetEpsilon_ = nullptr;  // vector kinds: the optional scaled scheme

@@ -183,7 +183,7 @@ SynthesizerRow* SynthesizersPage::addRow(Kind kind) {
     // weights (not a scalar or re-weighted one).
     if (kind == Kind::EM || kind == Kind::Reweighted) {
         const auto first = std::find_if(rows_.begin(), rows_.end(), [](const SynthesizerRow* r) {
-            return r->kind() != Kind::Unweighted && r->kind() != Kind::EM &&
+            return SynthesizerRow::hasRecordWeights(r->kind()) && r->kind() != Kind::EM &&
                    r->kind() != Kind::Reweighted;
         });
         const QString target = first != rows_.end() ? (*first)->name() : QString();
