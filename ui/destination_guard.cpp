@@ -1,6 +1,5 @@
 #include "ui/destination_guard.hpp"
 
-
 #include "ui/local_path.hpp"
 
 namespace ppsynth::ui {

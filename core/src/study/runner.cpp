@@ -163,8 +163,8 @@ class Runner {
         // The model keeps its own X; the run's stays for the utility stage.
         auto X = data::copyDesign(result_.inputs.X, options_.cancel);
         if (!X) return X.status();
-        auto model = models::makeModel(spec, std::move(*X), result_.inputs.y,
-                                       result_.inputs.columnNames());
+        auto model =
+            models::makeModel(spec, std::move(*X), result_.inputs.y, result_.inputs.columnNames());
         if (!model) return model.status();
         model_ = std::move(*model);
         result_.parameterNames = model_->parameterNames();
