@@ -28,6 +28,7 @@
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/fit.hpp"
+#include "ppsynth/study/record_bounds.hpp"
 
 using namespace ppsynth;
 
@@ -160,8 +161,11 @@ int main(int argc, char** argv) {
                 return 1;
             }
             const auto bound = privacy::lipschitzBound(fit->lipschitz);
-            const auto d =
-                privacy::diagnoseEpsilon(study::epsilonChains(*fit, bound, fit->chainRecordMax));
+            const auto halves =
+                study::chainRecordBounds(*model, fit->draws, static_cast<std::size_t>(chains),
+                                         bound.keptDraws, alpha, threads)
+                    .halves;
+            const auto d = privacy::diagnoseEpsilon(study::epsilonChains(*fit, bound, halves));
             const auto* ll = find(fit->diagnostics, "total log-likelihood");
             const double epsilon = 2.0 * bound.delta;
             eps.push_back(epsilon);

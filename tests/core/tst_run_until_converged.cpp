@@ -8,6 +8,7 @@
 #include "ppsynth/models/factory.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
 #include "ppsynth/study/fit.hpp"
+#include "ppsynth/study/record_bounds.hpp"
 #include "ppsynth/study/run_config.hpp"
 
 using namespace ppsynth;
@@ -215,41 +216,37 @@ class TestRunUntilConverged : public QObject {
     }
 
     // The rule includes the epsilon verdict, with its f_i agreement between chains, for the
-    // fit whose f_i feed weights (judgeRecordBounds). With a limit on the median relative
-    // difference that the first block's draws miss (R-hat and ESS are already met there),
-    // the run goes on; it stops at the first block whose draws meet it, and the verdict on
-    // exactly those draws, computed as the runner computes it, says converged.
+    // fit whose f_i feed weights (judgeRecordBounds). With more draws per half chain needed
+    // than the first block gives (R-hat and ESS are already met there), the run goes on; it
+    // stops at the first block whose draws meet it, and the verdict on exactly those draws,
+    // computed as the runner computes it (chainRecordBounds), says converged.
     void waitsUntilTheChainsAgreeOnF() {
         const auto model = normalRegression();
         const Eigen::VectorXd alpha = Eigen::VectorXd::Ones(200);
         const int block = 1000;
-        auto first = study::fitModel(*model, alpha, options(block));
-        QVERIFY(first.hasValue());
-        const auto f1 = privacy::fAgreement(first->chainRecordMax);
-        QVERIFY(f1.has_value());
-        qInfo("one block: f_i rank correlation %.4f, median relative difference %.4f",
-              f1->rankCorrelation, f1->medianRelativeDifference);
-
         auto o = options(block);
         o.untilConverged = study::UntilConverged{};
         o.untilConverged->judgeRecordBounds = true;
-        o.untilConverged->verdict.fRelativeDifference = 0.75 * f1->medianRelativeDifference;
+        o.untilConverged->verdict.fMinDrawsPerHalf = 3 * block / 4;
         auto fit = study::fitModel(*model, alpha, o);
         QVERIFY2(fit.hasValue(), fit ? "" : fit.message().c_str());
         const int blocks = fit->untilConverged->blocks;
         qInfo("stopped after %d blocks", blocks);
-        QVERIFY(blocks >= 2);
+        QCOMPARE(blocks, 2);
         QVERIFY(fit->untilConverged->converged);
         QVERIFY(fit->untilConverged->shortfall.empty());
         QCOMPARE(fit->untilConverged->drawsPerChain, blocks * block);
         QCOMPARE(fit->diagnostics.untilConverged.drawsPerChain, blocks * block);
         const auto bound = privacy::lipschitzBound(fit->lipschitz);
-        const auto verdict = privacy::diagnoseEpsilon(
-            study::epsilonChains(*fit, bound, fit->chainRecordMax), o.untilConverged->verdict);
+        const auto halves =
+            study::chainRecordBounds(*model, fit->draws, 2, bound.keptDraws, alpha, 2).halves;
+        const auto verdict = privacy::diagnoseEpsilon(study::epsilonChains(*fit, bound, halves),
+                                                      o.untilConverged->verdict);
         QVERIFY2(verdict.converged, privacy::verdictLine(verdict).c_str());
+        QCOMPARE(verdict.fAgreement->drawsPerHalf, std::size_t{block});
 
         // One block fewer: the verdict said no, and the rule said why.
-        auto shorter = options(block * (blocks - 1));
+        auto shorter = options(block);
         shorter.untilConverged = o.untilConverged;
         shorter.untilConverged->budgetSeconds = 1e-9;  // one block only
         auto less = study::fitModel(*model, alpha, shorter);
@@ -259,6 +256,7 @@ class TestRunUntilConverged : public QObject {
         QCOMPARE(s.size(), std::size_t{1});
         qInfo("one block fewer was short: %s", s.front().c_str());
         QVERIFY(s.front().rfind("f_i agreement: rank correlation ", 0) == 0);
+        QVERIFY(s.front().find("(500 draws in a half chain)") != std::string::npos);
 
         // Without judging f_i (a weighted fit's rule) the first block is enough.
         o.untilConverged->judgeRecordBounds = false;
@@ -278,8 +276,10 @@ class TestRunUntilConverged : public QObject {
         o.untilConverged->quantile = 0.9;
         o.untilConverged->judgeRecordBounds = true;
         o.untilConverged->budgetSeconds = 1e-9;  // one block only
-        o.untilConverged->verdict.fRelativeDifference = 0.0;
-        o.untilConverged->verdict.fRankCorrelation = 1.0;
+        // Any difference at all between chains is too much.
+        o.untilConverged->verdict.fDisagreementRatio = 0.0;
+        o.untilConverged->verdict.fRelativeDifferenceFloor = 0.0;
+        o.untilConverged->verdict.fRankCorrelationFloor = 1.0;
         auto strict = study::fitModel(*model, alpha, o);
         QVERIFY(strict.hasValue());
         const auto& s = strict->untilConverged->shortfall;
@@ -287,8 +287,7 @@ class TestRunUntilConverged : public QObject {
         qInfo("q = 0.9, no limit met: %s", s.front().c_str());
         QVERIFY(s.front().rfind("f_i agreement: rank correlation 0.9", 0) == 0);
         o.untilConverged->budgetSeconds = 600;
-        o.untilConverged->verdict.fRelativeDifference = 1.0;
-        o.untilConverged->verdict.fRankCorrelation = -1.0;
+        o.untilConverged->verdict.fDisagreementRatio = 1e9;
         auto loose = study::fitModel(*model, alpha, o);
         QVERIFY(loose.hasValue());
         QCOMPARE(loose->untilConverged->blocks, 1);
@@ -306,16 +305,21 @@ class TestRunUntilConverged : public QObject {
         v.rhatTail = 1.1;
         v.essBulk = 40;
         v.essTail = 30;
-        v.fAgreement = privacy::FAgreement{0.8, 0.02};
+        v.fAgreement = privacy::FAgreement{0.8, 0.02, 0.99, 0.005, 100};
         v.reasons = {"R-hat", "f"};
         const auto both = study::verdictShortfall(v, {});
         QCOMPARE(both.size(), std::size_t{2});
         QCOMPARE(both[0],
                  std::string("D_s: R-hat 1.200, bulk ESS 40, tail ESS 30 (epsilon verdict)"));
         QCOMPARE(both[1], std::string("f_i agreement: rank correlation 0.800, median relative "
-                                      "difference 2.0%"));
+                                      "difference 2.0% (within a chain 0.990, 0.5%)"));
         v.reasons = {"f"};
         QCOMPARE(study::verdictShortfall(v, {}).size(), std::size_t{1});
+        // Too few draws in a half chain to judge: the line says so.
+        v.fAgreement = privacy::FAgreement{1.0, 0.0, 1.0, 0.0, 4};
+        QCOMPARE(study::verdictShortfall(v, {}).front(),
+                 std::string("f_i agreement: rank correlation 1.000, median relative difference "
+                             "0.0% (4 draws in a half chain)"));
     }
 
     void shortfallNamesTheQuantity() {

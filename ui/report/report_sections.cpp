@@ -136,11 +136,17 @@ ReportTable convergenceOfEpsilon(const study::RunResult& run) {
         }
         QStringList chains;
         for (double d : e.deltaPerChain) chains << num(d);
-        const QString agreement =
-            e.fAgreement ? QStringLiteral("rank corr. %1, median rel. diff. %2%")
-                               .arg(num(e.fAgreement->rankCorrelation, 3),
-                                    num(100 * e.fAgreement->medianRelativeDifference, 2))
-                         : QStringLiteral("-");
+        QString agreement = QStringLiteral("-");
+        if (const auto& f = e.fAgreement) {
+            agreement =
+                QStringLiteral("rank corr. %1, median rel. diff. %2%")
+                    .arg(num(f->rankCorrelation, 3), num(100 * f->medianRelativeDifference, 2));
+            // Runs made before the chains were judged against their halves have no within figures.
+            if (!std::isnan(f->withinMedianRelativeDifference))
+                agreement += QStringLiteral(" (within a chain %1, %2%)")
+                                 .arg(num(f->withinRankCorrelation, 3),
+                                      num(100 * f->withinMedianRelativeDifference, 2));
+        }
         t.rows.push_back({str(r.name), convergedWord(e), num(e.rhatBulk), num(e.rhatTail),
                           num(e.essBulk, 3), num(e.essTail, 3), chains.join(QStringLiteral(", ")),
                           QString::number(static_cast<qulonglong>(e.argmaxRecord)),
@@ -150,11 +156,13 @@ ReportTable convergenceOfEpsilon(const study::RunResult& run) {
     t.note = QStringLiteral(
                  "D_s = max_i alpha_i |l_i| per draw is the chain epsilon is the maximum of. "
                  "Converged: split R-hat (bulk and tail) at most %1, ESS at least %2 per chain, "
-                 "and, where the unweighted f_i feed the weights, the chains' f_i ranked alike "
-                 "(rank correlation at least %3) and within %4% of each other (median). "
-                 "A positive l is a density above 1.")
-                 .arg(num(th.rhat), num(th.essPerChain), num(th.fRankCorrelation),
-                      num(100 * th.fRelativeDifference));
+                 "and, where the unweighted f_i feed the weights, the chains' f_i agreeing "
+                 "about as well as the two halves of one chain do: the median relative "
+                 "difference between half chains of different chains at most %3 times that "
+                 "within a chain (or below %4%), and the same for 1 - rank correlation (or a "
+                 "rank correlation of at least %5). A positive l is a density above 1.")
+                 .arg(num(th.rhat), num(th.essPerChain), num(th.fDisagreementRatio),
+                      num(100 * th.fRelativeDifferenceFloor), num(th.fRankCorrelationFloor));
     return t;
 }
 

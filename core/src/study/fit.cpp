@@ -13,6 +13,7 @@
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/poisson_means.hpp"
+#include "ppsynth/study/record_bounds.hpp"
 
 namespace ppsynth::study {
 
@@ -126,36 +127,25 @@ std::vector<std::pair<std::string, mcmc::ConvergenceSummary>> ruleQuantities(
 }
 
 // The epsilon verdict on the draws so far, from the same inputs the runner gives it after
-// the fit (epsilonChains): D_s per chain under the bound's q and, when the rule judges them,
-// f_i per chain over each chain's retained draws.
+// the fit (epsilonChains): D_s per chain under the bound's q and, when `judgeF`, f_i per half
+// chain over each chain's retained draws (chainRecordBounds).
 privacy::EpsilonDiagnostics verdictSoFar(const models::Model& model, const mcmc::SamplerResult& run,
                                          const std::vector<privacy::LipschitzAccumulator>& acc,
                                          const Eigen::VectorXd& alpha, const UntilConverged& rule,
-                                         int threads) {
+                                         bool judgeF, int threads) {
     Fit sofar;  // what epsilonChains reads: the chains' accumulators merged in order
     for (const auto& a : acc) {
         sofar.lipschitz.merge(a);
         sofar.chainRecordMax.push_back(a.recordMax());
     }
     const auto bound = privacy::lipschitzBound(sofar.lipschitz, rule.quantile);
-    std::vector<Eigen::VectorXd> perChain;
-    if (rule.judgeRecordBounds) {
-        if (bound.keptDraws.size() == sofar.lipschitz.drawCount()) {
-            perChain = sofar.chainRecordMax;
-        } else {
-            const std::size_t each =
-                sofar.lipschitz.drawCount() / std::max<std::size_t>(1, acc.size());
-            std::vector<std::vector<std::size_t>> kept(acc.size());
-            for (auto d : bound.keptDraws) {
-                const std::size_t c = std::min(d / each, acc.size() - 1);
-                kept[c].push_back(d - c * each);
-            }
-            for (std::size_t c = 0; c < acc.size(); ++c)
-                perChain.push_back(
-                    recordBoundsOverDraws(model, run.chains[c].draws, kept[c], alpha, threads));
-        }
+    std::vector<privacy::HalfChainRecordMax> halves;
+    if (judgeF) {
+        std::vector<Eigen::Ref<const Eigen::MatrixXd>> draws;
+        for (const auto& c : run.chains) draws.emplace_back(c.draws);
+        halves = chainRecordBounds(model, draws, bound.keptDraws, alpha, threads).halves;
     }
-    return privacy::diagnoseEpsilon(epsilonChains(sofar, bound, std::move(perChain)), rule.verdict);
+    return privacy::diagnoseEpsilon(epsilonChains(sofar, bound, std::move(halves)), rule.verdict);
 }
 
 // Appends one block's chains to the run so far: draws and statistics in order, the state a
@@ -226,9 +216,13 @@ Expected<mcmc::SamplerResult> sampleUntilConverged(
         for (const auto& c : r->chains) so.starts.push_back(c.continuation());
         appendBlock(run, std::move(*r));
         outcome.shortfall = convergenceShortfall(ruleQuantities(model, run, acc, streamed), rule);
-        // The verdict's own lines, but a quantity the rule already finds short only once.
-        for (auto& line : verdictShortfall(verdictSoFar(model, run, acc, alpha, rule, so.threads),
-                                           rule.verdict)) {
+        // The verdict's own lines, but a quantity the rule already finds short only once. The
+        // f_i agreement costs a pass over every draw so far: judged only when nothing else is
+        // short, so a run that needs many blocks does not pay it block after block.
+        auto verdict = verdictSoFar(model, run, acc, alpha, rule, false, so.threads);
+        if (rule.judgeRecordBounds && outcome.shortfall.empty() && verdict.converged)
+            verdict = verdictSoFar(model, run, acc, alpha, rule, true, so.threads);
+        for (auto& line : verdictShortfall(verdict, rule.verdict)) {
             const auto name = line.substr(0, line.find(':') + 1);
             if (std::none_of(outcome.shortfall.begin(), outcome.shortfall.end(),
                              [&](const std::string& l) { return l.rfind(name, 0) == 0; }))
@@ -297,10 +291,16 @@ std::vector<std::string> verdictShortfall(const privacy::EpsilonDiagnostics& ver
     std::vector<std::string> out;
     std::size_t fReasons = 0;
     if (verdict.fAgreement && !privacy::fAgreementHolds(*verdict.fAgreement, thresholds)) {
-        out.push_back("f_i agreement: rank correlation " +
-                      fixed(verdict.fAgreement->rankCorrelation, 3) +
-                      ", median relative difference " +
-                      fixed(100 * verdict.fAgreement->medianRelativeDifference, 1) + "%");
+        const auto& f = *verdict.fAgreement;
+        std::string line = "f_i agreement: rank correlation " + fixed(f.rankCorrelation, 3) +
+                           ", median relative difference " +
+                           fixed(100 * f.medianRelativeDifference, 1) + "%";
+        if (f.drawsPerHalf < thresholds.fMinDrawsPerHalf)
+            line += " (" + std::to_string(f.drawsPerHalf) + " draws in a half chain)";
+        else if (!std::isnan(f.withinMedianRelativeDifference))
+            line += " (within a chain " + fixed(f.withinRankCorrelation, 3) + ", " +
+                    fixed(100 * f.withinMedianRelativeDifference, 1) + "%)";
+        out.push_back(std::move(line));
         fReasons = 1;
     }
     if (verdict.reasons.size() > fReasons || out.empty())
@@ -488,7 +488,7 @@ std::vector<ParameterSummary> summarizeParameters(const models::Model& model,
 }
 
 privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBound& bound,
-                                     std::vector<Eigen::VectorXd> recordBoundPerChain) {
+                                     std::vector<privacy::HalfChainRecordMax> recordBoundPerHalf) {
     privacy::EpsilonChains e;
     const auto& m = fit.lipschitz.drawMax();
     const std::size_t chains = std::max<std::size_t>(1, fit.chainRecordMax.size());
@@ -507,7 +507,7 @@ privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBou
         e.argmaxRecord = fit.lipschitz.drawArgmax()[best];
         e.argmaxLoglik = fit.lipschitz.drawArgmaxLogLik()[best];
     }
-    e.recordMaxPerChain = std::move(recordBoundPerChain);
+    e.recordMaxPerHalf = std::move(recordBoundPerHalf);
     return e;
 }
 

@@ -110,9 +110,17 @@ privacy::EpsilonDiagnostics epsilonFrom(const json& diagnostics) {
         e.deltaPerChain.push_back(number(d));
     e.argmaxRecord = integer<std::size_t>(j, "argmax_record");
     e.argmaxLoglik = number(j, "argmax_loglik");
-    if (auto f = j.find("f_agreement"); f != j.end() && f->is_object())
+    if (auto f = j.find("f_agreement"); f != j.end() && f->is_object()) {
+        // The within-chain figures are absent in runs made before they were judged against.
         e.fAgreement = privacy::FAgreement{number(*f, "rank_correlation"),
                                            number(*f, "median_relative_difference")};
+        if (f->contains("within_chain_rank_correlation")) {
+            e.fAgreement->withinRankCorrelation = number(*f, "within_chain_rank_correlation");
+            e.fAgreement->withinMedianRelativeDifference =
+                number(*f, "within_chain_median_relative_difference");
+            e.fAgreement->drawsPerHalf = integer<std::size_t>(*f, "draws_per_half_chain");
+        }
+    }
     return e;
 }
 

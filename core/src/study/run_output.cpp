@@ -101,7 +101,11 @@ json epsilonJson(const privacy::EpsilonDiagnostics& e) {
     if (e.fAgreement)
         j["f_agreement"] = {
             {"rank_correlation", finiteOrNull(e.fAgreement->rankCorrelation)},
-            {"median_relative_difference", finiteOrNull(e.fAgreement->medianRelativeDifference)}};
+            {"median_relative_difference", finiteOrNull(e.fAgreement->medianRelativeDifference)},
+            {"within_chain_rank_correlation", finiteOrNull(e.fAgreement->withinRankCorrelation)},
+            {"within_chain_median_relative_difference",
+             finiteOrNull(e.fAgreement->withinMedianRelativeDifference)},
+            {"draws_per_half_chain", e.fAgreement->drawsPerHalf}};
     return j;
 }
 

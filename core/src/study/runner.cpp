@@ -12,6 +12,7 @@
 #include "ppsynth/privacy/box_risk.hpp"
 #include "ppsynth/privacy/scaled_weight.hpp"
 #include "ppsynth/study/joint_model.hpp"
+#include "ppsynth/study/record_bounds.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/synthesis.hpp"
@@ -215,7 +216,7 @@ class Runner {
         return so;
     }
 
-    // perChainF: the unweighted fit, whose f_i feed weights: also f_i per chain, so the
+    // perChainF: the unweighted fit, whose f_i feed weights: also f_i per half chain, so the
     // epsilon diagnostics can judge how well the chains agree on them.
     Expected<Measured> fitAndBound(const Eigen::VectorXd& alpha, const std::string& stage,
                                    bool perChainF = false) {
@@ -233,26 +234,23 @@ class Runner {
         if (!fit) return fit.error();
         Measured m{std::move(*fit), {}, {}, {}};
         m.bound = privacy::lipschitzBound(m.fit.lipschitz, config_.lipschitz.quantile);
-        std::vector<Eigen::VectorXd> perChain;
-        if (m.bound.keptDraws.size() == m.fit.lipschitz.drawCount()) {
+        const bool allKept = m.bound.keptDraws.size() == m.fit.lipschitz.drawCount();
+        std::vector<privacy::HalfChainRecordMax> halves;
+        if (perChainF) {
+            // f_i of each half of each chain over its retained draws; their maximum is the
+            // run's bound (streamed already when every draw is kept).
+            auto b = chainRecordBounds(*model_, m.fit.draws,
+                                       std::max<std::size_t>(1, m.fit.chainRecordMax.size()),
+                                       m.bound.keptDraws, alpha, config_.mcmc.threads);
+            m.recordBound = allKept ? m.fit.lipschitz.recordMax() : std::move(b.overall);
+            halves = std::move(b.halves);
+        } else if (allKept) {
             m.recordBound = m.fit.lipschitz.recordMax();
-            if (perChainF) perChain = m.fit.chainRecordMax;
-        } else if (perChainF) {
-            // Each chain's retained draws separately; their maximum is the run's bound.
-            const std::size_t chains = std::max<std::size_t>(1, m.fit.chainRecordMax.size());
-            const std::size_t each = m.fit.lipschitz.drawCount() / chains;
-            std::vector<std::vector<std::size_t>> kept(chains);
-            for (auto d : m.bound.keptDraws) kept[std::min(d / each, chains - 1)].push_back(d);
-            for (const auto& k : kept)
-                perChain.push_back(
-                    recordBoundsOverDraws(*model_, m.fit.draws, k, alpha, config_.mcmc.threads));
-            m.recordBound = perChain.front();
-            for (const auto& f : perChain) m.recordBound = m.recordBound.cwiseMax(f);
         } else {
             m.recordBound = recordBoundsOverDraws(*model_, m.fit.draws, m.bound.keptDraws, alpha,
                                                   config_.mcmc.threads);
         }
-        m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(perChain)));
+        m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(halves)));
         if (const auto& u = m.fit.untilConverged; u && u->budgetReached) {
             std::string why = "budget reached (mcmc.budget_seconds " +
                               std::to_string(static_cast<long long>(config_.mcmc.budgetSeconds)) +

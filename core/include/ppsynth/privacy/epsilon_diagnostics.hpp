@@ -16,17 +16,38 @@
 namespace ppsynth::privacy {
 
 struct EpsilonThresholds {
-    double rhat = 1.05;                 // split R-hat of D_s, bulk and tail
-    double essPerChain = 25;            // bulk and tail ESS of D_s, per chain
-    double fRankCorrelation = 0.90;     // Spearman correlation of f_i between chains, at least
-    double fRelativeDifference = 0.05;  // median relative difference of f_i, at most
+    double rhat = 1.05;       // split R-hat of D_s, bulk and tail
+    double essPerChain = 25;  // bulk and tail ESS of D_s, per chain
+    // The chains' agreement on f_i is judged as split R-hat judges a parameter: against the
+    // same figure between the two halves of each chain (fAgreementHolds). Chains disagree
+    // when their median relative difference in f_i exceeds `fDisagreementRatio` times that of
+    // the halves of one chain and `fRelativeDifferenceFloor`, or their rank disagreement
+    // (1 - rank correlation) exceeds the ratio times the halves' and `fRankCorrelationFloor`
+    // is not met.
+    double fDisagreementRatio = 2.0;
+    double fRelativeDifferenceFloor = 0.02;
+    double fRankCorrelationFloor = 0.95;
+    // Fewer retained draws than this in a half chain: too few to judge the agreement.
+    std::size_t fMinDrawsPerHalf = 10;
 };
 
-// How well chains agree on the record bounds f_i; with more than two chains the worst pair
-// for each figure (the lowest correlation, the largest difference).
+// f_i over the retained draws of each half of one chain (the first half: draws s < S/2),
+// and how many retained draws each half holds.
+struct HalfChainRecordMax {
+    Eigen::VectorXd first, second;
+    std::size_t firstDraws = 0, secondDraws = 0;
+};
+
+// How well chains agree on the record bounds f_i, on half chains of equal length (as split
+// R-hat compares them): between chains, the worst pair of chains for each figure (the lowest
+// correlation, the largest difference), each pair's figure the mean over the four pairings
+// of their halves; within a chain, the two halves of each chain, averaged over chains.
 struct FAgreement {
     double rankCorrelation = std::numeric_limits<double>::quiet_NaN();
     double medianRelativeDifference = std::numeric_limits<double>::quiet_NaN();
+    double withinRankCorrelation = std::numeric_limits<double>::quiet_NaN();
+    double withinMedianRelativeDifference = std::numeric_limits<double>::quiet_NaN();
+    std::size_t drawsPerHalf = 0;  // the fewest retained draws in a half chain
 };
 
 struct EpsilonDiagnostics {
@@ -53,8 +74,8 @@ struct EpsilonChains {
     std::vector<double> deltaPerChain;         // the bound (same q) of each chain's draws
     std::size_t argmaxRecord = 0;
     double argmaxLoglik = std::numeric_limits<double>::quiet_NaN();
-    // f_i per chain (over the chain's retained draws), for the unweighted fit only.
-    std::vector<Eigen::VectorXd> recordMaxPerChain;
+    // f_i of each half of each chain (over the retained draws), for the unweighted fit only.
+    std::vector<HalfChainRecordMax> recordMaxPerHalf;
 };
 
 EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains,
@@ -66,11 +87,12 @@ double rankCorrelation(const Eigen::VectorXd& a, const Eigen::VectorXd& b);
 // Median over records of |a_i - b_i| / max(|a_i|, |b_i|) (0 where both are 0 or both are
 // the same infinity, 1 where only one is infinite).
 double medianRelativeDifference(const Eigen::VectorXd& a, const Eigen::VectorXd& b);
-// The worst pair of chains for each figure; nullopt with fewer than two chains.
-std::optional<FAgreement> fAgreement(const std::vector<Eigen::VectorXd>& recordMaxPerChain);
+// Between and within chains (FAgreement); nullopt with fewer than two chains.
+std::optional<FAgreement> fAgreement(const std::vector<HalfChainRecordMax>& recordMaxPerHalf);
 
 // Whether the chains agree well enough on f_i: the one test the verdict and the stopping
-// rule of a run until converged both use. A NaN figure (constant f_i) does not fail it.
+// rule of a run until converged both use. A NaN figure (constant f_i) does not fail it; too
+// few draws in a half chain (fMinDrawsPerHalf) do.
 bool fAgreementHolds(const FAgreement& f, const EpsilonThresholds& thresholds = {});
 
 // Why the chains' agreement on f_i is not good enough, or nullopt when it is.

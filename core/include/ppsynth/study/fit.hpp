@@ -28,7 +28,8 @@ namespace ppsynth::study {
 // (for the mixture only its label-invariant ones: tau_j, gamma). The epsilon verdict
 // (privacy::diagnoseEpsilon, the one definition the run's verdict uses) must say "converged"
 // too, on the same inputs: D_s under the bound's quantile q and, for the fit whose f_i feed
-// weights (the unweighted fit), the chains' agreement on f_i. A run that stops after N draws
+// weights (the unweighted fit), the chains' agreement on f_i (judged only once everything
+// else holds: it costs a pass over the draws so far). A run that stops after N draws
 // per chain holds exactly the draws of a fixed run of N draws with the same seed.
 struct UntilConverged {
     double budgetSeconds = 600;  // per fit, warm-up included
@@ -107,10 +108,11 @@ Eigen::VectorXd recordBoundsOverDraws(const models::Model& model, const Eigen::M
 
 // The epsilon diagnostics' inputs of a fit whose draws the bound `bound` keeps: D_s per
 // chain, Delta per chain (same q), the record setting Delta (0-based) with its l. With
-// `recordBoundPerChain` (f_i per chain over its retained draws; unweighted fit) the chains'
-// agreement on f_i is judged too.
-privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBound& bound,
-                                     std::vector<Eigen::VectorXd> recordBoundPerChain = {});
+// `recordBoundPerHalf` (f_i per half chain over its retained draws, chainRecordBounds;
+// unweighted fit) the chains' agreement on f_i is judged too.
+privacy::EpsilonChains epsilonChains(
+    const Fit& fit, const privacy::LipschitzBound& bound,
+    std::vector<privacy::HalfChainRecordMax> recordBoundPerHalf = {});
 
 // Every reported parameter; for the mixture, whose components switch labels, only its
 // label-invariant quantities: tau_j, gamma, the number of occupied components and
