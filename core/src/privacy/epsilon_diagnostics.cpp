@@ -145,7 +145,15 @@ namespace {
 // normal regression on n = 621 records: 6.6-9.5% median relative difference between well
 // mixed chains, R-hat <= 1.035). Chains that mix differ by the same noise, so their
 // disagreement is judged against that of the halves of one chain, as split R-hat judges a
-// parameter, not against a fixed limit.
+// parameter, not against a fixed limit. The limit, twice the within-chain figure: on well
+// mixed fits (bench_epsilon, 50 seeds each of the normal and Poisson regressions on 621
+// records, and the K = 20 mixture on income_survey) the between/within ratio was at most 1.12
+// for the median relative difference and 1.49 for 1 - rank correlation, while chains stuck in
+// another mode give ratios several times larger (the synthetic stuck chains of tst_diagnostics).
+// The floors keep differences too small to move the Lipschitz weights from failing on ratio alone.
+// Drift within a chain (too short a warm-up) raises the within figure as well, so this test does
+// not catch it: split R-hat and ESS of D_s (and of the other quantities, in a run until converged)
+// do.
 bool tooShort(const FAgreement& f, const EpsilonThresholds& t) {
     return f.drawsPerHalf < t.fMinDrawsPerHalf;
 }
