@@ -308,6 +308,21 @@ bool openLargeRun(ui::MainWindow& w, const QString& base) {
     return w.runs()->currentRun() != nullptr;
 }
 
+// Makes a run folder under `base` and adds it to `w` twice, as two unsaved runs (the save
+// tests: the second run's write is where they fail or cancel).
+bool addTwoUnsavedRuns(ui::MainWindow& w, const QString& base) {
+    auto loaded = study::loadRunFolder(makeRunFolder(base).toStdString());
+    if (!loaded) return false;
+    w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
+    for (int i = 0; i < 2; ++i) {
+        ui::RunRecord r;
+        r.result = std::make_shared<const study::RunResult>(loaded->run);
+        r.table = w.dataPage()->model()->table();
+        w.runPanel()->runList()->add(std::move(r));
+    }
+    return true;
+}
+
 QString cell(const ui::TableModel* m, int row, int col, int role = Qt::DisplayRole) {
     return m->data(m->index(row, col), role).toString();
 }
@@ -1200,16 +1215,8 @@ class TstMainWindow : public QObject {
     void cancelledSaveLeavesNoRunFolders() {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
-        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
-        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
         ui::MainWindow w;
-        w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
-        for (int i = 0; i < 2; ++i) {
-            ui::RunRecord r;
-            r.result = std::make_shared<const study::RunResult>(loaded->run);
-            r.table = w.dataPage()->model()->table();
-            w.runPanel()->runList()->add(std::move(r));
-        }
+        QVERIFY(addTwoUnsavedRuns(w, tmp.path()));
         const QDir runsDir(tmp.filePath(QStringLiteral("saved_runs")));
         QVERIFY(runsDir.mkpath(QStringLiteral("run_1")));  // an earlier save's folder
         const QStringList before = runsDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -1256,16 +1263,8 @@ class TstMainWindow : public QObject {
     void failedSaveWritesNothing() {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
-        auto loaded = study::loadRunFolder(makeRunFolder(tmp.path()).toStdString());
-        QVERIFY2(bool(loaded), loaded ? "" : loaded.message().c_str());
         ui::MainWindow w;
-        w.project()->setTable(loaded->table, QString::fromStdString(loaded->dataPath));
-        for (int i = 0; i < 2; ++i) {
-            ui::RunRecord r;
-            r.result = std::make_shared<const study::RunResult>(loaded->run);
-            r.table = w.dataPage()->model()->table();
-            w.runPanel()->runList()->add(std::move(r));
-        }
+        QVERIFY(addTwoUnsavedRuns(w, tmp.path()));
         int writes = 0;
         w.project()->setRunWriter([&](const study::RunResult& run, const data::Table& table,
                                       const std::string& dir) -> Status {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ppsynth/common/parallel.hpp"
+#include "privacy/dataset_mean.hpp"
 
 namespace ppsynth::privacy {
 
@@ -89,6 +90,15 @@ class PatternBoxes {
     std::size_t size() const { return members_.size(); }
     bool flagged(std::size_t a) const { return T_[a] != 0; }
     std::size_t count(std::size_t a) const { return count_[a]; }
+    // IR_i of every flagged member into ir (indexed by record); their positions into flagged.
+    void marginal(std::vector<double>& ir, std::vector<std::size_t>* flagged = nullptr) const {
+        const double m = static_cast<double>(size());
+        for (std::size_t a = 0; a < size(); ++a) {
+            if (!this->flagged(a)) continue;
+            if (flagged) flagged->push_back(a);
+            ir[members_[a]] = (m - static_cast<double>(count(a))) / m;
+        }
+    }
     // |c_a ∩ c_b| over the words where both first-variable intervals lie.
     std::size_t common(std::size_t a, std::size_t b) const {
         const std::size_t lo = std::max(lo_[a], lo_[b]), hi = std::min(hi_[a], hi_[b]);
@@ -188,20 +198,11 @@ Expected<std::vector<double>> boxMarginalRisk(std::span<const double> y, std::si
     const auto members = groups(pattern);
     std::vector<std::vector<double>> perDataset(L, std::vector<double>(n, 0.0));
     auto status = forEachDataset(L, options, [&](std::size_t l) {
-        for (const auto& g : members) {
-            const PatternBoxes boxes(*lay, y, synthetic[l], g, false);
-            const double m = static_cast<double>(g.size());
-            for (std::size_t a = 0; a < g.size(); ++a)
-                if (boxes.flagged(a))
-                    perDataset[l][g[a]] = (m - static_cast<double>(boxes.count(a))) / m;
-        }
+        for (const auto& g : members)
+            PatternBoxes(*lay, y, synthetic[l], g, false).marginal(perDataset[l]);
     });
     if (!status) return status.error();
-    std::vector<double> ir(n, 0.0);
-    for (std::size_t l = 0; l < L; ++l)
-        for (std::size_t i = 0; i < n; ++i) ir[i] += perDataset[l][i];
-    for (auto& v : ir) v /= static_cast<double>(L);
-    return ir;
+    return detail::meanOverDatasets(perDataset, n);
 }
 
 Expected<PairwiseRisk> boxPairwiseRisk(std::span<const double> y, std::size_t q,
@@ -222,11 +223,7 @@ Expected<PairwiseRisk> boxPairwiseRisk(std::span<const double> y, std::size_t q,
             const double m = static_cast<double>(M);
             const PatternBoxes boxes(*lay, y, synthetic[l], g, M > 1);
             flagged.clear();
-            for (std::size_t a = 0; a < M; ++a)
-                if (boxes.flagged(a)) {
-                    flagged.push_back(a);
-                    irL[l][g[a]] = (m - static_cast<double>(boxes.count(a))) / m;
-                }
+            boxes.marginal(irL[l], &flagged);
             if (M == 1) {
                 atL[l][g[0]] = 1.0 - irL[l][g[0]];
                 continue;
@@ -247,18 +244,7 @@ Expected<PairwiseRisk> boxPairwiseRisk(std::span<const double> y, std::size_t q,
         }
     });
     if (!status) return status.error();
-    PairwiseRisk out;
-    out.at.assign(n, 0.0);
-    out.marginal.assign(n, 0.0);
-    for (std::size_t l = 0; l < L; ++l)
-        for (std::size_t i = 0; i < n; ++i) {
-            out.at[i] += atL[l][i];
-            out.marginal[i] += irL[l][i];
-        }
-    for (std::size_t i = 0; i < n; ++i) {
-        out.at[i] /= static_cast<double>(L);
-        out.marginal[i] /= static_cast<double>(L);
-    }
+    auto out = detail::meanPairwise(atL, irL, n);
     for (const auto& g : members) out.singletons += g.size() == 1;
     return out;
 }

@@ -9,6 +9,7 @@
 #include "ppsynth/common/moments.hpp"
 #include "ppsynth/common/parallel.hpp"
 #include "ppsynth/common/quantile.hpp"
+#include "privacy/dataset_mean.hpp"
 
 namespace ppsynth::privacy {
 
@@ -136,11 +137,7 @@ Expected<std::vector<double>> marginalRisk(std::span<const double> y,
         }
     });
     if (!status) return status.error();
-    std::vector<double> ir(y.size(), 0.0);
-    for (std::size_t l = 0; l < L; ++l)
-        for (std::size_t i = 0; i < y.size(); ++i) ir[i] += perDataset[l][i];
-    for (auto& v : ir) v /= static_cast<double>(L);
-    return ir;
+    return detail::meanOverDatasets(perDataset, y.size());
 }
 
 Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
@@ -206,18 +203,7 @@ Expected<PairwiseRisk> pairwiseRisk(std::span<const double> y,
         }
     });
     if (!status) return status.error();
-    PairwiseRisk out;
-    out.at.assign(n, 0.0);
-    out.marginal.assign(n, 0.0);
-    for (std::size_t l = 0; l < L; ++l)
-        for (std::size_t i = 0; i < n; ++i) {
-            out.at[i] += atL[l][i];
-            out.marginal[i] += irL[l][i];
-        }
-    for (std::size_t i = 0; i < n; ++i) {
-        out.at[i] /= static_cast<double>(L);
-        out.marginal[i] /= static_cast<double>(L);
-    }
+    auto out = detail::meanPairwise(atL, irL, n);
     for (const auto& members : groups->members) out.singletons += members.size() == 1;
     return out;
 }

@@ -28,9 +28,7 @@ bool isModelFamily(const std::string& family) {
     return models::findFamily(family) != nullptr;
 }
 
-Error refused(const std::string& where, const std::string& what) {
-    return Error::invalidInput(where + ": " + what);
-}
+using detail::refused;
 
 Status checkData(const RunConfig::Data& d) {
     if (d.path.empty()) return refused("data", "needs 'path', the data file");

@@ -12,11 +12,11 @@
 
 namespace ppsynth::study::detail {
 
-namespace {
-
 Error refused(const std::string& where, const std::string& what) {
     return Error::invalidInput(where + ": " + what);
 }
+
+namespace {
 
 std::string listed(const std::vector<std::string>& names) {
     std::string out;
