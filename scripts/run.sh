@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command 1 of the README: install what is missing, build, and start the main job:
 # the GUI on the bundled income example project (roles, model and synthesizers set: press
-# Run), or with no display the headless demo. It builds only the program it starts.
+# Run), or with no display the headless demo (PPSYNTH_DEMO_SEVERAL=1: the demo with three
+# sensitive variables). It builds only the program it starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -12,5 +13,6 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFORM:-}" != offs
 fi
 scripts/build.sh release ppsynth-cli
 out=${PPSYNTH_DEMO_DIR:-$PWD/ppsynth-demo}
+[ -n "${PPSYNTH_DEMO_SEVERAL:-}" ] && example=resources/examples/household_spending.csv
 echo "No display: running the headless demo on $example" >&2
-exec build/release/app/ppsynth-cli demo --out "$out"
+exec build/release/app/ppsynth-cli demo --out "$out" ${PPSYNTH_DEMO_SEVERAL:+--several}

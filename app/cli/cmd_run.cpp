@@ -141,6 +141,24 @@ Status writeIntoProject(const RunArgs& a, const Plan& plan, const study::RunResu
     return {};
 }
 
+// Several sensitive variables: one line per variable and one for the joint measures, under the
+// synthesizer's line (whose ECDF and S_pMSE are the first variable's).
+void printSeveralUtility(const study::UtilityReport& u) {
+    for (const auto& v : u.variables)
+        std::cout << "  " << v.target << ": ECDF U_m " << v.ecdf.Um << ", S_pMSE " << v.pmse.sPmse
+                  << " (reference " << v.pmse.sPmseReference << "), regression mean CI overlap "
+                  << v.regressionMeanOverlap << "\n";
+    const auto& j = *u.joint;
+    std::cout << "  joint: S_pMSE " << j.pmse.sPmse << " (reference " << j.pmse.sPmseReference
+              << ")";
+    if (j.correlationComputed)
+        std::cout << ", correlation difference ||R_syn - R_orig||_F " << j.correlation.frobenius
+                  << " (largest pair " << j.correlation.maxAbs << ")";
+    std::cout << ", mean CI overlap of each on the others:";
+    for (const auto& r : j.regressions) std::cout << " " << r.target << " " << r.meanOverlap;
+    std::cout << "\n";
+}
+
 }  // namespace
 
 int runRun(const RunArgs& a) {
@@ -233,6 +251,7 @@ int runRun(const RunArgs& a) {
             std::cout << "; ECDF U_m " << s.utility->ecdf.Um << ", S_pMSE " << s.utility->pmse.sPmse
                       << " (reference " << s.utility->pmse.sPmseReference << ")";
         std::cout << "\n";
+        if (s.utility && s.utility->joint) printSeveralUtility(*s.utility);
         const auto note = privacy::argmaxNote(s.epsilonDiagnostics,
                                               models::isMixtureFamily(config->model.family));
         if (!note.empty()) std::cerr << "note: " << s.name << ": " << note << "\n";

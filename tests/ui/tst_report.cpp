@@ -221,6 +221,50 @@ class TstReport : public QObject {
         QVERIFY(!text.contains(QStringLiteral("S = ")));
     }
 
+    // Several sensitive variables (income, then the count y given income): the utility section
+    // has a joint overview, each variable's tables named by variable, the correlations and the
+    // regressions of each on the others; the epsilon section says one epsilon covers all.
+    void severalVariablesInTheReport() {
+        const fs::path dir = base_ / "several";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const auto data = (dir / "income.sav").string();
+        QVERIFY(static_cast<bool>(data::writeTable(fixture::incomeTable(), data)));
+        const auto config = (dir / "config.json").string();
+        // Built as JSON (a raw string here hides the class from moc).
+        nlohmann::json c;
+        c["data"] = {{"path", data},
+                     {"targets", {"income", "visits"}},
+                     {"predictors", {"region", "sex", "age"}},
+                     {"known", {"region", "sex"}},
+                     {"transform", "log-shift"}};
+        c["model"] = {{"family", "normal"}};
+        c["models"] = {{"visits", {{"family", "poisson"}, {"transform", "none"}}}};
+        c["mcmc"] = {{"chains", 2}, {"warmup", 150}, {"draws", 150}, {"seed", 5}, {"threads", 2}};
+        c["synthesis"] = {{"m", 3}};
+        c["risk"] = {{"L", 3}};
+        c["utility"] = {{"bootstrap", 100}};
+        c["synthesizers"] = {{{"name", "Unweighted"}, {"scheme", "unweighted"}},
+                             {{"name", "LW"}, {"scheme", "lipschitz"}, {"c", 0.7}, {"g", 0.0}}};
+        std::ofstream(config) << c.dump(2);
+        makeRun(dir, config);
+        const fs::path html = dir / "report.html";
+        auto written = ui::report::writeReport(q(dir / "run"), q(html));
+        QVERIFY2(written.hasValue(), written.hasValue() ? "" : written.message().c_str());
+        const QString text = slurp(html);
+        for (const char* expected :
+             {"Joint utility of income, visits", "<td>LW: income</td>", "<td>LW: visits</td>",
+              "LW: summary statistics of income", "LW: summary statistics of visits",
+              "LW: correlations of the sensitive variables", "<td>income - visits</td>",
+              "LW: regression of visits on the predictors and the other sensitive variables",
+              "LW: regression of income on the predictors and the other sensitive variables",
+              "one epsilon covers the release of all of them",
+              "Disclosure review: income, visits synthesized by 2 synthesizers"})
+            QVERIFY2(text.contains(QString::fromUtf8(expected)), expected);
+        auto pdf = ui::report::writeReport(q(dir / "run"), q(dir / "report.pdf"));
+        QVERIFY2(pdf.hasValue(), pdf.hasValue() ? "" : pdf.message().c_str());
+    }
+
     // The scalar (EM) search's tries: the chosen a, and why the search stopped when it
     // stopped at the refits' Monte Carlo noise rather than within the tolerance.
     void scalarTriesSayWhyTheSearchStopped() {

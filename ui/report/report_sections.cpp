@@ -195,14 +195,14 @@ ReportSection configurationSection(const study::RunResult& run, const RunSource&
                        "read. %5")
             .arg(source.runDir)
             .arg(run.synthesizers.size())
-            .arg(str(c.data.target))
+            .arg(c.data.targets.size() > 1 ? list(c.data.targets) : str(c.data.target))
             .arg(in.recordCount())
             .arg(source.dataVerified
                      ? QStringLiteral("The data file's SHA-256 matched the run's record.")
                      : QStringLiteral("The run recorded no checksum of its data file; its records "
                                       "were checked against the data value by value."))));
-    QString target =
-        str(c.data.target) + QStringLiteral(" (transform %1").arg(str(c.data.transform));
+    QString target = (c.data.targets.size() > 1 ? list(c.data.targets) : str(c.data.target)) +
+                     QStringLiteral(" (transform %1").arg(str(c.data.transform));
     if (in.transform.kind == data::TransformKind::LogShift)
         target += QStringLiteral(", shift s = %1").arg(num(in.transform.shift, 6));
     target += QLatin1Char(')');
@@ -304,6 +304,15 @@ ReportSection epsilonSection(const study::RunResult& run) {
                        "one the method recommends a safety factor s in [1, 1.05] when n >= 1000 "
                        "and [1.05, 1.10] below (paper 000, sec. 4.5).")
             .arg(m)));
+    // Several sensitive variables: the weights act on each record's joint likelihood.
+    if (run.config.data.targets.size() > 1)
+        s.blocks.push_back(ReportBlock::paragraph(
+            QStringLiteral("This run synthesized %1 sensitive variables together (%2). Their "
+                           "record log-likelihood is the sum over the variables' conditionals, "
+                           "so one epsilon covers the release of all of them: the figures below "
+                           "are for the whole release, not per variable.")
+                .arg(run.config.data.targets.size())
+                .arg(list(run.config.data.targets))));
     ReportTable t;
     t.caption = QStringLiteral("Privacy budget per synthesizer");
     t.header = {QStringLiteral("Synthesizer"),

@@ -106,8 +106,15 @@ Expected<WrittenReport> writeFile(const ReportDocument& doc, Format format, Writ
 ReportDocument textReport(const study::RunResult& run, const RunSource& source,
                           const ReportOptions& options) {
     ReportDocument doc;
+    // Several sensitive variables are named together ("income, exp_food").
+    QString synthesized;
+    for (const auto& t : run.config.data.targets.empty()
+                             ? std::vector<std::string>{run.config.data.target}
+                             : run.config.data.targets)
+        synthesized +=
+            (synthesized.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(t);
     doc.title = QStringLiteral("Disclosure review: %1 synthesized by %2 synthesizers")
-                    .arg(QString::fromStdString(run.config.data.target))
+                    .arg(synthesized)
                     .arg(run.synthesizers.size());
     doc.subtitle = QStringLiteral("Run folder %1; report made %2 with ppsynth %3")
                        .arg(source.runDir, QDateTime::currentDateTimeUtc().toString(Qt::ISODate),

@@ -40,6 +40,14 @@ const std::vector<ExampleInfo>& exampleList() {
          1000,
          "y",
          {"x1", "x2", "x3", "x4", "x5"}},
+        {ExampleId::HouseholdSpending,
+         "household_spending",
+         "Simulated household spending with three related sensitive variables: 2000 households "
+         "drawn like income_survey, income and yearly food and housing spending that follow it",
+         20170102,
+         2000,
+         "income",
+         {"gender", "age", "region"}},
     };
     return list;
 }
@@ -65,6 +73,8 @@ Table makeExample(ExampleId id, std::optional<std::uint64_t> seed) {
             return detail::makeIncomeSurveyExample(rng);
         case ExampleId::LognormalMixture:
             return detail::makeLognormalMixtureExample(rng);
+        case ExampleId::HouseholdSpending:
+            return detail::makeHouseholdSpendingExample(rng);
     }
     return {};
 }

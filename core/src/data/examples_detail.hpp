@@ -19,6 +19,8 @@ Table makePoissonExample(Rng& rng);
 Table makeNbMixtureExample(Rng& rng);
 Table makeIncomeSurveyExample(Rng& rng);
 Table makeLognormalMixtureExample(Rng& rng);
+// examples_income.cpp: income_survey's households with two expenditures.
+Table makeHouseholdSpendingExample(Rng& rng);
 
 // A categorical level drawn with the given (unnormalised) probabilities, as a code.
 inline std::int32_t drawLevel(Rng& rng, std::initializer_list<double> probs) {

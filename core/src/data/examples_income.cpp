@@ -191,4 +191,66 @@ Table makeIncomeSurveyExample(Rng& rng) {
     return t;
 }
 
+// SIMULATED household spending: 2000 households drawn like income_survey's (the same
+// predictors and income model), with two expenditures that follow income (METHOD.md
+// section 9's several sensitive variables): yearly food spending, an elasticity of 0.35 on
+// income, more for larger families; yearly housing spending, an elasticity of 0.55, higher in
+// the Northeast and the West and in cities, and 0.25 on food spending's own deviation (a
+// household that spends more than its income predicts on food does so on housing too). Whole
+// dollars, all positive; income keeps its few losses.
+Table makeHouseholdSpendingExample(Rng& rng) {
+    constexpr std::size_t rows = 2000;
+    std::vector<Household> hs(rows);
+    for (auto& h : hs) h = drawHousehold(rng);
+    std::vector<double> income(rows), food(rows), housing(rows);
+    for (std::size_t i = 0; i < rows; ++i) income[i] = drawIncome(rng, hs[i]);
+    boost::random::uniform_int_distribution<std::size_t> anyRow(0, rows - 1);
+    boost::random::uniform_01<double> u01;
+    for (int k = 0; k < 3;) {  // three business losses
+        const std::size_t i = anyRow(rng);
+        if (income[i] < 0) continue;
+        income[i] = std::round(kMinIncome * (0.05 + 0.95 * u01(rng)));
+        ++k;
+    }
+    boost::random::normal_distribution<double> z(0.0, 1.0);
+    static const std::array<double, 4> regionHousing = {0.15, -0.05, -0.10, 0.20};
+    for (std::size_t i = 0; i < rows; ++i) {
+        const auto& h = hs[i];
+        const double logIncome = std::log(std::max(income[i], 5'000.0) / 50'000.0);
+        const double size = static_cast<double>(std::min(h.familySize, 5));
+        const double foodDev = 0.30 * z(rng);
+        food[i] = std::round(std::exp(std::log(7'500.0) + 0.35 * logIncome + 0.10 * size +
+                                      (h.age == Age65plus ? -0.10 : 0.0) + foodDev));
+        housing[i] =
+            std::round(std::exp(std::log(18'000.0) + 0.55 * logIncome +
+                                regionHousing[static_cast<std::size_t>(h.region)] +
+                                (h.urban == 0 ? 0.10 : -0.15) + 0.25 * foodDev + 0.35 * z(rng)));
+    }
+    const auto codes = [&](std::int32_t Household::*field) {
+        std::vector<std::int32_t> c(rows);
+        for (std::size_t i = 0; i < rows; ++i) c[i] = hs[i].*field;
+        return c;
+    };
+    Table t;
+    const auto add = [&t](Column c) { (void)t.addColumn(std::move(c)); };  // names are distinct
+    add(Column::categorical("gender", codes(&Household::gender), textLevels({"male", "female"})));
+    add(Column::categorical("age", codes(&Household::age),
+                            textLevels({"under 25", "25-34", "35-49", "50-64", "65 and over"})));
+    add(Column::categorical(
+        "education", codes(&Household::education),
+        textLevels({"grades 1-8 or none", "grades 9-12 no diploma", "high school graduate",
+                    "some college", "associate degree", "bachelor's degree", "master's degree",
+                    "professional or doctorate"})));
+    add(Column::categorical("region", codes(&Household::region),
+                            textLevels({"Northeast", "Midwest", "South", "West"})));
+    add(Column::categorical("urban", codes(&Household::urban), textLevels({"urban", "rural"})));
+    add(Column::categorical("family_size", codes(&Household::familySize), familySizeLevels()));
+    add(Column::categorical("earners", codes(&Household::earners),
+                            textLevels({"1 earner", "2+ earners"})));
+    add(Column::numeric("income", std::move(income)));
+    add(Column::numeric("exp_food", std::move(food)));
+    add(Column::numeric("exp_housing", std::move(housing)));
+    return t;
+}
+
 }  // namespace ppsynth::data::detail

@@ -200,8 +200,24 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     mf.privacy.convergence.diagnosed = r->epsilonDiagnostics.diagnosed;
     mf.privacy.convergence.converged = r->epsilonDiagnostics.converged;
     mf.privacy.convergence.reasons = r->epsilonDiagnostics.reasons;
-    mf.notes.push_back("The target '" + config.data.target +
-                       "' is synthetic in every dataset; the predictors are the original values.");
+    if (config.data.targets.size() > 1) {
+        // Several sensitive variables: every one of them is synthetic, under one epsilon.
+        std::string names;
+        for (std::size_t k = 0; k < config.data.targets.size(); ++k)
+            names += (k == 0                                ? "'"
+                      : k + 1 == config.data.targets.size() ? " and '"
+                                                            : ", '") +
+                     config.data.targets[k] + "'";
+        mf.notes.push_back(
+            "The sensitive variables " + names +
+            " are all synthetic in every dataset, drawn together (each given the predictors and "
+            "the synthetic values of the ones before it); the epsilon above covers the release "
+            "of all of them together, not each one. The other columns are the original values.");
+    } else {
+        mf.notes.push_back(
+            "The target '" + config.data.target +
+            "' is synthetic in every dataset; the predictors are the original values.");
+    }
     return mf;
 }
 

@@ -12,6 +12,7 @@
 #include "ppsynth/privacy/box_risk.hpp"
 #include "ppsynth/privacy/scaled_weight.hpp"
 #include "ppsynth/study/joint_model.hpp"
+#include "ppsynth/study/joint_utility.hpp"
 #include "ppsynth/study/record_bounds.hpp"
 #include "ppsynth/study/run_checks.hpp"
 #include "ppsynth/study/run_data.hpp"
@@ -403,8 +404,6 @@ class Runner {
             r.utilityError = inputs.message();
             return;
         }
-        // Several sensitive variables: the utility measures of the first one.
-        for (auto& d : inputs->synthetic) d.resize(inputs->original.size());
         inputs->originalSeed = utilitySeed(config_.mcmc.seed, "confidential data");
         const std::string stage = r.name + ": utility";
         ProgressCallback progress = [this, stage](const Progress& p) {
@@ -413,8 +412,14 @@ class Runner {
             q.stage = stage;
             return report(options_.progress, q);
         };
-        auto u = computeUtility(*inputs, config_.utility, utilitySeed(config_.mcmc.seed, r.name),
-                                config_.mcmc.threads, progress);
+        // Several sensitive variables: each variable's measures and the joint ones.
+        if (variables_ > 1) inputs->original = yOriginal_;
+        auto u =
+            variables_ > 1
+                ? computeSeveralUtility(*inputs, sensitiveVariables(config_), config_.utility,
+                                        config_.mcmc.seed, r.name, config_.mcmc.threads, progress)
+                : computeUtility(*inputs, config_.utility, utilitySeed(config_.mcmc.seed, r.name),
+                                 config_.mcmc.threads, progress);
         if (u)
             r.utility = std::move(*u);
         else

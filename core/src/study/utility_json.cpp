@@ -135,9 +135,66 @@ utility::Statistic readStatistic(const ordered_json& j, const std::string& path)
     throw ReadError{path + ".kind must be mean, median or quantile"};
 }
 
-}  // namespace
+ordered_json termJson(const RegressionTerm& t) {
+    return {{"term", t.term},
+            {"original", interval(t.original)},
+            {"synthetic", interval(t.synthetic)},
+            {"ci_overlap", num(t.ciOverlap)},
+            {"df", num(t.df)},
+            {"b", num(t.b)},
+            {"ubar", num(t.ubar)}};
+}
 
-std::string toJson(const UtilityReport& r, int indent) {
+ordered_json pmseJson(const PmseReport& p) {
+    return {{"computed", p.computed},
+            {"pmse", num(p.pmse)},
+            {"s_pmse", num(p.sPmse)},
+            {"s_pmse_reference", num(p.sPmseReference)},
+            {"s_pmse_reference_note", p.referenceNote},
+            {"k", p.k},
+            {"c", num(p.c)},
+            {"N", p.N},
+            {"per_dataset_pmse", nums(p.perDatasetPmse)},
+            {"per_dataset_s_pmse", nums(p.perDatasetSPmse)},
+            {"warnings", p.warnings}};
+}
+
+ordered_json jointJson(const JointUtility& u) {
+    ordered_json j;
+    j["targets"] = u.targets;
+    j["pmse"] = pmseJson(u.pmse);
+    ordered_json regs = ordered_json::array();
+    for (const auto& r : u.regressions) {
+        ordered_json terms = ordered_json::array();
+        for (const auto& t : r.terms) terms.push_back(termJson(t));
+        regs.push_back({{"target", r.target},
+                        {"terms", std::move(terms)},
+                        {"mean_overlap", num(r.meanOverlap)},
+                        {"warning", r.warning}});
+    }
+    j["regressions"] = std::move(regs);
+    const auto& c = u.correlation;
+    ordered_json pairs = ordered_json::array();
+    for (const auto& p : c.pairs)
+        pairs.push_back({{"a", p.a},
+                         {"b", p.b},
+                         {"original", num(p.original)},
+                         {"synthetic", num(p.synthetic)},
+                         {"difference", num(p.difference)},
+                         {"mean_abs_difference", num(p.meanAbsDifference)},
+                         {"per_dataset", nums(p.perDataset)}});
+    j["correlation"] = {{"computed", u.correlationComputed},
+                        {"norm", "frobenius"},
+                        {"frobenius", num(u.correlationComputed ? c.frobenius : kUndefined)},
+                        {"per_dataset_frobenius", nums(c.perDatasetFrobenius)},
+                        {"max_abs", num(u.correlationComputed ? c.maxAbs : kUndefined)},
+                        {"pairs", std::move(pairs)}};
+    j["warnings"] = u.warnings;
+    j["seconds"] = u.seconds;
+    return j;
+}
+
+ordered_json reportJson(const UtilityReport& r) {
     ordered_json j;
     j["target"] = r.target;
     j["records"] = r.records;
@@ -163,32 +220,14 @@ std::string toJson(const UtilityReport& r, int indent) {
     }
     j["statistics"] = std::move(stats);
     ordered_json reg = ordered_json::array();
-    for (const auto& t : r.regression)
-        reg.push_back({{"term", t.term},
-                       {"original", interval(t.original)},
-                       {"synthetic", interval(t.synthetic)},
-                       {"ci_overlap", num(t.ciOverlap)},
-                       {"df", num(t.df)},
-                       {"b", num(t.b)},
-                       {"ubar", num(t.ubar)}});
+    for (const auto& t : r.regression) reg.push_back(termJson(t));
     j["regression"] = std::move(reg);
     j["regression_mean_overlap"] = num(r.regressionMeanOverlap);
     ordered_json perEcdf = ordered_json::array();
     for (const auto& d : r.ecdf.perDataset)
         perEcdf.push_back({{"U_m", num(d.maxAbs)}, {"U_a", num(d.meanSquare)}});
     j["ecdf"] = {{"U_m", num(r.ecdf.Um)}, {"U_a", num(r.ecdf.Ua)}, {"per_dataset", perEcdf}};
-    const auto& p = r.pmse;
-    j["pmse"] = {{"computed", p.computed},
-                 {"pmse", num(p.pmse)},
-                 {"s_pmse", num(p.sPmse)},
-                 {"s_pmse_reference", num(p.sPmseReference)},
-                 {"s_pmse_reference_note", p.referenceNote},
-                 {"k", p.k},
-                 {"c", num(p.c)},
-                 {"N", p.N},
-                 {"per_dataset_pmse", nums(p.perDatasetPmse)},
-                 {"per_dataset_s_pmse", nums(p.perDatasetSPmse)},
-                 {"warnings", p.warnings}};
+    j["pmse"] = pmseJson(r.pmse);
     ordered_json params = ordered_json::array();
     for (const auto& c : r.parameters)
         params.push_back({{"name", c.name},
@@ -202,8 +241,170 @@ std::string toJson(const UtilityReport& r, int indent) {
                     {"ecdf", r.seconds.ecdf},
                     {"pmse", r.seconds.pmse},
                     {"total", r.seconds.total}};
-    return j.dump(indent);
+    // Several sensitive variables only, so a one-variable report is written as before.
+    if (!r.variables.empty()) {
+        ordered_json vars = ordered_json::array();
+        for (const auto& v : r.variables) vars.push_back(reportJson(v));
+        j["variables"] = std::move(vars);
+    }
+    if (r.joint) j["joint"] = jointJson(*r.joint);
+    return j;
 }
+
+}  // namespace
+
+std::string toJson(const UtilityReport& r, int indent) {
+    return reportJson(r).dump(indent);
+}
+
+namespace {
+
+RegressionTerm readTerm(const ordered_json& o, const std::string& p) {
+    RegressionTerm t;
+    t.term = readString(o, "term", p);
+    t.original = readInterval(o, "original", p);
+    t.synthetic = readInterval(o, "synthetic", p);
+    t.ciOverlap = readNum(o, "ci_overlap", p);
+    t.df = readNumOr(o, "df", p, kUndefined);
+    t.b = readNumOr(o, "b", p, kUndefined);
+    t.ubar = readNumOr(o, "ubar", p, kUndefined);
+    return t;
+}
+
+PmseReport readPmse(const ordered_json& pm, const std::string& pp) {
+    PmseReport r;
+    r.computed = pm.contains("computed")
+                     ? pm.at("computed").is_boolean() && pm.at("computed").get<bool>()
+                     : std::isfinite(readNum(pm, "pmse", pp));
+    r.pmse = readNum(pm, "pmse", pp);
+    r.sPmse = readNum(pm, "s_pmse", pp);
+    r.sPmseReference = readNumOr(pm, "s_pmse_reference", pp, kUndefined);
+    r.referenceNote = readString(pm, "s_pmse_reference_note", pp);
+    r.k = static_cast<int>(readNumOr(pm, "k", pp, 0));
+    r.c = readNumOr(pm, "c", pp, kUndefined);
+    r.N = static_cast<std::size_t>(readNumOr(pm, "N", pp, 0));
+    r.perDatasetPmse = readNums(pm, "per_dataset_pmse", pp);
+    r.perDatasetSPmse = readNums(pm, "per_dataset_s_pmse", pp);
+    r.warnings = readStrings(pm, "warnings", pp);
+    return r;
+}
+
+JointUtility readJoint(const ordered_json& j, const std::string& u) {
+    JointUtility r;
+    r.targets = readStrings(j, "targets", u);
+    r.pmse = readPmse(object(j, "pmse", u), u + ".pmse");
+    const auto& regs = list(j, "regressions", u);
+    for (std::size_t i = 0; i < regs.size(); ++i) {
+        const std::string p = u + ".regressions[" + std::to_string(i) + "]";
+        JointRegression g;
+        g.target = readString(regs[i], "target", p);
+        const auto& terms = list(regs[i], "terms", p);
+        for (std::size_t t = 0; t < terms.size(); ++t)
+            g.terms.push_back(readTerm(terms[t], p + ".terms[" + std::to_string(t) + "]"));
+        g.meanOverlap = readNumOr(regs[i], "mean_overlap", p, kUndefined);
+        g.warning = readString(regs[i], "warning", p);
+        r.regressions.push_back(std::move(g));
+    }
+    const auto& c = object(j, "correlation", u);
+    const std::string cp = u + ".correlation";
+    r.correlationComputed =
+        c.contains("computed") && c.at("computed").is_boolean() && c.at("computed").get<bool>();
+    r.correlation.frobenius = readNumOr(c, "frobenius", cp, kUndefined);
+    r.correlation.perDatasetFrobenius = readNums(c, "per_dataset_frobenius", cp);
+    r.correlation.maxAbs = readNumOr(c, "max_abs", cp, kUndefined);
+    const auto& pairs = list(c, "pairs", cp);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const std::string p = cp + ".pairs[" + std::to_string(i) + "]";
+        utility::CorrelationPair q;
+        q.a = readString(pairs[i], "a", p);
+        q.b = readString(pairs[i], "b", p);
+        q.original = readNum(pairs[i], "original", p);
+        q.synthetic = readNum(pairs[i], "synthetic", p);
+        q.difference = readNum(pairs[i], "difference", p);
+        q.meanAbsDifference = readNumOr(pairs[i], "mean_abs_difference", p, kUndefined);
+        q.perDataset = readNums(pairs[i], "per_dataset", p);
+        r.correlation.pairs.push_back(std::move(q));
+    }
+    r.warnings = readStrings(j, "warnings", u);
+    r.seconds = readNumOr(j, "seconds", u, 0);
+    return r;
+}
+
+UtilityReport readReport(const ordered_json& j, const std::string& u) {
+    UtilityReport r;
+    r.target = readString(j, "target", u);
+    r.records = static_cast<std::size_t>(readNumOr(j, "records", u, 0));
+    r.datasets = static_cast<std::size_t>(readNumOr(j, "datasets", u, 0));
+    r.fullySynthetic = j.contains("fully_synthetic") && j.at("fully_synthetic").is_boolean() &&
+                       j.at("fully_synthetic").get<bool>();
+    r.level = readNumOr(j, "level", u, 0.95);
+    r.bootstrap = static_cast<int>(readNumOr(j, "bootstrap", u, 0));
+    r.grid = readNums(j, "grid", u);
+    const auto& stats = list(j, "statistics", u);
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+        const std::string p = u + ".statistics[" + std::to_string(i) + "]";
+        const auto& o = stats[i];
+        StatisticUtility s;
+        s.statistic = readStatistic(o, p);
+        s.name = readString(o, "name", p);
+        s.original = readInterval(o, "original", p);
+        s.originalSe = readNumOr(object(o, "original", p), "se", p, kUndefined);
+        s.synthetic = readInterval(o, "synthetic", p);
+        s.syntheticSe = readNumOr(object(o, "synthetic", p), "se", p, kUndefined);
+        s.ciOverlap = readNum(o, "ci_overlap", p);
+        s.perDataset = readNums(o, "per_dataset", p);
+        s.originalQuantiles = readNums(o, "original_quantiles", p);
+        s.syntheticQuantiles = readNums(o, "synthetic_quantiles", p);
+        r.statistics.push_back(std::move(s));
+    }
+    const auto& reg = list(j, "regression", u);
+    for (std::size_t i = 0; i < reg.size(); ++i) {
+        const std::string p = u + ".regression[" + std::to_string(i) + "]";
+        const auto& o = reg[i];
+        r.regression.push_back(readTerm(o, p));
+    }
+    r.regressionMeanOverlap = readNumOr(j, "regression_mean_overlap", u, kUndefined);
+    const auto& e = object(j, "ecdf", u);
+    r.ecdf.Um = readNum(e, "U_m", u + ".ecdf");
+    r.ecdf.Ua = readNum(e, "U_a", u + ".ecdf");
+    const auto& pe = list(e, "per_dataset", u + ".ecdf");
+    for (std::size_t i = 0; i < pe.size(); ++i) {
+        const std::string p = u + ".ecdf.per_dataset[" + std::to_string(i) + "]";
+        r.ecdf.perDataset.push_back({readNum(pe[i], "U_m", p), readNum(pe[i], "U_a", p)});
+    }
+    r.pmse = readPmse(object(j, "pmse", u), u + ".pmse");
+    const auto& params = list(j, "parameters", u);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const std::string p = u + ".parameters[" + std::to_string(i) + "]";
+        ParameterComparison c;
+        c.name = readString(params[i], "name", p);
+        c.weighted = readParameter(params[i], "weighted", p, c.name);
+        c.unweighted = readParameter(params[i], "unweighted", p, c.name);
+        c.widthRatio = readNum(params[i], "width_ratio", p);
+        r.parameters.push_back(std::move(c));
+    }
+    r.warnings = readStrings(j, "warnings", u);
+    if (j.contains("seconds") && j.at("seconds").is_object()) {
+        const auto& s = j.at("seconds");
+        const std::string p = u + ".seconds";
+        r.seconds = {readNumOr(s, "bootstrap", p, 0), readNumOr(s, "regression", p, 0),
+                     readNumOr(s, "ecdf", p, 0), readNumOr(s, "pmse", p, 0),
+                     readNumOr(s, "total", p, 0)};
+    }
+    const auto& vars = list(j, "variables", u);
+    for (std::size_t i = 0; i < vars.size(); ++i) {
+        const std::string p = u + ".variables[" + std::to_string(i) + "]";
+        if (!vars[i].is_object()) throw ReadError{p + " must be an object"};
+        r.variables.push_back(readReport(vars[i], p));
+    }
+    if (j.contains("joint")) {
+        if (!j.at("joint").is_object()) throw ReadError{u + ": 'joint' must be an object"};
+        r.joint = readJoint(j.at("joint"), u + ".joint");
+    }
+    return r;
+}
+
+}  // namespace
 
 Expected<UtilityReport> utilityReportFromJson(const std::string& text) {
     const ordered_json j = ordered_json::parse(text, nullptr, false);
@@ -214,89 +415,7 @@ Expected<UtilityReport> utilityReportFromJson(const std::string& text) {
         return Error{"the utility measures failed in this run: " +
                      j.at("error").get<std::string>()};
     try {
-        UtilityReport r;
-        r.target = readString(j, "target", u);
-        r.records = static_cast<std::size_t>(readNumOr(j, "records", u, 0));
-        r.datasets = static_cast<std::size_t>(readNumOr(j, "datasets", u, 0));
-        r.fullySynthetic = j.contains("fully_synthetic") && j.at("fully_synthetic").is_boolean() &&
-                           j.at("fully_synthetic").get<bool>();
-        r.level = readNumOr(j, "level", u, 0.95);
-        r.bootstrap = static_cast<int>(readNumOr(j, "bootstrap", u, 0));
-        r.grid = readNums(j, "grid", u);
-        const auto& stats = list(j, "statistics", u);
-        for (std::size_t i = 0; i < stats.size(); ++i) {
-            const std::string p = u + ".statistics[" + std::to_string(i) + "]";
-            const auto& o = stats[i];
-            StatisticUtility s;
-            s.statistic = readStatistic(o, p);
-            s.name = readString(o, "name", p);
-            s.original = readInterval(o, "original", p);
-            s.originalSe = readNumOr(object(o, "original", p), "se", p, kUndefined);
-            s.synthetic = readInterval(o, "synthetic", p);
-            s.syntheticSe = readNumOr(object(o, "synthetic", p), "se", p, kUndefined);
-            s.ciOverlap = readNum(o, "ci_overlap", p);
-            s.perDataset = readNums(o, "per_dataset", p);
-            s.originalQuantiles = readNums(o, "original_quantiles", p);
-            s.syntheticQuantiles = readNums(o, "synthetic_quantiles", p);
-            r.statistics.push_back(std::move(s));
-        }
-        const auto& reg = list(j, "regression", u);
-        for (std::size_t i = 0; i < reg.size(); ++i) {
-            const std::string p = u + ".regression[" + std::to_string(i) + "]";
-            const auto& o = reg[i];
-            RegressionTerm t;
-            t.term = readString(o, "term", p);
-            t.original = readInterval(o, "original", p);
-            t.synthetic = readInterval(o, "synthetic", p);
-            t.ciOverlap = readNum(o, "ci_overlap", p);
-            t.df = readNumOr(o, "df", p, kUndefined);
-            t.b = readNumOr(o, "b", p, kUndefined);
-            t.ubar = readNumOr(o, "ubar", p, kUndefined);
-            r.regression.push_back(std::move(t));
-        }
-        r.regressionMeanOverlap = readNumOr(j, "regression_mean_overlap", u, kUndefined);
-        const auto& e = object(j, "ecdf", u);
-        r.ecdf.Um = readNum(e, "U_m", u + ".ecdf");
-        r.ecdf.Ua = readNum(e, "U_a", u + ".ecdf");
-        const auto& pe = list(e, "per_dataset", u + ".ecdf");
-        for (std::size_t i = 0; i < pe.size(); ++i) {
-            const std::string p = u + ".ecdf.per_dataset[" + std::to_string(i) + "]";
-            r.ecdf.perDataset.push_back({readNum(pe[i], "U_m", p), readNum(pe[i], "U_a", p)});
-        }
-        const auto& pm = object(j, "pmse", u);
-        const std::string pp = u + ".pmse";
-        r.pmse.computed = pm.contains("computed")
-                              ? pm.at("computed").is_boolean() && pm.at("computed").get<bool>()
-                              : std::isfinite(readNum(pm, "pmse", pp));
-        r.pmse.pmse = readNum(pm, "pmse", pp);
-        r.pmse.sPmse = readNum(pm, "s_pmse", pp);
-        r.pmse.sPmseReference = readNumOr(pm, "s_pmse_reference", pp, kUndefined);
-        r.pmse.referenceNote = readString(pm, "s_pmse_reference_note", pp);
-        r.pmse.k = static_cast<int>(readNumOr(pm, "k", pp, 0));
-        r.pmse.c = readNumOr(pm, "c", pp, kUndefined);
-        r.pmse.N = static_cast<std::size_t>(readNumOr(pm, "N", pp, 0));
-        r.pmse.perDatasetPmse = readNums(pm, "per_dataset_pmse", pp);
-        r.pmse.perDatasetSPmse = readNums(pm, "per_dataset_s_pmse", pp);
-        r.pmse.warnings = readStrings(pm, "warnings", pp);
-        const auto& params = list(j, "parameters", u);
-        for (std::size_t i = 0; i < params.size(); ++i) {
-            const std::string p = u + ".parameters[" + std::to_string(i) + "]";
-            ParameterComparison c;
-            c.name = readString(params[i], "name", p);
-            c.weighted = readParameter(params[i], "weighted", p, c.name);
-            c.unweighted = readParameter(params[i], "unweighted", p, c.name);
-            c.widthRatio = readNum(params[i], "width_ratio", p);
-            r.parameters.push_back(std::move(c));
-        }
-        r.warnings = readStrings(j, "warnings", u);
-        if (j.contains("seconds") && j.at("seconds").is_object()) {
-            const auto& s = j.at("seconds");
-            const std::string p = u + ".seconds";
-            r.seconds = {readNumOr(s, "bootstrap", p, 0), readNumOr(s, "regression", p, 0),
-                         readNumOr(s, "ecdf", p, 0), readNumOr(s, "pmse", p, 0),
-                         readNumOr(s, "total", p, 0)};
-        }
-        return r;
+        return readReport(j, u);
     } catch (const ReadError& e) {
         return Error{e.message};
     } catch (const nlohmann::json::exception& e) {

@@ -13,7 +13,7 @@
 
 namespace ppsynth::data {
 
-enum class ExampleId { Poisson, NbMixture, IncomeSurvey, LognormalMixture };
+enum class ExampleId { Poisson, NbMixture, IncomeSurvey, LognormalMixture, HouseholdSpending };
 
 struct ExampleInfo {
     ExampleId id;

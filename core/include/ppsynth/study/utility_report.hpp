@@ -22,6 +22,7 @@
 #include "ppsynth/common/progress.hpp"
 #include "ppsynth/study/fit.hpp"
 #include "ppsynth/study/utility_options.hpp"
+#include "ppsynth/utility/correlation_difference.hpp"
 #include "ppsynth/utility/ecdf.hpp"
 #include "ppsynth/utility/statistics.hpp"
 
@@ -102,6 +103,26 @@ struct ParameterComparison {
     double widthRatio = kUndefined;
 };
 
+// Several sensitive variables (METHOD.md section 9): one sensitive variable regressed on the
+// chosen predictors and the other sensitive variables.
+struct JointRegression {
+    std::string target;                 // the response
+    std::vector<RegressionTerm> terms;  // predictors' columns, then the other variables
+    double meanOverlap = kUndefined;
+    std::string warning;  // why there are no terms (m = 1, a rank-deficient design)
+};
+
+// The joint measures of q >= 2 sensitive variables (study/joint_utility.hpp).
+struct JointUtility {
+    std::vector<std::string> targets;
+    PmseReport pmse;  // propensity model on the predictors and every sensitive variable
+    std::vector<JointRegression> regressions;  // one per sensitive variable, in order
+    bool correlationComputed = false;
+    utility::CorrelationDifference correlation;
+    std::vector<std::string> warnings;
+    double seconds = 0;
+};
+
 struct UtilitySeconds {
     double bootstrap = 0, regression = 0, ecdf = 0, pmse = 0, total = 0;
 };
@@ -122,6 +143,11 @@ struct UtilityReport {
     std::vector<ParameterComparison> parameters;  // empty outside runs
     std::vector<std::string> warnings;            // every measure's warnings, in words
     UtilitySeconds seconds;
+    // Several sensitive variables: the measures above are the first variable's, `variables`
+    // holds every variable's own report (the first included; each with empty `variables`),
+    // `joint` the joint measures. Both empty with one sensitive variable.
+    std::vector<UtilityReport> variables;
+    std::optional<JointUtility> joint;
 };
 
 // Everything the report is computed from; y on the released (original) scale, one entry per
