@@ -1,10 +1,9 @@
 #include "study/resumable_folder.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "common/read_text.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/destination.hpp"
 #include "ppsynth/common/engine_revision.hpp"
@@ -16,14 +15,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::optional<std::string> readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 Status writeText(const fs::path& path, const std::string& text) {
     return writeFileAtomically(path.string(), [&](std::ostream& out) -> Status {
@@ -127,7 +118,7 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     const std::string config = stamped(canonicalConfig, stamp);
     if (fs::exists(root, ec)) {
         if (!fs::is_directory(root, ec)) return Error{"'" + dir + "' exists and is not a folder"};
-        auto old = readText(configPath);
+        auto old = readFileText(configPath);
         if (!old) {
             if (!fs::is_empty(root, ec))
                 return Error{"'" + dir + "' is not empty and holds no " + kind +
@@ -154,7 +145,7 @@ Expected<ResumableFolder> ResumableFolder::openPlanned(const std::string& dir,
                                                        const std::string& canonicalConfig,
                                                        const FolderStamp& stamp) {
     const fs::path configPath = fs::path(dir) / "config.json";
-    auto old = readText(configPath);
+    auto old = readFileText(configPath);
     std::error_code ec;
     if (!old || !fs::is_directory(fs::path(dir) / "items", ec))
         return Error{"'" + dir + "' is not a planned " + kind +
@@ -177,7 +168,7 @@ std::string ResumableFolder::settingsOf(const std::string& configJson) {
 std::optional<std::string> ResumableFolder::load(const std::string& item) const {
     auto path = pathInside(dir_, "items/" + item + ".json");
     if (!path) return std::nullopt;
-    return readText(*path);
+    return readFileText(*path);
 }
 
 Status ResumableFolder::save(const std::string& item, const std::string& text) const {
