@@ -44,6 +44,13 @@ class TstCliItems : public QObject {
         auto early = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--items", "2-x"});
         QCOMPARE(early.code, 2);
         QVERIFY2(early.err.contains("A-B"), early.err.constData());
+        // A grid point waits for item 0, which saves the unweighted fit the points share.
+        auto waiting = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--item", "1"});
+        QCOMPARE(waiting.code, 1);
+        QVERIFY2(waiting.err.contains("compute item 0 first"), waiting.err.constData());
+        QVERIFY(!fs::exists(split / "items" / "point_1.json"));
+        auto zero = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--item", "0"});
+        QVERIFY2(zero.code == 0, zero.err.constData());
         // Items 1, 2 and 2 again, three processes at the same moment; then 0 and 3.
         std::vector<std::unique_ptr<QProcess>> running;
         for (const char* item : {"1", "2", "2"}) {
@@ -57,7 +64,9 @@ class TstCliItems : public QObject {
         }
         auto rest = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--items", "0-3"});
         QVERIFY2(rest.code == 0, rest.err.constData());
-        QVERIFY2(rest.err.contains("2 computed, 2 already saved"), rest.err.constData());
+        QVERIFY2(rest.err.contains("1 computed, 3 already saved"), rest.err.constData());
+        QVERIFY2(rest.err.contains("the shared unweighted fit read from item 0's"),
+                 rest.err.constData());
         QVERIFY(!fs::exists(split / "sweep.csv"));
         auto assembled = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split)});
         QVERIFY2(assembled.code == 0, assembled.err.constData());

@@ -8,6 +8,7 @@
 #include "ppsynth/common/destination.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/safe_name.hpp"
+#include "ppsynth/common/sha256.hpp"
 
 namespace ppsynth::study::detail {
 
@@ -137,7 +138,7 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     if (!fs::exists(configPath, ec))
         if (auto s = writeText(configPath, config); !s)
             return s.message().empty() ? Error{"write failed"} : s.error();
-    return ResumableFolder(dir);
+    return ResumableFolder(dir, sha256Hex(config));
 }
 
 Expected<ResumableFolder> ResumableFolder::openPlanned(const std::string& dir,
@@ -151,11 +152,10 @@ Expected<ResumableFolder> ResumableFolder::openPlanned(const std::string& dir,
         return Error{"'" + dir + "' is not a planned " + kind +
                      " (no config.json or items/ in it): run the same command with --plan "
                      "instead of --item first"};
-    if (auto why =
-            configDifference(*old, stamped(canonicalConfig, stamp), configPath, stamp, dir, kind);
-        !why.empty())
+    const std::string config = stamped(canonicalConfig, stamp);
+    if (auto why = configDifference(*old, config, configPath, stamp, dir, kind); !why.empty())
         return Error{why};
-    return ResumableFolder(dir);
+    return ResumableFolder(dir, sha256Hex(config));
 }
 
 std::string ResumableFolder::settingsOf(const std::string& configJson) {
@@ -182,6 +182,12 @@ Status ResumableFolder::writeOutput(const std::string& name, const std::string& 
     auto path = pathInside(dir_, name);
     if (!path) return path.status();
     return writeText(*path, text);
+}
+
+std::optional<std::string> ResumableFolder::readFile(const std::string& name) const {
+    auto path = pathInside(dir_, name);
+    if (!path) return std::nullopt;
+    return readFileText(*path);
 }
 
 Status ResumableFolder::writePlan(const std::string& kind, const std::vector<std::string>& names,
