@@ -181,6 +181,21 @@ std::vector<ItemStatus> itemStates(const Plan& plan) {
                     jobOf[i.get<std::size_t>()] = id;
             }
     }
+    // Jobs submit.sh submitted when run by hand: "JOB ITEMS" lines (a line cut short by a
+    // killed script is skipped).
+    if (auto text = readFileText(submitShellJobsPath(plan))) {
+        std::istringstream lines(*text);
+        for (std::string line; std::getline(lines, line);) {
+            std::istringstream fields(line);
+            std::string id, spec;
+            fields >> id >> spec;
+            auto items = parseArraySpec(spec);
+            if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos || !items)
+                continue;
+            jobs.push_back(id);
+            for (std::size_t i : *items) jobOf[i] = id;
+        }
+    }
     // (job, task) -> state, detail: sacct first (finished jobs, where accounting runs),
     // then squeue (what is queued now) over it.
     std::map<std::pair<std::string, std::size_t>, std::pair<std::string, std::string>> slurm;
