@@ -57,7 +57,11 @@ int runSweepCommand(const SweepArgs& a) {
     if (so.items) {
         std::cerr << "items " << so.items->first << "-" << so.items->last << " of " << a.out << ": "
                   << s->pointsRun << " computed, " << s->pointsResumed << " already saved ("
-                  << s->seconds << " s)\n";
+                  << s->seconds << " s"
+                  << (s->preparedLoaded ? "; the shared unweighted fit read from item 0's "
+                                          "items/unweighted.prepared"
+                                        : "")
+                  << ")\n";
         return 0;
     }
     std::cerr << "wrote " << a.out << " (" << s->pointsRun << " points run, " << s->pointsResumed

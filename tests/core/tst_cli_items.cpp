@@ -2,6 +2,7 @@
 // the real executable and no scheduler: items computed by separate processes, two of them at
 // the same moment, assemble the same results as one local run; the sbatch script runs one
 // item per array task with the grid points after the shared unweighted fit.
+#include <QFile>
 #include <QProcess>
 #include <QTest>
 #include <filesystem>
@@ -44,6 +45,13 @@ class TstCliItems : public QObject {
         auto early = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--items", "2-x"});
         QCOMPARE(early.code, 2);
         QVERIFY2(early.err.contains("A-B"), early.err.constData());
+        // A grid point waits for item 0, which saves the unweighted fit the points share.
+        auto waiting = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--item", "1"});
+        QCOMPARE(waiting.code, 1);
+        QVERIFY2(waiting.err.contains("compute item 0 first"), waiting.err.constData());
+        QVERIFY(!fs::exists(split / "items" / "point_1.json"));
+        auto zero = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--item", "0"});
+        QVERIFY2(zero.code == 0, zero.err.constData());
         // Items 1, 2 and 2 again, three processes at the same moment; then 0 and 3.
         std::vector<std::unique_ptr<QProcess>> running;
         for (const char* item : {"1", "2", "2"}) {
@@ -57,7 +65,9 @@ class TstCliItems : public QObject {
         }
         auto rest = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--items", "0-3"});
         QVERIFY2(rest.code == 0, rest.err.constData());
-        QVERIFY2(rest.err.contains("2 computed, 2 already saved"), rest.err.constData());
+        QVERIFY2(rest.err.contains("1 computed, 3 already saved"), rest.err.constData());
+        QVERIFY2(rest.err.contains("the shared unweighted fit read from item 0's"),
+                 rest.err.constData());
         QVERIFY(!fs::exists(split / "sweep.csv"));
         auto assembled = cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split)});
         QVERIFY2(assembled.code == 0, assembled.err.constData());
@@ -106,6 +116,44 @@ class TstCliItems : public QObject {
         QCOMPARE(status.code, 0);
         QVERIFY2(
             status.out.contains("0 of 4 done, 0 running, 0 pending, 0 failed, 4 not submitted"),
+            status.out.constData());
+    }
+    // submit.sh run by hand (after --dry-run, or where ppsynth cannot reach sbatch) records
+    // the jobs it submits, so `cluster status` follows them (a fake sbatch and squeue here).
+    void statusFollowsJobsSubmittedBySubmitShByHand() {
+        const fs::path split = dir_ / "sweep_by_hand";
+        QCOMPARE(cli({"sweep", q(dir_ / "sweep.json"), "--out", q(split), "--plan"}).code, 0);
+        QCOMPARE(cli({"cluster", "submit", q(split), "--dry-run"}).code, 0);
+        const fs::path bin = dir_ / "fake_slurm";
+        fs::create_directories(bin);
+        writeText(bin / "sbatch",
+                  "#!/bin/sh\nn=$(cat \"$0.next\" 2>/dev/null || echo 501)\n"
+                  "echo $((n + 1)) > \"$0.next\"\necho \"$n;cluster\"\n");
+        writeText(bin / "squeue",
+                  "#!/bin/sh\necho '501_0|RUNNING|None'\necho '502_1|PENDING|Dependency'\n"
+                  "echo '502_2|PENDING|Dependency'\necho '502_3|PENDING|Dependency'\n");
+        writeText(bin / "sacct", "#!/bin/sh\nexit 0\n");
+        for (const char* f : {"sbatch", "squeue", "sacct"})
+            fs::permissions(bin / f, fs::perms::owner_all, fs::perm_options::add);
+        struct RestorePath {
+            QByteArray path = qgetenv("PATH");
+            ~RestorePath() { qputenv("PATH", path); }
+        } restore;
+        qputenv("PATH", QFile::encodeName(q(bin)) + ":/usr/bin:/bin");
+        QProcess sh;
+        sh.start("/bin/bash", {q(split / "cluster" / "submit.sh")});
+        QVERIFY(sh.waitForFinished(30000));
+        QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
+        const QByteArray said = sh.readAllStandardOutput();
+        QVERIFY2(said.contains("submitted items 1-3 as job 502"), said.constData());
+        QVERIFY(!fs::exists(split / "cluster" / "jobs.json"));  // ppsynth submitted nothing
+        auto status = cli({"cluster", "status", q(split)});
+        QCOMPARE(status.code, 0);
+        QVERIFY2(status.out.contains("0 unweighted: running (job 501_0)"), status.out.constData());
+        QVERIFY2(status.out.contains("3 point_3: pending (job 502_3, Dependency)"),
+                 status.out.constData());
+        QVERIFY2(
+            status.out.contains("0 of 4 done, 1 running, 3 pending, 0 failed, 0 not submitted"),
             status.out.constData());
     }
     void resubmitKeepsTheFirstSubmissionsScript() {

@@ -97,8 +97,9 @@ class TstStudyItems : public QObject {
         const std::string split = test::scratchDir("tst_items_sweep_split");
         QVERIFY(study::runSweep(sweepConfig(), sweepData(), local).hasValue());
         QVERIFY(study::runSweep(sweepConfig(), sweepData(), split, plan()).hasValue());
-        // Out of order, each as its own call (its own unweighted fit), as array tasks run.
-        for (std::size_t i : {3u, 1u, 0u, 2u}) {
+        // Item 0 (the shared unweighted fit) first, then the points out of order, each as its
+        // own call (loading item 0's fit), as array tasks run.
+        for (std::size_t i : {0u, 3u, 1u, 2u}) {
             auto r = study::runSweep(sweepConfig(), sweepData(), split, items(i, i));
             QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
             QCOMPARE(r->pointsRun, std::size_t{1});

@@ -7,10 +7,11 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+
+#include "common/read_text.hpp"
 
 namespace ppsynth::study::cluster {
 
@@ -19,16 +20,8 @@ using nlohmann::json;
 
 namespace {
 
-std::optional<std::string> readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 bool itemSaved(const Plan& plan, const PlanItem& item) {
-    auto text = readText(fs::path(plan.dir) / item.file);
+    auto text = readFileText(fs::path(plan.dir) / item.file);
     return text && !json::parse(*text, nullptr, false).is_discarded();
 }
 
@@ -49,7 +42,7 @@ std::optional<Plan> readPlan(const std::string& dir, std::string& error) {
     std::error_code ec;
     const fs::path root = fs::absolute(dir, ec);
     const fs::path path = root / "plan.json";
-    auto text = readText(path);
+    auto text = readFileText(path);
     if (!text) {
         error = "'" + path.string() +
                 "' not found: plan the study first with `ppsynth-cli sweep|simulate CONFIG "
@@ -178,7 +171,7 @@ std::vector<ItemStatus> itemStates(const Plan& plan) {
     // Which job ran each item last (later submissions replace earlier ones).
     std::map<std::size_t, std::string> jobOf;
     std::vector<std::string> jobs;
-    if (auto text = readText(fs::path(plan.dir) / "cluster" / "jobs.json")) {
+    if (auto text = readFileText(fs::path(plan.dir) / "cluster" / "jobs.json")) {
         const json j = json::parse(*text, nullptr, false);
         if (j.is_object() && j.contains("jobs"))
             for (const auto& job : j.at("jobs")) {
@@ -187,6 +180,21 @@ std::vector<ItemStatus> itemStates(const Plan& plan) {
                 for (const auto& i : job.value("items", json::array()))
                     jobOf[i.get<std::size_t>()] = id;
             }
+    }
+    // Jobs submit.sh submitted when run by hand: "JOB ITEMS" lines (a line cut short by a
+    // killed script is skipped).
+    if (auto text = readFileText(submitShellJobsPath(plan))) {
+        std::istringstream lines(*text);
+        for (std::string line; std::getline(lines, line);) {
+            std::istringstream fields(line);
+            std::string id, spec;
+            fields >> id >> spec;
+            auto items = parseArraySpec(spec);
+            if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos || !items)
+                continue;
+            jobs.push_back(id);
+            for (std::size_t i : *items) jobOf[i] = id;
+        }
     }
     // (job, task) -> state, detail: sacct first (finished jobs, where accounting runs),
     // then squeue (what is queued now) over it.
@@ -265,7 +273,7 @@ Expected<ClusterStatus> clusterStatus(const std::string& dir, int logLines) {
 }
 
 std::string logTail(const Plan& plan, std::size_t item, int lines) {
-    auto text = readText(logPath(plan, item));
+    auto text = readFileText(logPath(plan, item));
     if (!text) return "";
     std::deque<std::string> last;
     std::istringstream in(*text);

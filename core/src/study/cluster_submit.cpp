@@ -98,6 +98,29 @@ std::string submitShellPath(const Plan& plan) {
     return (fs::path(plan.dir) / "cluster" / "submit.sh").string();
 }
 
+std::string submitShellJobsPath(const Plan& plan) {
+    return (fs::path(plan.dir) / "cluster" / "submit_sh_jobs.txt").string();
+}
+
+std::optional<std::vector<std::size_t>> parseArraySpec(const std::string& spec) {
+    std::vector<std::size_t> items;
+    std::istringstream parts(spec);
+    for (std::string part; std::getline(parts, part, ',');) {
+        const auto dash = part.find('-');
+        const std::string a = part.substr(0, dash);
+        const std::string b = dash == std::string::npos ? a : part.substr(dash + 1);
+        const auto digits = [](const std::string& t) {
+            return !t.empty() && t.size() < 10 && t.find_first_not_of("0123456789") == t.npos;
+        };
+        if (!digits(a) || !digits(b)) return std::nullopt;
+        const std::size_t from = std::stoul(a), to = std::stoul(b);
+        if (to < from || to - from > 1000000) return std::nullopt;
+        for (std::size_t i = from; i <= to; ++i) items.push_back(i);
+    }
+    if (items.empty()) return std::nullopt;
+    return items;
+}
+
 std::vector<std::string> sbatchArguments(const Plan& plan, const std::vector<std::size_t>& items,
                                          const std::string& dependency, int maxParallel) {
     std::vector<std::string> args{"--parsable", "--array=" + throttled(items, maxParallel)};
@@ -108,16 +131,20 @@ std::vector<std::string> sbatchArguments(const Plan& plan, const std::vector<std
 
 std::string submitShell(const Plan& plan, const Submission& s, int maxParallel) {
     const std::string script = shellQuote(scriptPath(plan));
+    const std::string jobs = shellQuote(submitShellJobsPath(plan));
     std::ostringstream sh;
-    sh << "#!/bin/bash\n# Submits the items of " << plan.dir << " to Slurm.\nset -euo pipefail\n";
+    sh << "#!/bin/bash\n# Submits the items of " << plan.dir << " to Slurm; records each job "
+       << "(id, items)\n# for `ppsynth-cli cluster status` in " << submitShellJobsPath(plan)
+       << ".\nset -euo pipefail\n";
     if (!s.first.empty())
         sh << "FIRST=$(sbatch --parsable --array=" << throttled(s.first, maxParallel) << " "
-           << script << ")\necho \"submitted items " << arraySpec(s.first)
-           << " as job ${FIRST%%;*}\"\n";
+           << script << ")\necho \"${FIRST%%;*} " << arraySpec(s.first) << "\" >> " << jobs
+           << "\necho \"submitted items " << arraySpec(s.first) << " as job ${FIRST%%;*}\"\n";
     if (!s.second.empty())
         sh << "SECOND=$(sbatch --parsable --array=" << throttled(s.second, maxParallel)
            << (s.first.empty() ? "" : " --dependency=afterok:${FIRST%%;*}") << " " << script
-           << ")\necho \"submitted items " << arraySpec(s.second) << " as job ${SECOND%%;*}\"\n";
+           << ")\necho \"${SECOND%%;*} " << arraySpec(s.second) << "\" >> " << jobs
+           << "\necho \"submitted items " << arraySpec(s.second) << " as job ${SECOND%%;*}\"\n";
     return sh.str();
 }
 

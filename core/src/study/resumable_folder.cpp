@@ -1,14 +1,14 @@
 #include "study/resumable_folder.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "common/read_text.hpp"
 #include "ppsynth/common/atomic_file.hpp"
 #include "ppsynth/common/destination.hpp"
 #include "ppsynth/common/engine_revision.hpp"
 #include "ppsynth/common/safe_name.hpp"
+#include "ppsynth/common/sha256.hpp"
 
 namespace ppsynth::study::detail {
 
@@ -16,14 +16,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::optional<std::string> readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 Status writeText(const fs::path& path, const std::string& text) {
     return writeFileAtomically(path.string(), [&](std::ostream& out) -> Status {
@@ -127,7 +119,7 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     const std::string config = stamped(canonicalConfig, stamp);
     if (fs::exists(root, ec)) {
         if (!fs::is_directory(root, ec)) return Error{"'" + dir + "' exists and is not a folder"};
-        auto old = readText(configPath);
+        auto old = readFileText(configPath);
         if (!old) {
             if (!fs::is_empty(root, ec))
                 return Error{"'" + dir + "' is not empty and holds no " + kind +
@@ -146,7 +138,7 @@ Expected<ResumableFolder> ResumableFolder::open(const std::string& dir, const st
     if (!fs::exists(configPath, ec))
         if (auto s = writeText(configPath, config); !s)
             return s.message().empty() ? Error{"write failed"} : s.error();
-    return ResumableFolder(dir);
+    return ResumableFolder(dir, sha256Hex(config));
 }
 
 Expected<ResumableFolder> ResumableFolder::openPlanned(const std::string& dir,
@@ -154,17 +146,16 @@ Expected<ResumableFolder> ResumableFolder::openPlanned(const std::string& dir,
                                                        const std::string& canonicalConfig,
                                                        const FolderStamp& stamp) {
     const fs::path configPath = fs::path(dir) / "config.json";
-    auto old = readText(configPath);
+    auto old = readFileText(configPath);
     std::error_code ec;
     if (!old || !fs::is_directory(fs::path(dir) / "items", ec))
         return Error{"'" + dir + "' is not a planned " + kind +
                      " (no config.json or items/ in it): run the same command with --plan "
                      "instead of --item first"};
-    if (auto why =
-            configDifference(*old, stamped(canonicalConfig, stamp), configPath, stamp, dir, kind);
-        !why.empty())
+    const std::string config = stamped(canonicalConfig, stamp);
+    if (auto why = configDifference(*old, config, configPath, stamp, dir, kind); !why.empty())
         return Error{why};
-    return ResumableFolder(dir);
+    return ResumableFolder(dir, sha256Hex(config));
 }
 
 std::string ResumableFolder::settingsOf(const std::string& configJson) {
@@ -177,7 +168,7 @@ std::string ResumableFolder::settingsOf(const std::string& configJson) {
 std::optional<std::string> ResumableFolder::load(const std::string& item) const {
     auto path = pathInside(dir_, "items/" + item + ".json");
     if (!path) return std::nullopt;
-    return readText(*path);
+    return readFileText(*path);
 }
 
 Status ResumableFolder::save(const std::string& item, const std::string& text) const {
@@ -191,6 +182,12 @@ Status ResumableFolder::writeOutput(const std::string& name, const std::string& 
     auto path = pathInside(dir_, name);
     if (!path) return path.status();
     return writeText(*path, text);
+}
+
+std::optional<std::string> ResumableFolder::readFile(const std::string& name) const {
+    auto path = pathInside(dir_, name);
+    if (!path) return std::nullopt;
+    return readFileText(*path);
 }
 
 Status ResumableFolder::writePlan(const std::string& kind, const std::vector<std::string>& names,

@@ -20,6 +20,7 @@
 #include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/topcode.hpp"
 #include "ppsynth/study/validate.hpp"
+#include "study/prepared_file.hpp"
 
 namespace ppsynth::study {
 
@@ -81,7 +82,9 @@ class Runner {
           unweightedIr_(base.unweightedIr_),
           unweightedParameters_(base.unweightedParameters_),
           unweightedStages_(base.unweightedStages_),
+          unweightedNonFinite_(base.unweightedNonFinite_),
           countModel_(base.countModel_),
+          restored_(base.restored_),
           variables_(base.variables_) {
         result_.config = config_;
         result_.synthesizers.clear();
@@ -106,6 +109,46 @@ class Runner {
         result_.config = config_;
         if (auto s = prepare(table); !s) return s;
         return fitUnweighted();
+    }
+
+    // The base without the unweighted fit: the data and the model prepared here, the fit's
+    // results taken from a saved state (study/prepared_file.hpp).
+    Status restoreBase(const data::Table& table, detail::SharedUnweighted s) {
+        result_.config = config_;
+        if (auto st = prepare(table); !st) return st;
+        const auto n = static_cast<Eigen::Index>(model_->recordCount());
+        const auto datasets = static_cast<std::size_t>(datasetCount());
+        if (s.f.size() != n || s.nonFinite.size() != static_cast<std::size_t>(n) ||
+            s.synthetic.size() != datasets)
+            return Error{"the saved unweighted fit does not fit these data: " +
+                         std::to_string(s.f.size()) + " records and " +
+                         std::to_string(s.synthetic.size()) + " datasets, the data have " +
+                         std::to_string(n) + " records and the configuration needs " +
+                         std::to_string(datasets) + " datasets"};
+        result_.f = std::move(s.f);
+        deltaX_ = s.deltaX;
+        unweightedNonFinite_ = std::move(s.nonFinite);
+        unweighted_.epsilon.fAgreement = s.fAgreement;
+        unweightedStarts_ = std::move(s.warmStarts);
+        unweightedSynthetic_ = std::move(s.synthetic);
+        unweightedIr_ = std::move(s.ir);
+        unweightedParameters_ = std::move(s.parameters);
+        restored_ = true;
+        return {};
+    }
+
+    // What restoreBase takes: the unweighted fit's results but its draws.
+    detail::SharedUnweighted shared() const {
+        detail::SharedUnweighted s;
+        s.f = result_.f;
+        s.deltaX = deltaX_;
+        s.nonFinite = unweightedNonFinite_;
+        s.fAgreement = unweighted_.epsilon.fAgreement;
+        s.warmStarts = unweightedStarts_;
+        s.synthetic = unweightedSynthetic_;
+        s.ir = unweightedIr_;
+        s.parameters = unweightedParameters_;
+        return s;
     }
 
     // Every synthesizer of the configuration, in dependency order, on the prepared base.
@@ -276,6 +319,7 @@ class Runner {
         unweighted_ = std::move(*m);
         unweightedStages_.fits = fitSeconds_ - before;
         unweightedStarts_ = unweighted_.fit.warmStarts;
+        unweightedNonFinite_ = unweighted_.fit.lipschitz.nonFinite();
         result_.f = unweighted_.recordBound;
         deltaX_ = unweighted_.bound.delta;
         unweightedParameters_ = summarizeParameters(*model_, unweighted_.fit.draws);
@@ -393,7 +437,7 @@ class Runner {
     }
 
     Eigen::VectorXd withAssumption2(Eigen::VectorXd alpha) const {
-        privacy::zeroNonFinite(alpha, unweighted_.fit.lipschitz.nonFinite());
+        privacy::zeroNonFinite(alpha, unweightedNonFinite_);
         return alpha;
     }
 
@@ -487,6 +531,10 @@ class Runner {
         std::optional<Measured> own;
         switch (sc.scheme) {
             case Scheme::Unweighted:
+                if (restored_)
+                    return Error::internal(
+                        "the unweighted synthesizer needs the unweighted fit's draws, which a "
+                        "study restored from its saved state does not hold");
                 r.records.alpha = Eigen::VectorXd::Ones(n);
                 break;
             case Scheme::Lipschitz:
@@ -673,9 +721,11 @@ class Runner {
     std::map<std::string, std::size_t> done_;
     std::vector<ParameterSummary> unweightedParameters_;
     StageSeconds unweightedStages_;  // the shared unweighted fit, synthesis and risk
+    std::vector<std::uint8_t> unweightedNonFinite_;  // Assumption 2's records
     double fitSeconds_ = 0;          // wall time of every fit so far
     bool countModel_ = false;        // counts: y stays a whole number
     bool riskChanged_ = false;       // a run on a shared base with other risk settings
+    bool restored_ = false;          // restoreBase: no unweighted draws here
     // Sensitive variables: above 1, model_ is a JointModel, yOriginal_ and every synthetic
     // dataset hold q n values (variable after variable) and risk is the box's.
     std::size_t variables_ = 1;
@@ -714,6 +764,23 @@ Expected<PreparedStudy> prepareStudy(const RunConfig& config, const data::Table&
     if (Status s = validate(config); !s) return s.error();
     auto state = std::make_shared<PreparedStudy::State>(config, options);
     if (auto s = state->runner.prepareBase(table); !s) return s.error();
+    state->options = {};  // the caller's callbacks must not outlive this call
+    PreparedStudy p;
+    p.state_ = std::move(state);
+    return p;
+}
+
+detail::SharedUnweighted PreparedStudyFile::shared(const PreparedStudy& study) {
+    return study.state_->runner.shared();
+}
+
+Expected<PreparedStudy> PreparedStudyFile::restore(const RunConfig& config,
+                                                   const data::Table& table,
+                                                   detail::SharedUnweighted shared,
+                                                   const RunOptions& options) {
+    if (Status s = validate(config); !s) return s.error();
+    auto state = std::make_shared<PreparedStudy::State>(config, options);
+    if (auto s = state->runner.restoreBase(table, std::move(shared)); !s) return s.error();
     state->options = {};  // the caller's callbacks must not outlive this call
     PreparedStudy p;
     p.state_ = std::move(state);

@@ -1,12 +1,14 @@
 #include "ppsynth/study/sweep.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "study/block_run.hpp"
+#include "study/prepared_file.hpp"
 #include "study/resumable_folder.hpp"
 #include "study/sweep_json.hpp"
 
@@ -36,6 +38,14 @@ constexpr int kSweepItemFormat = 2;  // 2: utility columns and report
 
 detail::FolderStamp folderStamp(const RunData& input) {
     return {kSweepItemFormat, input.sha256, input.path};
+}
+
+// What item 0 leaves for the grid points: the shared unweighted fit's results
+// (study/prepared_file.hpp), so a process computing points does not refit it.
+constexpr const char* kPreparedFile = "items/unweighted.prepared";
+
+std::string preparedPath(const detail::ResumableFolder& folder) {
+    return (std::filesystem::path(folder.dir()) / kPreparedFile).string();
 }
 
 }  // namespace
@@ -83,21 +93,31 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
     for (std::size_t i = first; i <= last && allSaved; ++i)
         allSaved = folder->load(name(i)).has_value();
 
+    // The shared unweighted fit, once for every point. A local run fits it whenever a point
+    // is missing; of the processes computing items, the one with item 0 fits it (also when
+    // item 0 is saved but its prepared file is not) and the others load what item 0 saved.
+    bool fitHere = !allSaved;
+    if (options.items && first == 0) {
+        std::error_code ec;
+        fitHere = !folder->load(name(0)) || !std::filesystem::exists(preparedPath(*folder), ec);
+    } else if (options.items) {
+        fitHere = false;
+    }
+    RunConfig base = config.run;
+    base.synthesizers = {SynthesizerConfig{}};  // "Unweighted"
+    base.synthesizers[0].name = "Unweighted";
+    RunOptions baseOptions;
+    baseOptions.cancel = options.cancel;
+    if (options.progress)
+        baseOptions.progress = [&](const Progress& p) {
+            Progress q = p;
+            q.stage = "sweep: " + p.stage;
+            return options.progress(q);
+        };
     std::optional<PreparedStudy> prepared;
-    if (!allSaved) {  // the shared unweighted fit, once for every point
-        const auto tp = std::chrono::steady_clock::now();
-        RunOptions ro;
-        ro.cancel = options.cancel;
-        if (options.progress)
-            ro.progress = [&](const Progress& p) {
-                Progress q = p;
-                q.stage = "sweep: " + p.stage;
-                return options.progress(q);
-            };
-        RunConfig base = config.run;
-        base.synthesizers = {SynthesizerConfig{}};  // "Unweighted"
-        base.synthesizers[0].name = "Unweighted";
-        auto p = prepareStudy(base, table, ro);
+    const auto tp = std::chrono::steady_clock::now();
+    if (fitHere) {
+        auto p = prepareStudy(base, table, baseOptions);
         if (!p) {
             if (options.cancel && options.cancel->load())
                 return Error::cancelled(
@@ -106,7 +126,28 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
             return p.error();
         }
         prepared = std::move(*p);
+        // Before item 0's own file: item 0 saved means its prepared file is there too.
+        if (auto st = folder->writeOutput(
+                kPreparedFile, detail::encodeShared(PreparedStudyFile::shared(*prepared),
+                                                    folder->configSha256()));
+            !st)
+            return st.error();
         s.preparedSeconds = secondsSince(tp);
+    } else if (!allSaved) {
+        const std::string path = preparedPath(*folder);
+        auto bytes = folder->readFile(kPreparedFile);
+        if (!bytes)
+            return Error{"items " + std::to_string(first) + "-" + std::to_string(last) +
+                         " need the sweep's shared unweighted fit, '" + path +
+                         "', which item 0 writes and which is not there yet: compute item 0 "
+                         "first (`--item 0`; `cluster submit` runs the grid points after it)"};
+        auto shared = detail::decodeShared(*bytes, folder->configSha256(), path);
+        if (!shared) return shared.error();
+        auto p = PreparedStudyFile::restore(base, table, std::move(*shared), baseOptions);
+        if (!p) return p.error().prefixed("the shared unweighted fit in '" + path + "': ");
+        prepared = std::move(*p);
+        s.preparedSeconds = secondsSince(tp);
+        s.preparedLoaded = true;
     }
     auto work = [&](std::size_t i) -> Expected<json> {
         RunOptions ro;

@@ -56,7 +56,8 @@ struct ItemStatus {
 
 // Each item's state: done when its file is in the folder (written atomically, so present
 // means complete), otherwise what squeue (or sacct) says of the jobs recorded in
-// DIR/cluster/jobs.json; a submitted item neither done nor queued has failed.
+// DIR/cluster/jobs.json (submitted by ppsynth) and DIR/cluster/submit_sh_jobs.txt (submitted
+// by running submit.sh by hand); a submitted item neither done nor queued has failed.
 std::vector<ItemStatus> itemStates(const Plan& plan);
 
 // The last `lines` lines of item i's Slurm log (DIR/cluster/logs/item-<i>.log), or "".
@@ -94,6 +95,11 @@ std::vector<std::string> stuckTasks(const std::vector<ItemStatus>& states,
 // DIR/cluster/submit.sbatch (the job array) and DIR/cluster/submit.sh (the sbatch calls).
 std::string scriptPath(const Plan& plan);
 std::string submitShellPath(const Plan& plan);
+// DIR/cluster/submit_sh_jobs.txt: submit.sh run by hand appends a line "JOB ITEMS" (ITEMS as
+// arraySpec writes them) for every job it submits, so `cluster status` knows them.
+std::string submitShellJobsPath(const Plan& plan);
+// "0-3,5,7-9" -> {0, 1, 2, 3, 5, 7, 8, 9}; nullopt for anything else.
+std::optional<std::vector<std::size_t>> parseArraySpec(const std::string& spec);
 
 // The arguments of the sbatch call that submits `items` (without "sbatch" itself): an array
 // throttled to maxParallel tasks at once (when > 0), after job `dependency` (when not empty).

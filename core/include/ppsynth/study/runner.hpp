@@ -85,6 +85,7 @@ class PreparedStudy {
                                                 const RunOptions&);
     friend Expected<RunResult> runPrepared(const PreparedStudy&, const RunConfig&,
                                            const RunOptions&);
+    friend struct PreparedStudyFile;  // saved and restored by sweep items (core/src/study)
     std::shared_ptr<const State> state_;
 };
 

@@ -56,6 +56,9 @@ struct SweepSummary {
     std::size_t items = 0;                         // the sweep's items: points + 1
     double seconds = 0;                            // this call
     double preparedSeconds = 0;  // the shared unweighted fit (0 when every point was saved)
+    // The shared unweighted fit was read from items/unweighted.prepared (item 0 saved it)
+    // instead of fitted here.
+    bool preparedLoaded = false;
 };
 
 // Runs (or resumes) the sweep on `input` (readRunData(config.run)) into outDir:
@@ -65,8 +68,12 @@ struct SweepSummary {
 //   sweep.csv                   one row per point and mechanism
 //   sweep.json                  the rows with timings, and the configuration
 // Item 0 is the unweighted reference (the shared fit), item i the grid point i; with
-// options.items a process computes only some of them (refitting the shared unweighted model
-// itself, with the same seeds, so its items are the same as a single process's).
+// options.items a process computes only some of them. Item 0 also saves what the points
+// share from the unweighted fit (items/unweighted.prepared, exact); a process computing
+// points without item 0 loads it instead of refitting, and is refused while it is missing
+// (compute item 0 first), damaged or of another configuration. A local run (no
+// options.items) fits the unweighted model itself when a point is missing and saves the
+// file too. Either way the items are the same, byte for byte.
 Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
                                 const std::string& outDir, const StudyOptions& options = {});
 
