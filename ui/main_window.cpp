@@ -21,6 +21,7 @@
 #include "ui/data_page.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
@@ -96,6 +97,12 @@ void MainWindow::openFile(const QString& path) {
 
 void MainWindow::connectPages() {
     dataPage_->columnPanel()->setRolesValidator(data::validateRoles);
+    // Several sensitive variables: one model and one box radius each, in synthesis order.
+    connect(dataPage_->columnPanel(), &ColumnPanel::rolesChanged, this, [this] {
+        const auto targets = dataPage_->columnPanel()->targets();
+        modelPage_->setTargets(targets);
+        synthesizersPage_->setTargets(targets);
+    });
     connect(dataPage_, &DataPage::applySuggestionsRequested, this, [this] {
         const auto& s = dataPage_->suggestions();
         study::RunConfig::Data roles;
@@ -293,6 +300,17 @@ void MainWindow::updateRunActions() {
     else if (busy)
         why = tr("Wait for the current job to finish.");
     for (QAction* a : {exportAction_, reportAction_}) {
+        // Several sensitive variables: neither describes such a run yet; say so.
+        const QString several =
+            why.isEmpty() ? results::severalTargetsRefusal(
+                                *r->result, a == exportAction_ ? tr("The release bundle")
+                                                               : tr("The disclosure-review report"))
+                          : QString();
+        if (!several.isEmpty()) {
+            a->setEnabled(false);
+            a->setToolTip(several);
+            continue;
+        }
         a->setEnabled(why.isEmpty());
         a->setToolTip(
             why.isEmpty()

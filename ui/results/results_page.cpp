@@ -18,6 +18,7 @@
 #include "ui/results/chart_files.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
 #include "ui/run/run_record.hpp"
 
@@ -209,13 +210,20 @@ void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QSt
     setEnabled(run_ != nullptr);
     if (!run_) return;
     const auto& r = *run_;
+    // Several sensitive variables: named in synthesis order, each with its model.
+    const bool several = severalTargets(r);
     header_->setText(
         QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5, m = %6 "
                        "synthetic datasets, %7 s")
             .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
-                 q(r.config.data.target).toHtmlEscaped())
+                 several ? tr("%1 (synthesized in this order)")
+                               .arg(variablesPhrase(r).replace(tr(" and "), tr(", then ")))
+                               .toHtmlEscaped()
+                         : q(r.config.data.target).toHtmlEscaped())
             .arg(r.inputs.yOriginal.size())
-            .arg(q(models::familyLabel(r.config.model.family, r.config.model.K)).toHtmlEscaped())
+            .arg(several ? tr("per variable (%1)").arg(modelsPhrase(r)).toHtmlEscaped()
+                         : q(models::familyLabel(r.config.model.family, r.config.model.K))
+                               .toHtmlEscaped())
             .arg(q(study::chainsAndDraws(r.config)).toHtmlEscaped())
             .arg(r.config.synthesis.m)
             .arg(formatCell(r.seconds)));
@@ -260,14 +268,27 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         // The headline in words: epsilon first, as the issue asks the summary to show it.
         QString text =
             tr("<p><b>Privacy guarantee per synthesizer</b> (ε = 2 Δ(α,x) per released "
-               "dataset; %1):</p><ul>")
+               "dataset; %1):</p>")
                 .arg(r.synthesizers.empty() ? QString() : q(r.synthesizers[0].deltaMethod));
+        // Several sensitive variables: one epsilon for the release of all of them, from the
+        // joint record log-likelihoods; the risk counts closeness in a box.
+        if (severalTargets(r))
+            text +=
+                tr("<p>One ε covers the release of %1 together (each record's joint "
+                   "likelihood, one weight per record). Identification risk: a synthetic "
+                   "record is close to a true one %2.</p>")
+                    .arg(variablesPhrase(r).toHtmlEscaped(), closenessPhrase(r).toHtmlEscaped());
+        text += QStringLiteral("<ul>");
         for (const auto& x : r.synthesizers) {
             QString utility;
             if (x.utility) {
                 for (const auto& st : x.utility->statistics) {
                     if (st.statistic.kind == utility::StatisticKind::Mean)
-                        utility = tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
+                        utility =
+                            severalTargets(r)
+                                ? tr("; CI overlap of the mean of %1 %2")
+                                      .arg(q(x.utility->target), formatCell(st.ciOverlap))
+                                : tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
                 }
             }
             const auto& e = x.epsilonDiagnostics;
@@ -345,6 +366,9 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         auto* rowLayout = new QHBoxLayout(row);
         rowLayout->setContentsMargins(4, 0, 4, 0);
         rowLayout->addWidget(new QLabel(
+            (severalTargets(r) ? tr("Charts of %1, the first of %2. ")
+                                     .arg(q(r.config.data.target), variablesPhrase(r))
+                               : QString()) +
             tr("Densities pool all %1 synthetic datasets; the scatter shows dataset").arg(m)));
         auto* spin = new QSpinBox;
         spin->setObjectName(QStringLiteral("datasetChooser"));

@@ -6,6 +6,7 @@
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_length.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/run_variables.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -155,11 +156,20 @@ TableData epsilonTable(const RunResult& run) {
 TableData riskTable(const RunResult& run) {
     TableData t;
     t.key = QStringLiteral("risk");
-    t.title = QStringLiteral("Identification risk");
+    t.title =
+        severalTargets(run)
+            ? QStringLiteral("Identification risk of %1 together (a box)").arg(variablesPhrase(run))
+            : QStringLiteral("Identification risk");
     t.caption = QStringLiteral(
         "IRᵢ is the chance an intruder who knows a record's pattern picks it out from the "
         "synthetic values near its own; whack-a-mole counts records whose risk rose under the "
         "weighted synthesizer compared with the unweighted one.");
+    if (severalTargets(run))
+        t.caption += QStringLiteral(
+                         " With several sensitive variables a synthetic record is "
+                         "near a true one %1; the pairwise scheme's risk counts "
+                         "with the same box.")
+                         .arg(closenessPhrase(run));
     const double threshold = run.synthesizers.empty() ? run.config.risk.threshold
                                                       : run.synthesizers[0].irSummary.threshold;
     t.headers = {QStringLiteral("Synthesizer"),
@@ -365,8 +375,16 @@ Expected<TableData> utilityTable(const RunResult& run) {
     if (auto st = hasUtility(run); !st) return st.error();
     TableData t;
     t.key = QStringLiteral("utility");
+    // The variable the utility measures name (with several sensitive variables, core
+    // measures the first today).
+    std::string measured = run.config.data.target;
+    for (const auto& s : run.synthesizers)
+        if (s.utility && !s.utility->target.empty()) {
+            measured = s.utility->target;
+            break;
+        }
     t.title = QStringLiteral("Utility: statistics of %1, confidential against synthetic")
-                  .arg(qTables(run.config.data.target));
+                  .arg(qTables(measured));
     double level = 0.95;
     for (const auto& s : run.synthesizers)
         if (s.utility) level = s.utility->level;
@@ -568,8 +586,13 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
                           cell(x, high), cell(y, high), cell(x, overlap), cell(y, overlap)});
     }
     t.warnings << comparabilityWarnings(a, b);
-    if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
-        a.config.data.target != b.config.data.target) {
+    if (sensitiveNames(a) != sensitiveNames(b)) {
+        t.warnings << QStringLiteral(
+                          "The runs synthesize different sensitive variables (%1; %2): their "
+                          "epsilons and risks are those of different releases.")
+                          .arg(variablesPhrase(a), variablesPhrase(b));
+    } else if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
+               a.config.data.target != b.config.data.target) {
         t.warnings << QStringLiteral(
             "The runs use different data (target or number of records): compare with care.");
     }
