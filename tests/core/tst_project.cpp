@@ -136,8 +136,7 @@ class TstProject : public QObject {
         const auto back = study::parseProject(text, at);
         QVERIFY2(bool(back), back ? "" : back.message().c_str());
         QCOMPARE(study::toJson(back->config), study::toJson(*c));
-        QCOMPARE(back->config.data.targets,
-                 (std::vector<std::string>{"income", "doctor_visits"}));
+        QCOMPARE(back->config.data.targets, (std::vector<std::string>{"income", "doctor_visits"}));
         const auto run = study::projectRunConfig(*back);
         QVERIFY2(bool(run), run ? "" : run.message().c_str());
         QCOMPARE(run->data.target, std::string("income"));
