@@ -299,6 +299,23 @@ class TstSeveralTargetsGui : public QObject {
         for (auto* card : results->chartCards(QStringLiteral("Risk")))
             QVERIFY2(card->hasChart(), qPrintable(card->errorText()));
         save(&w, QStringLiteral("several_targets_results_risk.png"));
+        // The pairwise synthesizer's at_i, counted with the box.
+        results->setCurrentSynthesizer(QStringLiteral("Pairwise"));
+        bool pairwise = false;
+        for (auto* card : results->chartCards(QStringLiteral("Risk")))
+            if (card->title() == QStringLiteral("Pairwise risk score atᵢ by record")) {
+                pairwise = true;
+                QVERIFY2(card->hasChart(), qPrintable(card->errorText()));
+                QVERIFY2(card->caption().contains(QStringLiteral("doctor_visits within 0.5")),
+                         qPrintable(card->caption()));
+            }
+        QStringList titles;
+        for (auto* card : results->chartCards(QStringLiteral("Risk")))
+            titles << card->title() + QStringLiteral(" / ") + card->errorText();
+        QVERIFY2(pairwise, qPrintable(results->currentSynthesizer() + QStringLiteral(": ") +
+                                      titles.join(QStringLiteral("; "))));
+        QApplication::processEvents();
+        save(&w, QStringLiteral("several_targets_results_pairwise.png"));
 
         // Saved, the run's folder exists: export and report say why they are not offered.
         QVERIFY(w.project()->saveProject(tmp.filePath(QStringLiteral("saved.ppsynth"))));

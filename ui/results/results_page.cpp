@@ -334,6 +334,8 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addChart(tab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
         if (s->scheme != study::Scheme::Unweighted)
             addChart(tab, new ChartCard(riskComparisonScatter(r, name), tr("Risk comparison")));
+        if (!s->records.pairwiseWeight.empty())
+            addChart(tab, new ChartCard(pairwiseRiskViolins(r), tr("Pairwise risk")));
         if (auto top = topRiskTable(r, name))
             addTable(tab, new TableCard(*top), s->scheme != study::Scheme::Unweighted ? 1 : 2);
         else

@@ -220,6 +220,11 @@ Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthe
     t.caption = QStringLiteral(
         "Record-level values of the confidential data: for the data owner only, never to be "
         "released. Rows are numbered as in the data file (header excluded).");
+    if (severalTargets(run))
+        t.caption += QStringLiteral(
+                         " IRᵢ is the risk of %1 together (a box); the value shown is "
+                         "%2's.")
+                         .arg(variablesPhrase(run), qTables(run.config.data.target));
     t.confidential = true;
     t.headers = {QStringLiteral("Rank"),
                  QStringLiteral("Row in file"),

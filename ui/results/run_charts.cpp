@@ -199,6 +199,31 @@ Expected<BuiltChart> riskViolins(const RunResult& run) {
                      : QString()));
 }
 
+Expected<BuiltChart> pairwiseRiskViolins(const RunResult& run) {
+    std::vector<charts::Violin> violins;
+    for (const auto& s : run.synthesizers) {
+        if (s.records.pairwiseWeight.empty()) continue;
+        auto summary = utility::violinSummary(s.records.pairwiseWeight, unitInterval());
+        if (!summary)
+            return Error{"synthesizer '" + s.name + "', pairwise risk: " + summary.message()};
+        violins.push_back({qRunCharts(s.name), std::move(*summary), std::nullopt, QString()});
+    }
+    if (violins.empty()) return Error{"no synthesizer of this run weights by the pairwise risk"};
+    auto chart = std::make_unique<charts::ViolinChart>();
+    chart->setValueTitle(QStringLiteral("Pairwise score atᵢ"));
+    chart->setViolins(std::move(violins));
+    return make(
+        QStringLiteral("violin_pairwise_risk"), QStringLiteral("Pairwise risk score atᵢ by record"),
+        QStringLiteral("Each violin shows the records' pairwise score atᵢ under a pairwise "
+                       "synthesizer's risk source: the mean over the other records of its "
+                       "pattern of 1 − IRᵢⱼ, IRᵢⱼ the risk of the pair; near 1 is safe, and "
+                       "the weights are c atᵢ + g.%1")
+            .arg(severalTargets(run)
+                     ? QStringLiteral(" Closeness is the box: %1.").arg(closenessPhrase(run))
+                     : QString()),
+        true, std::move(chart));
+}
+
 Expected<BuiltChart> weightViolins(const RunResult& run) {
     return violinsOf(
         run, [](const SynthesizerResult& s) { return toStd(s.records.alpha); },
