@@ -30,6 +30,7 @@
 #include "ui/message_area.hpp"
 #include "ui/project_file.hpp"
 #include "ui/results/chart_card.hpp"
+#include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
 #include "ui/results/table_card.hpp"
 #include "ui/run/run_list.hpp"
@@ -316,6 +317,26 @@ class TstSeveralTargetsGui : public QObject {
                                       titles.join(QStringLiteral("; "))));
         QApplication::processEvents();
         save(&w, QStringLiteral("several_targets_results_pairwise.png"));
+
+        // Compare: beside a run of income alone, the charts are drawn and the table warns
+        // that the two releases differ.
+        const auto two = w.runPanel()->runList()->records().front().result;
+        auto one = std::make_shared<study::RunResult>(*two);
+        one->config.data.targets.clear();
+        one->config.models.clear();
+        one->config.risk.radii.clear();
+        w.compareView()->compare(QStringLiteral("two"), two, QStringLiteral("one"), one);
+        for (int side = 0; side < 2; ++side)
+            for (auto* card : w.compareView()->cards(side))
+                QVERIFY2(card->hasChart(), qPrintable(card->errorText()));
+        QVERIFY2(
+            w.compareView()
+                ->comparisonCard()
+                ->data()
+                .warnings.join(QLatin1Char(' '))
+                .contains(QStringLiteral("different sensitive variables (income and "
+                                         "doctor_visits; income)")),
+            qPrintable(w.compareView()->comparisonCard()->data().warnings.join(QLatin1Char(' '))));
 
         // Saved, the run's folder exists: export and report say why they are not offered.
         QVERIFY(w.project()->saveProject(tmp.filePath(QStringLiteral("saved.ppsynth"))));
