@@ -268,7 +268,7 @@ void MainWindow::showRunResults(int id) {
         tabs_->setCurrentWidget(runPanel_);
         return;
     }
-    resultsPage_->showRun(r->result, r->label);
+    resultsPage_->showRun(r->result, r->label, r->table);
     tabs_->setCurrentWidget(resultsPage_);
 }
 

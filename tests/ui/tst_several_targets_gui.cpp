@@ -293,6 +293,26 @@ class TstSeveralTargetsGui : public QObject {
                 results->tabs()->setCurrentIndex(i);
         QApplication::processEvents();
         save(&w, QStringLiteral("several_targets_results_synthetic.png"));
+        // The variable chooser switches the charts to doctor_visits: its confidential values
+        // from the run's table, its part of each synthetic dataset.
+        auto* chooser = results->findChild<QComboBox*>(QStringLiteral("variableChooser"));
+        QVERIFY(chooser);
+        QCOMPARE(chooser->count(), 2);
+        chooser->setCurrentText(QStringLiteral("doctor_visits"));
+        QTRY_VERIFY(!results->chartCards(QStringLiteral("Synthetic data")).isEmpty() &&
+                    results->chartCards(QStringLiteral("Synthetic data"))
+                        .front()
+                        ->title()
+                        .contains(QStringLiteral("doctor_visits")));
+        const auto visits = results->chartCards(QStringLiteral("Synthetic data"));
+        QCOMPARE(visits.size(), cards.size());
+        for (auto* card : visits) {
+            QVERIFY2(card->hasChart(), qPrintable(card->errorText()));
+            QVERIFY2(card->title().contains(QStringLiteral("doctor_visits")),
+                     qPrintable(card->title()));
+        }
+        QApplication::processEvents();
+        save(&w, QStringLiteral("several_targets_results_synthetic_visits.png"));
         for (int i = 0; i < results->tabs()->count(); ++i)
             if (results->tabs()->tabText(i) == QStringLiteral("Risk"))
                 results->tabs()->setCurrentIndex(i);

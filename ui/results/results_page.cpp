@@ -10,6 +10,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <optional>
 
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_length.hpp"
@@ -20,6 +21,7 @@
 #include "ui/results/run_charts.hpp"
 #include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
+#include "ui/results/variable_view.hpp"
 #include "ui/run/run_record.hpp"
 
 namespace ppsynth::ui::results {
@@ -205,8 +207,11 @@ void ResultsPage::showRun(study::RunResult run, const QString& label) {
     showRun(std::make_shared<const study::RunResult>(std::move(run)), label);
 }
 
-void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QString& label) {
+void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QString& label,
+                          std::shared_ptr<const data::Table> table) {
     run_ = std::move(run);
+    table_ = std::move(table);
+    variable_.clear();
     setEnabled(run_ != nullptr);
     if (!run_) return;
     const auto& r = *run_;
@@ -367,10 +372,36 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         auto* row = new QWidget;
         auto* rowLayout = new QHBoxLayout(row);
         rowLayout->setContentsMargins(4, 0, 4, 0);
+        // Several sensitive variables: the charts show the one chosen (the first without
+        // the run's table, which holds the others' confidential values).
+        const auto names = sensitiveNames(r);
+        if (std::find(names.begin(), names.end(), variable_) == names.end())
+            variable_ = r.config.data.target;
+        std::optional<study::RunResult> view;
+        QString viewProblem;
+        if (severalTargets(r) && table_) {
+            rowLayout->addWidget(new QLabel(tr("Variable")));
+            auto* variable = new QComboBox;
+            variable->setObjectName(QStringLiteral("variableChooser"));
+            for (const auto& t : names) variable->addItem(QString::fromStdString(t));
+            variable->setCurrentText(QString::fromStdString(variable_));
+            rowLayout->addWidget(variable);
+            connect(variable, &QComboBox::currentTextChanged, this,
+                    [this, tab](const QString& text) {
+                        variable_ = text.toStdString();
+                        stale_.insert(tab);
+                        QMetaObject::invokeMethod(
+                            this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
+                    });
+            if (auto v = runOfVariable(r, *table_, variable_))
+                view = std::move(*v);
+            else
+                viewProblem = q(v.message());
+        }
         rowLayout->addWidget(new QLabel(
-            (severalTargets(r) ? tr("Charts of %1, the first of %2. ")
-                                     .arg(q(r.config.data.target), variablesPhrase(r))
-                               : QString()) +
+            (severalTargets(r) && !table_ ? tr("Charts of %1, the first of %2. ")
+                                                .arg(q(r.config.data.target), variablesPhrase(r))
+                                          : QString()) +
             tr("Densities pool all %1 synthetic datasets; the scatter shows dataset").arg(m)));
         auto* spin = new QSpinBox;
         spin->setObjectName(QStringLiteral("datasetChooser"));
@@ -387,10 +418,15 @@ void ResultsPage::ensureBuilt(const QString& tab) {
             QMetaObject::invokeMethod(
                 this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
         });
-        addChart(tab, new ChartCard(densityChart(r, name), tr("Density")));
-        addChart(tab, new ChartCard(densityTailChart(r, name), tr("Tail density")));
+        if (!viewProblem.isEmpty()) {
+            addTable(tab, new TableCard(tr("Synthetic data of %1").arg(q(variable_)), viewProblem));
+            return;
+        }
+        const study::RunResult& shown = view ? *view : r;
+        addChart(tab, new ChartCard(densityChart(shown, name), tr("Density")));
+        addChart(tab, new ChartCard(densityTailChart(shown, name), tr("Tail density")));
         addChart(tab, new ChartCard(syntheticVsConfidentialScatter(
-                                        r, name, static_cast<std::size_t>(dataset_)),
+                                        shown, name, static_cast<std::size_t>(dataset_)),
                                     tr("Synthetic against confidential")));
     } else if (tab == tr("Diagnostics")) {
         const auto traced = traceParameters(r, name, 4);
