@@ -320,6 +320,28 @@ class TstSeveralTargetsGui : public QObject {
         for (auto* card : results->chartCards(QStringLiteral("Risk")))
             QVERIFY2(card->hasChart(), qPrintable(card->errorText()));
         save(&w, QStringLiteral("several_targets_results_risk.png"));
+        // The riskiest records show every sensitive variable's value.
+        bool top = false;
+        for (auto* t : results->tableCards(QStringLiteral("Risk"))) {
+            const auto& data = t->data();
+            if (!data.title.startsWith(QStringLiteral("CONFIDENTIAL"))) continue;
+            top = true;
+            save(t, QStringLiteral("several_targets_top_risk.png"));
+            QVERIFY2(data.headers.contains(QStringLiteral("income")) &&
+                         data.headers.contains(QStringLiteral("doctor_visits")),
+                     qPrintable(data.headers.join(QStringLiteral(", "))));
+            QVERIFY(!data.rows.empty());
+            QCOMPARE(data.rows.front().size(), data.headers.size());
+            const int visitsColumn =
+                static_cast<int>(data.headers.indexOf(QStringLiteral("doctor_visits")));
+            const int row = data.rows.front()[1].toInt() - 1;
+            const auto column = w.dataPage()->model()->table()->indexOf("doctor_visits");
+            QVERIFY(column);
+            QCOMPARE(data.rows.front()[visitsColumn].toDouble(),
+                     w.dataPage()->model()->table()->column(*column).value(
+                         static_cast<std::size_t>(row)));
+        }
+        QVERIFY(top);
         // The pairwise synthesizer's at_i, counted with the box.
         results->setCurrentSynthesizer(QStringLiteral("Pairwise"));
         bool pairwise = false;

@@ -341,7 +341,7 @@ void ResultsPage::ensureBuilt(const QString& tab) {
             addChart(tab, new ChartCard(riskComparisonScatter(r, name), tr("Risk comparison")));
         if (!s->records.pairwiseWeight.empty())
             addChart(tab, new ChartCard(pairwiseRiskViolins(r), tr("Pairwise risk")));
-        if (auto top = topRiskTable(r, name))
+        if (auto top = topRiskTable(r, name, 10, table_.get()))
             addTable(tab, new TableCard(*top), s->scheme != study::Scheme::Unweighted ? 1 : 2);
         else
             addTable(tab, new TableCard(tr("Riskiest records"), q(top.message())));
@@ -445,7 +445,7 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addTable(tab, new TableCard(riskTable(r)));
         if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
         if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
-        if (auto top = topRiskTable(r, name)) addTable(tab, new TableCard(*top));
+        if (auto top = topRiskTable(r, name, 10, table_.get())) addTable(tab, new TableCard(*top));
         addTable(tab, new TableCard(samplerTable(r)));
         addTable(tab, new TableCard(convergenceTable(r)));
     }

@@ -7,6 +7,7 @@
 #include "ppsynth/study/run_length.hpp"
 #include "ui/results/run_charts.hpp"
 #include "ui/results/run_variables.hpp"
+#include "ui/results/variable_view.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -192,7 +193,7 @@ TableData riskTable(const RunResult& run) {
 }
 
 Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthesizer,
-                                 std::size_t n) {
+                                 std::size_t n, const data::Table* table) {
     const auto* s = run.find(synthesizer);
     if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
     if (s->records.ir.empty()) return Error{"synthesizer '" + synthesizer + "' has no risks"};
@@ -220,25 +221,45 @@ Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthe
     t.caption = QStringLiteral(
         "Record-level values of the confidential data: for the data owner only, never to be "
         "released. Rows are numbered as in the data file (header excluded).");
-    if (severalTargets(run))
+    // Several sensitive variables with the run's table: every variable's value.
+    std::vector<std::string> shown{run.config.data.target.empty() ? "y" : run.config.data.target};
+    std::vector<std::vector<double>> values{std::vector<double>(
+        run.inputs.yOriginal.data(), run.inputs.yOriginal.data() + run.inputs.yOriginal.size())};
+    if (severalTargets(run) && table) {
+        shown = sensitiveNames(run);
+        values.clear();
+        for (const auto& target : shown) {
+            auto v = confidentialValues(run, *table, target);
+            if (!v) return Error{"synthesizer '" + synthesizer + "': " + v.message()};
+            if (v->size() != records)
+                return Error{"the run's table gives " + std::to_string(v->size()) + " values of '" +
+                             target + "' for " + std::to_string(records) + " records"};
+            values.push_back(std::move(*v));
+        }
+        t.caption += QStringLiteral(
+                         " IRᵢ is the risk of %1 together (a box); the values shown "
+                         "are every variable's.")
+                         .arg(variablesPhrase(run));
+    } else if (severalTargets(run)) {
         t.caption += QStringLiteral(
                          " IRᵢ is the risk of %1 together (a box); the value shown is "
                          "%2's.")
                          .arg(variablesPhrase(run), qTables(run.config.data.target));
+    }
     t.confidential = true;
-    t.headers = {QStringLiteral("Rank"),
-                 QStringLiteral("Row in file"),
-                 qTables(run.config.data.target.empty() ? "y" : run.config.data.target),
-                 QStringLiteral("IRᵢ"),
-                 QStringLiteral("Weight αᵢ"),
-                 QStringLiteral("Bound Δ(α,xᵢ)")};
+    t.headers = {QStringLiteral("Rank"), QStringLiteral("Row in file")};
+    for (const auto& name : shown) t.headers << qTables(name);
+    t.headers << QStringLiteral("IRᵢ") << QStringLiteral("Weight αᵢ")
+              << QStringLiteral("Bound Δ(α,xᵢ)");
     for (std::size_t k = 0; k < order.size(); ++k) {
         const std::size_t i = order[k];
         const auto e = static_cast<Eigen::Index>(i);
         const std::size_t row = i < run.inputs.keptRows.size() ? run.inputs.keptRows[i] + 1 : i + 1;
-        t.rows.push_back({count(k + 1), count(row), formatCell(run.inputs.yOriginal[e]),
-                          formatCell(s->records.ir[i]), formatCell(s->records.alpha[e]),
-                          formatCell(s->records.recordDelta[e])});
+        QStringList cells{count(k + 1), count(row)};
+        for (const auto& v : values) cells << formatCell(v[i]);
+        cells << formatCell(s->records.ir[i]) << formatCell(s->records.alpha[e])
+              << formatCell(s->records.recordDelta[e]);
+        t.rows.push_back(cells);
     }
     return t;
 }
