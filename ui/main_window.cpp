@@ -15,6 +15,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <cmath>
+#include <set>
 
 #include "ppsynth/data/roles.hpp"
 #include "ui/column_panel.hpp"
@@ -40,6 +42,20 @@ namespace ppsynth::ui {
 
 namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
+
+// A count column, or a numeric one whose present values are all non-negative integers.
+bool holdsCounts(const data::Column& c) {
+    if (c.type() == data::ColumnType::Count) return true;
+    if (c.type() != data::ColumnType::Numeric) return false;
+    bool any = false;
+    for (std::size_t i = 0; i < c.values().size(); ++i) {
+        if (c.isMissing(i)) continue;
+        const double v = c.value(i);
+        if (!(v >= 0) || v != std::floor(v)) return false;
+        any = true;
+    }
+    return any;
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -100,7 +116,14 @@ void MainWindow::connectPages() {
     // Several sensitive variables: one model and one box radius each, in synthesis order.
     connect(dataPage_->columnPanel(), &ColumnPanel::rolesChanged, this, [this] {
         const auto targets = dataPage_->columnPanel()->targets();
-        modelPage_->setTargets(targets);
+        // Sensitive columns of counts (non-negative integers): a later one starts with a
+        // count model.
+        std::set<std::string> counts;
+        if (const auto table = dataPage_->model()->table())
+            for (const auto& t : targets)
+                if (const auto i = table->indexOf(t); i && holdsCounts(table->column(*i)))
+                    counts.insert(t);
+        modelPage_->setTargets(targets, counts);
         synthesizersPage_->setTargets(targets);
     });
     connect(dataPage_, &DataPage::applySuggestionsRequested, this, [this] {

@@ -222,6 +222,51 @@ class TstSeveralTargetsGui : public QObject {
         QVERIFY2(bool(study::validate(*c)), study::validate(*c).message().c_str());
     }
 
+    // A second sensitive variable of counts chosen on the Data page starts with a Poisson
+    // regression without a transform (not the first's normal on log-shift, which core
+    // refuses for counts), and the Model page says why.
+    void countVariableStartsWithCountModel() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto config = twoTargets();
+        config.data.target = "income";
+        config.data.targets.clear();
+        config.models.clear();
+        config.risk.radii.clear();
+        config.model.family = "normal";
+        config.data.transform = "log-shift";
+        const QString file = writeProject(tmp.path(), config);
+        ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.project()->openProject(file);
+        QVERIFY(waitForJob(w.project()->readJob()));
+        QVERIFY2(w.dataPage()->model()->table(), qPrintable(w.dataPage()->messageArea()->text()));
+        auto* panel = w.dataPage()->columnPanel();
+        QCOMPARE(panel->targets(), std::vector<std::string>{"income"});
+        auto* visits = panel->roleCombo(columnOf(w, "doctor_visits"));
+        visits->setCurrentIndex(visits->findData(int(data::Role::Target)));
+        QCOMPARE(panel->targets(), (std::vector<std::string>{"income", "doctor_visits"}));
+        const auto c = w.pageSettings()->currentConfig();
+        QVERIFY2(bool(c), c ? "" : c.message().c_str());
+        QCOMPARE(study::modelFor(*c, "doctor_visits").family, std::string("poisson"));
+        QCOMPARE(study::transformFor(*c, "doctor_visits"), std::string("none"));
+        QCOMPARE(study::modelFor(*c, "income").family, std::string("normal"));
+        QCOMPARE(study::transformFor(*c, "income"), std::string("log-shift"));
+        QVERIFY2(bool(study::validate(*c)), study::validate(*c).message().c_str());
+        auto* model = w.modelPage();
+        model->showVariable("income");
+        QVERIFY(model->defaultNote()->isHidden());
+        model->showVariable("doctor_visits");
+        QVERIFY(!model->defaultNote()->isHidden());
+        QVERIFY2(model->defaultNote()->text().contains(QStringLiteral("holds counts")),
+                 qPrintable(model->defaultNote()->text()));
+        w.tabs()->setCurrentWidget(model);
+        QApplication::processEvents();
+        save(&w, QStringLiteral("several_targets_count_default.png"));
+    }
+
     // The Data, Model and Synthesizers pages with two sensitive variables, as a person sees
     // them (looked at: see the commit message).
     void screenshotsOfThePages() {

@@ -103,10 +103,19 @@ QWidget* ModelPage::buildVariableBar() {
     row->addWidget(label);
     row->addWidget(variable_);
     row->addWidget(note, 1);
+    defaultNote_ = new QLabel;
+    defaultNote_->setObjectName(QStringLiteral("modelDefaultNote"));
+    defaultNote_->setWordWrap(true);
+    defaultNote_->hide();
     connect(variable_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0) showVariable(variable_->itemData(index).toString().toStdString());
     });
-    return variableBar_;
+    auto* bar = new QWidget;
+    auto* column = new QVBoxLayout(bar);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(variableBar_);
+    column->addWidget(defaultNote_);
+    return bar;
 }
 
 QWidget* ModelPage::buildModelGroup() {
@@ -406,14 +415,27 @@ ModelPage::VariableModel ModelPage::modelOf(const std::string& target) const {
     return shownModel();
 }
 
-void ModelPage::setTargets(const std::vector<std::string>& targets) {
+void ModelPage::setTargets(const std::vector<std::string>& targets,
+                           const std::set<std::string>& counts) {
     if (targets == targets_) return;
     if (!shownName_.empty()) variables_[shownName_] = shownModel();
     const VariableModel first = !targets.empty() && variables_.count(targets.front())
                                     ? variables_.at(targets.front())
                                     : shownModel();
-    for (const auto& t : targets)
-        if (!variables_.count(t)) variables_[t] = first;
+    for (const auto& t : targets) {
+        if (variables_.count(t)) continue;
+        variables_[t] = first;
+        // A later variable of counts: a count model (a transform such as log-shift of the
+        // first's would be refused for counts).
+        if (t != targets.front() && counts.count(t)) {
+            variables_[t].family = "poisson";
+            variables_[t].transform = "none";
+            defaultReasons_[t] =
+                tr("%1 holds counts (non-negative integers), so its model started as a Poisson "
+                   "regression without a transform instead of a copy of %2's.")
+                    .arg(QString::fromStdString(t), QString::fromStdString(targets.front()));
+        }
+    }
     targets_ = targets;
     const bool keep = std::find(targets.begin(), targets.end(), shownName_) != targets.end();
     const std::string next = keep ? shownName_ : (targets.empty() ? std::string() : targets[0]);
@@ -453,6 +475,9 @@ void ModelPage::updateVariableBar() {
     modelGroup_->setTitle(several ? tr("Synthesizer model of %1").arg(name)
                                   : tr("Synthesizer model"));
     priorGroup_->setTitle(several ? tr("Priors of %1").arg(name) : tr("Priors"));
+    const auto reason = defaultReasons_.find(shownName_);
+    defaultNote_->setText(reason == defaultReasons_.end() ? QString() : reason->second);
+    defaultNote_->setVisible(several && reason != defaultReasons_.end());
 }
 
 void ModelPage::apply(study::RunConfig& config) const {
@@ -559,6 +584,7 @@ void ModelPage::load(const study::RunConfig& config) {
         return v;
     };
     variables_.clear();
+    defaultReasons_.clear();
     targets_ =
         config.data.target.empty() ? std::vector<std::string>{} : study::sensitiveVariables(config);
     for (const auto& t : targets_) variables_[t] = effective(t);

@@ -8,6 +8,7 @@
 #include <QWidget>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,9 +45,15 @@ class ModelPage : public QWidget {
     // one model per sensitive variable of data.targets.
     void load(const study::RunConfig& config);
     // The sensitive variables in synthesis order (the Data page's). A variable not seen
-    // before starts with the first variable's model; one that leaves and comes back keeps its
-    // own. With two or more, the variable box is shown.
-    void setTargets(const std::vector<std::string>& targets);
+    // before starts with the first variable's model, or, when it is one of `counts` (columns
+    // of non-negative integers) and not the first, with a Poisson regression without a
+    // transform (the page says why); one that leaves and comes back keeps its own. With two
+    // or more, the variable box is shown.
+    void setTargets(const std::vector<std::string>& targets,
+                    const std::set<std::string>& counts = {});
+    // Why the shown variable's model is what it started as (empty when it was not chosen
+    // for it).
+    QLabel* defaultNote() const { return defaultNote_; }
     const std::vector<std::string>& targets() const { return targets_; }
     // Which sensitive variable's model the page shows (with two or more).
     QComboBox* variableBox() const { return variable_; }
@@ -114,6 +121,8 @@ class ModelPage : public QWidget {
     QComboBox* missing_ = nullptr;
     QLabel* familyNote_ = nullptr;
     QLabel* transformNote_ = nullptr;
+    QLabel* defaultNote_ = nullptr;
+    std::map<std::string, QString> defaultReasons_;  // variable -> why its model started so
     QString suggestedTransform_;
     QString suggestedReason_;
     std::map<std::string, ExactSpinBox*> priors_;
