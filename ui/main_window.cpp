@@ -15,12 +15,15 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <cmath>
+#include <set>
 
 #include "ppsynth/data/roles.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/data_page.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
@@ -39,6 +42,20 @@ namespace ppsynth::ui {
 
 namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
+
+// A count column, or a numeric one whose present values are all non-negative integers.
+bool holdsCounts(const data::Column& c) {
+    if (c.type() == data::ColumnType::Count) return true;
+    if (c.type() != data::ColumnType::Numeric) return false;
+    bool any = false;
+    for (std::size_t i = 0; i < c.values().size(); ++i) {
+        if (c.isMissing(i)) continue;
+        const double v = c.value(i);
+        if (!(v >= 0) || v != std::floor(v)) return false;
+        any = true;
+    }
+    return any;
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -96,6 +113,19 @@ void MainWindow::openFile(const QString& path) {
 
 void MainWindow::connectPages() {
     dataPage_->columnPanel()->setRolesValidator(data::validateRoles);
+    // Several sensitive variables: one model and one box radius each, in synthesis order.
+    connect(dataPage_->columnPanel(), &ColumnPanel::rolesChanged, this, [this] {
+        const auto targets = dataPage_->columnPanel()->targets();
+        // Sensitive columns of counts (non-negative integers): a later one starts with a
+        // count model.
+        std::set<std::string> counts;
+        if (const auto table = dataPage_->model()->table())
+            for (const auto& t : targets)
+                if (const auto i = table->indexOf(t); i && holdsCounts(table->column(*i)))
+                    counts.insert(t);
+        modelPage_->setTargets(targets, counts);
+        synthesizersPage_->setTargets(targets);
+    });
     connect(dataPage_, &DataPage::applySuggestionsRequested, this, [this] {
         const auto& s = dataPage_->suggestions();
         study::RunConfig::Data roles;
@@ -261,7 +291,7 @@ void MainWindow::showRunResults(int id) {
         tabs_->setCurrentWidget(runPanel_);
         return;
     }
-    resultsPage_->showRun(r->result, r->label);
+    resultsPage_->showRun(r->result, r->label, r->table);
     tabs_->setCurrentWidget(resultsPage_);
 }
 
@@ -293,6 +323,17 @@ void MainWindow::updateRunActions() {
     else if (busy)
         why = tr("Wait for the current job to finish.");
     for (QAction* a : {exportAction_, reportAction_}) {
+        // Several sensitive variables: neither describes such a run yet; say so.
+        const QString several =
+            why.isEmpty() ? results::severalTargetsRefusal(
+                                *r->result, a == exportAction_ ? tr("The release bundle")
+                                                               : tr("The disclosure-review report"))
+                          : QString();
+        if (!several.isEmpty()) {
+            a->setEnabled(false);
+            a->setToolTip(several);
+            continue;
+        }
         a->setEnabled(why.isEmpty());
         a->setToolTip(
             why.isEmpty()

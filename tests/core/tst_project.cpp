@@ -123,6 +123,26 @@ class TstProject : public QObject {
         }
     }
 
+    // Several sensitive variables (data.targets with per-variable "models" and risk.radii):
+    // a project holds them and reads them back as they were, and runs them.
+    void severalTargetsRoundTrip() {
+        auto c = study::loadRunConfig(PPSYNTH_TEST_DATA_DIR "/configs/two_targets.json");
+        QVERIFY2(bool(c), c ? "" : c.message().c_str());
+        c->risk.radii["doctor_visits"] = 0.5;
+        study::Project p;
+        p.config = *c;
+        const std::string at = test::freshDir("tst_project", "targets").string() + "/p.ppsynth";
+        const std::string text = study::projectToJson(p, at);
+        const auto back = study::parseProject(text, at);
+        QVERIFY2(bool(back), back ? "" : back.message().c_str());
+        QCOMPARE(study::toJson(back->config), study::toJson(*c));
+        QCOMPARE(back->config.data.targets, (std::vector<std::string>{"income", "doctor_visits"}));
+        const auto run = study::projectRunConfig(*back);
+        QVERIFY2(bool(run), run ? "" : run.message().c_str());
+        QCOMPARE(run->data.target, std::string("income"));
+        QCOMPARE(run->models.at("doctor_visits").family.value(), std::string("poisson"));
+    }
+
     // Version 2 writes the reading options once, in data.read's spellings (the run
     // configuration's), with transform and missing in data, and paths inside the project's
     // folder relative to it.

@@ -14,6 +14,7 @@
 #include "ui/results/chart_card.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
 
 namespace ppsynth::ui::results {
@@ -138,11 +139,12 @@ void CompareView::rebuild() {
     for (int side = 0; side < 2; ++side) {
         const auto& r = *entries[side]->run;
         auto* head = new QLabel(
-            tr("<b>%1</b>: %2 records, model %3, %4, m = %5")
-                .arg(entries[side]->label.toHtmlEscaped())
+            tr("<b>%1</b>: %2 of %3 records, model %4, %5, m = %6")
+                .arg(entries[side]->label.toHtmlEscaped(), variablesPhrase(r).toHtmlEscaped())
                 .arg(r.inputs.yOriginal.size())
-                .arg(QString::fromStdString(
-                         models::familyLabel(r.config.model.family, r.config.model.K))
+                .arg((severalTargets(r) ? modelsPhrase(r)
+                                        : QString::fromStdString(models::familyLabel(
+                                              r.config.model.family, r.config.model.K)))
                          .toHtmlEscaped())
                 .arg(QString::fromStdString(study::chainsAndDraws(r.config)).toHtmlEscaped())
                 .arg(r.config.synthesis.m));

@@ -10,6 +10,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <optional>
 
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_length.hpp"
@@ -18,7 +19,9 @@
 #include "ui/results/chart_files.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
+#include "ui/results/variable_view.hpp"
 #include "ui/run/run_record.hpp"
 
 namespace ppsynth::ui::results {
@@ -204,18 +207,28 @@ void ResultsPage::showRun(study::RunResult run, const QString& label) {
     showRun(std::make_shared<const study::RunResult>(std::move(run)), label);
 }
 
-void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QString& label) {
+void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QString& label,
+                          std::shared_ptr<const data::Table> table) {
     run_ = std::move(run);
+    table_ = std::move(table);
+    variable_.clear();
     setEnabled(run_ != nullptr);
     if (!run_) return;
     const auto& r = *run_;
+    // Several sensitive variables: named in synthesis order, each with its model.
+    const bool several = severalTargets(r);
     header_->setText(
         QStringLiteral("<b>%1</b> — %2 of %3 records, model %4, %5, m = %6 "
                        "synthetic datasets, %7 s")
             .arg(label.isEmpty() ? tr("Run") : label.toHtmlEscaped(),
-                 q(r.config.data.target).toHtmlEscaped())
+                 several ? tr("%1 (synthesized in this order)")
+                               .arg(variablesPhrase(r).replace(tr(" and "), tr(", then ")))
+                               .toHtmlEscaped()
+                         : q(r.config.data.target).toHtmlEscaped())
             .arg(r.inputs.yOriginal.size())
-            .arg(q(models::familyLabel(r.config.model.family, r.config.model.K)).toHtmlEscaped())
+            .arg(several ? tr("per variable (%1)").arg(modelsPhrase(r)).toHtmlEscaped()
+                         : q(models::familyLabel(r.config.model.family, r.config.model.K))
+                               .toHtmlEscaped())
             .arg(q(study::chainsAndDraws(r.config)).toHtmlEscaped())
             .arg(r.config.synthesis.m)
             .arg(formatCell(r.seconds)));
@@ -260,14 +273,27 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         // The headline in words: epsilon first, as the issue asks the summary to show it.
         QString text =
             tr("<p><b>Privacy guarantee per synthesizer</b> (ε = 2 Δ(α,x) per released "
-               "dataset; %1):</p><ul>")
+               "dataset; %1):</p>")
                 .arg(r.synthesizers.empty() ? QString() : q(r.synthesizers[0].deltaMethod));
+        // Several sensitive variables: one epsilon for the release of all of them, from the
+        // joint record log-likelihoods; the risk counts closeness in a box.
+        if (severalTargets(r))
+            text +=
+                tr("<p>One ε covers the release of %1 together (each record's joint "
+                   "likelihood, one weight per record). Identification risk: a synthetic "
+                   "record is close to a true one %2.</p>")
+                    .arg(variablesPhrase(r).toHtmlEscaped(), closenessPhrase(r).toHtmlEscaped());
+        text += QStringLiteral("<ul>");
         for (const auto& x : r.synthesizers) {
             QString utility;
             if (x.utility) {
                 for (const auto& st : x.utility->statistics) {
                     if (st.statistic.kind == utility::StatisticKind::Mean)
-                        utility = tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
+                        utility =
+                            severalTargets(r)
+                                ? tr("; CI overlap of the mean of %1 %2")
+                                      .arg(q(x.utility->target), formatCell(st.ciOverlap))
+                                : tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
                 }
             }
             const auto& e = x.epsilonDiagnostics;
@@ -313,7 +339,9 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addChart(tab, new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")));
         if (s->scheme != study::Scheme::Unweighted)
             addChart(tab, new ChartCard(riskComparisonScatter(r, name), tr("Risk comparison")));
-        if (auto top = topRiskTable(r, name))
+        if (!s->records.pairwiseWeight.empty())
+            addChart(tab, new ChartCard(pairwiseRiskViolins(r), tr("Pairwise risk")));
+        if (auto top = topRiskTable(r, name, 10, table_.get()))
             addTable(tab, new TableCard(*top), s->scheme != study::Scheme::Unweighted ? 1 : 2);
         else
             addTable(tab, new TableCard(tr("Riskiest records"), q(top.message())));
@@ -344,7 +372,36 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         auto* row = new QWidget;
         auto* rowLayout = new QHBoxLayout(row);
         rowLayout->setContentsMargins(4, 0, 4, 0);
+        // Several sensitive variables: the charts show the one chosen (the first without
+        // the run's table, which holds the others' confidential values).
+        const auto names = sensitiveNames(r);
+        if (std::find(names.begin(), names.end(), variable_) == names.end())
+            variable_ = r.config.data.target;
+        std::optional<study::RunResult> view;
+        QString viewProblem;
+        if (severalTargets(r) && table_) {
+            rowLayout->addWidget(new QLabel(tr("Variable")));
+            auto* variable = new QComboBox;
+            variable->setObjectName(QStringLiteral("variableChooser"));
+            for (const auto& t : names) variable->addItem(QString::fromStdString(t));
+            variable->setCurrentText(QString::fromStdString(variable_));
+            rowLayout->addWidget(variable);
+            connect(variable, &QComboBox::currentTextChanged, this,
+                    [this, tab](const QString& text) {
+                        variable_ = text.toStdString();
+                        stale_.insert(tab);
+                        QMetaObject::invokeMethod(
+                            this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
+                    });
+            if (auto v = runOfVariable(r, *table_, variable_))
+                view = std::move(*v);
+            else
+                viewProblem = q(v.message());
+        }
         rowLayout->addWidget(new QLabel(
+            (severalTargets(r) && !table_ ? tr("Charts of %1, the first of %2. ")
+                                                .arg(q(r.config.data.target), variablesPhrase(r))
+                                          : QString()) +
             tr("Densities pool all %1 synthetic datasets; the scatter shows dataset").arg(m)));
         auto* spin = new QSpinBox;
         spin->setObjectName(QStringLiteral("datasetChooser"));
@@ -361,10 +418,15 @@ void ResultsPage::ensureBuilt(const QString& tab) {
             QMetaObject::invokeMethod(
                 this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
         });
-        addChart(tab, new ChartCard(densityChart(r, name), tr("Density")));
-        addChart(tab, new ChartCard(densityTailChart(r, name), tr("Tail density")));
+        if (!viewProblem.isEmpty()) {
+            addTable(tab, new TableCard(tr("Synthetic data of %1").arg(q(variable_)), viewProblem));
+            return;
+        }
+        const study::RunResult& shown = view ? *view : r;
+        addChart(tab, new ChartCard(densityChart(shown, name), tr("Density")));
+        addChart(tab, new ChartCard(densityTailChart(shown, name), tr("Tail density")));
         addChart(tab, new ChartCard(syntheticVsConfidentialScatter(
-                                        r, name, static_cast<std::size_t>(dataset_)),
+                                        shown, name, static_cast<std::size_t>(dataset_)),
                                     tr("Synthetic against confidential")));
     } else if (tab == tr("Diagnostics")) {
         const auto traced = traceParameters(r, name, 4);
@@ -383,7 +445,7 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addTable(tab, new TableCard(riskTable(r)));
         if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
         if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
-        if (auto top = topRiskTable(r, name)) addTable(tab, new TableCard(*top));
+        if (auto top = topRiskTable(r, name, 10, table_.get())) addTable(tab, new TableCard(*top));
         addTable(tab, new TableCard(samplerTable(r)));
         addTable(tab, new TableCard(convergenceTable(r)));
     }

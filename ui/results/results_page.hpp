@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 
+#include "ppsynth/data/table.hpp"
 #include "ppsynth/study/runner.hpp"
 
 class QComboBox;
@@ -29,8 +30,11 @@ class ResultsPage : public QWidget {
   public:
     explicit ResultsPage(QWidget* parent = nullptr);
 
-    // Shows `run` (replacing what was shown). The page keeps a shared reference.
-    void showRun(std::shared_ptr<const study::RunResult> run, const QString& label = QString());
+    // Shows `run` (replacing what was shown). The page keeps a shared reference. `table`, the
+    // table the run used, lets a run with several sensitive variables chart each of them and
+    // list them all in the riskiest-records table (without it: the first only).
+    void showRun(std::shared_ptr<const study::RunResult> run, const QString& label = QString(),
+                 std::shared_ptr<const data::Table> table = {});
     void showRun(study::RunResult run, const QString& label = QString());
     const study::RunResult* run() const { return run_.get(); }
 
@@ -66,6 +70,8 @@ class ResultsPage : public QWidget {
     std::shared_ptr<const study::RunResult> run_;
     std::set<QString> stale_;  // tabs to rebuild before they are shown
     int dataset_ = 0;          // synthetic dataset of the synthetic-against-confidential scatter
+    std::shared_ptr<const data::Table> table_;  // the run's table (may be null)
+    std::string variable_;  // the sensitive variable the synthetic-data charts show
     QLabel* header_ = nullptr;
     QComboBox* synthesizer_ = nullptr;
     QTabWidget* tabs_ = nullptr;

@@ -6,6 +6,8 @@
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_length.hpp"
 #include "ui/results/run_charts.hpp"
+#include "ui/results/run_variables.hpp"
+#include "ui/results/variable_view.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -155,11 +157,20 @@ TableData epsilonTable(const RunResult& run) {
 TableData riskTable(const RunResult& run) {
     TableData t;
     t.key = QStringLiteral("risk");
-    t.title = QStringLiteral("Identification risk");
+    t.title =
+        severalTargets(run)
+            ? QStringLiteral("Identification risk of %1 together (a box)").arg(variablesPhrase(run))
+            : QStringLiteral("Identification risk");
     t.caption = QStringLiteral(
         "IRᵢ is the chance an intruder who knows a record's pattern picks it out from the "
         "synthetic values near its own; whack-a-mole counts records whose risk rose under the "
         "weighted synthesizer compared with the unweighted one.");
+    if (severalTargets(run))
+        t.caption += QStringLiteral(
+                         " With several sensitive variables a synthetic record is "
+                         "near a true one %1; the pairwise scheme's risk counts "
+                         "with the same box.")
+                         .arg(closenessPhrase(run));
     const double threshold = run.synthesizers.empty() ? run.config.risk.threshold
                                                       : run.synthesizers[0].irSummary.threshold;
     t.headers = {QStringLiteral("Synthesizer"),
@@ -182,7 +193,7 @@ TableData riskTable(const RunResult& run) {
 }
 
 Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthesizer,
-                                 std::size_t n) {
+                                 std::size_t n, const data::Table* table) {
     const auto* s = run.find(synthesizer);
     if (!s) return Error{"the run has no synthesizer '" + synthesizer + "'"};
     if (s->records.ir.empty()) return Error{"synthesizer '" + synthesizer + "' has no risks"};
@@ -210,20 +221,45 @@ Expected<TableData> topRiskTable(const RunResult& run, const std::string& synthe
     t.caption = QStringLiteral(
         "Record-level values of the confidential data: for the data owner only, never to be "
         "released. Rows are numbered as in the data file (header excluded).");
+    // Several sensitive variables with the run's table: every variable's value.
+    std::vector<std::string> shown{run.config.data.target.empty() ? "y" : run.config.data.target};
+    std::vector<std::vector<double>> values{std::vector<double>(
+        run.inputs.yOriginal.data(), run.inputs.yOriginal.data() + run.inputs.yOriginal.size())};
+    if (severalTargets(run) && table) {
+        shown = sensitiveNames(run);
+        values.clear();
+        for (const auto& target : shown) {
+            auto v = confidentialValues(run, *table, target);
+            if (!v) return Error{"synthesizer '" + synthesizer + "': " + v.message()};
+            if (v->size() != records)
+                return Error{"the run's table gives " + std::to_string(v->size()) + " values of '" +
+                             target + "' for " + std::to_string(records) + " records"};
+            values.push_back(std::move(*v));
+        }
+        t.caption += QStringLiteral(
+                         " IRᵢ is the risk of %1 together (a box); the values shown "
+                         "are every variable's.")
+                         .arg(variablesPhrase(run));
+    } else if (severalTargets(run)) {
+        t.caption += QStringLiteral(
+                         " IRᵢ is the risk of %1 together (a box); the value shown is "
+                         "%2's.")
+                         .arg(variablesPhrase(run), qTables(run.config.data.target));
+    }
     t.confidential = true;
-    t.headers = {QStringLiteral("Rank"),
-                 QStringLiteral("Row in file"),
-                 qTables(run.config.data.target.empty() ? "y" : run.config.data.target),
-                 QStringLiteral("IRᵢ"),
-                 QStringLiteral("Weight αᵢ"),
-                 QStringLiteral("Bound Δ(α,xᵢ)")};
+    t.headers = {QStringLiteral("Rank"), QStringLiteral("Row in file")};
+    for (const auto& name : shown) t.headers << qTables(name);
+    t.headers << QStringLiteral("IRᵢ") << QStringLiteral("Weight αᵢ")
+              << QStringLiteral("Bound Δ(α,xᵢ)");
     for (std::size_t k = 0; k < order.size(); ++k) {
         const std::size_t i = order[k];
         const auto e = static_cast<Eigen::Index>(i);
         const std::size_t row = i < run.inputs.keptRows.size() ? run.inputs.keptRows[i] + 1 : i + 1;
-        t.rows.push_back({count(k + 1), count(row), formatCell(run.inputs.yOriginal[e]),
-                          formatCell(s->records.ir[i]), formatCell(s->records.alpha[e]),
-                          formatCell(s->records.recordDelta[e])});
+        QStringList cells{count(k + 1), count(row)};
+        for (const auto& v : values) cells << formatCell(v[i]);
+        cells << formatCell(s->records.ir[i]) << formatCell(s->records.alpha[e])
+              << formatCell(s->records.recordDelta[e]);
+        t.rows.push_back(cells);
     }
     return t;
 }
@@ -365,8 +401,16 @@ Expected<TableData> utilityTable(const RunResult& run) {
     if (auto st = hasUtility(run); !st) return st.error();
     TableData t;
     t.key = QStringLiteral("utility");
+    // The variable the utility measures name (with several sensitive variables, core
+    // measures the first today).
+    std::string measured = run.config.data.target;
+    for (const auto& s : run.synthesizers)
+        if (s.utility && !s.utility->target.empty()) {
+            measured = s.utility->target;
+            break;
+        }
     t.title = QStringLiteral("Utility: statistics of %1, confidential against synthetic")
-                  .arg(qTables(run.config.data.target));
+                  .arg(qTables(measured));
     double level = 0.95;
     for (const auto& s : run.synthesizers)
         if (s.utility) level = s.utility->level;
@@ -568,8 +612,13 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
                           cell(x, high), cell(y, high), cell(x, overlap), cell(y, overlap)});
     }
     t.warnings << comparabilityWarnings(a, b);
-    if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
-        a.config.data.target != b.config.data.target) {
+    if (sensitiveNames(a) != sensitiveNames(b)) {
+        t.warnings << QStringLiteral(
+                          "The runs synthesize different sensitive variables (%1; %2): their "
+                          "epsilons and risks are those of different releases.")
+                          .arg(variablesPhrase(a), variablesPhrase(b));
+    } else if (a.inputs.yOriginal.size() != b.inputs.yOriginal.size() ||
+               a.config.data.target != b.config.data.target) {
         t.warnings << QStringLiteral(
             "The runs use different data (target or number of records): compare with care.");
     }

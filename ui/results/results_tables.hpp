@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/table.hpp"
 #include "ppsynth/study/runner.hpp"
 
 namespace ppsynth::ui::results {
@@ -33,9 +34,11 @@ TableData epsilonTable(const study::RunResult& run);
 // whack-a-mole records.
 TableData riskTable(const study::RunResult& run);
 // The `count` records with the highest IR_i under `synthesizer`: row in the data file,
-// confidential y, IR_i, alpha_i, Delta_{alpha,x_i}. Marked CONFIDENTIAL.
+// confidential y, IR_i, alpha_i, Delta_{alpha,x_i}. Marked CONFIDENTIAL. With several
+// sensitive variables and the run's `table`, one column per variable (their values read
+// from the table); without the table, the first variable's.
 Expected<TableData> topRiskTable(const study::RunResult& run, const std::string& synthesizer,
-                                 std::size_t count = 10);
+                                 std::size_t count = 10, const data::Table* table = nullptr);
 // Per synthesizer and quantity: mean, sd, R-hat, bulk and tail ESS, and a verdict.
 TableData convergenceTable(const study::RunResult& run);
 // Per synthesizer: draws, divergences, tree-depth hits, lowest E-BFMI; every diagnostic

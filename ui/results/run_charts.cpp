@@ -11,6 +11,7 @@
 #include "ui/charts/line_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
 #include "ui/charts/violin_chart.hpp"
+#include "ui/results/run_variables.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -127,7 +128,11 @@ Expected<utility::DensityComparison> densities(const RunResult& run, const Synth
                                                std::optional<double> tailQuantile) {
     if (s.synthetic.empty()) return Error{"synthesizer '" + s.name + "' has no synthetic datasets"};
     std::vector<double> pooled;
-    for (const auto& d : s.synthetic) pooled.insert(pooled.end(), d.begin(), d.end());
+    // Several sensitive variables: the first one's values (those of run.inputs.yOriginal).
+    for (const auto& d : s.synthetic) {
+        const auto first = firstVariable(run, d);
+        pooled.insert(pooled.end(), first.begin(), first.end());
+    }
     const auto y = toStd(run.inputs.yOriginal);
     if (y.empty()) return Error{"the run holds no confidential values of the target"};
     auto c = utility::compareDensities(y, pooled, {}, tailQuantile);
@@ -187,7 +192,36 @@ Expected<BuiltChart> riskViolins(const RunResult& run) {
         QStringLiteral("Each violin shows how the records' identification risks are spread "
                        "under one synthesizer (0 = not identifiable, 1 = certainly); the dashed "
                        "line is the mean risk, and mass near the top is the records to worry "
-                       "about."));
+                       "about.%1")
+            .arg(severalTargets(run)
+                     ? QStringLiteral(" A synthetic record is close to a true one %1.")
+                           .arg(closenessPhrase(run))
+                     : QString()));
+}
+
+Expected<BuiltChart> pairwiseRiskViolins(const RunResult& run) {
+    std::vector<charts::Violin> violins;
+    for (const auto& s : run.synthesizers) {
+        if (s.records.pairwiseWeight.empty()) continue;
+        auto summary = utility::violinSummary(s.records.pairwiseWeight, unitInterval());
+        if (!summary)
+            return Error{"synthesizer '" + s.name + "', pairwise risk: " + summary.message()};
+        violins.push_back({qRunCharts(s.name), std::move(*summary), std::nullopt, QString()});
+    }
+    if (violins.empty()) return Error{"no synthesizer of this run weights by the pairwise risk"};
+    auto chart = std::make_unique<charts::ViolinChart>();
+    chart->setValueTitle(QStringLiteral("Pairwise score atᵢ"));
+    chart->setViolins(std::move(violins));
+    return make(
+        QStringLiteral("violin_pairwise_risk"), QStringLiteral("Pairwise risk score atᵢ by record"),
+        QStringLiteral("Each violin shows the records' pairwise score atᵢ under a pairwise "
+                       "synthesizer's risk source: the mean over the other records of its "
+                       "pattern of 1 − IRᵢⱼ, IRᵢⱼ the risk of the pair; near 1 is safe, and "
+                       "the weights are c atᵢ + g.%1")
+            .arg(severalTargets(run)
+                     ? QStringLiteral(" Closeness is the box: %1.").arg(closenessPhrase(run))
+                     : QString()),
+        true, std::move(chart));
 }
 
 Expected<BuiltChart> weightViolins(const RunResult& run) {
@@ -315,14 +349,15 @@ Expected<BuiltChart> syntheticVsConfidentialScatter(const RunResult& run,
                      " synthetic datasets; dataset " + std::to_string(dataset + 1) +
                      " does not exist"};
     }
-    if (auto st = sameRecords(run, s, s.synthetic[dataset].size(), "the synthetic dataset"); !st)
+    const auto values = firstVariable(run, s.synthetic[dataset]);
+    if (auto st = sameRecords(run, s, values.size(), "the synthetic dataset"); !st)
         return st.error();
     const QString y = targetName(run);
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y),
                          QStringLiteral("Synthetic %1").arg(y));
     chart->setIdentityLine(true);
-    chart->setPoints(zipPoints(run.inputs.yOriginal, s.synthetic[dataset]));
+    chart->setPoints(zipPoints(run.inputs.yOriginal, values));
     return make(QStringLiteral("scatter_synthetic_confidential_") + keyPart(s.name),
                 QStringLiteral("Synthetic against confidential %1: %2 (dataset %3)")
                     .arg(y, qRunCharts(s.name))

@@ -35,6 +35,9 @@ struct BuiltChart {
 Expected<BuiltChart> lipschitzViolins(const study::RunResult& run);
 // IR_i per record, with the mean marked.
 Expected<BuiltChart> riskViolins(const study::RunResult& run);
+// The pairwise risk score at_i (paper 004, METHOD.md 4.2; with several sensitive variables counted
+// with the box) of the synthesizers that weight by it; an error when none does.
+Expected<BuiltChart> pairwiseRiskViolins(const study::RunResult& run);
 // alpha_i per record, with the mean marked.
 Expected<BuiltChart> weightViolins(const study::RunResult& run);
 

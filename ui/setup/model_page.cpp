@@ -8,17 +8,21 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QThread>
 #include <QVBoxLayout>
 #include <QValidator>
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "ppsynth/data/transform.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/runner.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/validate.hpp"
 #include "ui/setup/exact_spin_box.hpp"
 
@@ -60,7 +64,10 @@ QSpinBox* spin(int lo, int hi, int value, const QString& tip) {
 }  // namespace
 
 ModelPage::ModelPage(QWidget* parent) : QWidget(parent) {
-    auto* columns = new QHBoxLayout(this);
+    auto* page = new QVBoxLayout(this);
+    page->addWidget(buildVariableBar());
+    auto* columns = new QHBoxLayout;
+    page->addLayout(columns, 1);
     auto* left = new QVBoxLayout;
     left->addWidget(buildModelGroup());
     left->addWidget(buildMcmcGroup());
@@ -72,10 +79,48 @@ ModelPage::ModelPage(QWidget* parent) : QWidget(parent) {
     columns->addLayout(right, 1);
     updateRelevance();
     updateUntilConverged();
+    updateVariableBar();
+}
+
+// Several sensitive variables: which one's model the groups below show.
+QWidget* ModelPage::buildVariableBar() {
+    variableBar_ = new QWidget;
+    auto* row = new QHBoxLayout(variableBar_);
+    row->setContentsMargins(0, 0, 0, 0);
+    variable_ = new QComboBox;
+    variable_->setObjectName(QStringLiteral("sensitiveVariable"));
+    variable_->setToolTip(
+        tr("Each sensitive variable has its own model: family, K, transform, priors and "
+           "coefficient scales. They are synthesized in the Data page's order, each given the "
+           "predictors and the variables before it."));
+    auto* label = new QLabel(tr("<b>Model of</b>"));
+    auto* note = new QLabel(
+        tr("One model per sensitive variable (family, transform, priors and coefficient "
+           "scales), in the synthesis order of the Data page; the other MCMC settings and the "
+           "missing-value rule are shared."));
+    note->setWordWrap(true);
+    note->setStyleSheet(QStringLiteral("color: #555;"));
+    row->addWidget(label);
+    row->addWidget(variable_);
+    row->addWidget(note, 1);
+    defaultNote_ = new QLabel;
+    defaultNote_->setObjectName(QStringLiteral("modelDefaultNote"));
+    defaultNote_->setWordWrap(true);
+    defaultNote_->hide();
+    connect(variable_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0) showVariable(variable_->itemData(index).toString().toStdString());
+    });
+    auto* bar = new QWidget;
+    auto* column = new QVBoxLayout(bar);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(variableBar_);
+    column->addWidget(defaultNote_);
+    return bar;
 }
 
 QWidget* ModelPage::buildModelGroup() {
     auto* box = new QGroupBox(tr("Synthesizer model"));
+    modelGroup_ = box;
     auto* form = new QFormLayout(box);
     family_ = new QComboBox;
     for (const auto& f : models::familyRegistry()) {
@@ -113,7 +158,7 @@ QWidget* ModelPage::buildModelGroup() {
     form->addRow(familyNote_);
     connect(family_, &QComboBox::currentIndexChanged, this, [this] {
         // The mixture runs until converged by default, the other families a fixed length.
-        if (!untilConvergedChosen_ && untilConverged_ != nullptr)
+        if (!untilConvergedChosen_ && !switching_ && untilConverged_ != nullptr)
             untilConverged_->setChecked(family_->currentData().toString() == "normal-mixture");
         updateRelevance();
         emit changed();
@@ -128,6 +173,7 @@ QWidget* ModelPage::buildModelGroup() {
 
 QWidget* ModelPage::buildPriorGroup() {
     auto* box = new QGroupBox(tr("Priors"));
+    priorGroup_ = box;
     auto* layout = new QVBoxLayout(box);
     auto* form = new QFormLayout;
     for (const auto& p : models::priorCatalogue()) {
@@ -310,7 +356,9 @@ void ModelPage::suggestTransform(const std::string& transform, const std::string
 }
 
 void ModelPage::updateTransformNote() {
-    if (suggestedTransform_.isEmpty()) {
+    // The suggestion is about the data's one suggested sensitive variable: shown with the
+    // first variable's model.
+    if (suggestedTransform_.isEmpty() || (!targets_.empty() && shownName_ != targets_.front())) {
         transformNote_->hide();
         return;
     }
@@ -331,12 +379,182 @@ ExactSpinBox* ModelPage::priorBox(const std::string& name) const {
     return it == priors_.end() ? nullptr : it->second;
 }
 
+ModelPage::VariableModel ModelPage::shownModel() const {
+    VariableModel m;
+    m.family = family_->currentData().toString().toStdString();
+    m.K = K_->value();
+    m.tau = tau_->currentData().toString().toStdString();
+    m.transform = transform_->currentText().toStdString();
+    for (const auto& [name, box] : priors_) m.priors[name] = box->exactValue();
+    return m;
+}
+
+void ModelPage::showModel(const VariableModel& m) {
+    switching_ = true;
+    const int f = family_->findData(QString::fromStdString(m.family));
+    if (f >= 0) family_->setCurrentIndex(f);
+    K_->setValue(m.K);
+    const int tau = tau_->findData(QString::fromStdString(m.tau));
+    tau_->setCurrentIndex(tau >= 0 ? tau : 0);
+    const int t = transform_->findText(QString::fromStdString(m.transform));
+    if (t >= 0) transform_->setCurrentIndex(t);
+    resetPriors();
+    for (const auto& [name, value] : m.priors)
+        if (auto* box = priorBox(name)) box->setExactValue(value);
+    switching_ = false;
+    updateRelevance();
+    updateTransformNote();
+}
+
+// The model a sensitive variable has: the one shown, or the one kept for it, or (not seen
+// yet) the first variable's.
+ModelPage::VariableModel ModelPage::modelOf(const std::string& target) const {
+    if (target == shownName_) return shownModel();
+    if (auto it = variables_.find(target); it != variables_.end()) return it->second;
+    if (!targets_.empty() && targets_.front() != target) return modelOf(targets_.front());
+    return shownModel();
+}
+
+void ModelPage::setTargets(const std::vector<std::string>& targets,
+                           const std::set<std::string>& counts) {
+    if (targets == targets_) return;
+    if (!shownName_.empty()) variables_[shownName_] = shownModel();
+    const VariableModel first = !targets.empty() && variables_.count(targets.front())
+                                    ? variables_.at(targets.front())
+                                    : shownModel();
+    for (const auto& t : targets) {
+        if (variables_.count(t)) continue;
+        variables_[t] = first;
+        // A later variable of counts: a count model (a transform such as log-shift of the
+        // first's would be refused for counts).
+        if (t != targets.front() && counts.count(t)) {
+            variables_[t].family = "poisson";
+            variables_[t].transform = "none";
+            defaultReasons_[t] =
+                tr("%1 holds counts (non-negative integers), so its model started as a Poisson "
+                   "regression without a transform instead of a copy of %2's.")
+                    .arg(QString::fromStdString(t), QString::fromStdString(targets.front()));
+        }
+    }
+    targets_ = targets;
+    const bool keep = std::find(targets.begin(), targets.end(), shownName_) != targets.end();
+    const std::string next = keep ? shownName_ : (targets.empty() ? std::string() : targets[0]);
+    if (next != shownName_ && !next.empty()) {
+        shownName_ = next;
+        showModel(variables_.at(next));
+    } else {
+        shownName_ = next;
+    }
+    updateVariableBar();
+    updateTransformNote();
+}
+
+void ModelPage::showVariable(const std::string& target) {
+    if (target == shownName_ ||
+        std::find(targets_.begin(), targets_.end(), target) == targets_.end())
+        return;
+    if (!shownName_.empty()) variables_[shownName_] = shownModel();
+    shownName_ = target;
+    showModel(variables_.count(target) ? variables_.at(target) : modelOf(target));
+    updateVariableBar();
+}
+
+void ModelPage::updateVariableBar() {
+    const bool several = targets_.size() > 1;
+    {
+        const QSignalBlocker block(variable_);
+        variable_->clear();
+        for (std::size_t k = 0; k < targets_.size(); ++k)
+            variable_->addItem(
+                tr("%1. %2").arg(qulonglong(k + 1)).arg(QString::fromStdString(targets_[k])),
+                QString::fromStdString(targets_[k]));
+        variable_->setCurrentIndex(variable_->findData(QString::fromStdString(shownName_)));
+    }
+    variableBar_->setVisible(several);
+    const QString name = QString::fromStdString(shownName_);
+    modelGroup_->setTitle(several ? tr("Synthesizer model of %1").arg(name)
+                                  : tr("Synthesizer model"));
+    priorGroup_->setTitle(several ? tr("Priors of %1").arg(name) : tr("Priors"));
+    const auto reason = defaultReasons_.find(shownName_);
+    defaultNote_->setText(reason == defaultReasons_.end() ? QString() : reason->second);
+    defaultNote_->setVisible(several && reason != defaultReasons_.end());
+}
+
 void ModelPage::apply(study::RunConfig& config) const {
-    config.model.family = family_->currentData().toString().toStdString();
-    config.model.K = K_->value();
-    config.model.priors.clear();
-    for (const auto& [name, box] : priors_) config.model.priors[name] = box->exactValue();
-    config.data.transform = transform_->currentText().toStdString();
+    const VariableModel shown = shownModel();
+    config.models.clear();
+    // The configuration's list (the Data page's), so "models" never names another.
+    const std::vector<std::string>& targets = config.data.targets;
+    if (targets.size() < 2) {
+        // One sensitive variable: `model` and data.transform, as ever.
+        config.model.family = shown.family;
+        config.model.K = shown.K;
+        config.model.priors = shown.priors;
+        config.model.tau = shown.tau;
+        config.data.transform = shown.transform;
+    } else {
+        // Several: each variable's setting goes where the loaded configuration had it (the
+        // variable's "models" entry or the shared `model`); the first variable's others go
+        // to `model` and data.transform, a later variable's to its entry when they differ
+        // from what it would inherit.
+        study::RunConfig::Model base = loadedModel_;
+        std::string baseTransform = loadedTransform_;
+        std::map<std::string, double> basePriors;
+        for (const auto& p : models::priorCatalogue()) basePriors[p.name] = p.defaultValue();
+        for (const auto& [name, value] : loadedModel_.priors) basePriors[name] = value;
+        auto loadedEntry = [this](const std::string& t) {
+            const auto it = loadedModels_.find(t);
+            return it == loadedModels_.end() ? std::optional<study::RunConfig::ModelOverride>()
+                                             : std::optional(it->second);
+        };
+        const std::string& first = targets.front();
+        const VariableModel one = modelOf(first);
+        auto firstEntry = loadedEntry(first);
+        study::RunConfig::ModelOverride o1 = firstEntry.value_or(study::RunConfig::ModelOverride{});
+        if (o1.family)
+            o1.family = one.family;
+        else
+            base.family = one.family;
+        if (o1.K)
+            o1.K = one.K;
+        else
+            base.K = one.K;
+        if (o1.tau)
+            o1.tau = one.tau;
+        else
+            base.tau = one.tau;
+        if (o1.transform)
+            o1.transform = one.transform;
+        else
+            baseTransform = one.transform;
+        for (const auto& [name, value] : one.priors) {
+            if (o1.priors.count(name))
+                o1.priors[name] = value;
+            else
+                basePriors[name] = value;
+        }
+        if (firstEntry) config.models[first] = o1;
+        for (std::size_t k = 1; k < targets.size(); ++k) {
+            const std::string& t = targets[k];
+            const VariableModel v = modelOf(t);
+            const auto entry = loadedEntry(t);
+            study::RunConfig::ModelOverride o = entry.value_or(study::RunConfig::ModelOverride{});
+            auto set = [](auto& field, const auto& value, const auto& inherited) {
+                if (field || value != inherited) field = value;
+            };
+            set(o.family, v.family, base.family);
+            set(o.K, v.K, base.K);
+            set(o.tau, v.tau, base.tau);
+            set(o.transform, v.transform, baseTransform);
+            for (const auto& [name, value] : v.priors)
+                if (o.priors.count(name) || value != basePriors.at(name)) o.priors[name] = value;
+            const bool empty = !o.family && !o.K && !o.tau && !o.transform && o.priors.empty();
+            if (entry || !empty) config.models[t] = o;
+        }
+        base.priors = basePriors;
+        config.model = base;
+        config.data.transform = baseTransform;
+    }
     config.data.missing = missing_->currentData().toString().toStdString();
     config.mcmc.chains = chains_->value();
     config.mcmc.warmup = warmup_->value();
@@ -345,20 +563,34 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.mcmc.budgetSeconds = budget_->exactValue();
     config.mcmc.seed = seedValue_;
     config.mcmc.threads = threads_->value();
-    config.model.tau = tau_->currentData().toString().toStdString();
     config.mcmc.sampler = sampler_->currentData().toString().toStdString();
     config.mcmc.thin = thin_->value();
 }
 
 void ModelPage::load(const study::RunConfig& config) {
-    const int f = family_->findData(QString::fromStdString(config.model.family));
-    if (f >= 0) family_->setCurrentIndex(f);
-    K_->setValue(config.model.K);
-    resetPriors();
-    for (const auto& [name, value] : config.model.priors)
-        if (auto* box = priorBox(name)) box->setExactValue(value);
-    const int t = transform_->findText(QString::fromStdString(config.data.transform));
-    if (t >= 0) transform_->setCurrentIndex(t);
+    loadedModel_ = config.model;
+    loadedTransform_ = config.data.transform;
+    loadedModels_ = config.models;
+    // Every sensitive variable's model as core reads it (study::modelFor, transformFor).
+    auto effective = [&config](const std::string& target) {
+        VariableModel v;
+        const auto m = target.empty() ? config.model : study::modelFor(config, target);
+        v.family = m.family;
+        v.K = m.K;
+        v.tau = m.tau;
+        v.transform = target.empty() ? config.data.transform : study::transformFor(config, target);
+        for (const auto& p : models::priorCatalogue()) v.priors[p.name] = p.defaultValue();
+        for (const auto& [name, value] : m.priors) v.priors[name] = value;
+        return v;
+    };
+    variables_.clear();
+    defaultReasons_.clear();
+    targets_ =
+        config.data.target.empty() ? std::vector<std::string>{} : study::sensitiveVariables(config);
+    for (const auto& t : targets_) variables_[t] = effective(t);
+    shownName_ = targets_.empty() ? std::string() : targets_.front();
+    showModel(effective(shownName_));
+    updateVariableBar();
     const int m = missing_->findData(QString::fromStdString(config.data.missing));
     if (m >= 0) missing_->setCurrentIndex(m);
     chains_->setValue(config.mcmc.chains);
@@ -370,8 +602,6 @@ void ModelPage::load(const study::RunConfig& config) {
     seed_->setText(QString::number(config.mcmc.seed));
     seedValue_ = config.mcmc.seed;
     threads_->setValue(config.mcmc.threads);
-    const int tau = tau_->findData(QString::fromStdString(config.model.tau));
-    tau_->setCurrentIndex(tau >= 0 ? tau : 0);
     const int sampler = sampler_->findData(QString::fromStdString(config.mcmc.sampler));
     sampler_->setCurrentIndex(sampler >= 0 ? sampler : 0);
     thin_->setValue(config.mcmc.thin);

@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -18,6 +19,7 @@
 #include <utility>
 
 #include "ppsynth/study/validate.hpp"
+#include "ui/setup/exact_spin_box.hpp"
 #include "ui/setup/knob_editor.hpp"
 #include "ui/setup/weight_preview_panel.hpp"
 
@@ -116,9 +118,25 @@ QWidget* SynthesizersPage::buildRunGroup() {
     form->addRow(tr("Risk datasets L"), L_);
     form->addRow(r_);
     form->addRow(tr("r is"), radiusMode_);
+    // Several sensitive variables: a box, one radius per variable (r unless changed).
+    radiiBox_ = new QWidget;
+    auto* radiiLayout = new QVBoxLayout(radiiBox_);
+    radiiLayout->setContentsMargins(0, 0, 0, 0);
+    auto* radiiNote = new QLabel(
+        tr("Several sensitive variables: a synthetic record is close to a true one when every "
+           "variable is within its own radius (a box). Each takes r unless set here."));
+    radiiNote->setWordWrap(true);
+    radiiLayout->addWidget(radiiNote);
+    radiiForm_ = new QFormLayout;
+    radiiLayout->addLayout(radiiForm_);
+    radiiBox_->hide();
+    form->addRow(radiiBox_);
     connect(m_, &QSpinBox::valueChanged, this, &SynthesizersPage::changed);
     connect(L_, &QSpinBox::valueChanged, this, &SynthesizersPage::changed);
-    connect(r_, &KnobEditor::changed, this, &SynthesizersPage::changed);
+    connect(r_, &KnobEditor::changed, this, [this] {
+        showInheritedRadii();
+        emit changed();
+    });
     connect(radiusMode_, &QComboBox::currentIndexChanged, this, [this] {
         updateRadiusRange();
         emit changed();
@@ -129,10 +147,61 @@ QWidget* SynthesizersPage::buildRunGroup() {
 // A fraction lives in (0, 1]; an absolute radius is in the units of y, which may be large
 // (incomes), so only its sign is bounded.
 void SynthesizersPage::updateRadiusRange() {
-    if (radiusMode_->currentData().toBool())
+    const bool fraction = radiusMode_->currentData().toBool();
+    if (fraction)
         r_->setRange(study::limits::kSmallestPositive, 1.0, 0.01);
     else
         r_->setRange(study::limits::kSmallestPositive, 1e9, 1.0);
+    for (auto& [name, box] : radiusBoxes_) {
+        const QSignalBlocker block(box);
+        box->setRange(study::limits::kSmallestPositive, fraction ? 1.0 : 1e9);
+        box->setSingleStep(fraction ? 0.01 : 1.0);
+        const auto own = ownRadii_.find(name);
+        box->setExactValue(own != ownRadii_.end() ? own->second : r_->value());
+    }
+}
+
+void SynthesizersPage::setTargets(const std::vector<std::string>& targets) {
+    if (targets == targets_) return;
+    targets_ = targets;
+    rebuildRadii();
+}
+
+ExactSpinBox* SynthesizersPage::radiusBox(const std::string& target) const {
+    const auto it = radiusBoxes_.find(target);
+    return it == radiusBoxes_.end() ? nullptr : it->second;
+}
+
+// One radius box per sensitive variable, with two or more; a variable keeps a radius of its
+// own while it stays sensitive.
+void SynthesizersPage::rebuildRadii() {
+    while (radiiForm_->rowCount() > 0) radiiForm_->removeRow(0);
+    radiusBoxes_.clear();
+    radiiBox_->setVisible(targets_.size() > 1);
+    if (targets_.size() < 2) return;
+    for (const auto& t : targets_) {
+        auto* box = new ExactSpinBox;
+        box->setDecimals(2);
+        box->setToolTip(tr("The box's radius for %1: a synthetic value within it (as r is "
+                           "measured) counts as close on this variable.")
+                            .arg(QString::fromStdString(t)));
+        radiusBoxes_[t] = box;
+        radiiForm_->addRow(tr("r for %1").arg(QString::fromStdString(t)), box);
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this, t, box] {
+            ownRadii_[t] = box->exactValue();
+            emit changed();
+        });
+    }
+    updateRadiusRange();
+}
+
+// Variables without a radius of their own show r.
+void SynthesizersPage::showInheritedRadii() {
+    for (auto& [name, box] : radiusBoxes_)
+        if (!ownRadii_.count(name)) {
+            const QSignalBlocker block(box);
+            box->setExactValue(r_->value());
+        }
 }
 
 SynthesizerRow* SynthesizersPage::insertRow(int index, Kind kind, const QString& name,
@@ -281,6 +350,11 @@ Status SynthesizersPage::apply(study::RunConfig& config) const {
     config.risk.L = L_->value();
     config.risk.radius = r_->value();
     config.risk.percentage = radiusMode_->currentData().toBool();
+    config.risk.radii.clear();
+    if (config.data.targets.size() > 1)
+        for (const auto& t : config.data.targets)
+            if (const auto it = ownRadii_.find(t); it != ownRadii_.end())
+                config.risk.radii[t] = it->second;
     config.synthesizers.clear();
     if (rows_.empty())
         return Error{tr("Add at least one synthesizer to run (Add synthesizer, above the list).")
@@ -344,6 +418,9 @@ void SynthesizersPage::load(const study::RunConfig& config) {
     radiusMode_->setCurrentIndex(radiusMode_->findData(config.risk.percentage));
     updateRadiusRange();
     r_->setValue(config.risk.radius);
+    ownRadii_ = config.risk.radii;
+    targets_ = config.data.targets;
+    rebuildRadii();
     clearRows();
     for (const auto& s : config.synthesizers)
         insertRow(rowCount(), SynthesizerRow::kindOf(s), QString::fromStdString(s.name), &s);

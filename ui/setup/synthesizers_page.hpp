@@ -8,6 +8,9 @@
 #include <QPointer>
 #include <QString>
 #include <QWidget>
+#include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
@@ -15,6 +18,7 @@
 #include "ui/setup/synthesizer_row.hpp"
 
 class QComboBox;
+class QFormLayout;
 class QMenu;
 class QPushButton;
 class QScrollArea;
@@ -23,6 +27,7 @@ class QVBoxLayout;
 
 namespace ppsynth::ui {
 
+class ExactSpinBox;
 class KnobEditor;
 class WeightPreviewPanel;
 
@@ -33,7 +38,8 @@ class SynthesizersPage : public QWidget {
 
     explicit SynthesizersPage(QWidget* parent = nullptr);
 
-    // Writes m, L, r and the listed synthesizers into `config`; fails with a message a
+    // Writes m, L, r (and with two or more config.data.targets the radius of each that has
+    // its own, risk.radii) and the listed synthesizers into `config`; fails with a message a
     // person can act on (none listed, no name, duplicate names, EM's target not chosen, a
     // cycle of references, ...).
     Status apply(study::RunConfig& config) const;
@@ -60,6 +66,11 @@ class SynthesizersPage : public QWidget {
     KnobEditor* radiusKnob() const { return r_; }
     // Whether r is a fraction of the record's value (risk.percentage) or in units of y.
     QComboBox* radiusModeBox() const { return radiusMode_; }
+    // Several sensitive variables (METHOD.md section 9): the box's radius of each, r unless
+    // the variable has its own (risk.radii). Shown with two or more.
+    void setTargets(const std::vector<std::string>& targets);
+    // The radius box of `target`, or nullptr.
+    ExactSpinBox* radiusBox(const std::string& target) const;
     WeightPreviewPanel* previewPanel() const { return preview_; }
 
     // Redraws the preview for the LW or LW-M row last tuned (else the first one).
@@ -77,6 +88,8 @@ class SynthesizersPage : public QWidget {
     QWidget* buildRunGroup();
     void updateTargets();
     void updateRadiusRange();
+    void rebuildRadii();
+    void showInheritedRadii();
 
     std::vector<SynthesizerRow*> rows_;
     QScrollArea* scroll_ = nullptr;
@@ -87,6 +100,11 @@ class SynthesizersPage : public QWidget {
     QSpinBox* L_ = nullptr;
     KnobEditor* r_ = nullptr;
     QComboBox* radiusMode_ = nullptr;
+    QWidget* radiiBox_ = nullptr;
+    QFormLayout* radiiForm_ = nullptr;
+    std::vector<std::string> targets_;
+    std::map<std::string, double> ownRadii_;  // variables given a radius of their own
+    std::map<std::string, ExactSpinBox*> radiusBoxes_;
     WeightPreviewPanel* preview_ = nullptr;
     QPointer<SynthesizerRow> previewRow_;
 };

@@ -29,6 +29,7 @@ Expected<study::RunConfig> PageSettings::currentConfig() const {
     c.data.types.clear();  // the shown table's, below
     c.data.path = localPath(pages_.data->source());
     c.data.target = roles.target;
+    c.data.targets = sensitiveList();
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
     c.data.referenceLevels = roles.referenceLevels;
@@ -55,6 +56,7 @@ Project PageSettings::gatherProject() const {
     const auto roles = pages_.data->columnPanel()->roles();
     c.data.path = localPath(p.dataPath);
     c.data.target = roles.target;
+    c.data.targets = sensitiveList();
     c.data.predictors = roles.predictors;
     c.data.known = roles.known;
     c.data.referenceLevels = roles.referenceLevels;
@@ -69,6 +71,14 @@ Project PageSettings::gatherProject() const {
     for (const auto& r : pages_.run->runList()->records())
         if (!r.folder.isEmpty()) p.runs.push_back({r.folder, r.label, r.epsilonSummary()});
     return p;
+}
+
+// data.targets: the Data page's sensitive variables in synthesis order when there are
+// several; empty for one (a configuration with one keeps writing "target").
+std::vector<std::string> PageSettings::sensitiveList() const {
+    auto targets = pages_.data->columnPanel()->targets();
+    if (targets.size() < 2) targets.clear();
+    return targets;
 }
 
 // The settings a project file holds, as text: compared with the last opened or saved ones
@@ -95,7 +105,7 @@ QStringList PageSettings::applyRoles(const study::RunConfig::Data& roles) {
         auto has = [&column](const std::vector<std::string>& v) {
             return std::find(v.begin(), v.end(), column) != v.end();
         };
-        if (column == roles.target) return data::Role::Target;
+        if (column == roles.target || has(roles.targets)) return data::Role::Target;
         if (has(roles.known)) return data::Role::Known;
         return has(roles.predictors) ? data::Role::Predictor : data::Role::Ignored;
     };
@@ -103,8 +113,12 @@ QStringList PageSettings::applyRoles(const study::RunConfig::Data& roles) {
         auto* combo = panel->roleCombo(int(i));
         combo->setCurrentIndex(combo->findData(int(role(table->column(i).name()))));
     }
+    // Several sensitive variables: in the configuration's order, not the table's.
+    panel->setTargetOrder(roles.targets);
     std::vector<std::string> named = roles.predictors;
     if (!roles.target.empty()) named.push_back(roles.target);
+    for (const auto& t : roles.targets)
+        if (t != roles.target) named.push_back(t);
     for (const auto& column : named)
         if (!table->indexOf(column)) missing << QString::fromStdString(column);
     panel->setReferenceLevels(roles.referenceLevels);

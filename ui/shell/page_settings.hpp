@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <string>
+#include <vector>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/data/io.hpp"
@@ -44,6 +45,7 @@ class PageSettings {
 
   private:
     std::string settingsSnapshot() const;
+    std::vector<std::string> sensitiveList() const;
 
     ShellPages pages_;
     study::RunConfig baseConfig_;

@@ -10,6 +10,7 @@
 #include "ui/export/export_dialog.hpp"
 #include "ui/message_area.hpp"
 #include "ui/report/report_job.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/run/run_record.hpp"
 #include "ui/shell/job_board.hpp"
 #include "ui/shell/run_library.hpp"
@@ -60,6 +61,11 @@ JobRunnerBase* ReportController::reportJob() const {
 bool ReportController::exportRelease() {
     const RunRecord* r = runs_->currentRun();
     if (!r || !r->result || r->folder.isEmpty()) return false;
+    if (const QString why = results::severalTargetsRefusal(*r->result, tr("The release bundle"));
+        !why.isEmpty()) {
+        pages_.data->messageArea()->showError(why);
+        return false;
+    }
     const auto dataFile = runs_->runDataFile(*r);
     if (!dataFile) return false;
     ExportDialog dialog(r->folder, *r->result, window_);
@@ -91,6 +97,13 @@ bool ReportController::writeReport(const QString& path) {
         pages_.data->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
+    if (r->result)
+        if (const QString why =
+                results::severalTargetsRefusal(*r->result, tr("The disclosure-review report"));
+            !why.isEmpty()) {
+            pages_.data->messageArea()->showError(why);
+            return false;
+        }
     if (const QString why =
             confidentialDestinationProblem(path, tr("the disclosure-review report"));
         !why.isEmpty()) {

@@ -109,7 +109,9 @@ Expected<RunConfig> readConfiguration(const json& data, json config, bool hasSyn
     if (config.contains("data"))
         return Error{"run_config: the data section belongs at the top, as 'data'"};
     json coreData = data;
-    coreData["target"] = "-";
+    // Several sensitive variables stand for themselves: "models" and risk.radii are checked
+    // against them.
+    if (!coreData.contains("targets")) coreData["target"] = "-";
     coreData.erase("known");
     config["data"] = std::move(coreData);
     if (!hasSynthesizers)
@@ -214,7 +216,7 @@ Expected<Project> parseProject(const std::string& text, const std::string& proje
     auto parsed = readConfiguration(data, std::move(config), p.hasSynthesizers, base);
     if (!parsed) return Error{parsed.message()};
     p.config = std::move(*parsed);
-    p.config.data.target = roles.target;
+    if (!data.contains("targets")) p.config.data.target = roles.target;
     p.config.data.predictors = roles.predictors;
     p.config.data.known = roles.known;
     p.config.data.path = loadPath(data.at("path").get<std::string>(), base);
