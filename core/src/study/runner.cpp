@@ -61,7 +61,9 @@ std::string seedName(Scheme scheme, const std::string& name) {
     return scheme == Scheme::Unweighted ? std::string("Unweighted") : name;
 }
 
-namespace {
+// Named, not anonymous: PreparedStudy::State (declared in the public header) holds a Runner,
+// and in a unity build GCC warns about a field whose type is in an anonymous namespace.
+namespace runner_detail {
 
 class Runner {
   public:
@@ -731,7 +733,9 @@ class Runner {
     std::size_t variables_ = 1;
 };
 
-}  // namespace
+}  // namespace runner_detail
+
+using runner_detail::Runner;
 
 data::DesignSummary designOf(const RunConfig& config, const data::ModelInputs& inputs) {
     const models::FamilyInfo* family = models::findFamily(config.model.family);
