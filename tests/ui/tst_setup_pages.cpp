@@ -222,6 +222,39 @@ class TstSetupPages : public QObject {
         QCOMPARE(out.mcmc.budgetSeconds, 90.5);
     }
 
+    // Tempering is the mixture's Gibbs sampler's: the copies are editable only where that
+    // sampler runs, and a configured number round-trips (hottest and target_swap untouched).
+    void modelPageTempering() {
+        ui::ModelPage page;
+        QVERIFY(!page.replicasBox()->isEnabled());  // the default family has no Gibbs sampler
+        QCOMPARE(page.replicasBox()->text(), QStringLiteral("off"));
+        page.familyBox()->setCurrentIndex(page.familyBox()->findData("normal-mixture"));
+        QVERIFY(page.replicasBox()->isEnabled());
+        page.replicasBox()->setValue(4);
+        study::RunConfig out = baseConfig();
+        out.mcmc.hottest = 0.05;
+        page.apply(out);
+        QCOMPARE(out.mcmc.replicas, 4);
+        QCOMPARE(out.mcmc.hottest, 0.05);
+        QVERIFY(bool(study::validate(out)));
+        page.samplerBox()->setCurrentIndex(page.samplerBox()->findData("nuts"));
+        QVERIFY(!page.replicasBox()->isEnabled());
+        page.tauBox()->setCurrentIndex(page.tauBox()->findData("integrated"));
+        page.samplerBox()->setCurrentIndex(page.samplerBox()->findData("auto"));
+        QVERIFY(!page.replicasBox()->isEnabled());  // integrated tau: NUTS, no Gibbs
+        auto c = baseConfig();
+        c.model.family = "normal-mixture";
+        c.mcmc.replicas = 3;
+        page.load(c);
+        QCOMPARE(page.replicasBox()->value(), 3);
+        QVERIFY(page.replicasBox()->isEnabled());
+        page.apply(out);
+        QCOMPARE(out.mcmc.replicas, 3);
+        page.resize(page.sizeHint().expandedTo(QSize(900, 760)));
+        QVERIFY(page.grab().save(testing::outputDir(QStringLiteral("screenshots")) +
+                                 QStringLiteral("/model_page_tempering.png")));
+    }
+
     // Core accepts one draw, many chains, any thinning, a seed beyond 32 bits and priors with
     // many decimals: a configuration made on the command line loads without being changed.
     void modelPageKeepsWhatCoreAccepts() {

@@ -296,7 +296,18 @@ QWidget* ModelPage::buildMcmcGroup() {
     samplerNote_->hide();
     form->addRow(samplerNote_);
     form->addRow(tr("Thin"), thin_);
-    for (auto* s : {chains_, warmup_, draws_, threads_, thin_})
+    replicas_ = spin(1, kMost, study::RunConfig{}.mcmc.replicas,
+                     tr("Parallel tempering for the mixture's Gibbs sampler: this many copies of "
+                        "each chain, copy j with the likelihood raised to a power between the "
+                        "hottest (0.1 by default) and 1, swapping states by an exact Metropolis "
+                        "test; only the copy at power 1 is kept, so the posterior is the same. "
+                        "Each copy costs one more sweep per iteration. 1: no tempering (the "
+                        "default: on the income example it did not pay for itself per CPU "
+                        "second)."));
+    replicas_->setSpecialValueText(tr("off"));
+    replicasLabel_ = new QLabel(tr("Tempered copies"));
+    form->addRow(replicasLabel_, replicas_);
+    for (auto* s : {chains_, warmup_, draws_, threads_, thin_, replicas_})
         connect(s, &QSpinBox::valueChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::changed);
     connect(tau_, &QComboBox::currentIndexChanged, this, &ModelPage::updateRelevance);
@@ -331,6 +342,9 @@ void ModelPage::updateRelevance() {
                        "refused. Choose automatic or NUTS.")
                   : QString());
     samplerNote_->setVisible(misplaced);
+    const bool tempered = gibbs && sampler_->currentData().toString() != "nuts";
+    replicas_->setEnabled(tempered);
+    replicasLabel_->setEnabled(tempered);
     for (const auto& p : models::priorCatalogue()) {
         const bool used = family && family->usesPrior(p.name);
         priors_.at(p.name)->setEnabled(used);
@@ -565,6 +579,7 @@ void ModelPage::apply(study::RunConfig& config) const {
     config.mcmc.threads = threads_->value();
     config.mcmc.sampler = sampler_->currentData().toString().toStdString();
     config.mcmc.thin = thin_->value();
+    config.mcmc.replicas = replicas_->value();
 }
 
 void ModelPage::load(const study::RunConfig& config) {
@@ -605,6 +620,7 @@ void ModelPage::load(const study::RunConfig& config) {
     const int sampler = sampler_->findData(QString::fromStdString(config.mcmc.sampler));
     sampler_->setCurrentIndex(sampler >= 0 ? sampler : 0);
     thin_->setValue(config.mcmc.thin);
+    replicas_->setValue(config.mcmc.replicas);
     updateRelevance();
 }
 

@@ -90,6 +90,9 @@ class ModelPage : public QWidget {
     // Says why the chosen sampler does not apply to the model (hidden when it does).
     QLabel* samplerNote() const { return samplerNote_; }
     QSpinBox* thinBox() const { return thin_; }
+    // Tempered copies of each chain for the mixture's Gibbs sampler (mcmc "tempering"
+    // "replicas"; 1: none). Enabled only where that sampler applies; a loaded value is kept.
+    QSpinBox* replicasBox() const { return replicas_; }
 
   signals:
     void changed();
@@ -142,6 +145,8 @@ class ModelPage : public QWidget {
     QComboBox* sampler_ = nullptr;
     QLabel* samplerNote_ = nullptr;
     QSpinBox* thin_ = nullptr;
+    QSpinBox* replicas_ = nullptr;
+    QLabel* replicasLabel_ = nullptr;
 
     std::vector<std::string> targets_;
     std::map<std::string, VariableModel> variables_;  // by name; the shown one's may be stale
