@@ -26,7 +26,8 @@ namespace ppsynth::release {
 struct ReleaseRequest {
     // The m synthetic datasets: the input's kept rows with the target replaced by synthetic
     // values. Extra columns are allowed (they are dropped); all datasets must have the same
-    // rows and the same released predictors (partial synthesis changes only the target).
+    // rows and the same released predictors (partial synthesis changes only the sensitive
+    // variables).
     std::vector<data::Table> datasets;
     std::string target;  // the synthetic y column's name (with several, the first)
     // Several sensitive variables (METHOD.md section 9), in synthesis order, target ==
