@@ -415,6 +415,39 @@ class TstReleaseCli : public QObject {
         QVERIFY(!fs::exists(bundle));
     }
 
+    // A run with two sensitive variables (tests/data/configs/two_targets.json, tiny chains,
+    // one synthesizer) is released: both columns synthetic, one epsilon covering both.
+    void twoSensitiveVariablesAreReleased() {
+        const fs::path dir = outputDir("two_targets");
+        json config = json::parse(
+            test::slurp(fs::path(PPSYNTH_TEST_DATA_DIR) / "configs" / "two_targets.json"));
+        config["data"]["path"] = std::string(PPSYNTH_EXAMPLES_DIR) + "/income_survey.csv";
+        config["mcmc"]["warmup"] = 40;
+        config["mcmc"]["draws"] = 40;
+        config["synthesis"]["m"] = 2;
+        config["synthesizers"] =
+            json::array({{{"name", "LW"}, {"scheme", "lipschitz"}, {"c", 0.7}, {"g", 0.0}}});
+        config["utility"] = {{"enabled", false}};
+        const fs::path configFile = dir / "two_targets.json";
+        std::ofstream(configFile) << config.dump(2);
+        const fs::path run = dir / "run";
+        const Result r = cli({"run", q(configFile), "--out", q(run)});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const fs::path bundle = dir / "bundle";
+        const Result rel = cli(
+            {"release", q(run), "--synthesizer", "LW", "--out", q(bundle), "--accept-unconverged"});
+        QVERIFY2(rel.code == 0, rel.err.c_str());
+        const json manifest = json::parse(test::slurp(bundle / "manifest.json"));
+        QVERIFY(manifest["data"]["targets"] == json({"income", "doctor_visits"}));
+        QVERIFY(manifest["synthesized"][1]["model"]["family"] == "poisson");
+        QVERIFY(manifest["privacy"]["epsilon_covers"]["variables"] ==
+                json({"income", "doctor_visits"}));
+        QVERIFY(manifest["privacy"]["epsilon_per_dataset"].get<double>() > 0);
+        const std::string readme = test::slurp(bundle / "README.txt");
+        QVERIFY(readme.find("This one epsilon covers the release of all 2 synthetic") !=
+                std::string::npos);
+    }
+
     void manifestFields() {
         const fs::path bundle = outputDir("manifest") / "bundle";
         const Result r =

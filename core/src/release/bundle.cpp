@@ -140,8 +140,11 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
     facts.records = request.datasets.front().rowCount();
     facts.datasets = m;
     facts.target = request.target;
+    const std::vector<std::string> synthetic = sensitiveColumns(request);
+    if (synthetic.size() > 1) facts.targets = synthetic;
     for (const auto& c : request.releasedColumns)
-        if (c != request.target) facts.predictors.push_back(c);
+        if (std::find(synthetic.begin(), synthetic.end(), c) == synthetic.end())
+            facts.predictors.push_back(c);
     for (auto f : request.formats) facts.formats.emplace_back(data::toString(f));
 
     for (std::size_t l = 0; l < m; ++l) {

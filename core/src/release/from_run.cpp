@@ -7,6 +7,7 @@
 #include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/run_output.hpp"
+#include "ppsynth/study/targets.hpp"
 
 namespace ppsynth::release {
 
@@ -178,7 +179,15 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     if (models::isMixtureFamily(config.model.family)) mf.model.K = config.model.K;
     // The log-shift s is computed from the confidential y: not published.
     mf.transform.name = config.data.transform;
-    if (config.data.transform == "log-shift")
+    if (config.data.targets.size() > 1) {
+        std::vector<std::string> shifted;
+        for (const auto& name : config.data.targets)
+            if (study::transformFor(config, name) == "log-shift") shifted.push_back(name);
+        for (const auto& name : shifted)
+            mf.notes.push_back("The sensitive variable '" + name +
+                               "' was modelled as log(y + s); s was derived from the "
+                               "confidential data and is not published.");
+    } else if (config.data.transform == "log-shift")
         mf.notes.push_back(
             "The target was modelled as log(y + s); s was derived from the confidential data "
             "and is not published.");
@@ -201,6 +210,23 @@ Expected<Manifest> manifestFromRun(const study::PublicRun& run, const std::strin
     mf.privacy.convergence.converged = r->epsilonDiagnostics.converged;
     mf.privacy.convergence.reasons = r->epsilonDiagnostics.reasons;
     if (config.data.targets.size() > 1) {
+        // Each sensitive variable's model and transform, in synthesis order; as above, no
+        // log-shift s (derived from the confidential data).
+        for (const auto& name : config.data.targets) {
+            Manifest::Variable v;
+            v.name = name;
+            const study::RunConfig::Model model = study::modelFor(config, name);
+            v.model.family = model.family;
+            auto vp = study::priorsFromConfig(model.priors);
+            if (!vp) return vp.error();
+            v.model.priors = study::priorValues(*vp, model.family);
+            if (models::isMixtureFamily(model.family)) v.model.K = model.K;
+            v.transform.name = study::transformFor(config, name);
+            mf.variables.push_back(std::move(v));
+        }
+        // The first variable's own settings ("models" may override the run-wide ones).
+        mf.model = mf.variables.front().model;
+        mf.transform = mf.variables.front().transform;
         // Several sensitive variables: every one of them is synthetic, under one epsilon.
         std::string names;
         for (std::size_t k = 0; k < config.data.targets.size(); ++k)
@@ -274,6 +300,7 @@ Status releaseFromRun(const study::PublicRun& run, const data::Table& table,
         return Error{"the synthetic datasets of '" + synthesizer + "' were not loaded"};
     ReleaseRequest request;
     request.target = run.config().data.target;
+    if (run.config().data.targets.size() > 1) request.targets = run.config().data.targets;
     request.releasedColumns = releasedColumnsOf(run.config(), table);
     request.formats = formats;
     request.manifest = std::move(*manifest);
@@ -285,6 +312,24 @@ Status releaseFromRun(const study::PublicRun& run, const data::Table& table,
     const Eigen::VectorXd& guard = run.leakGuardTarget();
     const std::vector<double> original(guard.data(), guard.data() + guard.size());
     request.originalTarget = &original;
+    // The other sensitive variables' confidential values, for the same check: the data file's
+    // kept rows (the run synthesized them from exactly these). Never written.
+    std::vector<std::vector<double>> others;
+    others.reserve(request.targets.size());
+    for (std::size_t k = 1; k < request.targets.size(); ++k) {
+        const data::Column* c = table.find(request.targets[k]);
+        if (!c)
+            return Error{"the run's data file has no column '" + request.targets[k] +
+                         "' (a sensitive variable of the run)"};
+        std::vector<double> y;
+        y.reserve(run.keptRows().size());
+        for (auto row : run.keptRows()) y.push_back(c->value(row));
+        others.push_back(std::move(y));
+    }
+    if (!request.targets.empty()) {
+        request.originalTargets.push_back(&original);
+        for (const auto& y : others) request.originalTargets.push_back(&y);
+    }
     return writeReleaseBundle(request, bundleDir, options);
 }
 

@@ -83,6 +83,10 @@ Status validatePrivacy(const Manifest::Privacy& p) {
 
 }  // namespace
 
+std::vector<std::string> sensitiveColumns(const ReleaseRequest& request) {
+    return request.targets.empty() ? std::vector<std::string>{request.target} : request.targets;
+}
+
 std::string confidentialNameReason(const std::string& columnName) {
     const std::string lower = normalizedName(columnName);
     if (confidentialSymbols().count(lower)) return lower;
@@ -109,25 +113,60 @@ Status validateReleaseRequest(const ReleaseRequest& r) {
                          std::string(data::toString(f))};
     if (Status s = validatePrivacy(r.manifest.privacy); !s) return s;
 
-    // The allow-list: no duplicates, the target in it, nothing that looks confidential.
+    // The allow-list: no duplicates, every synthetic column in it, nothing that looks
+    // confidential.
+    const std::vector<std::string> synthetic = sensitiveColumns(r);
+    if (!r.targets.empty() && r.targets.front() != r.target)
+        return Error{"the release's target " + quoted(r.target) +
+                     " is not the first of its sensitive variables (" + quoted(r.targets.front()) +
+                     ")"};
+    auto isSynthetic = [&](const std::string& name) {
+        return std::find(synthetic.begin(), synthetic.end(), name) != synthetic.end();
+    };
     std::set<std::string> seen;
-    bool hasTarget = false;
     for (const auto& name : r.releasedColumns) {
         if (!seen.insert(name).second)
             return Error{"column " + quoted(name) + " is listed twice for release"};
-        if (name == r.target) hasTarget = true;
         if (const std::string why = confidentialNameReason(name); !why.empty())
             return Error{"column " + quoted(name) + " looks like a confidential quantity ('" + why +
                          "': weights, bounds, risks and original values are never released); "
                          "if it is an ordinary predictor, rename it in the data"};
     }
-    if (!hasTarget)
-        return Error{"the target " + quoted(r.target) +
-                     " must be among the released columns (it is the synthetic one)"};
+    for (const auto& name : synthetic) {
+        if (seen.count(name)) continue;
+        if (synthetic.size() == 1)
+            return Error{"the target " + quoted(r.target) +
+                         " must be among the released columns (it is the synthetic one)"};
+        return Error{"the sensitive variable " + quoted(name) +
+                     " must be among the released columns (it is synthetic)"};
+    }
+
+    // The confidential values each released column is compared with: every sensitive
+    // variable's that the caller gave.
+    struct Original {
+        std::string name;
+        const std::vector<double>* values;
+    };
+    std::vector<Original> originals;
+    for (std::size_t k = 0; k < synthetic.size(); ++k) {
+        const std::vector<double>* y =
+            k < r.originalTargets.size() ? r.originalTargets[k] : nullptr;
+        if (!y && k == 0) y = r.originalTarget;
+        if (y) originals.push_back({synthetic[k], y});
+    }
 
     const data::Table& first = r.datasets.front();
     const std::size_t n = first.rowCount();
     if (n == 0) return Error{"synthetic dataset 1 has no rows"};
+    for (const auto& o : originals)
+        if (o.values->size() != n)
+            return Error{synthetic.size() == 1
+                             ? "the original target has " + std::to_string(o.values->size()) +
+                                   " values, the synthetic datasets have " + std::to_string(n) +
+                                   " rows"
+                             : "the confidential values of " + quoted(o.name) + " number " +
+                                   std::to_string(o.values->size()) +
+                                   ", the synthetic datasets have " + std::to_string(n) + " rows"};
     for (std::size_t l = 0; l < r.datasets.size(); ++l) {
         const data::Table& t = r.datasets[l];
         const std::string which = "synthetic dataset " + std::to_string(l + 1);
@@ -137,29 +176,37 @@ Status validateReleaseRequest(const ReleaseRequest& r) {
         for (const auto& name : r.releasedColumns) {
             const data::Column* c = t.find(name);
             if (!c) return Error{which + " has no column " + quoted(name)};
-            if (name == r.target) {
+            if (isSynthetic(name)) {
                 if (c->type() != data::ColumnType::Numeric && c->type() != data::ColumnType::Count)
-                    return Error{which + ": the target " + quoted(name) +
-                                 " must be numeric or a count"};
+                    return Error{
+                        which + ": " +
+                        (synthetic.size() == 1 ? "the target " : "the sensitive variable ") +
+                        quoted(name) + " must be numeric or a count"};
             } else if (l > 0 && !(*c == *first.find(name))) {
-                return Error{which + ": column " + quoted(name) +
-                             " differs from dataset 1; partially synthetic datasets share "
-                             "their predictors, only the target is synthetic"};
+                return Error{
+                    which + ": column " + quoted(name) +
+                    " differs from dataset 1; partially synthetic datasets share "
+                    "their predictors, only the " +
+                    (synthetic.size() == 1 ? std::string("target is") : "sensitive variables are") +
+                    " synthetic"};
             }
-            if (r.originalTarget &&
-                (c->type() == data::ColumnType::Numeric || c->type() == data::ColumnType::Count)) {
-                const auto& y = *r.originalTarget;
-                if (y.size() != n)
-                    return Error{"the original target has " + std::to_string(y.size()) +
-                                 " values, the synthetic datasets have " + std::to_string(n) +
-                                 " rows"};
+            if (c->type() != data::ColumnType::Numeric && c->type() != data::ColumnType::Count)
+                continue;
+            for (const auto& o : originals) {
+                const auto& y = *o.values;
                 bool same = true;
                 for (std::size_t i = 0; i < n && same; ++i)
                     same = !c->isMissing(i) && c->value(i) == y[i];
-                if (same)
+                if (!same) continue;
+                if (synthetic.size() == 1)
                     return Error{which + ": column " + quoted(name) +
                                  " equals the confidential target in every row; it cannot be "
                                  "released (was the target replaced by synthetic values?)"};
+                return Error{which + ": column " + quoted(name) +
+                             " equals the confidential values of the sensitive variable " +
+                             quoted(o.name) +
+                             " in every row; it cannot be released (was it replaced by "
+                             "synthetic values?)"};
             }
         }
     }

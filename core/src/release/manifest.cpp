@@ -25,6 +25,19 @@ nlohmann::ordered_json knobsJson(const std::map<std::string, Manifest::Knob>& kn
     return out;
 }
 
+nlohmann::ordered_json modelJson(const Manifest::Model& m) {
+    nlohmann::ordered_json model = {{"family", m.family},
+                                    {"priors", nlohmann::ordered_json(m.priors)}};
+    model["K"] = m.K ? nlohmann::ordered_json(*m.K) : nlohmann::ordered_json(nullptr);
+    return model;
+}
+
+nlohmann::ordered_json transformJson(const Manifest::Transform& t) {
+    return {
+        {"name", t.name},
+        {"shift", t.shift ? nlohmann::ordered_json(*t.shift) : nlohmann::ordered_json(nullptr)}};
+}
+
 }  // namespace
 
 std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
@@ -39,17 +52,41 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
     j["format_version"] = 1;
     j["software"] = {{"name", "ppsynth"}, {"version", manifest.softwareVersion}};
     j["created_utc"] = manifest.createdUtc.empty() ? currentUtcIso8601() : manifest.createdUtc;
-    j["data"] = {
-        {"records", facts.records},    {"datasets", facts.datasets},     {"target", facts.target},
-        {"target_is_synthetic", true}, {"predictors", facts.predictors}, {"formats", facts.formats},
-        {"files", facts.files}};
-    ordered_json model = {{"family", manifest.model.family},
-                          {"priors", ordered_json(manifest.model.priors)}};
-    model["K"] = manifest.model.K ? ordered_json(*manifest.model.K) : ordered_json(nullptr);
-    j["model"] = model;
-    j["transform"] = {{"name", manifest.transform.name},
-                      {"shift", manifest.transform.shift ? ordered_json(*manifest.transform.shift)
-                                                         : ordered_json(nullptr)}};
+    // Several sensitive variables: the list beside "target" (their first, as before).
+    const bool several = facts.targets.size() > 1;
+    if (several)
+        j["data"] = {{"records", facts.records},
+                     {"datasets", facts.datasets},
+                     {"target", facts.target},
+                     {"targets", facts.targets},
+                     {"target_is_synthetic", true},
+                     {"targets_are_synthetic", true},
+                     {"predictors", facts.predictors},
+                     {"formats", facts.formats},
+                     {"files", facts.files}};
+    else
+        j["data"] = {{"records", facts.records},
+                     {"datasets", facts.datasets},
+                     {"target", facts.target},
+                     {"target_is_synthetic", true},
+                     {"predictors", facts.predictors},
+                     {"formats", facts.formats},
+                     {"files", facts.files}};
+    j["model"] = modelJson(manifest.model);
+    j["transform"] = transformJson(manifest.transform);
+    if (several) {
+        // In synthesis order: each drawn given the predictors and the synthetic values of the
+        // ones before it (METHOD.md section 9).
+        ordered_json list = ordered_json::array();
+        for (std::size_t k = 0; k < manifest.variables.size(); ++k) {
+            const auto& v = manifest.variables[k];
+            list.push_back({{"variable", v.name},
+                            {"order", k + 1},
+                            {"model", modelJson(v.model)},
+                            {"transform", transformJson(v.transform)}});
+        }
+        j["synthesized"] = list;
+    }
     j["mechanism"] = {{"synthesizer", manifest.mechanism.synthesizer},
                       {"scheme", manifest.mechanism.scheme},
                       {"knobs", knobsJson(manifest.mechanism.knobs)}};
@@ -80,6 +117,12 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
                                            {"converged", conv.converged},
                                            {"reasons", conv.reasons},
                                            {"accepted_unconverged", conv.acceptedUnconverged}};
+    if (several)
+        j["privacy"]["epsilon_covers"] = {
+            {"variables", facts.targets},
+            {"meaning",
+             "one epsilon for the release of all sensitive variables together, per "
+             "dataset and (epsilon_total) for all datasets; not one per variable"}};
     j["notes"] = manifest.notes;
     // Invalid UTF-8 in a name is replaced rather than thrown on.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

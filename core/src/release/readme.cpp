@@ -51,12 +51,35 @@ std::string stataReader(const ManifestFacts& facts) {
     return "import spss \"data/synthetic_`f'.sav\", clear";
 }
 
+// "'a', 'b' and 'c'"
+std::string quotedList(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t k = 0; k < names.size(); ++k)
+        s += (k == 0 ? "'" : k + 1 == names.size() ? " and '" : ", '") + names[k] + "'";
+    return s;
+}
+
+// "normal-mixture (K = 20)"
+std::string modelText(const Manifest::Model& model) {
+    std::string s = model.family;
+    if (model.K) s += " (K = " + std::to_string(*model.K) + ")";
+    return s;
+}
+
+// "log-shift (shift 3.5)"
+std::string transformText(const Manifest::Transform& t) {
+    std::string s = t.name;
+    if (t.shift) s += " (shift " + roundedNumber(*t.shift, 6) + ")";
+    return s;
+}
+
 }  // namespace
 
 std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
     const std::size_t m = facts.datasets;
     const std::string ms = std::to_string(m);
     const std::string& y = facts.target;
+    const bool several = facts.targets.size() > 1;
     const double eps = manifest.privacy.epsilonPerDataset;
     const privacy::GlobalEpsilon global = privacy::globalEpsilon(eps / 2.0, facts.records);
     const auto md = static_cast<double>(m);
@@ -73,17 +96,28 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
          "These are partially synthetic data. They have the same "
       << facts.records
       << " records and the same\n"
-         "predictor columns as the confidential data, but the values of the column '"
-      << y
-      << "'\nwere replaced by values drawn from a statistical model fitted to the "
-         "confidential\ndata. A value of '"
-      << y
-      << "' in a row is therefore NOT the true value for that record:\n"
-         "do not use single rows to learn about individuals. The data keep the patterns\n"
+         "predictor columns as the confidential data, but the values of ";
+    if (several)
+        o << "the columns\n"
+          << quotedList(facts.targets)
+          << "\nwere replaced by values drawn from a statistical model fitted to the "
+             "confidential\ndata (each given the predictors and the synthetic values of the "
+             "ones before it).\nA value of any of them in a row is therefore NOT the true value "
+             "for that record:\n";
+    else
+        o << "the column '" << y
+          << "'\nwere replaced by values drawn from a statistical model fitted to the "
+             "confidential\ndata. A value of '"
+          << y << "' in a row is therefore NOT the true value for that record:\n";
+    o << "do not use single rows to learn about individuals. The data keep the patterns\n"
          "the model captured (means, spreads, relations with the predictors), and\n"
          "analyses of them give valid results when the datasets are combined as below.\n\n"
-         "Released columns: "
-      << y << " (synthetic)";
+         "Released columns: ";
+    if (several)
+        for (std::size_t k = 0; k < facts.targets.size(); ++k)
+            o << (k ? ", " : "") << facts.targets[k] << " (synthetic)";
+    else
+        o << y << " (synthetic)";
     for (const auto& p : facts.predictors) o << ", " << p;
     o << ".\n\n"
          "There are m = "
@@ -116,7 +150,14 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
       << (facts.records >= 1000 ? "n >= 1000" : "n < 1000") << "), that is\nepsilon between "
       << roundedNumber(global.epsilonLow) << " and " << roundedNumber(global.epsilonHigh)
       << " per dataset,\nand between " << roundedNumber(md * global.epsilonLow) << " and "
-      << roundedNumber(md * global.epsilonHigh) << " for all " << ms << " datasets.\n\n";
+      << roundedNumber(md * global.epsilonHigh) << " for all " << ms << " datasets.\n";
+    if (several)
+        o << "This one epsilon covers the release of all " << facts.targets.size()
+          << " synthetic variables\n(" << quotedList(facts.targets)
+          << ") together, per dataset and for all " << ms
+          << " datasets:\nit is not an epsilon per variable, and there is no other to add for "
+             "them.\n";
+    o << "\n";
 
     o << "How to analyse the data\n"
          "-----------------------\n"
@@ -194,14 +235,24 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
 
     o << "How the data were made\n"
          "----------------------\n"
-         "Model: "
-      << manifest.model.family;
-    if (manifest.model.K) o << " (K = " << *manifest.model.K << ")";
-    o << "; transform of " << y << ": " << manifest.transform.name;
-    if (manifest.transform.shift)
-        o << " (shift " << roundedNumber(*manifest.transform.shift, 6) << ")";
-    o << ".\nMechanism: " << manifest.mechanism.synthesizer << " (" << manifest.mechanism.scheme
-      << ")";
+         "";
+    if (several) {
+        o << "Synthesized in this order, each variable drawn given the predictors and the\n"
+             "synthetic values of the ones before it:\n";
+        for (std::size_t k = 0; k < facts.targets.size(); ++k) {
+            o << "  " << k + 1 << ". " << facts.targets[k];
+            for (const auto& v : manifest.variables)
+                if (v.name == facts.targets[k])
+                    o << ": model " << modelText(v.model) << "; transform "
+                      << transformText(v.transform);
+            o << "\n";
+        }
+        o << "Mechanism: ";
+    } else {
+        o << "Model: " << modelText(manifest.model) << "; transform of " << y << ": "
+          << transformText(manifest.transform) << ".\nMechanism: ";
+    }
+    o << manifest.mechanism.synthesizer << " (" << manifest.mechanism.scheme << ")";
     if (!manifest.mechanism.knobs.empty()) {
         o << " with";
         bool first = true;

@@ -26,9 +26,14 @@ namespace ppsynth::release {
 struct ReleaseRequest {
     // The m synthetic datasets: the input's kept rows with the target replaced by synthetic
     // values. Extra columns are allowed (they are dropped); all datasets must have the same
-    // rows and the same released predictors (partial synthesis changes only the target).
+    // rows and the same released predictors (partial synthesis changes only the sensitive
+    // variables).
     std::vector<data::Table> datasets;
-    std::string target;  // the synthetic y column's name
+    std::string target;  // the synthetic y column's name (with several, the first)
+    // Several sensitive variables (METHOD.md section 9), in synthesis order, target ==
+    // targets[0]: every one is synthetic, checked like the target and may differ between
+    // datasets. Empty: one sensitive variable, `target`.
+    std::vector<std::string> targets;
     // Allow-list: the columns written, in this order. Must include the target. Anything else
     // in the tables is never written, nor named anywhere in the bundle.
     std::vector<std::string> releasedColumns;
@@ -38,7 +43,14 @@ struct ReleaseRequest {
     // a released column equal to it in every row is refused: a run that forgot to replace
     // the target cannot be released. Never written anywhere.
     const std::vector<double>* originalTarget = nullptr;
+    // Optional, with several: the confidential values of targets[k] at k (original scale, the
+    // datasets' rows), each checked like originalTarget; a null or missing entry 0 falls back
+    // to originalTarget. Never written anywhere.
+    std::vector<const std::vector<double>*> originalTargets;
 };
+
+// The synthetic columns of a request in synthesis order: targets, or {target}.
+std::vector<std::string> sensitiveColumns(const ReleaseRequest& request);
 
 struct ReleaseOptions {
     // Replace an existing bundle (atomically: the old one is moved aside, the new one moved

@@ -77,6 +77,16 @@ struct Manifest {
         } convergence;
     } privacy;
 
+    // Several sensitive variables (METHOD.md section 9): each one's model and transform, in
+    // synthesis order (the first's are `model` and `transform` above). Empty for one: the
+    // manifest and README are then written as for a one-variable run.
+    struct Variable {
+        std::string name;
+        Model model;
+        Transform transform;
+    };
+    std::vector<Variable> variables;
+
     std::vector<std::string> notes;  // free text for data users (no record-level values)
 };
 
@@ -85,7 +95,9 @@ struct ManifestFacts {
     std::size_t records = 0;
     std::size_t datasets = 0;  // m
     std::string target;
-    std::vector<std::string> predictors;  // released columns other than the target
+    // The synthetic columns in synthesis order (target first); empty or one: one variable.
+    std::vector<std::string> targets;
+    std::vector<std::string> predictors;  // released columns other than the synthetic ones
     std::vector<std::string> formats;     // "csv", "sav", "dta"
     std::vector<std::string> files;       // data files, relative to the bundle folder
 };
