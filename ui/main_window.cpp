@@ -23,7 +23,6 @@
 #include "ui/data_page.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
-#include "ui/results/run_variables.hpp"
 #include "ui/results/studies_page.hpp"
 #include "ui/run/run_list.hpp"
 #include "ui/run/run_panel.hpp"
@@ -323,17 +322,6 @@ void MainWindow::updateRunActions() {
     else if (busy)
         why = tr("Wait for the current job to finish.");
     for (QAction* a : {exportAction_, reportAction_}) {
-        // Several sensitive variables: neither describes such a run yet; say so.
-        const QString several =
-            why.isEmpty() ? results::severalTargetsRefusal(
-                                *r->result, a == exportAction_ ? tr("The release bundle")
-                                                               : tr("The disclosure-review report"))
-                          : QString();
-        if (!several.isEmpty()) {
-            a->setEnabled(false);
-            a->setToolTip(several);
-            continue;
-        }
         a->setEnabled(why.isEmpty());
         a->setToolTip(
             why.isEmpty()

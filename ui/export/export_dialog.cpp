@@ -103,7 +103,8 @@ ExportDialog::ExportDialog(const QString& runDir, const study::PublicRun& run, Q
 
     auto* note = new QLabel(
         tr("The bundle holds the synthetic datasets (the modelled predictors and the synthetic "
-           "target only), manifest.json, a README for data users and SHA256SUMS. Weights, "
+           "sensitive variables only), manifest.json, a README for data users and SHA256SUMS. "
+           "Weights, "
            "bounds, risks and the original values are never written."),
         this);
     note->setWordWrap(true);

@@ -68,13 +68,4 @@ std::vector<double> firstVariable(const study::RunResult& run, const std::vector
     return dataset;
 }
 
-QString severalTargetsRefusal(const study::RunResult& run, const QString& what) {
-    if (!severalTargets(run)) return {};
-    return QObject::tr(
-               "%1 is not available yet for a run with several sensitive variables (%2): "
-               "it describes one. The run's synthetic datasets, with every sensitive "
-               "variable, are in its folder.")
-        .arg(what, variablesPhrase(run));
-}
-
 }  // namespace ppsynth::ui::results

@@ -26,8 +26,4 @@ QString modelsPhrase(const study::RunResult& run);
 // The first sensitive variable's values of a synthetic dataset (all of it for one variable).
 std::vector<double> firstVariable(const study::RunResult& run, const std::vector<double>& dataset);
 
-// Why `what` (the release bundle, the report) is refused for a run with several sensitive
-// variables; empty for a run with one.
-QString severalTargetsRefusal(const study::RunResult& run, const QString& what);
-
 }  // namespace ppsynth::ui::results

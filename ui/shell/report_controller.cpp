@@ -10,7 +10,6 @@
 #include "ui/export/export_dialog.hpp"
 #include "ui/message_area.hpp"
 #include "ui/report/report_job.hpp"
-#include "ui/results/run_variables.hpp"
 #include "ui/run/run_record.hpp"
 #include "ui/shell/job_board.hpp"
 #include "ui/shell/run_library.hpp"
@@ -61,11 +60,6 @@ JobRunnerBase* ReportController::reportJob() const {
 bool ReportController::exportRelease() {
     const RunRecord* r = runs_->currentRun();
     if (!r || !r->result || r->folder.isEmpty()) return false;
-    if (const QString why = results::severalTargetsRefusal(*r->result, tr("The release bundle"));
-        !why.isEmpty()) {
-        pages_.data->messageArea()->showError(why);
-        return false;
-    }
     const auto dataFile = runs_->runDataFile(*r);
     if (!dataFile) return false;
     ExportDialog dialog(r->folder, *r->result, window_);
@@ -97,13 +91,6 @@ bool ReportController::writeReport(const QString& path) {
         pages_.data->messageArea()->showInfo(tr("Wait for the current job to finish."));
         return false;
     }
-    if (r->result)
-        if (const QString why =
-                results::severalTargetsRefusal(*r->result, tr("The disclosure-review report"));
-            !why.isEmpty()) {
-            pages_.data->messageArea()->showError(why);
-            return false;
-        }
     if (const QString why =
             confidentialDestinationProblem(path, tr("the disclosure-review report"));
         !why.isEmpty()) {
