@@ -232,11 +232,13 @@ class TstSetupPages : public QObject {
         QVERIFY(page.replicasBox()->isEnabled());
         page.replicasBox()->setValue(4);
         study::RunConfig out = baseConfig();
+        out.synthesizers.emplace_back().name = "Unweighted";
         out.mcmc.hottest = 0.05;
         page.apply(out);
         QCOMPARE(out.mcmc.replicas, 4);
         QCOMPARE(out.mcmc.hottest, 0.05);
-        QVERIFY(bool(study::validate(out)));
+        const auto valid = study::validate(out);
+        QVERIFY2(bool(valid), valid ? "" : valid.message().c_str());
         page.samplerBox()->setCurrentIndex(page.samplerBox()->findData("nuts"));
         QVERIFY(!page.replicasBox()->isEnabled());
         page.tauBox()->setCurrentIndex(page.tauBox()->findData("integrated"));
