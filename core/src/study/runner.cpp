@@ -122,11 +122,11 @@ class Runner {
         const auto datasets = static_cast<std::size_t>(datasetCount());
         if (s.f.size() != n || s.nonFinite.size() != static_cast<std::size_t>(n) ||
             s.synthetic.size() != datasets)
-            return Error{"the saved unweighted fit does not fit these data: " +
-                         std::to_string(s.f.size()) + " records and " +
-                         std::to_string(s.synthetic.size()) + " datasets, the data have " +
-                         std::to_string(n) + " records and the configuration needs " +
-                         std::to_string(datasets) + " datasets"};
+            return Error{
+                "the saved unweighted fit does not fit these data: " + std::to_string(s.f.size()) +
+                " records and " + std::to_string(s.synthetic.size()) + " datasets, the data have " +
+                std::to_string(n) + " records and the configuration needs " +
+                std::to_string(datasets) + " datasets"};
         result_.f = std::move(s.f);
         deltaX_ = s.deltaX;
         unweightedNonFinite_ = std::move(s.nonFinite);
@@ -724,10 +724,10 @@ class Runner {
     std::vector<ParameterSummary> unweightedParameters_;
     StageSeconds unweightedStages_;  // the shared unweighted fit, synthesis and risk
     std::vector<std::uint8_t> unweightedNonFinite_;  // Assumption 2's records
-    double fitSeconds_ = 0;          // wall time of every fit so far
-    bool countModel_ = false;        // counts: y stays a whole number
-    bool riskChanged_ = false;       // a run on a shared base with other risk settings
-    bool restored_ = false;          // restoreBase: no unweighted draws here
+    double fitSeconds_ = 0;                          // wall time of every fit so far
+    bool countModel_ = false;                        // counts: y stays a whole number
+    bool riskChanged_ = false;  // a run on a shared base with other risk settings
+    bool restored_ = false;     // restoreBase: no unweighted draws here
     // Sensitive variables: above 1, model_ is a JointModel, yOriginal_ and every synthetic
     // dataset hold q n values (variable after variable) and risk is the box's.
     std::size_t variables_ = 1;

@@ -128,8 +128,8 @@ Expected<SweepSummary> runSweep(const SweepConfig& config, const RunData& input,
         prepared = std::move(*p);
         // Before item 0's own file: item 0 saved means its prepared file is there too.
         if (auto st = folder->writeOutput(
-                kPreparedFile, detail::encodeShared(PreparedStudyFile::shared(*prepared),
-                                                    folder->configSha256()));
+                kPreparedFile,
+                detail::encodeShared(PreparedStudyFile::shared(*prepared), folder->configSha256()));
             !st)
             return st.error();
         s.preparedSeconds = secondsSince(tp);
