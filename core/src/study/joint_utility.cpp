@@ -10,6 +10,7 @@
 #include "ppsynth/utility/correlation_difference.hpp"
 #include "ppsynth/utility/cross_regression.hpp"
 #include "ppsynth/utility/pmse.hpp"
+#include "study/pmse_average.hpp"
 
 namespace ppsynth::study {
 
@@ -66,24 +67,7 @@ Expected<utility::PmseUtility> jointPmse(const JointUtilityInputs& in, const Eig
         return !stop();
     });
     if (cancelled) return Error::cancelled("pMSE cancelled");
-    utility::PmseUtility u;
-    std::size_t flagged = 0;
-    std::string firstWarning;
-    for (std::size_t l = 0; l < m; ++l) {
-        if (!results[l] || !*results[l])
-            return (results[l] ? results[l]->error() : Error::internal("not computed"))
-                .prefixed("synthetic dataset " + std::to_string(l + 1) + ": ");
-        const auto& r = **results[l];
-        u.pmse += r.pmse / static_cast<double>(m);
-        u.standardized += r.standardized / static_cast<double>(m);
-        if (!r.warning.empty() && flagged++ == 0)
-            firstWarning = "dataset " + std::to_string(l + 1) + ": " + r.warning;
-        u.perDataset.push_back(r);
-    }
-    if (flagged > 0)
-        u.warning = "pMSE is unreliable for " + std::to_string(flagged) + " of " +
-                    std::to_string(m) + " synthetic datasets (first, " + firstWarning + ")";
-    return u;
+    return detail::averagePmse(results);
 }
 
 }  // namespace

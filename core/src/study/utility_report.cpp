@@ -15,6 +15,7 @@
 #include "ppsynth/utility/ci_overlap.hpp"
 #include "ppsynth/utility/ols.hpp"
 #include "ppsynth/utility/pmse.hpp"
+#include "study/pmse_average.hpp"
 
 namespace ppsynth::study {
 
@@ -165,6 +166,16 @@ Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::
         return !stop();
     });
     if (cancelled) return Error::cancelled("pMSE cancelled");
+    return detail::averagePmse(results);
+}
+
+}  // namespace
+
+namespace detail {
+
+Expected<utility::PmseUtility> averagePmse(
+    const std::vector<std::optional<Expected<utility::PmseResult>>>& results) {
+    const std::size_t m = results.size();
     utility::PmseUtility u;
     std::size_t flagged = 0;
     std::string firstWarning;
@@ -185,7 +196,7 @@ Expected<utility::PmseUtility> fullPmse(const UtilityInputs& in, const utility::
     return u;
 }
 
-}  // namespace
+}  // namespace detail
 
 Expected<UtilityInputs> utilityInputs(const RunResult& run, const SynthesizerResult& s,
                                       const UtilityOptions& options,
