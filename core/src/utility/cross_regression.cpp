@@ -4,6 +4,7 @@
 
 #include "ppsynth/utility/ci_overlap.hpp"
 #include "ppsynth/utility/combining_rules.hpp"
+#include "utility/coefficient_overlap.hpp"
 
 namespace ppsynth::utility {
 
@@ -42,12 +43,7 @@ Expected<RegressionUtility> regressionUtilityPerDataset(
         c.name = original->names[j];
         c.original = original->coefficients(static_cast<Eigen::Index>(j));
         c.originalInterval = original->intervals[j];
-        auto combined = combinePartiallySynthetic(q[j], u[j], level);
-        if (!combined) return combined.error().prefixed("coefficient '" + c.name + "': ");
-        c.synthetic = *combined;
-        auto ov = ciOverlap(c.originalInterval, c.synthetic.interval);
-        if (!ov) return ov.error().prefixed("coefficient '" + c.name + "': ");
-        c.overlap = *ov;
+        if (auto s = detail::combineCoefficient(c, q[j], u[j], level); !s) return s.error();
         out.meanOverlap += c.overlap / static_cast<double>(p);
         out.coefficients.push_back(std::move(c));
     }

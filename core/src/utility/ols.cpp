@@ -9,6 +9,7 @@
 #include "ppsynth/utility/ci_overlap.hpp"
 #include "ppsynth/utility/statistics.hpp"
 #include "sparse_normal.hpp"
+#include "utility/coefficient_overlap.hpp"
 
 namespace ppsynth::utility {
 
@@ -269,12 +270,7 @@ Expected<RegressionUtility> regressionUtility(const Eigen::MatrixXd& X, std::spa
         c.original = original.estimates(jj);
         const double se = std::sqrt(original.variances(jj));
         c.originalInterval = {c.original - t * se, c.original + t * se};
-        auto combined = combinePartiallySynthetic(q[j], u[j], level);
-        if (!combined) return combined.error().prefixed("coefficient '" + c.name + "': ");
-        c.synthetic = *combined;
-        auto ov = ciOverlap(c.originalInterval, c.synthetic.interval);
-        if (!ov) return ov.error().prefixed("coefficient '" + c.name + "': ");
-        c.overlap = *ov;
+        if (auto s = detail::combineCoefficient(c, q[j], u[j], level); !s) return s.error();
         out.meanOverlap += c.overlap / static_cast<double>(p);
         out.coefficients.push_back(std::move(c));
     }
