@@ -106,7 +106,7 @@ struct Settings {
 void runCase(const Case& c, int seeds, const Settings& st) {
     const auto model = build(c);
     std::map<std::string, int> byReason;
-    std::vector<double> rb, rt, eb, et, fc, fr, fw, ratio, rankRatio, spread;
+    std::vector<double> rb, rt, eb, et, fc, fr, fw, ratio, rankRatio, spread, llRhat, halfDelta;
     int alarms = 0, oldAlarms = 0;
     double seconds = 0;
     for (int seed = 1; seed <= seeds; ++seed) {
@@ -164,6 +164,9 @@ void runCase(const Case& c, int seeds, const Settings& st) {
         }
         const auto [lo, hi] = std::minmax_element(d.deltaPerChain.begin(), d.deltaPerChain.end());
         spread.push_back((*hi - *lo) / *hi);
+        llRhat.push_back(std::max(d.loglikRhatBulk, d.loglikRhatTail));
+        halfDelta.push_back(std::abs(d.deltaFirstHalf - d.deltaSecondHalf) /
+                         std::max(d.deltaFirstHalf, d.deltaSecondHalf));
         if (!d.converged) {
             ++alarms;
             for (const auto& r : d.reasons) ++byReason[r.substr(0, r.find(" ("))];
@@ -194,6 +197,9 @@ void runCase(const Case& c, int seeds, const Settings& st) {
     std::printf("  between / within: median rel. diff. highest %s; 1 - rank corr. highest %s\n",
                 worst(ratio, true).c_str(), worst(rankRatio, true).c_str());
     std::printf("  Delta per chain spread (max-min)/max highest %s\n", worst(spread, true).c_str());
+    std::printf("  R-hat of the total log-likelihood worst %s\n", worst(llRhat, true).c_str());
+    std::printf("  Delta first vs second half of the draws |a-b|/max highest %s\n",
+                worst(halfDelta, true).c_str());
     for (const auto& [r, k] : byReason) std::printf("  %3d x %s\n", k, r.c_str());
     std::fflush(stdout);
 }

@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
         budget > 0 ? (", until converged, budget " + std::to_string(budget) + " s").c_str() : "");
     std::printf("%-3s %4s %8s %8s %9s %9s %8s %8s %9s %9s %8s %6s  %s\n", "R", "seed", "wall s",
                 "cpu s", "Rhat ll", "Rhat D_s", "ESS ll", "ESS D_s", "ESS/cpu s", "epsilon",
-                "draws", "blocks", "swap acceptance / verdict");
+                "draws", "blocks", "eps halves  swap acceptance / verdict");
     for (int R : replicas) {
         std::vector<double> eps;
         for (int seed = 1; seed <= seeds; ++seed) {
@@ -180,12 +180,15 @@ int main(int argc, char** argv) {
             }
             const double essMin = std::min(ll ? ll->essBulk : 0.0, d.essBulk);
             std::printf(
-                "%-3d %4d %8.1f %8.1f %9.3f %9.3f %8.0f %8.0f %9.3f %9.3f %8lld %6d  %s%s\n", R,
+                "%-3d %4d %8.1f %8.1f %9.3f %9.3f %8.0f %8.0f %9.3f %9.3f %8lld %6d  %.2f/%.2f  %s%s%s\n",
+                R,
                 seed, wall, cpu, ll ? ll->rhat : 0.0, std::max(d.rhatBulk, d.rhatTail),
                 ll ? ll->essBulk : 0.0, d.essBulk, essMin / cpu, epsilon,
                 static_cast<long long>(fit->draws.rows()),
-                fit->untilConverged ? fit->untilConverged->blocks : 0, swaps.c_str(),
-                privacy::verdictLine(d).c_str());
+                fit->untilConverged ? fit->untilConverged->blocks : 0, 2 * d.deltaFirstHalf,
+                2 * d.deltaSecondHalf, swaps.c_str(), privacy::verdictLine(d).c_str(),
+                fit->untilConverged && fit->untilConverged->budgetReached ? " [budget reached]"
+                                                                          : "");
             std::fflush(stdout);
         }
         std::vector<double> sorted = eps;

@@ -10,6 +10,7 @@
 #include "ppsynth/common/rng.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
 #include "ppsynth/privacy/epsilon_diagnostics.hpp"
+#include "ppsynth/study/fit.hpp"
 
 using namespace ppsynth;
 using namespace ppsynth::mcmc;
@@ -299,6 +300,57 @@ class TstDiagnostics : public QObject {
         QCOMPARE(d.argmaxRecord, std::size_t{418});
         QCOMPARE(d.argmaxLoglik, -7.5);
         QVERIFY(std::isfinite(d.rhatBulk) && std::isfinite(d.essTail));
+    }
+    void epsilonVerdictReadsTheLogLikelihood_data() {
+        QTest::addColumn<double>("bulk");
+        QTest::addColumn<double>("tail");
+        QTest::addColumn<bool>("converged");
+        // The full-data K = 20 mixture: D_s mixed within the run, the fit did not.
+        QTest::newRow("stuck fit") << 1.19 << 1.02 << false;
+        QTest::newRow("stuck in the tail") << 1.01 << 1.07 << false;
+        QTest::newRow("mixed fit") << 1.01 << 1.02 << true;
+        QTest::newRow("not measured (exact draws)")
+            << std::numeric_limits<double>::quiet_NaN() << std::numeric_limits<double>::quiet_NaN()
+            << true;
+    }
+    void epsilonVerdictReadsTheLogLikelihood() {
+        QFETCH(double, bulk);
+        QFETCH(double, tail);
+        QFETCH(bool, converged);
+        auto e = epsilonChains(4, 1000, 0.3, 11);
+        QVERIFY(privacy::diagnoseEpsilon(e).converged);  // D_s alone mixes
+        e.loglikRhatBulk = bulk;
+        e.loglikRhatTail = tail;
+        const auto d = privacy::diagnoseEpsilon(e);
+        QCOMPARE(d.converged, converged);
+        QCOMPARE(d.loglikRhatBulk, bulk);
+        if (!converged)
+            QVERIFY2(privacy::verdictLine(d).find("R-hat of the total log-likelihood") !=
+                         std::string::npos,
+                     privacy::verdictLine(d).c_str());
+    }
+    void epsilonChainsOfAFit() {
+        // Two chains of four draws: D_s = max_i |l_i| per draw, Delta over each half of the
+        // chains pooled, and the total log-likelihood's R-hat copied from the fit's summary.
+        study::Fit fit;
+        for (const auto& chain : {std::vector<double>{-1, -4, -2, -3}, {-2, -1, -6, -1.5}}) {
+            privacy::LipschitzAccumulator acc(Eigen::VectorXd::Ones(2));
+            for (double l : chain) acc.addDraw(Eigen::Vector2d(l, -0.5));
+            fit.lipschitz.merge(acc);
+            fit.chainRecordMax.push_back(acc.recordMax());
+        }
+        mcmc::ConvergenceSummary ll;
+        ll.rhatBulk = 1.2;
+        ll.rhatTail = 1.1;
+        fit.diagnostics.quantities.push_back({"total log-likelihood", ll});
+        const auto bound = privacy::lipschitzBound(fit.lipschitz);
+        const auto e = study::epsilonChains(fit, bound, {});
+        QCOMPARE(e.deltaPerChain, (std::vector<double>{4, 6}));
+        QCOMPARE(e.deltaFirstHalf, 4.0);   // draws 1-2 of each chain: 1, 4, 2, 1
+        QCOMPARE(e.deltaSecondHalf, 6.0);  // draws 3-4: 2, 3, 6, 1.5
+        QCOMPARE(e.loglikRhatBulk, 1.2);
+        QCOMPARE(e.loglikRhatTail, 1.1);
+        QVERIFY(!privacy::diagnoseEpsilon(e).converged);
     }
     void epsilonUnboundedAndConstantDraws() {
         // An unbounded draw (inf) ranks above every finite one: R-hat stays defined.

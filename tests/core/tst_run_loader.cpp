@@ -142,6 +142,7 @@ class TstRunLoader : public QObject {
         QVERIFY(b.f == a.f);
         QCOMPARE(loaded->table.rowCount(), fixture::kRows);
         QCOMPARE(b.synthesizers.size(), a.synthesizers.size());
+        int measured = 0;  // synthesizers whose Delta over the halves of the draws exists
         for (std::size_t s = 0; s < a.synthesizers.size(); ++s) {
             const auto& x = a.synthesizers[s];
             const auto& y = b.synthesizers[s];
@@ -218,6 +219,11 @@ class TstRunLoader : public QObject {
             QCOMPARE(ey.deltaPerChain, ex.deltaPerChain);
             QCOMPARE(ey.argmaxRecord, ex.argmaxRecord);
             QCOMPARE(ey.argmaxLoglik, ex.argmaxLoglik);
+            if (std::isfinite(ex.deltaFirstHalf)) ++measured;
+            QCOMPARE(ey.deltaFirstHalf, ex.deltaFirstHalf);
+            QCOMPARE(ey.deltaSecondHalf, ex.deltaSecondHalf);
+            QCOMPARE(ey.loglikRhatBulk, ex.loglikRhatBulk);
+            QCOMPARE(ey.loglikRhatTail, ex.loglikRhatTail);
             QCOMPARE(ey.fAgreement.has_value(), ex.fAgreement.has_value());
             if (ex.fAgreement)
                 QCOMPARE(ey.fAgreement->rankCorrelation, ex.fAgreement->rankCorrelation);
@@ -249,6 +255,7 @@ class TstRunLoader : public QObject {
                 QCOMPARE(dy.quantities[q].summary.essTail, dx.quantities[q].summary.essTail);
             }
         }
+        QVERIFY(measured > 0);
         // Utility was measured (the configuration's default) and came back.
         QVERIFY(b.find("LW")->utility.has_value());
         // The run has a pairwise synthesizer and a re-weighting: both made their extras.

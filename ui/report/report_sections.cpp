@@ -122,20 +122,26 @@ ReportTable convergenceOfEpsilon(const study::RunResult& run) {
     t.header = {QStringLiteral("Synthesizer"),     QStringLiteral("converged"),
                 QStringLiteral("R-hat bulk"),      QStringLiteral("R-hat tail"),
                 QStringLiteral("ESS bulk"),        QStringLiteral("ESS tail"),
-                QStringLiteral("Delta per chain"), QStringLiteral("row setting Delta"),
-                QStringLiteral("its l"),           QStringLiteral("f_i agreement")};
-    t.alignRight = {false, false, true, true, true, true, true, true, true, false};
+                QStringLiteral("R-hat log-lik."),  QStringLiteral("Delta per chain"),
+                QStringLiteral("row setting Delta"), QStringLiteral("its l"),
+                QStringLiteral("f_i agreement")};
+    t.alignRight = {false, false, true, true, true, true, true, true, true, true, false};
     for (const auto& r : run.synthesizers) {
         const auto& e = r.epsilonDiagnostics;
         if (!e.diagnosed) {
             t.rows.push_back({str(r.name), convergedWord(e), QStringLiteral("-"),
                               QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
                               QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
-                              QStringLiteral("-")});
+                              QStringLiteral("-"), QStringLiteral("-")});
             continue;
         }
         QStringList chains;
         for (double d : e.deltaPerChain) chains << num(d);
+        QString perChain = chains.join(QStringLiteral(", "));
+        // Runs made before the halves were reported have none.
+        if (!std::isnan(e.deltaFirstHalf))
+            perChain += QStringLiteral(" (halves of the draws: %1, %2)")
+                            .arg(num(e.deltaFirstHalf), num(e.deltaSecondHalf));
         QString agreement = QStringLiteral("-");
         if (const auto& f = e.fAgreement) {
             agreement =
@@ -148,7 +154,8 @@ ReportTable convergenceOfEpsilon(const study::RunResult& run) {
                                       num(100 * f->withinMedianRelativeDifference, 2));
         }
         t.rows.push_back({str(r.name), convergedWord(e), num(e.rhatBulk), num(e.rhatTail),
-                          num(e.essBulk, 3), num(e.essTail, 3), chains.join(QStringLiteral(", ")),
+                          num(e.essBulk, 3), num(e.essTail, 3),
+                          num(std::max(e.loglikRhatBulk, e.loglikRhatTail)), perChain,
                           QString::number(static_cast<qulonglong>(e.argmaxRecord)),
                           num(e.argmaxLoglik), agreement});
     }
@@ -156,7 +163,9 @@ ReportTable convergenceOfEpsilon(const study::RunResult& run) {
     t.note = QStringLiteral(
                  "D_s = max_i alpha_i |l_i| per draw is the chain epsilon is the maximum of. "
                  "Converged: split R-hat (bulk and tail) at most %1, ESS at least %2 per chain, "
-                 "and, where the unweighted f_i feed the weights, the chains' f_i agreeing "
+                 "the total log-likelihood's split R-hat also at most %1 (chains that have not "
+                 "settled on the posterior can agree on D_s while another seed gives another "
+                 "epsilon), and, where the unweighted f_i feed the weights, the chains' f_i agreeing "
                  "about as well as the two halves of one chain do: the median relative "
                  "difference between half chains of different chains at most %3 times that "
                  "within a chain (or below %4%), and the same for 1 - rank correlation (or a "

@@ -195,6 +195,10 @@ EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThr
     d.deltaPerChain = chains.deltaPerChain;
     d.argmaxRecord = chains.argmaxRecord;
     d.argmaxLoglik = chains.argmaxLoglik;
+    d.deltaFirstHalf = chains.deltaFirstHalf;
+    d.deltaSecondHalf = chains.deltaSecondHalf;
+    d.loglikRhatBulk = chains.loglikRhatBulk;
+    d.loglikRhatTail = chains.loglikRhatTail;
     const auto nChains = chains.drawMax.size();
     if (nChains > 0 && !constant(chains.drawMax)) {
         const auto s = mcmc::summarize(rankableDraws(chains.drawMax));
@@ -222,6 +226,16 @@ EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThr
     } else if (nChains > 0) {
         d.rhatBulk = d.rhatTail = 1.0;  // every draw has the same D_s: nothing to disagree on
     }
+    // D_s can mix within a run while the fit as a whole has not (measured on the K = 20
+    // mixture: R-hat of D_s 1.00, of the total log-likelihood 1.18-1.22, epsilon 17% apart
+    // over three seeds): epsilon is read off the posterior, so the posterior must be sampled.
+    if (d.loglikRhatBulk > t.rhat || d.loglikRhatTail > t.rhat)
+        d.reasons.push_back("split R-hat of the total log-likelihood is " +
+                            fixed(d.loglikRhatBulk, 3) + " (bulk) / " + fixed(d.loglikRhatTail, 3) +
+                            " (tail), above " + fixed(t.rhat, 2) +
+                            ": the chains have not settled on the same posterior, so another "
+                            "seed or longer chains may give another epsilon; sample longer "
+                            "chains (mcmc.draws, or \"draws\": \"auto\")");
     if (!chains.recordMaxPerHalf.empty()) {
         d.fAgreement = fAgreement(chains.recordMaxPerHalf);
         if (d.fAgreement)

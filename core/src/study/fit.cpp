@@ -493,12 +493,25 @@ privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBou
     const auto& m = fit.lipschitz.drawMax();
     const std::size_t chains = std::max<std::size_t>(1, fit.chainRecordMax.size());
     const std::size_t perChain = m.size() / chains;
+    std::vector<double> firstHalves, secondHalves;
     for (std::size_t c = 0; c < chains; ++c) {
         std::vector<double> d(m.begin() + static_cast<std::ptrdiff_t>(c * perChain),
                               m.begin() + static_cast<std::ptrdiff_t>((c + 1) * perChain));
         e.deltaPerChain.push_back(privacy::lipschitzBound(d, bound.quantile).delta);
+        const auto middle = d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2);
+        firstHalves.insert(firstHalves.end(), d.begin(), middle);
+        secondHalves.insert(secondHalves.end(), middle, d.end());
         e.drawMax.push_back(std::move(d));
     }
+    if (!firstHalves.empty() && !secondHalves.empty()) {
+        e.deltaFirstHalf = privacy::lipschitzBound(firstHalves, bound.quantile).delta;
+        e.deltaSecondHalf = privacy::lipschitzBound(secondHalves, bound.quantile).delta;
+    }
+    for (const auto& q : fit.diagnostics.quantities)
+        if (q.name == "total log-likelihood") {
+            e.loglikRhatBulk = q.summary.rhatBulk;
+            e.loglikRhatTail = q.summary.rhatTail;
+        }
     // The retained draw with the largest D_s sets Delta (its D_s is Delta when q = 1).
     std::size_t best = m.size();
     for (auto s : bound.keptDraws)

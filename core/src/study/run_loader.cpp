@@ -110,6 +110,11 @@ privacy::EpsilonDiagnostics epsilonFrom(const json& diagnostics) {
         e.deltaPerChain.push_back(number(d));
     e.argmaxRecord = integer<std::size_t>(j, "argmax_record");
     e.argmaxLoglik = number(j, "argmax_loglik");
+    // Absent (NaN) in runs made before they were reported.
+    e.deltaFirstHalf = number(j, "delta_first_half");
+    e.deltaSecondHalf = number(j, "delta_second_half");
+    e.loglikRhatBulk = number(j, "loglik_rhat_bulk");
+    e.loglikRhatTail = number(j, "loglik_rhat_tail");
     if (auto f = j.find("f_agreement"); f != j.end() && f->is_object()) {
         // The within-chain figures are absent in runs made before they were judged against.
         e.fAgreement = privacy::FAgreement{number(*f, "rank_correlation"),

@@ -97,7 +97,11 @@ json epsilonJson(const privacy::EpsilonDiagnostics& e) {
               {"ess_tail", finiteOrNull(e.essTail)},
               {"delta_per_chain", chains},
               {"argmax_record", e.argmaxRecord},
-              {"argmax_loglik", bound(e.argmaxLoglik)}};
+              {"argmax_loglik", bound(e.argmaxLoglik)},
+              {"delta_first_half", bound(e.deltaFirstHalf)},
+              {"delta_second_half", bound(e.deltaSecondHalf)},
+              {"loglik_rhat_bulk", finiteOrNull(e.loglikRhatBulk)},
+              {"loglik_rhat_tail", finiteOrNull(e.loglikRhatTail)}};
     if (e.fAgreement)
         j["f_agreement"] = {
             {"rank_correlation", finiteOrNull(e.fAgreement->rankCorrelation)},

@@ -16,7 +16,7 @@
 namespace ppsynth::privacy {
 
 struct EpsilonThresholds {
-    double rhat = 1.05;       // split R-hat of D_s, bulk and tail
+    double rhat = 1.05;       // split R-hat of D_s and of the total log-likelihood
     double essPerChain = 25;  // bulk and tail ESS of D_s, per chain
     // The chains' agreement on f_i is judged as split R-hat judges a parameter: against the
     // same figure between the two halves of each chain (fAgreementHolds). Chains disagree
@@ -59,6 +59,16 @@ struct EpsilonDiagnostics {
     double essBulk = std::numeric_limits<double>::quiet_NaN();
     double essTail = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> deltaPerChain;
+    // Delta over the first and over the second half of every chain (the same q): the max over
+    // draws of a heavy-tailed D_s keeps growing with the number of draws, and then the two
+    // halves disagree although R-hat of D_s is fine.
+    double deltaFirstHalf = std::numeric_limits<double>::quiet_NaN();
+    double deltaSecondHalf = std::numeric_limits<double>::quiet_NaN();
+    // Split R-hat of the fit's total log-likelihood: epsilon is a property of the posterior,
+    // and chains that have not settled on it (the K = 20 mixture) may agree on D_s within a
+    // run while another seed gives another epsilon. NaN where not measured (exact draws).
+    double loglikRhatBulk = std::numeric_limits<double>::quiet_NaN();
+    double loglikRhatTail = std::numeric_limits<double>::quiet_NaN();
     // The record whose alpha_i |l_{s,i}| sets Delta (in the draw with the largest retained
     // D_s): as given by the caller (the runner gives the row in the data file, 1-based), and
     // its log-likelihood l_{s,i} in that draw, with its sign: a positive l is a density above
@@ -72,6 +82,11 @@ struct EpsilonDiagnostics {
 struct EpsilonChains {
     std::vector<std::vector<double>> drawMax;  // D_s per chain, all chains the same length
     std::vector<double> deltaPerChain;         // the bound (same q) of each chain's draws
+    double deltaFirstHalf = std::numeric_limits<double>::quiet_NaN();   // first halves, pooled
+    double deltaSecondHalf = std::numeric_limits<double>::quiet_NaN();  // second halves
+    // Split R-hat (bulk, tail) of the fit's total log-likelihood; NaN when not measured.
+    double loglikRhatBulk = std::numeric_limits<double>::quiet_NaN();
+    double loglikRhatTail = std::numeric_limits<double>::quiet_NaN();
     std::size_t argmaxRecord = 0;
     double argmaxLoglik = std::numeric_limits<double>::quiet_NaN();
     // f_i of each half of each chain (over the retained draws), for the unweighted fit only.
