@@ -119,29 +119,33 @@ QString convergedWord(const privacy::EpsilonDiagnostics& e) {
 ReportTable convergenceOfEpsilon(const study::RunResult& run) {
     ReportTable t;
     t.caption = QStringLiteral("Convergence of epsilon");
-    t.header = {QStringLiteral("Synthesizer"),     QStringLiteral("converged"),
-                QStringLiteral("R-hat bulk"),      QStringLiteral("R-hat tail"),
-                QStringLiteral("ESS bulk"),        QStringLiteral("ESS tail"),
-                QStringLiteral("R-hat log-lik."),  QStringLiteral("Delta per chain"),
-                QStringLiteral("row setting Delta"), QStringLiteral("its l"),
+    t.header = {QStringLiteral("Synthesizer"),
+                QStringLiteral("converged"),
+                QStringLiteral("R-hat of D_s (bulk / tail)"),
+                QStringLiteral("ESS of D_s (bulk / tail)"),
+                QStringLiteral("R-hat log-lik."),
+                QStringLiteral("Delta per chain"),
+                QStringLiteral("Delta, halves of the draws"),
+                QStringLiteral("row setting Delta"),
+                QStringLiteral("its log-lik. l"),
                 QStringLiteral("f_i agreement")};
-    t.alignRight = {false, false, true, true, true, true, true, true, true, true, false};
+    t.alignRight = {false, false, true, true, true, true, true, true, true, false};
     for (const auto& r : run.synthesizers) {
         const auto& e = r.epsilonDiagnostics;
         if (!e.diagnosed) {
             t.rows.push_back({str(r.name), convergedWord(e), QStringLiteral("-"),
                               QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
                               QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
-                              QStringLiteral("-"), QStringLiteral("-")});
+                              QStringLiteral("-")});
             continue;
         }
         QStringList chains;
         for (double d : e.deltaPerChain) chains << num(d);
-        QString perChain = chains.join(QStringLiteral(", "));
-        // Runs made before the halves were reported have none.
-        if (!std::isnan(e.deltaFirstHalf))
-            perChain += QStringLiteral(" (halves of the draws: %1, %2)")
-                            .arg(num(e.deltaFirstHalf), num(e.deltaSecondHalf));
+        // Runs made before the halves were reported have none ("-").
+        const QString halves =
+            std::isnan(e.deltaFirstHalf)
+                ? QStringLiteral("-")
+                : QStringLiteral("%1 / %2").arg(num(e.deltaFirstHalf), num(e.deltaSecondHalf));
         QString agreement = QStringLiteral("-");
         if (const auto& f = e.fAgreement) {
             agreement =
@@ -153,25 +157,28 @@ ReportTable convergenceOfEpsilon(const study::RunResult& run) {
                                  .arg(num(f->withinRankCorrelation, 3),
                                       num(100 * f->withinMedianRelativeDifference, 2));
         }
-        t.rows.push_back({str(r.name), convergedWord(e), num(e.rhatBulk), num(e.rhatTail),
-                          num(e.essBulk, 3), num(e.essTail, 3),
-                          num(std::max(e.loglikRhatBulk, e.loglikRhatTail)), perChain,
+        const QString slash = QStringLiteral(" / ");
+        t.rows.push_back({str(r.name), convergedWord(e), num(e.rhatBulk) + slash + num(e.rhatTail),
+                          num(e.essBulk, 3) + slash + num(e.essTail, 3),
+                          num(std::max(e.loglikRhatBulk, e.loglikRhatTail)),
+                          chains.join(QStringLiteral(", ")), halves,
                           QString::number(static_cast<qulonglong>(e.argmaxRecord)),
                           num(e.argmaxLoglik), agreement});
     }
     const privacy::EpsilonThresholds th;
-    t.note = QStringLiteral(
-                 "D_s = max_i alpha_i |l_i| per draw is the chain epsilon is the maximum of. "
-                 "Converged: split R-hat (bulk and tail) at most %1, ESS at least %2 per chain, "
-                 "the total log-likelihood's split R-hat also at most %1 (chains that have not "
-                 "settled on the posterior can agree on D_s while another seed gives another "
-                 "epsilon), and, where the unweighted f_i feed the weights, the chains' f_i agreeing "
-                 "about as well as the two halves of one chain do: the median relative "
-                 "difference between half chains of different chains at most %3 times that "
-                 "within a chain (or below %4%), and the same for 1 - rank correlation (or a "
-                 "rank correlation of at least %5). A positive l is a density above 1.")
-                 .arg(num(th.rhat), num(th.essPerChain), num(th.fDisagreementRatio),
-                      num(100 * th.fRelativeDifferenceFloor), num(th.fRankCorrelationFloor));
+    t.note =
+        QStringLiteral(
+            "D_s = max_i alpha_i |l_i| per draw is the chain epsilon is the maximum of. "
+            "Converged: split R-hat (bulk and tail) at most %1, ESS at least %2 per chain, "
+            "the total log-likelihood's split R-hat also at most %1 (chains that have not "
+            "settled on the posterior can agree on D_s while another seed gives another "
+            "epsilon), and, where the unweighted f_i feed the weights, the chains' f_i agreeing "
+            "about as well as the two halves of one chain do: the median relative "
+            "difference between half chains of different chains at most %3 times that "
+            "within a chain (or below %4%), and the same for 1 - rank correlation (or a "
+            "rank correlation of at least %5). A positive l is a density above 1.")
+            .arg(num(th.rhat), num(th.essPerChain), num(th.fDisagreementRatio),
+                 num(100 * th.fRelativeDifferenceFloor), num(th.fRankCorrelationFloor));
     return t;
 }
 
