@@ -606,8 +606,11 @@ class TstResults : public QObject {
     void epsilonVerdictBesideEveryEpsilon() {
         QFETCH(bool, converged);
         auto copy = std::make_shared<study::RunResult>(run());
+        // The K = 20 mixture's case: D_s mixed, the fit did not.
         const QString why = QStringLiteral(
-            "split R-hat of D_s = max_i alpha_i |l_i| is 1.213 (bulk) / 1.352 (tail), above 1.05");
+            "split R-hat of the total log-likelihood is 1.682 (bulk) / 1.403 (tail), above 1.05: "
+            "the chains have not settled on the same posterior, so another seed or longer chains "
+            "may give another epsilon");
         for (auto& s : copy->synthesizers) {
             auto& e = s.epsilonDiagnostics;
             QVERIFY(e.diagnosed);
