@@ -159,33 +159,15 @@ Expected<JointUtility> computeJointUtility(const JointUtilityInputs& in,
             return Error{"joint utility: the propensity predictors have " +
                          std::to_string(P.rows()) + " rows, the data " + std::to_string(n)};
         auto pm = jointPmse(in, P, threads, progress);
-        if (!pm) {
-            if (pm.kind() == ErrorKind::Cancelled) return Error::cancelled("utility cancelled");
-            j.pmse.warnings.push_back(pm.message());
-            j.warnings.push_back("pMSE: " + pm.message());
-        } else {
-            j.pmse.computed = true;
-            j.pmse.pmse = pm->pmse;
-            j.pmse.sPmse = pm->standardized;
-            const auto& first = pm->perDataset.front();
-            j.pmse.k = first.k;
-            j.pmse.c = first.c;
-            j.pmse.N = first.N;
-            for (const auto& d : pm->perDataset) {
-                j.pmse.perDatasetPmse.push_back(d.pmse);
-                j.pmse.perDatasetSPmse.push_back(d.standardized);
-            }
+        if (auto st = detail::recordPmse(pm, j.pmse, j.warnings); !st) return st.error();
+        if (j.pmse.computed) {
             j.pmse.sPmseReference =
-                jointSPmseReference(first.k, static_cast<std::size_t>(q), in.posteriorPredictive);
+                jointSPmseReference(j.pmse.k, static_cast<std::size_t>(q), in.posteriorPredictive);
             j.pmse.referenceNote =
                 std::string("partial synthesis of ") + std::to_string(q) +
                 " sensitive variables: E[S_pMSE] about " +
                 (in.posteriorPredictive ? "2q/(k-1)" : "q/(k-1)") +
                 " for a correct model (only the synthesized columns' scores remain)";
-            if (!pm->warning.empty()) {
-                j.pmse.warnings.push_back(pm->warning);
-                j.warnings.push_back("pMSE: " + pm->warning);
-            }
         }
     }
     j.seconds = secondsSince(t0);

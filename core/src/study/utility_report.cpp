@@ -196,6 +196,32 @@ Expected<utility::PmseUtility> averagePmse(
     return u;
 }
 
+Status recordPmse(const Expected<utility::PmseUtility>& pm, PmseReport& to,
+                  std::vector<std::string>& warnings) {
+    if (!pm) {
+        if (pm.kind() == ErrorKind::Cancelled) return Error::cancelled("utility cancelled");
+        to.warnings.push_back(pm.message());
+        warnings.push_back("pMSE: " + pm.message());
+        return {};
+    }
+    to.computed = true;
+    to.pmse = pm->pmse;
+    to.sPmse = pm->standardized;
+    const auto& first = pm->perDataset.front();
+    to.k = first.k;
+    to.c = first.c;
+    to.N = first.N;
+    for (const auto& d : pm->perDataset) {
+        to.perDatasetPmse.push_back(d.pmse);
+        to.perDatasetSPmse.push_back(d.standardized);
+    }
+    if (!pm->warning.empty()) {
+        to.warnings.push_back(pm->warning);
+        warnings.push_back("pMSE: " + pm->warning);
+    }
+    return {};
+}
+
 }  // namespace detail
 
 Expected<UtilityInputs> utilityInputs(const RunResult& run, const SynthesizerResult& s,
@@ -424,23 +450,9 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
         auto pm = full ? fullPmse(in, po)
                        : utility::pmseUtility(propensityPredictorsOf(in), in.original, in.synthetic,
                                               in.propensityNames, in.target, po);
-        if (!pm) {
-            if (pm.kind() == ErrorKind::Cancelled) return Error::cancelled("utility cancelled");
-            r.pmse.warnings.push_back(pm.message());
-            r.warnings.push_back("pMSE: " + pm.message());
-        } else {
-            r.pmse.computed = true;
-            r.pmse.pmse = pm->pmse;
-            r.pmse.sPmse = pm->standardized;
-            const auto& first = pm->perDataset.front();
-            r.pmse.k = first.k;
-            r.pmse.c = first.c;
-            r.pmse.N = first.N;
-            for (const auto& d : pm->perDataset) {
-                r.pmse.perDatasetPmse.push_back(d.pmse);
-                r.pmse.perDatasetSPmse.push_back(d.standardized);
-            }
-            r.pmse.sPmseReference = full ? 1.0 : sPmseReference(first.k, in.posteriorPredictive);
+        if (auto st = detail::recordPmse(pm, r.pmse, r.warnings); !st) return st.error();
+        if (r.pmse.computed) {
+            r.pmse.sPmseReference = full ? 1.0 : sPmseReference(r.pmse.k, in.posteriorPredictive);
             r.pmse.referenceNote =
                 full ? "fully synthetic: E[S_pMSE] = 1 for records drawn from the original's own "
                        "distribution (Snoke et al.), 1/(1-c) for a sample independent of it"
@@ -453,10 +465,6 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
                           " when y* is drawn from the original's fitted parameters, 2/(k-1) from "
                           "posterior predictive draws (Snoke et al.'s 1 assumes fully synthetic "
                           "data)";
-            if (!pm->warning.empty()) {
-                r.pmse.warnings.push_back(pm->warning);
-                r.warnings.push_back("pMSE: " + pm->warning);
-            }
         }
     }
     r.seconds.pmse = secondsSince(t0);
