@@ -55,9 +55,18 @@ std::string epsilonSummary(const study::RunResult& run) {
 std::string topCodeLine(const study::PublicResult& s) {
     std::ostringstream o;
     o << study::kNoFormalGuarantee;
-    if (const auto* tc = s.topCode())
+    const auto* tc = s.topCode();
+    if (tc && tc->variables.empty())
         o << " (top-coded at the " << tc->q << " quantile, t = " << tc->threshold << ", "
           << tc->capped << " records capped; a comparator, never released)";
+    if (tc && !tc->variables.empty()) {
+        o << " (each variable top-coded at its " << tc->q << " quantile:";
+        for (std::size_t k = 0; k < tc->variables.size(); ++k)
+            o << (k ? "," : "") << " " << tc->variables[k].name
+              << " t = " << tc->variables[k].threshold << ", " << tc->variables[k].capped
+              << " capped";
+        o << "; a comparator, never released)";
+    }
     return o.str();
 }
 

@@ -1,17 +1,24 @@
-// `ppsynth-cli utility --original F --synthetic F1 F2 ... --target COL [--regress a,b]
-// [--quantiles 0.15,0.9] [--bootstrap B] [--level 0.95] [--seed S] [--threads T] [--no-pmse]
-// [--full] [--json]`: the utility measures of METHOD.md section 6 for partially synthetic
-// files made by any tool (the predictors must be the original's, row by row), or with --full
-// for fully synthetic ones (statistics, ECDF and pMSE; no regression). The JSON is the same
-// object as a run's synthesizers.<name>.utility (study/utility_json.hpp).
+// `ppsynth-cli utility --original F --synthetic F1 F2 ... --target COL[,COL2,...]
+// [--regress a,b] [--quantiles 0.15,0.9] [--bootstrap B] [--level 0.95] [--seed S]
+// [--synthesizer NAME] [--threads T] [--no-pmse] [--full] [--json]`: the utility measures of
+// METHOD.md section 6 for partially synthetic files made by any tool (the predictors must be the
+// original's, row by row), or with --full for fully synthetic ones (statistics, ECDF and pMSE;
+// no regression). Several targets (METHOD.md section 9): every measure per variable and the
+// joint ones (study::computeSeveralUtility), as a run with several sensitive variables reports
+// them. The JSON is the same object as a run's synthesizers.<name>.utility
+// (study/utility_json.hpp).
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
 #include "cli_read_options.hpp"
+#include "ppsynth/common/rng.hpp"
 #include "ppsynth/data/io.hpp"
+#include "ppsynth/study/joint_utility.hpp"
 #include "ppsynth/study/utility_json.hpp"
 #include "ppsynth/study/utility_report.hpp"
 
@@ -20,8 +27,9 @@ namespace ppsynth::cli {
 namespace {
 
 struct UtilityArgs {
-    std::string original, target;
-    std::vector<std::string> synthetic, regress;
+    std::string original;
+    std::vector<std::string> targets, synthetic, regress;
+    std::string synthesizer;  // the run's synthesizer that made the files, if any
     std::vector<double> quantiles{0.15, 0.90};
     int bootstrap = 1000;
     double level = 0.95;
@@ -42,6 +50,23 @@ std::string interval(const study::EstimateInterval& e) {
     return fmt(e.estimate, 6) + " [" + fmt(e.lower, 6) + ", " + fmt(e.upper, 6) + "]";
 }
 
+void printTerms(const std::vector<study::RegressionTerm>& terms) {
+    std::size_t w = 16;
+    for (const auto& t : terms) w = std::max(w, t.term.size() + 2);
+    const int width = static_cast<int>(w);
+    std::cout << std::setw(width) << "regression term" << std::setw(36) << "original"
+              << std::setw(36) << "synthetic (combining rules)"
+              << "CI overlap\n";
+    for (const auto& t : terms)
+        std::cout << std::setw(width) << t.term << std::setw(36) << interval(t.original)
+                  << std::setw(36) << interval(t.synthetic) << fmt(t.ciOverlap, 3) << "\n";
+}
+
+void printPmse(const study::PmseReport& p) {
+    std::cout << "pMSE " << fmt(p.pmse) << ", S_pMSE " << fmt(p.sPmse) << " (k = " << p.k
+              << "; reference " << fmt(p.sPmseReference) << ": " << p.referenceNote << ")\n";
+}
+
 void printTable(const study::UtilityReport& r) {
     std::cout << "utility of " << r.datasets << " synthetic dataset(s) of '" << r.target << "', "
               << r.records << " records; " << fmt(100 * r.level, 3)
@@ -53,25 +78,96 @@ void printTable(const study::UtilityReport& r) {
         std::cout << std::setw(16) << s.name << std::setw(36) << interval(s.original)
                   << std::setw(36) << interval(s.synthetic) << fmt(s.ciOverlap, 3) << "\n";
     if (!r.regression.empty()) {
-        std::size_t w = 16;
-        for (const auto& t : r.regression) w = std::max(w, t.term.size() + 2);
-        const int width = static_cast<int>(w);
-        std::cout << "\n"
-                  << std::setw(width) << "regression term" << std::setw(36) << "original"
-                  << std::setw(36) << "synthetic (combining rules)"
-                  << "CI overlap\n";
-        for (const auto& t : r.regression)
-            std::cout << std::setw(width) << t.term << std::setw(36) << interval(t.original)
-                      << std::setw(36) << interval(t.synthetic) << fmt(t.ciOverlap, 3) << "\n";
+        std::cout << "\n";
+        printTerms(r.regression);
         std::cout << "mean CI overlap " << fmt(r.regressionMeanOverlap, 3) << "\n";
     }
     std::cout << "\nECDF: U_m " << fmt(r.ecdf.Um) << ", U_a " << fmt(r.ecdf.Ua)
               << " (averaged over datasets)\n";
-    if (r.pmse.computed)
-        std::cout << "pMSE " << fmt(r.pmse.pmse) << ", S_pMSE " << fmt(r.pmse.sPmse)
-                  << " (k = " << r.pmse.k << "; reference " << fmt(r.pmse.sPmseReference) << ": "
-                  << r.pmse.referenceNote << ")\n";
+    if (r.pmse.computed) printPmse(r.pmse);
     for (const auto& w : r.warnings) std::cout << "warning: " << w << "\n";
+}
+
+// Several targets: each variable's table, then the joint measures (METHOD.md section 9).
+void printSeveral(const study::UtilityReport& r) {
+    for (std::size_t k = 0; k < r.variables.size(); ++k) {
+        if (k > 0) std::cout << "\n";
+        printTable(r.variables[k]);
+    }
+    const auto& j = *r.joint;
+    std::cout << "\njoint utility of";
+    for (const auto& t : j.targets) std::cout << " '" << t << "'";
+    std::cout << "\n";
+    if (j.pmse.computed) {
+        std::cout << "joint ";
+        printPmse(j.pmse);
+    }
+    if (j.correlationComputed) {
+        const auto& c = j.correlation;
+        std::cout << "correlation matrix difference: Frobenius norm " << fmt(c.frobenius)
+                  << ", largest |r_s - r_o| " << fmt(c.maxAbs) << " (averaged over datasets)\n";
+        std::cout << std::setw(36) << "pair" << std::setw(12) << "original" << std::setw(12)
+                  << "synthetic"
+                  << "difference\n";
+        for (const auto& p : c.pairs)
+            std::cout << std::setw(36) << (p.a + " ~ " + p.b) << std::setw(12) << fmt(p.original)
+                      << std::setw(12) << fmt(p.synthetic) << fmt(p.difference) << "\n";
+    }
+    for (const auto& reg : j.regressions) {
+        std::cout << "\n" << reg.target << " on the predictors and the other targets";
+        if (reg.terms.empty()) {
+            std::cout << ": " << reg.warning << "\n";
+            continue;
+        }
+        std::cout << " (mean CI overlap " << fmt(reg.meanOverlap, 3) << ")\n";
+        printTerms(reg.terms);
+    }
+    std::cout << "\n";
+    for (const auto& w : r.warnings) std::cout << "warning: " << w << "\n";
+}
+
+// The original's and the synthetic files' positions in a core message, as their names.
+std::string named(std::string msg, const UtilityArgs& a) {
+    for (std::size_t l = 0; l < a.synthetic.size(); ++l) {
+        const std::string pos = "synthetic file " + std::to_string(l + 1);
+        if (msg.starts_with(pos)) msg = "'" + a.synthetic[l] + "'" + msg.substr(pos.size());
+    }
+    if (msg.starts_with("the original")) msg = "'" + a.original + "'" + msg.substr(12);
+    return msg;
+}
+
+// The inputs of several targets: the first target's, with every variable's values one after
+// the other (study::computeSeveralUtility's layout).
+Expected<study::UtilityInputs> severalInputs(const data::Table& original,
+                                             const std::vector<data::Table>& synthetic,
+                                             const UtilityArgs& a) {
+    for (std::size_t k = 0; k < a.targets.size(); ++k)
+        for (std::size_t o = 0; o < k; ++o)
+            if (a.targets[o] == a.targets[k])
+                return Error{"--target names '" + a.targets[k] + "' twice; give each once"};
+    for (const auto& p : a.regress)
+        if (std::find(a.targets.begin(), a.targets.end(), p) != a.targets.end())
+            return Error{"'" + p +
+                         "' is a target; it cannot be in --regress too (each target is "
+                         "regressed on the predictors and the other targets already)"};
+    if (a.full)
+        return Error{
+            "--full takes one --target: the joint measures of several targets compare "
+            "records row by row, which fully synthetic files do not allow"};
+    std::optional<study::UtilityInputs> first;
+    for (const auto& target : a.targets) {
+        auto in = study::utilityInputsFromTables(original, synthetic, target, a.regress, false);
+        if (!in) return in.error();
+        if (!first) {
+            first = std::move(*in);
+            continue;
+        }
+        first->original.insert(first->original.end(), in->original.begin(), in->original.end());
+        for (std::size_t l = 0; l < synthetic.size(); ++l)
+            first->synthetic[l].insert(first->synthetic[l].end(), in->synthetic[l].begin(),
+                                       in->synthetic[l].end());
+    }
+    return std::move(*first);
 }
 
 int runUtility(const UtilityArgs& a) {
@@ -86,29 +182,35 @@ int runUtility(const UtilityArgs& a) {
         if (!t) return std::cerr << "error: " << t.message() << "\n", 1;
         synthetic.push_back(std::move(*t));
     }
-    auto inputs = study::utilityInputsFromTables(*original, synthetic, a.target, a.regress, a.full);
-    if (!inputs) {
-        std::string msg = inputs.message();
-        // Name the file rather than its position.
-        for (std::size_t l = 0; l < a.synthetic.size(); ++l) {
-            const std::string pos = "synthetic file " + std::to_string(l + 1);
-            if (msg.starts_with(pos)) msg = "'" + a.synthetic[l] + "'" + msg.substr(pos.size());
-        }
-        if (msg.starts_with("the original")) msg = "'" + a.original + "'" + msg.substr(12);
-        return std::cerr << "error: " << msg << "\n", 1;
-    }
+    const bool several = a.targets.size() > 1;
+    auto inputs = several ? severalInputs(*original, synthetic, a)
+                          : study::utilityInputsFromTables(*original, synthetic, a.targets.front(),
+                                                           a.regress, a.full);
+    if (!inputs) return std::cerr << "error: " << named(inputs.message(), a) << "\n", 1;
     study::UtilityOptions o;
     o.quantiles = a.quantiles;
     o.bootstrap = a.bootstrap;
     o.level = a.level;
     o.pmse = !a.noPmse;
     o.regress = a.regress;
-    auto report = study::computeUtility(*inputs, o, a.seed, a.threads, stderrProgress(cancel));
+    // A run's files: its posterior predictive draws, and its own bootstrap seeds.
+    std::uint64_t seed = a.seed;
+    if (!a.synthesizer.empty()) {
+        inputs->posteriorPredictive = true;
+        inputs->originalSeed = utilitySeed(a.seed, "confidential data");
+        seed = utilitySeed(a.seed, a.synthesizer);
+    }
+    auto report = several
+                      ? study::computeSeveralUtility(*inputs, a.targets, o, a.seed, a.synthesizer,
+                                                     a.threads, stderrProgress(cancel))
+                      : study::computeUtility(*inputs, o, seed, a.threads, stderrProgress(cancel));
     if (!report)
         return std::cerr << (cancel.load() ? "cancelled: " : "error: ") << report.message() << "\n",
                cancel.load() ? 130 : 1;
     if (a.json)
         std::cout << study::toJson(*report) << "\n";
+    else if (several)
+        printSeveral(*report);
     else
         printTable(*report);
     return 0;
@@ -125,7 +227,11 @@ const RegisterCommand registerUtility([](CLI::App& app, int& exitCode) {
         ->required()
         ->expected(1, -1)
         ->check(CLI::ExistingFile);
-    cmd->add_option("--target", a->target, "The synthesized column")->required();
+    cmd->add_option("--target", a->targets,
+                    "The synthesized column, or several (comma separated, in the synthesis "
+                    "order): each one's measures and the joint ones")
+        ->required()
+        ->delimiter(',');
     cmd->add_option("--regress", a->regress,
                     "Predictors of the regression and the propensity model (comma separated; "
                     "released unchanged)")
@@ -138,6 +244,9 @@ const RegisterCommand registerUtility([](CLI::App& app, int& exitCode) {
     cmd->add_option("--level", a->level, "Interval coverage (default 0.95)")
         ->check(CLI::Range(0.5, 0.9999));
     cmd->add_option("--seed", a->seed, "Bootstrap seed (default 1)");
+    cmd->add_option("--synthesizer", a->synthesizer,
+                    "The files are this synthesizer's datasets from a ppsynth run: with --seed "
+                    "set to the run's seed, the bootstrap intervals are the run's own");
     cmd->add_option("--threads", a->threads, "Threads")->check(CLI::Range(1, 256));
     cmd->add_flag("--no-pmse", a->noPmse, "Skip the propensity-score measure");
     cmd->add_flag("--full", a->full,

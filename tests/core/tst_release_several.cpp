@@ -1,8 +1,13 @@
 // Release bundles of runs with several sensitive variables (METHOD.md section 9): every one is
 // synthetic and checked like the first, one epsilon covers them all, predictors stay shared.
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTest>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -183,6 +188,59 @@ class TstReleaseSeveral : public QObject {
         const std::string data = ppsynth::test::slurp(bundle / "data" / "synthetic_02.csv");
         QVERIFY(!contains(data, "52731.113"));
         QVERIFY(contains(data, "41100.75"));
+    }
+
+    // The README's R and Stata examples cover every synthesized variable, not only the first:
+    // the R code, run on the bundle, reads each dataset once and finds each variable's mean in
+    // each dataset (the q of the combining rules).
+    void readmeExamplesCoverEveryVariable() {
+        const fs::path bundle = ppsynth::test::outputDir("release_several") / "readme";
+        fs::remove_all(bundle);
+        ReleaseRequest r = severalRequest(3);
+        r.formats = {FileFormat::Csv, FileFormat::Dta};
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        const std::string readme = ppsynth::test::slurp(bundle / "README.txt");
+        for (const char* part :
+             {"In R (the mean of each synthesized variable",
+              "  vars <- c(\"income\", \"visits\")\n", "      q[l, v] <- mean(d[[v]])\n",
+              "In Stata (the mean of each synthesized variable", "  local vars income visits\n",
+              "      quietly mean `vars'\n", "          local q`k'_`l' = _b[`v']\n",
+              "use \"data/synthetic_`f'.dta\", clear"})
+            QVERIFY2(contains(readme, part), part);
+        QVERIFY(!contains(readme, "In R (the mean of income"));
+        QVERIFY(!contains(readme, "d$income"));
+
+        const QString rscript = QStandardPaths::findExecutable("Rscript");
+        if (rscript.isEmpty()) QSKIP("Rscript is not installed: the R example was not run");
+        const std::string open = "vcov() of lm()):\n\n";
+        const auto from = readme.find(open) + open.size();
+        const auto to = readme.find("\n\n", from);
+        QVERIFY(from != std::string::npos + open.size() && to != std::string::npos);
+        std::istringstream code(readme.substr(from, to - from));
+        std::ofstream script(bundle / "example.R");
+        for (std::string line; std::getline(code, line);) script << line.substr(2) << "\n";
+        script << "for (v in vars) cat(\"mean\", v, sprintf(\"%.12g\", q[, v]), \"\\n\")\n";
+        script.close();
+        QProcess p;
+        p.setWorkingDirectory(QString::fromStdString(bundle.string()));
+        p.start(rscript, {"example.R"});
+        QVERIFY(p.waitForFinished(60000));
+        const std::string out = p.readAllStandardOutput().toStdString();
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        for (const char* v : {"income", "visits"}) {
+            std::string line = std::string("mean ") + v;
+            for (std::size_t l = 0; l < 3; ++l) {
+                double sum = 0;
+                for (std::size_t i = 0; i < kRows; ++i)
+                    sum +=
+                        v == std::string("income") ? incomeSynthetic(l, i) : visitsSynthetic(l, i);
+                char text[64];
+                std::snprintf(text, sizeof text, " %.12g", sum / kRows);
+                line += text;
+            }
+            QVERIFY2(contains(out, line + " \n"), (line + "\nin\n" + out).c_str());
+        }
     }
 
     void refusals_data() {

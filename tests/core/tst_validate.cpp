@@ -201,10 +201,6 @@ const std::map<QString, Change>& changes() {
              c.synthesizers[6].g = -0.5;
          }},
         {"topcode q 1", [](RunConfig& c) { c.synthesizers[7].topcodeQ = 1.0; }},
-        {"topcode with several targets",
-         [](RunConfig& c) {
-             c.data.targets = {"y", "z"};
-         }},
         {"every weight 0",
          [](RunConfig& c) {
              c.synthesizers[1].c = 0.5;
@@ -344,8 +340,6 @@ class TstValidate : public QObject {
             "synthesizer 'LWs' (scaled): c = 0.5, g = -0.5 gives every record weight 0");
         row("topcode q 1", "synthesizers[7] 'TC': 'q' (the top-coding quantile) must be in (0, 1)");
         row("match a topcode", "synthesizers[4] 'EM': 'match' names 'TC', a top-coding comparator");
-        row("topcode with several targets",
-            "synthesizers[7] 'TC': top-coding compares one sensitive variable");
         row("every weight 0",
             "synthesizer 'LW' (lipschitz): c = 0.5, g = -0.5 gives every "
             "record weight 0");

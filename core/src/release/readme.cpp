@@ -73,6 +73,87 @@ std::string transformText(const Manifest::Transform& t) {
     return s;
 }
 
+// "c(\"a\", \"b\")" for R, "a b" for Stata.
+std::string rVector(const std::vector<std::string>& names) {
+    std::string s = "c(";
+    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", \"" : "\"") + names[k] + "\"";
+    return s + ")";
+}
+
+std::string stataList(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? " " : "") + names[k];
+    return s;
+}
+
+// The R and Stata examples with several synthesized variables: the mean of each one, every
+// dataset read once, combined variable by variable.
+std::string severalExamples(const ManifestFacts& facts) {
+    const std::string ms = std::to_string(facts.datasets);
+    std::ostringstream o;
+    o << "In R (the mean of each synthesized variable; for a regression use coef() and\n"
+         "vcov() of lm()):\n\n"
+         "  m <- "
+      << ms << "\n  vars <- " << rVector(facts.targets)
+      << "\n"
+         "  q <- u <- matrix(0, m, length(vars), dimnames = list(NULL, vars))\n"
+         "  for (l in 1:m) {\n    d <- "
+      << rReader(facts)
+      << "\n"
+         "    for (v in vars) {\n"
+         "      q[l, v] <- mean(d[[v]])\n"
+         "      u[l, v] <- var(d[[v]]) / nrow(d)\n"
+         "    }\n"
+         "  }\n"
+         "  for (v in vars) {\n"
+         "    qbar <- mean(q[, v]); b <- var(q[, v]); ubar <- mean(u[, v])\n"
+         "    T <- ubar + b / m\n"
+         "    df <- (m - 1) * (1 + ubar / (b / m))^2\n"
+         "    cat(v, \"\\n\")\n"
+         "    print(c(estimate = qbar, se = sqrt(T), df = df))\n"
+         "    print(qbar + c(-1, 1) * qt(0.975, df) * sqrt(T))\n"
+         "  }\n\n";
+    o << "In Stata (the mean of each synthesized variable; for a regression use _b[] and\n"
+         "_se[] after regress):\n\n"
+         "  local m = "
+      << ms << "\n  local vars " << stataList(facts.targets)
+      << "\n"
+         "  forvalues l = 1/`m' {\n"
+         "      "
+      << stataNumber(facts)
+      << "\n"
+         "      "
+      << stataReader(facts)
+      << "\n"
+         "      quietly mean `vars'\n"
+         "      local k = 0\n"
+         "      foreach v of local vars {\n"
+         "          local ++k\n"
+         "          local q`k'_`l' = _b[`v']\n"
+         "          local u`k'_`l' = _se[`v']^2\n"
+         "      }\n"
+         "  }\n"
+         "  local k = 0\n"
+         "  foreach v of local vars {\n"
+         "      local ++k\n"
+         "      local qbar = 0\n"
+         "      local ubar = 0\n"
+         "      forvalues l = 1/`m' {\n"
+         "          local qbar = `qbar' + `q`k'_`l'' / `m'\n"
+         "          local ubar = `ubar' + `u`k'_`l'' / `m'\n"
+         "      }\n"
+         "      local b = 0\n"
+         "      forvalues l = 1/`m' {\n"
+         "          local b = `b' + (`q`k'_`l'' - `qbar')^2 / (`m' - 1)\n"
+         "      }\n"
+         "      local T = `ubar' + `b' / `m'\n"
+         "      local df = (`m' - 1) * (1 + `ubar' / (`b' / `m'))^2\n"
+         "      display \"`v': estimate \" `qbar' \"  se \" sqrt(`T') \"  df \" `df'\n"
+         "      local h = invttail(`df', 0.025) * sqrt(`T')\n"
+         "      display \"95% interval \" `qbar' - `h' \" to \" `qbar' + `h'\n"
+         "  }\n\n";
+    return o.str();
+}
 }  // namespace
 
 std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
@@ -184,54 +265,58 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
          "  T = 0.11 + 0.04 / 3 = 0.12333    df = 2 * (1 + 0.11 / (0.04 / 3))^2 = 171.125\n"
          "  95% interval: 2.2 +/- 1.974 * sqrt(0.12333) = [1.507, 2.893]\n\n";
 
-    o << "In R (the mean of " << y
-      << "; for a regression use coef() and vcov() of lm()):\n\n"
-         "  m <- "
-      << ms << "\n  q <- u <- numeric(m)\n  for (l in 1:m) {\n    d <- " << rReader(facts)
-      << "\n    q[l] <- mean(d$" << y << ")\n    u[l] <- var(d$" << y << ") / nrow(d)\n  }\n"
-      << "  qbar <- mean(q); b <- var(q); ubar <- mean(u)\n"
-         "  T <- ubar + b / m\n"
-         "  df <- (m - 1) * (1 + ubar / (b / m))^2\n"
-         "  c(estimate = qbar, se = sqrt(T), df = df)\n"
-         "  qbar + c(-1, 1) * qt(0.975, df) * sqrt(T)\n\n";
+    if (several) {
+        o << severalExamples(facts);
+    } else {
+        o << "In R (the mean of " << y
+          << "; for a regression use coef() and vcov() of lm()):\n\n"
+             "  m <- "
+          << ms << "\n  q <- u <- numeric(m)\n  for (l in 1:m) {\n    d <- " << rReader(facts)
+          << "\n    q[l] <- mean(d$" << y << ")\n    u[l] <- var(d$" << y << ") / nrow(d)\n  }\n"
+          << "  qbar <- mean(q); b <- var(q); ubar <- mean(u)\n"
+             "  T <- ubar + b / m\n"
+             "  df <- (m - 1) * (1 + ubar / (b / m))^2\n"
+             "  c(estimate = qbar, se = sqrt(T), df = df)\n"
+             "  qbar + c(-1, 1) * qt(0.975, df) * sqrt(T)\n\n";
 
-    o << "In Stata (the mean of " << y
-      << "; for a regression use _b[] and _se[] after regress):\n\n"
-         "  local m = "
-      << ms
-      << "\n"
-         "  forvalues l = 1/`m' {\n"
-         "      "
-      << stataNumber(facts)
-      << "\n"
-         "      "
-      << stataReader(facts)
-      << "\n"
-         "      quietly mean "
-      << y
-      << "\n"
-         "      local q`l' = _b["
-      << y
-      << "]\n"
-         "      local u`l' = _se["
-      << y
-      << "]^2\n"
-         "  }\n"
-         "  local qbar = 0\n"
-         "  local ubar = 0\n"
-         "  forvalues l = 1/`m' {\n"
-         "      local qbar = `qbar' + `q`l'' / `m'\n"
-         "      local ubar = `ubar' + `u`l'' / `m'\n"
-         "  }\n"
-         "  local b = 0\n"
-         "  forvalues l = 1/`m' {\n"
-         "      local b = `b' + (`q`l'' - `qbar')^2 / (`m' - 1)\n"
-         "  }\n"
-         "  local T = `ubar' + `b' / `m'\n"
-         "  local df = (`m' - 1) * (1 + `ubar' / (`b' / `m'))^2\n"
-         "  display \"estimate \" `qbar' \"  se \" sqrt(`T') \"  df \" `df'\n"
-         "  local h = invttail(`df', 0.025) * sqrt(`T')\n"
-         "  display \"95% interval \" `qbar' - `h' \" to \" `qbar' + `h'\n\n";
+        o << "In Stata (the mean of " << y
+          << "; for a regression use _b[] and _se[] after regress):\n\n"
+             "  local m = "
+          << ms
+          << "\n"
+             "  forvalues l = 1/`m' {\n"
+             "      "
+          << stataNumber(facts)
+          << "\n"
+             "      "
+          << stataReader(facts)
+          << "\n"
+             "      quietly mean "
+          << y
+          << "\n"
+             "      local q`l' = _b["
+          << y
+          << "]\n"
+             "      local u`l' = _se["
+          << y
+          << "]^2\n"
+             "  }\n"
+             "  local qbar = 0\n"
+             "  local ubar = 0\n"
+             "  forvalues l = 1/`m' {\n"
+             "      local qbar = `qbar' + `q`l'' / `m'\n"
+             "      local ubar = `ubar' + `u`l'' / `m'\n"
+             "  }\n"
+             "  local b = 0\n"
+             "  forvalues l = 1/`m' {\n"
+             "      local b = `b' + (`q`l'' - `qbar')^2 / (`m' - 1)\n"
+             "  }\n"
+             "  local T = `ubar' + `b' / `m'\n"
+             "  local df = (`m' - 1) * (1 + `ubar' / (`b' / `m'))^2\n"
+             "  display \"estimate \" `qbar' \"  se \" sqrt(`T') \"  df \" `df'\n"
+             "  local h = invttail(`df', 0.025) * sqrt(`T')\n"
+             "  display \"95% interval \" `qbar' - `h' \" to \" `qbar' + `h'\n\n";
+    }
 
     o << "How the data were made\n"
          "----------------------\n"

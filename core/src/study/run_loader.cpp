@@ -193,6 +193,10 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
             tc->q = number(*t, "q");
             tc->threshold = number(*t, "threshold");
             tc->capped = integer<std::size_t>(*t, "capped");
+            for (const auto& v : t->value("variables", json::array()))
+                tc->variables.push_back({v.at("variable").get<std::string>(),
+                                         number(v, "threshold"),
+                                         integer<std::size_t>(v, "capped")});
         }
     }
     if (auto* rd = std::get_if<ReweightDetails>(&r.details)) {

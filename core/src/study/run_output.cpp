@@ -160,11 +160,21 @@ json synthesizerJson(const SynthesizerResult& r) {
     }
     // The top-coding comparator has no epsilon: null above, and this says why.
     j["formal_guarantee"] = r.formalGuarantee();
-    if (const auto* tc = r.topCode())
+    if (const auto* tc = r.topCode()) {
         j["topcode"] = {{"q", tc->q},
                         {"threshold", finiteOrNull(tc->threshold)},
                         {"capped", tc->capped},
                         {"guarantee", "no formal guarantee"}};
+        // Several sensitive variables: each one's own threshold (the above are the first's).
+        if (!tc->variables.empty()) {
+            json vars = json::array();
+            for (const auto& v : tc->variables)
+                vars.push_back({{"variable", v.name},
+                                {"threshold", finiteOrNull(v.threshold)},
+                                {"capped", v.capped}});
+            j["topcode"]["variables"] = std::move(vars);
+        }
+    }
     if (const auto* sd = r.scaled()) {
         j["scaled_of"] = std::string(toString(sd->of));
         j["scale"] = sd->a;

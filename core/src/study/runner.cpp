@@ -508,10 +508,13 @@ class Runner {
     }
 
     // The top-coding comparator: no fit, no epsilon; its risk and utility beside the others.
+    // Several sensitive variables: each one capped at its own q-quantile, the box IR.
     Expected<SynthesizerResult> runTopCode(const SynthesizerConfig& sc) {
-        auto r = topCodeComparator(sc, yOriginal_, result_.inputs.patterns.id, riskOptions(),
-                                   config_.risk.threshold, unweightedIr_,
-                                   config_.risk.whackAMoleRise, countModel_);
+        auto r = variables_ > 1
+                     ? topCodeSeveral(sc)
+                     : topCodeComparator(sc, yOriginal_, result_.inputs.patterns.id, riskOptions(),
+                                         config_.risk.threshold, unweightedIr_,
+                                         config_.risk.whackAMoleRise, countModel_);
         if (r && config_.utility.enabled) {
             const auto tu = std::chrono::steady_clock::now();
             measureUtility(*r);
@@ -519,6 +522,16 @@ class Runner {
             if (cancelled()) return Error::cancelled();
         }
         return r;
+    }
+
+    Expected<SynthesizerResult> topCodeSeveral(const SynthesizerConfig& sc) const {
+        const auto names = sensitiveVariables(config_);
+        std::vector<bool> integer;
+        for (const auto& t : names)
+            integer.push_back(models::isCountFamily(modelFor(config_, t).family));
+        return topCodeComparatorSeveral(sc, yOriginal_, names, integer, result_.inputs.patterns.id,
+                                        riskOptions(), boxRadii(), config_.risk.threshold,
+                                        unweightedIr_, config_.risk.whackAMoleRise);
     }
 
     Expected<SynthesizerResult> runSynthesizer(const SynthesizerConfig& sc) {

@@ -5,9 +5,11 @@
 
 #include "ppsynth/study/runner.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/utility_json.hpp"
 #include "study/csv_text.hpp"
 #include "study/sweep_json.hpp"
+#include "study/sweep_utility_columns.hpp"
 
 namespace ppsynth::study {
 
@@ -19,31 +21,17 @@ json finiteNumberOrNull(double v) {
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-const StatisticUtility* findStatistic(const UtilityReport& u, const utility::Statistic& s) {
-    for (const auto& x : u.statistics)
-        if (x.statistic == s) return &x;
-    return nullptr;
-}
-
-double relativeError(const StatisticUtility& s) {
-    return std::abs(s.synthetic.estimate - s.original.estimate) / std::abs(s.original.estimate);
-}
-
 // The row's utility columns from its report.
 void readUtilityColumns(SweepRow& r) {
     if (!r.utility) return;
-    const UtilityReport& u = *r.utility;
-    if (const auto* q = findStatistic(u, utility::Statistic::quantile(0.9))) {
-        r.q90CiOverlap = q->ciOverlap;
-        r.q90RelError = relativeError(*q);
-    }
-    if (const auto* m = findStatistic(u, utility::Statistic::mean())) {
-        r.meanCiOverlap = m->ciOverlap;
-        r.meanRelError = relativeError(*m);
-    }
-    r.Um = u.ecdf.Um;
-    r.pmse = u.pmse.pmse;
-    r.sPmse = u.pmse.sPmse;
+    const detail::UtilityColumns c = detail::utilityColumns(*r.utility);
+    r.q90CiOverlap = c.q90CiOverlap;
+    r.q90RelError = c.q90RelError;
+    r.meanCiOverlap = c.meanCiOverlap;
+    r.meanRelError = c.meanRelError;
+    r.Um = c.Um;
+    r.pmse = c.pmse;
+    r.sPmse = c.sPmse;
 }
 
 std::string optionalText(const std::optional<double>& v) {
@@ -57,45 +45,48 @@ namespace detail {
 json rowJson(const SweepRow& r) {
     const auto& w = r.weights;
     const auto& ir = r.ir;
-    return {{"point", r.point},
-            {"knobs", pointJson(r.knobs)},
-            {"mechanism", r.mechanism},
-            {"delta_x", r.deltaX},
-            {"delta_alpha_x", r.deltaAlphaX},
-            {"epsilon", r.epsilon},
-            {"epsilon_total", r.epsilonTotal},
-            {"m", r.m},
-            {"scalar_weight", r.scalarWeight},
-            {"k", r.k},
-            {"fits", r.fits},
-            {"weights",
-             {{"min", w.min},
-              {"q1", w.q1},
-              {"median", w.median},
-              {"mean", w.mean},
-              {"q3", w.q3},
-              {"max", w.max},
-              {"zeros", w.zeros}}},
-            {"ir",
-             {{"mean", ir.mean},
-              {"median", ir.median},
-              {"q1", ir.q1},
-              {"q3", ir.q3},
-              {"max", ir.max},
-              {"threshold", ir.threshold},
-              {"above_threshold", ir.aboveThreshold}}},
-            {"whack_a_mole", r.whackAMole},
-            {"seconds", r.seconds},
-            {"q90_ci_overlap", finiteNumberOrNull(r.q90CiOverlap)},
-            {"q90_rel_error", finiteNumberOrNull(r.q90RelError)},
-            {"mean_ci_overlap", finiteNumberOrNull(r.meanCiOverlap)},
-            {"mean_rel_error", finiteNumberOrNull(r.meanRelError)},
-            {"U_m", finiteNumberOrNull(r.Um)},
-            {"pmse", finiteNumberOrNull(r.pmse)},
-            {"s_pmse", finiteNumberOrNull(r.sPmse)},
-            {"utility", r.utility                ? json::parse(toJson(*r.utility, -1))
-                        : r.utilityError.empty() ? json(nullptr)
-                                                 : json{{"error", r.utilityError}}}};
+    json j = {{"point", r.point},
+              {"knobs", pointJson(r.knobs)},
+              {"mechanism", r.mechanism},
+              {"delta_x", r.deltaX},
+              {"delta_alpha_x", r.deltaAlphaX},
+              {"epsilon", r.epsilon},
+              {"epsilon_total", r.epsilonTotal},
+              {"m", r.m},
+              {"scalar_weight", r.scalarWeight},
+              {"k", r.k},
+              {"fits", r.fits},
+              {"weights",
+               {{"min", w.min},
+                {"q1", w.q1},
+                {"median", w.median},
+                {"mean", w.mean},
+                {"q3", w.q3},
+                {"max", w.max},
+                {"zeros", w.zeros}}},
+              {"ir",
+               {{"mean", ir.mean},
+                {"median", ir.median},
+                {"q1", ir.q1},
+                {"q3", ir.q3},
+                {"max", ir.max},
+                {"threshold", ir.threshold},
+                {"above_threshold", ir.aboveThreshold}}},
+              {"whack_a_mole", r.whackAMole},
+              {"seconds", r.seconds},
+              {"q90_ci_overlap", finiteNumberOrNull(r.q90CiOverlap)},
+              {"q90_rel_error", finiteNumberOrNull(r.q90RelError)},
+              {"mean_ci_overlap", finiteNumberOrNull(r.meanCiOverlap)},
+              {"mean_rel_error", finiteNumberOrNull(r.meanRelError)},
+              {"U_m", finiteNumberOrNull(r.Um)},
+              {"pmse", finiteNumberOrNull(r.pmse)},
+              {"s_pmse", finiteNumberOrNull(r.sPmse)},
+              {"utility", r.utility                ? json::parse(toJson(*r.utility, -1))
+                          : r.utilityError.empty() ? json(nullptr)
+                                                   : json{{"error", r.utilityError}}}};
+    // Several sensitive variables: each one's utility columns and the joint ones.
+    if (r.utility) addSeveralJson(j, *r.utility);
+    return j;
 }
 
 SweepRow rowFrom(const json& j) {
@@ -164,73 +155,79 @@ SweepRow rowFrom(int point, const SweepPoint& knobs, const SynthesizerResult& s)
 }
 
 std::string sweepCsv(const SweepSummary& s) {
-    detail::CsvText t({"point",
-                       "c",
-                       "g",
-                       "M",
-                       "k_setting",
-                       "r",
-                       "mechanism",
-                       "delta_x",
-                       "delta_alpha_x",
-                       "epsilon",
-                       "epsilon_total",
-                       "m",
-                       "scalar_weight",
-                       "k",
-                       "fits",
-                       "weight_median",
-                       "weight_mean",
-                       "weight_zeros",
-                       "ir_mean",
-                       "ir_median",
-                       "ir_q3",
-                       "ir_max",
-                       "ir_above_threshold",
-                       "whack_a_mole",
-                       "q90_ci_overlap",
-                       "q90_rel_error",
-                       "mean_ci_overlap",
-                       "mean_rel_error",
-                       "U_m",
-                       "pmse",
-                       "s_pmse",
-                       "target_epsilon"});
+    const auto targets = sensitiveVariables(s.config.run);
+    std::vector<std::string> header{"point",
+                                    "c",
+                                    "g",
+                                    "M",
+                                    "k_setting",
+                                    "r",
+                                    "mechanism",
+                                    "delta_x",
+                                    "delta_alpha_x",
+                                    "epsilon",
+                                    "epsilon_total",
+                                    "m",
+                                    "scalar_weight",
+                                    "k",
+                                    "fits",
+                                    "weight_median",
+                                    "weight_mean",
+                                    "weight_zeros",
+                                    "ir_mean",
+                                    "ir_median",
+                                    "ir_q3",
+                                    "ir_max",
+                                    "ir_above_threshold",
+                                    "whack_a_mole",
+                                    "q90_ci_overlap",
+                                    "q90_rel_error",
+                                    "mean_ci_overlap",
+                                    "mean_rel_error",
+                                    "U_m",
+                                    "pmse",
+                                    "s_pmse",
+                                    "target_epsilon"};
+    for (auto& h : severalHeader(targets)) header.push_back(std::move(h));
+    detail::CsvText t(header);
     for (const auto& r : s.rows) {
         const auto& p = r.knobs;
         const double radius = p.r ? *p.r : s.config.run.risk.radius;
-        t.row({static_cast<double>(r.point),
-               p.c,
-               p.g,
-               optionalText(p.M),
-               p.kAuto ? std::string("auto") : optionalText(p.k),
-               radius,
-               r.mechanism,
-               r.deltaX,
-               r.deltaAlphaX,
-               r.epsilon,
-               r.epsilonTotal,
-               static_cast<double>(r.m),
-               r.scalarWeight,
-               r.k,
-               static_cast<double>(r.fits),
-               r.weights.median,
-               r.weights.mean,
-               static_cast<double>(r.weights.zeros),
-               r.ir.mean,
-               r.ir.median,
-               r.ir.q3,
-               r.ir.max,
-               static_cast<double>(r.ir.aboveThreshold),
-               static_cast<double>(r.whackAMole),
-               r.q90CiOverlap,
-               r.q90RelError,
-               r.meanCiOverlap,
-               r.meanRelError,
-               r.Um,
-               r.pmse,
-               r.sPmse,
-               optionalText(p.targetEpsilon)});
+        std::vector<detail::CsvText::Cell> cells{static_cast<double>(r.point),
+                                                 p.c,
+                                                 p.g,
+                                                 optionalText(p.M),
+                                                 p.kAuto ? std::string("auto") : optionalText(p.k),
+                                                 radius,
+                                                 r.mechanism,
+                                                 r.deltaX,
+                                                 r.deltaAlphaX,
+                                                 r.epsilon,
+                                                 r.epsilonTotal,
+                                                 static_cast<double>(r.m),
+                                                 r.scalarWeight,
+                                                 r.k,
+                                                 static_cast<double>(r.fits),
+                                                 r.weights.median,
+                                                 r.weights.mean,
+                                                 static_cast<double>(r.weights.zeros),
+                                                 r.ir.mean,
+                                                 r.ir.median,
+                                                 r.ir.q3,
+                                                 r.ir.max,
+                                                 static_cast<double>(r.ir.aboveThreshold),
+                                                 static_cast<double>(r.whackAMole),
+                                                 r.q90CiOverlap,
+                                                 r.q90RelError,
+                                                 r.meanCiOverlap,
+                                                 r.meanRelError,
+                                                 r.Um,
+                                                 r.pmse,
+                                                 r.sPmse,
+                                                 optionalText(p.targetEpsilon)};
+        for (const double v : severalCells(r.utility ? &*r.utility : nullptr, targets))
+            cells.emplace_back(v);
+        t.row(cells);
     }
     return t.str();
 }

@@ -11,7 +11,6 @@
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/models/priors.hpp"
 #include "ppsynth/study/run_checks.hpp"
-#include "ppsynth/study/targets.hpp"
 #include "study/json_reader.hpp"
 #include "study/validate_targets.hpp"
 
@@ -215,11 +214,6 @@ Status validate(const RunConfig& c) {
     for (std::size_t i = 0; i < c.synthesizers.size(); ++i) {
         const auto& sc = c.synthesizers[i];
         if (Status s = checkSynthesizer(sc, synthesizerPath(i, sc.name)); !s) return s;
-        // Top-coding caps one variable at its quantile; a box of several is not defined yet.
-        if (sc.scheme == Scheme::TopCode && sensitiveVariables(c).size() > 1)
-            return refused(synthesizerPath(i, sc.name),
-                           "top-coding compares one sensitive variable; with several in "
-                           "data.targets, leave it out or run it on one variable");
     }
     if (Status s = checkReferences(c); !s) return s;
     return refuseDegenerateKnobs(c);

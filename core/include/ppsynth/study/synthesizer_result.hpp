@@ -63,10 +63,18 @@ struct ScaledDetails {  // a vector scheme's weights times a (METHOD.md 3.10)
     bool reachable = true;
     std::vector<privacy::ScalarTry> tries;  // every refit, a = 1 (the vector scheme) first
 };
+struct TopCodeVariable {  // one sensitive variable of a top-coded release
+    std::string name;
+    double threshold = 0;  // its own q-quantile (original scale)
+    std::size_t capped = 0;
+};
 struct TopCodeDetails {  // the top-coding comparator (METHOD.md 3.9): no formal guarantee
     double q = 0.975;
     double threshold = 0;    // t, the q-quantile of y (original scale)
     std::size_t capped = 0;  // records whose y was above t
+    // Several sensitive variables: each capped at its own q-quantile (the same q), in order;
+    // threshold and capped above are the first one's. Empty with one sensitive variable.
+    std::vector<TopCodeVariable> variables;
 };
 using SchemeDetails = std::variant<NoSchemeDetails, PairwiseDetails, ScalarDetails, ReweightDetails,
                                    ScaledDetails, TopCodeDetails>;

@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/privacy/box_risk.hpp"
 #include "ppsynth/privacy/identification_risk.hpp"
 #include "ppsynth/study/synthesizer_result.hpp"
 
@@ -27,5 +29,17 @@ Expected<SynthesizerResult> topCodeComparator(
     const SynthesizerConfig& sc, std::span<const double> y, std::span<const std::int32_t> pattern,
     const privacy::RiskOptions& risk, double riskThreshold, std::span<const double> baselineIr,
     double whackAMoleRise, bool integer = false);
+
+// Several sensitive variables (METHOD.md 3.9 with section 9): `y` holds each variable's n values,
+// variable after variable (names.size() of them); each variable is capped at its own
+// q-quantile, the same q for all (a count variable, integer[k], at its quantile rounded down).
+// The one top-coded dataset keeps that layout; IR_i is the box IR over it (L = 1) with one
+// radius per variable (radii, empty: risk.radius for all). details.variables holds every
+// variable's t and records capped; the rest is as topCodeComparator's.
+Expected<SynthesizerResult> topCodeComparatorSeveral(
+    const SynthesizerConfig& sc, std::span<const double> y, const std::vector<std::string>& names,
+    const std::vector<bool>& integer, std::span<const std::int32_t> pattern,
+    const privacy::RiskOptions& risk, const std::vector<privacy::Radius>& radii,
+    double riskThreshold, std::span<const double> baselineIr, double whackAMoleRise);
 
 }  // namespace ppsynth::study
