@@ -14,6 +14,8 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "data/examples_detail.hpp"
 
@@ -125,6 +127,64 @@ std::vector<Level> familySizeLevels() {
     return out;
 }
 
+// Business and investment losses: `count` households drawn at random report a negative
+// income of up to 7K.
+void addLosses(Rng& rng, std::vector<double>& income, int count) {
+    boost::random::uniform_int_distribution<std::size_t> anyRow(0, income.size() - 1);
+    boost::random::uniform_01<double> u01;
+    for (int k = 0; k < count;) {
+        const std::size_t i = anyRow(rng);
+        if (income[i] < 0) continue;  // already a loss
+        income[i] = std::round(kMinIncome * (0.05 + 0.95 * u01(rng)));
+        ++k;
+    }
+}
+
+// The household's column of that name, with its labels, as both examples publish it.
+Column householdColumn(const std::vector<Household>& hs, const std::string& name) {
+    const auto codes = [&](std::int32_t Household::*field) {
+        std::vector<std::int32_t> c(hs.size());
+        for (std::size_t i = 0; i < hs.size(); ++i) c[i] = hs[i].*field;
+        return c;
+    };
+    if (name == "gender")
+        return Column::categorical(name, codes(&Household::gender), textLevels({"male", "female"}));
+    if (name == "age")
+        return Column::categorical(
+            name, codes(&Household::age),
+            textLevels({"under 25", "25-34", "35-49", "50-64", "65 and over"}));
+    if (name == "education")
+        return Column::categorical(
+            name, codes(&Household::education),
+            textLevels({"grades 1-8 or none", "grades 9-12 no diploma", "high school graduate",
+                        "some college", "associate degree", "bachelor's degree", "master's degree",
+                        "professional or doctorate"}));
+    if (name == "region")
+        return Column::categorical(name, codes(&Household::region),
+                                   textLevels({"Northeast", "Midwest", "South", "West"}));
+    if (name == "urban")
+        return Column::categorical(name, codes(&Household::urban), textLevels({"urban", "rural"}));
+    if (name == "marital")
+        return Column::categorical(
+            name, codes(&Household::marital),
+            textLevels({"married", "widowed", "divorced", "separated", "never married"}));
+    if (name == "urban_type")
+        return Column::categorical(name, codes(&Household::urbanType),
+                                   textLevels({"central city", "other urban", "not urban"}));
+    if (name == "cbsa")
+        return Column::categorical(name, codes(&Household::cbsa),
+                                   textLevels({"metropolitan", "micropolitan", "outside CBSA"}));
+    if (name == "family_size")
+        return Column::categorical(name, codes(&Household::familySize), familySizeLevels());
+    return Column::categorical(name, codes(&Household::earners),
+                               textLevels({"1 earner", "2+ earners"}));
+}
+
+void addHouseholdColumns(Table& t, const std::vector<Household>& hs,
+                         const std::vector<std::string>& names) {
+    for (const auto& name : names) (void)t.addColumn(householdColumn(hs, name));  // distinct
+}
+
 }  // namespace
 
 Table makeIncomeSurveyExample(Rng& rng) {
@@ -136,14 +196,7 @@ Table makeIncomeSurveyExample(Rng& rng) {
     // Business and investment losses: between 5 and 15 households (the count is drawn too)
     // report a negative income of up to 7K.
     const int losses = boost::random::uniform_int_distribution<int>(5, 15)(rng);
-    boost::random::uniform_int_distribution<std::size_t> anyRow(0, kIncomeRows - 1);
-    boost::random::uniform_01<double> u01;
-    for (int k = 0; k < losses;) {
-        const std::size_t i = anyRow(rng);
-        if (income[i] < 0) continue;  // already a loss
-        income[i] = std::round(kMinIncome * (0.05 + 0.95 * u01(rng)));
-        ++k;
-    }
+    addLosses(rng, income, losses);
 
     // Doctor visits of the reference person in the year: NB2 with mean about 3 (older
     // people and women go more, the most educated slightly more), size 0.9 so that about a
@@ -158,34 +211,11 @@ Table makeIncomeSurveyExample(Rng& rng) {
         visits[i] = drawNegBinomial(rng, std::exp(logMu), 0.9);
     }
 
-    const auto codes = [&](std::int32_t Household::*field) {
-        std::vector<std::int32_t> c(kIncomeRows);
-        for (std::size_t i = 0; i < kIncomeRows; ++i) c[i] = hs[i].*field;
-        return c;
-    };
     Table t;
+    addHouseholdColumns(t, hs,
+                        {"gender", "age", "education", "region", "urban", "marital", "urban_type",
+                         "cbsa", "family_size", "earners"});
     const auto add = [&t](Column c) { (void)t.addColumn(std::move(c)); };  // names are distinct
-    add(Column::categorical("gender", codes(&Household::gender), textLevels({"male", "female"})));
-    add(Column::categorical("age", codes(&Household::age),
-                            textLevels({"under 25", "25-34", "35-49", "50-64", "65 and over"})));
-    add(Column::categorical(
-        "education", codes(&Household::education),
-        textLevels({"grades 1-8 or none", "grades 9-12 no diploma", "high school graduate",
-                    "some college", "associate degree", "bachelor's degree", "master's degree",
-                    "professional or doctorate"})));
-    add(Column::categorical("region", codes(&Household::region),
-                            textLevels({"Northeast", "Midwest", "South", "West"})));
-    add(Column::categorical("urban", codes(&Household::urban), textLevels({"urban", "rural"})));
-    add(Column::categorical(
-        "marital", codes(&Household::marital),
-        textLevels({"married", "widowed", "divorced", "separated", "never married"})));
-    add(Column::categorical("urban_type", codes(&Household::urbanType),
-                            textLevels({"central city", "other urban", "not urban"})));
-    add(Column::categorical("cbsa", codes(&Household::cbsa),
-                            textLevels({"metropolitan", "micropolitan", "outside CBSA"})));
-    add(Column::categorical("family_size", codes(&Household::familySize), familySizeLevels()));
-    add(Column::categorical("earners", codes(&Household::earners),
-                            textLevels({"1 earner", "2+ earners"})));
     add(Column::numeric("income", std::move(income)));
     add(Column::count("doctor_visits", std::move(visits)));
     return t;
@@ -204,14 +234,7 @@ Table makeHouseholdSpendingExample(Rng& rng) {
     for (auto& h : hs) h = drawHousehold(rng);
     std::vector<double> income(rows), food(rows), housing(rows);
     for (std::size_t i = 0; i < rows; ++i) income[i] = drawIncome(rng, hs[i]);
-    boost::random::uniform_int_distribution<std::size_t> anyRow(0, rows - 1);
-    boost::random::uniform_01<double> u01;
-    for (int k = 0; k < 3;) {  // three business losses
-        const std::size_t i = anyRow(rng);
-        if (income[i] < 0) continue;
-        income[i] = std::round(kMinIncome * (0.05 + 0.95 * u01(rng)));
-        ++k;
-    }
+    addLosses(rng, income, 3);  // three business losses
     boost::random::normal_distribution<double> z(0.0, 1.0);
     static const std::array<double, 4> regionHousing = {0.15, -0.05, -0.10, 0.20};
     for (std::size_t i = 0; i < rows; ++i) {
@@ -226,27 +249,10 @@ Table makeHouseholdSpendingExample(Rng& rng) {
                                 regionHousing[static_cast<std::size_t>(h.region)] +
                                 (h.urban == 0 ? 0.10 : -0.15) + 0.25 * foodDev + 0.35 * z(rng)));
     }
-    const auto codes = [&](std::int32_t Household::*field) {
-        std::vector<std::int32_t> c(rows);
-        for (std::size_t i = 0; i < rows; ++i) c[i] = hs[i].*field;
-        return c;
-    };
     Table t;
+    addHouseholdColumns(
+        t, hs, {"gender", "age", "education", "region", "urban", "family_size", "earners"});
     const auto add = [&t](Column c) { (void)t.addColumn(std::move(c)); };  // names are distinct
-    add(Column::categorical("gender", codes(&Household::gender), textLevels({"male", "female"})));
-    add(Column::categorical("age", codes(&Household::age),
-                            textLevels({"under 25", "25-34", "35-49", "50-64", "65 and over"})));
-    add(Column::categorical(
-        "education", codes(&Household::education),
-        textLevels({"grades 1-8 or none", "grades 9-12 no diploma", "high school graduate",
-                    "some college", "associate degree", "bachelor's degree", "master's degree",
-                    "professional or doctorate"})));
-    add(Column::categorical("region", codes(&Household::region),
-                            textLevels({"Northeast", "Midwest", "South", "West"})));
-    add(Column::categorical("urban", codes(&Household::urban), textLevels({"urban", "rural"})));
-    add(Column::categorical("family_size", codes(&Household::familySize), familySizeLevels()));
-    add(Column::categorical("earners", codes(&Household::earners),
-                            textLevels({"1 earner", "2+ earners"})));
     add(Column::numeric("income", std::move(income)));
     add(Column::numeric("exp_food", std::move(food)));
     add(Column::numeric("exp_housing", std::move(housing)));
