@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -224,16 +225,28 @@ class TstUtilityView : public QObject {
         const TableCard* cross = tableTitled(
             tables, QStringLiteral("Each sensitive variable on the predictors and the others"));
         QVERIFY(cross);
+        // Every coefficient of run.json's cross-regressions, once, with its numbers; the other
+        // sensitive variable's coefficient first in each regression.
         std::size_t terms = 0;
         for (const auto& reg : joint.at("regressions")) {
+            const QString response = q(reg.at("target").get<std::string>());
+            const QStringList* first = nullptr;
+            for (const auto& row : cross->data().rows)
+                if (row[0] == response && !first) first = &row;
+            QVERIFY(first);
+            QVERIFY2(q(targets_[0]) == (*first)[1] || q(targets_[1]) == (*first)[1],
+                     qPrintable((*first)[1]));
             for (const auto& term : reg.at("terms")) {
-                QVERIFY(terms < cross->data().rows.size());
-                const auto& row = cross->data().rows[terms++];
-                QCOMPARE(row[0], q(reg.at("target").get<std::string>()));
-                QCOMPARE(row[1], q(term.at("term").get<std::string>()));
+                const QStringList* found = nullptr;
+                for (const auto& row : cross->data().rows)
+                    if (row[0] == response && row[1] == q(term.at("term").get<std::string>()))
+                        found = &row;
+                QVERIFY2(found, term.at("term").get<std::string>().c_str());
+                const auto& row = *found;
                 QCOMPARE(row[2], formatCell(term.at("original").at("estimate").get<double>()));
                 QCOMPARE(row[4], formatCell(term.at("synthetic").at("estimate").get<double>()));
                 QCOMPARE(row[6], formatCell(term.at("ci_overlap").get<double>()));
+                ++terms;
             }
         }
         QVERIFY(terms > 0);
@@ -256,6 +269,10 @@ class TstUtilityView : public QObject {
         for (auto* card : charts) QVERIFY2(card->hasChart(), qPrintable(card->errorText()));
         QApplication::processEvents();
         save(&page, QStringLiteral("utility_joint.png"));
+        // The whole tab, below the fold too.
+        auto* scroll = qobject_cast<QScrollArea*>(page.tabs()->currentWidget());
+        QVERIFY(scroll && scroll->widget());
+        save(scroll->widget(), QStringLiteral("utility_joint_full.png"));
         // Tables alone, at the width the page gives them, to read the numbers.
         save(const_cast<TableCard*>(cross), QStringLiteral("utility_joint_cross_regressions.png"));
     }

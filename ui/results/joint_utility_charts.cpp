@@ -93,8 +93,7 @@ Expected<BuiltChart> correlationViolins(const study::RunResult& run, std::size_t
             const auto* p = find(j);
             return p ? std::optional<double>(p->original) : std::nullopt;
         },
-        QStringLiteral("confidential r"), QStringLiteral("Correlation of %1 and %2").arg(qa, qb),
-        kde,
+        QStringLiteral("confidential r"), QStringLiteral("Correlation r"), kde,
         QStringLiteral("violin_correlation_%1_%2").arg(variableKey(run, a), variableKey(run, b)),
         QStringLiteral("Joint utility: correlation of %1 and %2").arg(qa, qb),
         QStringLiteral("Each violin is the correlation of %1 and %2 in one synthesizer's "

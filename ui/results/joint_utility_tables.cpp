@@ -1,5 +1,7 @@
 #include "ui/results/joint_utility_tables.hpp"
 
+#include <algorithm>
+
 #include "ui/results/run_charts.hpp"
 #include "ui/results/run_variables.hpp"
 
@@ -79,8 +81,6 @@ Expected<TableData> jointUtilityTable(const study::RunResult& run) {
         t.rows.push_back(std::move(row));
         for (const auto& w : j.warnings)
             t.warnings << qJoint(s.name) + QStringLiteral(": ") + qJoint(w);
-        for (const auto& w : j.pmse.warnings)
-            t.warnings << qJoint(s.name) + QStringLiteral(", joint pMSE: ") + qJoint(w);
     }
     t.warnings.removeDuplicates();
     if (!first->pmse.referenceNote.empty())
@@ -95,6 +95,7 @@ Expected<TableData> crossRegressionTable(const study::RunResult& run,
     const auto& j = **joint;
     if (j.regressions.empty())
         return Error{"synthesizer '" + synthesizer + "' has no cross-regressions"};
+    const auto variables = sensitiveNames(run);
     TableData t;
     t.key = QStringLiteral("cross_regression_") + keyPart(synthesizer);
     t.title = QStringLiteral("Each sensitive variable on the predictors and the others, under %1")
@@ -104,7 +105,8 @@ Expected<TableData> crossRegressionTable(const study::RunResult& run,
         "variable regressed on the chosen predictors and the other sensitive variables (OLS); "
         "synthetic estimates combine the m datasets by the rules for partially synthetic data "
         "(t intervals with df degrees of freedom); a high CI overlap means an analyst would "
-        "draw the same conclusion from the synthetic data.");
+        "draw the same conclusion from the synthetic data. The other sensitive variables' "
+        "coefficients come first in each regression.");
     t.headers = {QStringLiteral("Response"),
                  QStringLiteral("Term"),
                  QStringLiteral("Confidential"),
@@ -118,11 +120,20 @@ Expected<TableData> crossRegressionTable(const study::RunResult& run,
             t.warnings << QStringLiteral("%1: no regression: %2")
                               .arg(qJoint(r.target), r.warning.empty() ? QStringLiteral("no terms")
                                                                        : qJoint(r.warning));
+        // The other sensitive variables' coefficients first: the joint relationships are what
+        // this table adds to each variable's own regression.
+        std::vector<const study::RegressionTerm*> terms;
         for (const auto& term : r.terms)
-            t.rows.push_back({qJoint(r.target), qJoint(term.term),
-                              formatCell(term.original.estimate), interval(term.original),
-                              formatCell(term.synthetic.estimate), interval(term.synthetic),
-                              formatCell(term.ciOverlap), formatCell(term.df)});
+            if (std::find(variables.begin(), variables.end(), term.term) != variables.end())
+                terms.push_back(&term);
+        for (const auto& term : r.terms)
+            if (std::find(variables.begin(), variables.end(), term.term) == variables.end())
+                terms.push_back(&term);
+        for (const auto* term : terms)
+            t.rows.push_back({qJoint(r.target), qJoint(term->term),
+                              formatCell(term->original.estimate), interval(term->original),
+                              formatCell(term->synthetic.estimate), interval(term->synthetic),
+                              formatCell(term->ciOverlap), formatCell(term->df)});
     }
     return t;
 }

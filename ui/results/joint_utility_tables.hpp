@@ -19,7 +19,8 @@ namespace ppsynth::ui::results {
 Expected<TableData> jointUtilityTable(const study::RunResult& run);
 // Each sensitive variable on the predictors and the other sensitive variables under
 // `synthesizer`: per coefficient the confidential estimate, the synthetic one combined over
-// the m datasets, their intervals, the CI overlap and df.
+// the m datasets, their intervals, the CI overlap and df; in each regression the other
+// sensitive variables' coefficients first, then the predictors' in the report's order.
 Expected<TableData> crossRegressionTable(const study::RunResult& run,
                                          const std::string& synthesizer);
 // The sensitive variables' correlations under `synthesizer`, pair by pair (confidential r,
