@@ -52,11 +52,12 @@ Expected<TableData> jointUtilityTable(const study::RunResult& run) {
         "Frobenius norm of the correlation-matrix difference (0 when the synthetic data keep "
         "every correlation); the mean CI overlap of each variable's regression on the "
         "predictors and the others (1 when the intervals coincide).");
+    // Two-line headers keep the table narrow enough to read with three or more variables.
     t.headers = {QStringLiteral("Synthesizer"),   QStringLiteral("Joint pMSE"),
-                 QStringLiteral("S_pMSE"),        QStringLiteral("S_pMSE if correct"),
-                 QStringLiteral("‖R_s − R_o‖_F"), QStringLiteral("Largest |r_s − r_o|")};
+                 QStringLiteral("S_pMSE"),        QStringLiteral("S_pMSE\nif correct"),
+                 QStringLiteral("‖R_s − R_o‖_F"), QStringLiteral("Largest\n|r_s − r_o|")};
     for (const auto& r : first->regressions)
-        t.headers << QStringLiteral("CI overlap: %1 on the others").arg(qJoint(r.target));
+        t.headers << QStringLiteral("CI overlap\n%1 on the others").arg(qJoint(r.target));
     const QString none = QStringLiteral("–");
     for (const auto& s : run.synthesizers) {
         if (!s.utility || !s.utility->joint) {
@@ -83,8 +84,11 @@ Expected<TableData> jointUtilityTable(const study::RunResult& run) {
             t.warnings << qJoint(s.name) + QStringLiteral(": ") + qJoint(w);
     }
     t.warnings.removeDuplicates();
-    if (!first->pmse.referenceNote.empty())
-        t.caption += QStringLiteral(" ") + qJoint(first->pmse.referenceNote);
+    if (!first->pmse.referenceNote.empty()) {
+        QString note = qJoint(first->pmse.referenceNote);
+        note[0] = note[0].toUpper();
+        t.caption += QStringLiteral(" ") + note + QLatin1Char('.');
+    }
     return t;
 }
 
