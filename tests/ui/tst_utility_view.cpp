@@ -187,7 +187,8 @@ class TstUtilityView : public QObject {
         QCOMPARE(*violins->violins().front().mark,
                  first.at("original").at("estimate").get<double>());
         // pMSE of this variable in the whole-distribution table.
-        const TableCard* dist = tableTitled(tables, QStringLiteral("Utility: whole distribution"));
+        const TableCard* dist =
+            tableTitled(tables, QStringLiteral("Utility of %1: whole distribution").arg(q(target)));
         QVERIFY(dist);
         const auto& pmse = utilityJson(dist->data().rows.front()[0].toStdString())
                                .at("variables")
@@ -275,6 +276,36 @@ class TstUtilityView : public QObject {
         save(scroll->widget(), QStringLiteral("utility_joint_full.png"));
         // Tables alone, at the width the page gives them, to read the numbers.
         save(const_cast<TableCard*>(cross), QStringLiteral("utility_joint_cross_regressions.png"));
+    }
+
+    // The summary gives each synthesizer's CI overlap of every variable's mean, and the Tables
+    // tab every variable's utility tables and the joint one, all from run.json.
+    void summaryAndTablesNameEveryVariable() {
+        ResultsPage page;
+        page.showRun(run_, QStringLiteral("two"), table_);
+        const QString summary = page.summaryLabel()->text();
+        for (const auto& s : run_->synthesizers) {
+            QStringList parts;
+            for (std::size_t k = 0; k < targets_.size(); ++k) {
+                const auto& mean = utilityJson(s.name).at("variables").at(k).at("statistics").at(0);
+                parts << QStringLiteral("%1 %2").arg(
+                    q(targets_[k]), formatCell(mean.at("ci_overlap").get<double>()));
+            }
+            const QString expected =
+                QStringLiteral("CI overlap of the mean of ") + parts.join(QStringLiteral(", "));
+            QVERIFY2(summary.contains(expected),
+                     qPrintable(expected + QStringLiteral(" in ") + summary));
+        }
+        const auto tables = page.tableCards(QStringLiteral("Tables"));
+        for (const auto& t : targets_) {
+            const TableCard* stats =
+                tableTitled(tables, QStringLiteral("Utility: statistics of %1,").arg(q(t)));
+            QVERIFY2(stats, t.c_str());
+            QVERIFY2(
+                tableTitled(tables, QStringLiteral("Utility of %1: whole distribution").arg(q(t))),
+                t.c_str());
+        }
+        QVERIFY(tableTitled(tables, QStringLiteral("Joint utility of ")));
     }
 
     // A one-variable run's Utility tab has no chooser and its charts keep their keys.

@@ -328,13 +328,25 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         for (const auto& x : r.synthesizers) {
             QString utility;
             if (x.utility) {
-                for (const auto& st : x.utility->statistics) {
-                    if (st.statistic.kind == utility::StatisticKind::Mean)
-                        utility =
-                            severalTargets(r)
-                                ? tr("; CI overlap of the mean of %1 %2")
-                                      .arg(q(x.utility->target), formatCell(st.ciOverlap))
-                                : tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
+                auto meanOverlap = [](const study::UtilityReport& u) -> std::optional<double> {
+                    for (const auto& st : u.statistics)
+                        if (st.statistic.kind == utility::StatisticKind::Mean) return st.ciOverlap;
+                    return std::nullopt;
+                };
+                if (severalTargets(r) && !x.utility->variables.empty()) {
+                    // Several sensitive variables: the mean of each (utility.variables).
+                    QStringList parts;
+                    for (const auto& u : x.utility->variables)
+                        if (auto o = meanOverlap(u))
+                            parts << tr("%1 %2").arg(q(u.target), formatCell(*o));
+                    if (!parts.isEmpty())
+                        utility = tr("; CI overlap of the mean of %1")
+                                      .arg(parts.join(QStringLiteral(", ")));
+                } else if (auto o = meanOverlap(*x.utility)) {
+                    utility = severalTargets(r)
+                                  ? tr("; CI overlap of the mean of %1 %2")
+                                        .arg(q(x.utility->target), formatCell(*o))
+                                  : tr("; CI overlap of the mean %1").arg(formatCell(*o));
                 }
             }
             const auto& e = x.epsilonDiagnostics;
@@ -518,8 +530,20 @@ void ResultsPage::ensureBuilt(const QString& tab) {
     } else if (tab == tr("Tables")) {
         addTable(tab, new TableCard(epsilonTable(r)));
         addTable(tab, new TableCard(riskTable(r)));
-        if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
-        if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
+        // Several sensitive variables: each variable's utility tables, then the joint one.
+        const auto names = severalTargets(r) ? sensitiveNames(r) : std::vector<std::string>{};
+        for (const auto& v : names) {
+            auto view = utilityOfVariable(r, v);
+            if (!view) continue;
+            if (auto u = utilityTable(*view)) addTable(tab, new TableCard(*u));
+            if (auto d = distributionTable(*view)) addTable(tab, new TableCard(*d));
+        }
+        if (names.empty()) {
+            if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
+            if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
+        } else if (auto joint = jointUtilityTable(r)) {
+            addTable(tab, new TableCard(*joint));
+        }
         if (auto top = topRiskTable(r, name, 10, table_.get())) addTable(tab, new TableCard(*top));
         addTable(tab, new TableCard(samplerTable(r)));
         addTable(tab, new TableCard(convergenceTable(r)));

@@ -440,7 +440,11 @@ Expected<TableData> distributionTable(const RunResult& run) {
     if (auto st = hasUtility(run); !st) return st.error();
     TableData t;
     t.key = QStringLiteral("distribution");
-    t.title = QStringLiteral("Utility: whole distribution and regression");
+    // Several sensitive variables: each variable has this table (utility_view.hpp).
+    t.title = severalTargets(run)
+                  ? QStringLiteral("Utility of %1: whole distribution and regression")
+                        .arg(qTables(run.config.data.target))
+                  : QStringLiteral("Utility: whole distribution and regression");
     t.caption = QStringLiteral(
         "ECDF distances (Um the largest gap, Ua the mean squared gap between the confidential "
         "and synthetic distribution functions) and pMSE are 0 for a perfect copy; compare "
