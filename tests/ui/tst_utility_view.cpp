@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -29,6 +30,7 @@
 #include "ui/results/chart_files.hpp"
 #include "ui/results/compare_view.hpp"
 #include "ui/results/results_page.hpp"
+#include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
 
 using namespace ppsynth;
@@ -354,6 +356,63 @@ class TstUtilityView : public QObject {
                  "a several-variable run has no utility file without its variable");
         QVERIFY2(job.result().skipped.isEmpty(),
                  qPrintable(job.result().skipped.join(QStringLiteral("; "))));
+    }
+
+    // A variable's name is data, never a path: the chart keys keep only letters, digits, '-'
+    // and '_', and two names that map to the same key get their position.
+    void variableKeysAreSafeNames_data() {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<QStringList>("keys");
+        QTest::newRow("plain") << QStringList{"income", "doctor_visits"}
+                               << QStringList{"income", "doctor_visits"};
+        QTest::newRow("path") << QStringList{"../../etc/passwd", "C:\\x"}
+                              << QStringList{"_etc_passwd", "C_x"};
+        QTest::newRow("same key") << QStringList{"food cost", "food/cost"}
+                                  << QStringList{"food_cost_1", "food_cost_2"};
+    }
+    void variableKeysAreSafeNames() {
+        QFETCH(QStringList, names);
+        QFETCH(QStringList, keys);
+        study::RunResult run;
+        for (const auto& n : names) run.config.data.targets.push_back(n.toStdString());
+        run.config.data.target = run.config.data.targets.front();
+        for (qsizetype k = 0; k < names.size(); ++k)
+            QCOMPARE(variableKey(run, names[k].toStdString()), keys[k]);
+    }
+
+    // Export with a variable whose name would climb out of the folder: every file stays in
+    // it, named by the safe key.
+    void exportKeepsHostileNamesInside() {
+        auto renamed = std::make_shared<study::RunResult>(*run_);
+        const std::string bad = "../" + targets_[0];
+        auto rename = [&](std::string& name) {
+            if (name == targets_[0]) name = bad;
+        };
+        rename(renamed->config.data.target);
+        for (auto& t : renamed->config.data.targets) rename(t);
+        for (auto& s : renamed->synthesizers) {
+            if (!s.utility) continue;
+            rename(s.utility->target);
+            for (auto& v : s.utility->variables) rename(v.target);
+            if (!s.utility->joint) continue;
+            for (auto& p : s.utility->joint->correlation.pairs) {
+                rename(p.a);
+                rename(p.b);
+            }
+        }
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const QString inner = out.filePath(QStringLiteral("charts"));
+        auto files = exportRunCharts(*renamed, inner);
+        QVERIFY2(files, files ? "" : files.message().c_str());
+        QCOMPARE(QDir(out.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("charts")});
+        for (const auto& f : files->files)
+            QCOMPARE(QFileInfo(f.png).absolutePath(), QFileInfo(inner).absoluteFilePath());
+        QVERIFY(
+            QDir(inner).exists(QStringLiteral("violin_utility__%1_mean.png").arg(q(targets_[0]))));
+        QVERIFY(QDir(inner).exists(
+            QStringLiteral("violin_correlation__%1_%2.png").arg(q(targets_[0]), q(targets_[1]))));
     }
 
     // Compare: a several-variable run shows the utility of the mean of each variable; beside
