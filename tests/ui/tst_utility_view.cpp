@@ -333,14 +333,15 @@ class TstUtilityView : public QObject {
     // "Export all charts" writes each variable's utility violins with the variable in the
     // file name, and the joint charts.
     void exportNamesFilesPerVariable() {
-        QTemporaryDir out;
-        QVERIFY(out.isValid());
-        ChartExportJob job(run_, out.path());
+        // Kept for a person to look at, emptied first so only this export's files count.
+        const QString path = ppsynth::testing::outputDir(QStringLiteral("several_utility_charts"));
+        QVERIFY(QDir(path).removeRecursively() && QDir().mkpath(path));
+        ChartExportJob job(run_, path);
         QSignalSpy finished(&job, &ChartExportJob::finished);
         job.start();
         QVERIFY(finished.wait(120000));
         QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
-        const QDir dir(out.path());
+        const QDir dir(path);
         for (const auto& t : targets_)
             for (const char* statistic : {"mean", "median"})
                 for (const char* suffix : {".png", ".svg"}) {
@@ -450,6 +451,16 @@ class TstUtilityView : public QObject {
             return std::make_pair(axis->min(), axis->max());
         };
         QCOMPARE(range(left), range(right));
+        QApplication::processEvents();
+        auto* scroll = view.findChild<QScrollArea*>();
+        QVERIFY(scroll && scroll->widget());
+        save(scroll->widget(), QStringLiteral("utility_compare_full.png"));
+        // The side with more cards does not stretch the other's: the same chart on both sides
+        // starts at the same height, give or take the run headers above (one of two lines).
+        QVERIFY2(std::abs(left->geometry().top() - right->geometry().top()) < 40,
+                 qPrintable(QStringLiteral("%1 against %2")
+                                .arg(left->geometry().top())
+                                .arg(right->geometry().top())));
         // The table compares the CI overlap of each variable's mean: the second variable's from
         // run.json for the run that has it, none for the run of the first alone.
         const auto& table = view.comparisonCard()->data();

@@ -169,6 +169,8 @@ void CompareView::rebuild() {
             sides_[side]->addWidget(card);
             cards_[side] << card;
         }
+        // A side with more cards (several variables) does not stretch the other's.
+        sides_[side]->addStretch();
     }
     // Common value ranges: the same height means the same number on both sides. Charts pair
     // up by title, so the utility of one variable meets the same variable's.
