@@ -310,6 +310,27 @@ class TstUtilityView : public QObject {
         QVERIFY(tableTitled(tables, QStringLiteral("Joint utility of ")));
     }
 
+    // A run.json without per-variable reports (written before they existed): the variable's
+    // charts say why they are missing and what to do, instead of showing the first variable.
+    void missingVariableReportsAreSaid() {
+        auto old = std::make_shared<study::RunResult>(*run_);
+        for (auto& s : old->synthesizers)
+            if (s.utility) s.utility->variables.clear();
+        ResultsPage page;
+        page.showRun(old, QStringLiteral("old"), table_);
+        showTab(page, kUtility);
+        QVERIFY(choose(page, q(targets_[1])));
+        QVERIFY(page.chartCards(kUtility).isEmpty());
+        QString said;
+        for (auto* card : page.tableCards(kUtility))
+            for (auto* label : card->findChildren<QLabel*>()) said += label->text();
+        QVERIFY2(
+            said.contains(QStringLiteral("no measures of &#x27;%1&#x27;").arg(q(targets_[1]))) ||
+                said.contains(QStringLiteral("no measures of '%1'").arg(q(targets_[1]))),
+            qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("run it again")), qPrintable(said));
+    }
+
     // A one-variable run's Utility tab has no chooser and its charts keep their keys.
     void oneVariableRunHasNoChooser() {
         auto one = std::make_shared<study::RunResult>(*run_);

@@ -26,8 +26,10 @@ Expected<study::RunResult> utilityOfVariable(const study::RunResult& run,
             if (it != reports.end()) {
                 v.utility = *it;
             } else if (v.utilityError.empty()) {
-                v.utilityError = "the utility report has no measures of '" + target +
-                                 "' (run.json's utility.variables lacks it)";
+                v.utilityError =
+                    "the utility report has no measures of '" + target +
+                    "' (run.json's utility.variables lacks it: a run made before ppsynth "
+                    "measured each variable; run it again to see them)";
             }
         }
         view.synthesizers.push_back(std::move(v));
