@@ -23,6 +23,7 @@
 #include "ppsynth/study/targets.hpp"
 #include "ppsynth/study/validate.hpp"
 #include "test_output.hpp"
+#include "two_targets_config.hpp"
 #include "ui/column_panel.hpp"
 #include "ui/data_page.hpp"
 #include "ui/job_runner.hpp"
@@ -44,6 +45,7 @@
 #include "ui/table_model.hpp"
 
 using namespace ppsynth;
+using ppsynth::testing::twoTargets;
 
 namespace {
 
@@ -51,21 +53,6 @@ bool waitForJob(ui::JobRunnerBase* job) {
     if (!job->isRunning()) return true;
     QSignalSpy spy(job, &ui::JobRunnerBase::finished);
     return spy.wait(120000);
-}
-
-// tests/data/configs/two_targets.json with short chains, a prior and a radius of its own for
-// doctor_visits, written as a project beside nothing else.
-study::RunConfig twoTargets() {
-    auto c = study::loadRunConfig(PPSYNTH_TEST_DATA_DIR "/configs/two_targets.json");
-    if (!c) qFatal("%s", c.message().c_str());
-    c->mcmc.warmup = 60;
-    c->mcmc.draws = 60;
-    c->synthesis.m = 2;
-    c->risk.L = 2;
-    c->utility.bootstrap = 20;
-    c->models["doctor_visits"].priors["tau_scale"] = 2.5;
-    c->risk.radii["doctor_visits"] = 0.5;
-    return *c;
 }
 
 QString writeProject(const QString& dir, const study::RunConfig& config) {

@@ -16,6 +16,7 @@
 #include "ui/results/run_charts.hpp"
 #include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
+#include "ui/results/utility_view.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -150,18 +151,36 @@ void CompareView::rebuild() {
                 .arg(r.config.synthesis.m));
         head->setWordWrap(true);
         sides_[side]->addWidget(head);
-        for (auto* card : {new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")),
-                           new ChartCard(riskViolins(r), tr("Identification risk")),
-                           new ChartCard(weightViolins(r), tr("Weights")),
-                           new ChartCard(utilityViolins(r, 0), tr("Utility of the mean"))}) {
+        QList<ChartCard*> cards{new ChartCard(lipschitzViolins(r), tr("Lipschitz bounds")),
+                                new ChartCard(riskViolins(r), tr("Identification risk")),
+                                new ChartCard(weightViolins(r), tr("Weights"))};
+        // Several sensitive variables: the utility of the mean of each.
+        if (severalTargets(r)) {
+            for (const auto& v : sensitiveNames(r)) {
+                const QString what = tr("Utility of the mean of %1").arg(QString::fromStdString(v));
+                auto view = utilityOfVariable(r, v);
+                cards << (view ? new ChartCard(utilityViolins(*view, 0), what)
+                               : new ChartCard(view.error(), what));
+            }
+        } else {
+            cards << new ChartCard(utilityViolins(r, 0), tr("Utility of the mean"));
+        }
+        for (auto* card : cards) {
             sides_[side]->addWidget(card);
             cards_[side] << card;
         }
+        // A side with more cards (several variables) does not stretch the other's.
+        sides_[side]->addStretch();
     }
-    // Common value ranges: the same height means the same number on both sides.
-    for (int k = 0; k < cards_[0].size() && k < cards_[1].size(); ++k) {
-        QValueAxis* x = valueAxis(cards_[0][k]);
-        QValueAxis* y = valueAxis(cards_[1][k]);
+    // Common value ranges: the same height means the same number on both sides. Charts pair
+    // up by title, so the utility of one variable meets the same variable's.
+    for (ChartCard* left : cards_[0]) {
+        const auto same = std::find_if(cards_[1].begin(), cards_[1].end(), [&](ChartCard* c) {
+            return left->hasChart() && c->hasChart() && c->title() == left->title();
+        });
+        if (same == cards_[1].end()) continue;
+        QValueAxis* x = valueAxis(left);
+        QValueAxis* y = valueAxis(*same);
         if (!x || !y) continue;
         const double lo = std::min(x->min(), y->min()), hi = std::max(x->max(), y->max());
         x->setRange(lo, hi);

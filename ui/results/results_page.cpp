@@ -17,10 +17,13 @@
 #include "ui/bundle_guard.hpp"
 #include "ui/results/chart_card.hpp"
 #include "ui/results/chart_files.hpp"
+#include "ui/results/joint_utility_charts.hpp"
+#include "ui/results/joint_utility_tables.hpp"
 #include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
 #include "ui/results/run_variables.hpp"
 #include "ui/results/table_card.hpp"
+#include "ui/results/utility_view.hpp"
 #include "ui/results/variable_view.hpp"
 #include "ui/run/run_record.hpp"
 
@@ -153,6 +156,43 @@ void ResultsPage::addTable(const QString& tab, TableCard* table, int span) {
     if (QGridLayout* g = grid(tab)) place(g, table, span);
 }
 
+QComboBox* ResultsPage::addVariableChooser(QHBoxLayout* row, const QString& tab,
+                                           const QStringList& items, int current,
+                                           std::function<void(int)> choose) {
+    row->addWidget(new QLabel(tr("Variable")));
+    auto* chooser = new QComboBox;
+    chooser->addItems(items);
+    chooser->setCurrentIndex(current);
+    row->addWidget(chooser);
+    connect(chooser, &QComboBox::currentIndexChanged, this,
+            [this, tab, choose = std::move(choose)](int i) {
+                if (i < 0) return;
+                choose(i);
+                stale_.insert(tab);
+                // After the chooser's own signal has returned: rebuilding deletes it.
+                QMetaObject::invokeMethod(
+                    this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
+            });
+    return chooser;
+}
+
+void ResultsPage::addJointUtility(const QString& tab, const std::string& synthesizer) {
+    const auto& r = *run_;
+    auto table = [&](Expected<TableData> t, const QString& what) {
+        if (t)
+            addTable(tab, new TableCard(*t));
+        else
+            addTable(tab, new TableCard(what, q(t.message())));
+    };
+    table(jointUtilityTable(r), tr("Joint utility"));
+    addChart(tab, new ChartCard(correlationNormViolins(r), tr("Correlation-matrix difference")));
+    const auto pairs = correlationPairs(r);
+    for (std::size_t p = 0; p < pairs.size(); ++p)
+        addChart(tab, new ChartCard(correlationViolins(r, p), tr("Correlation")));
+    table(correlationTable(r, synthesizer), tr("Correlations"));
+    table(crossRegressionTable(r, synthesizer), tr("Cross-regressions"));
+}
+
 QList<ChartCard*> ResultsPage::chartCards(const QString& tab) const {
     // Asking for a tab's cards builds it, as showing it would.
     const_cast<ResultsPage*>(this)->ensureBuilt(tab);
@@ -212,6 +252,7 @@ void ResultsPage::showRun(std::shared_ptr<const study::RunResult> run, const QSt
     run_ = std::move(run);
     table_ = std::move(table);
     variable_.clear();
+    utilityChoice_ = 0;
     setEnabled(run_ != nullptr);
     if (!run_) return;
     const auto& r = *run_;
@@ -287,13 +328,25 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         for (const auto& x : r.synthesizers) {
             QString utility;
             if (x.utility) {
-                for (const auto& st : x.utility->statistics) {
-                    if (st.statistic.kind == utility::StatisticKind::Mean)
-                        utility =
-                            severalTargets(r)
-                                ? tr("; CI overlap of the mean of %1 %2")
-                                      .arg(q(x.utility->target), formatCell(st.ciOverlap))
-                                : tr("; CI overlap of the mean %1").arg(formatCell(st.ciOverlap));
+                auto meanOverlap = [](const study::UtilityReport& u) -> std::optional<double> {
+                    for (const auto& st : u.statistics)
+                        if (st.statistic.kind == utility::StatisticKind::Mean) return st.ciOverlap;
+                    return std::nullopt;
+                };
+                if (severalTargets(r) && !x.utility->variables.empty()) {
+                    // Several sensitive variables: the mean of each (utility.variables).
+                    QStringList parts;
+                    for (const auto& u : x.utility->variables)
+                        if (auto o = meanOverlap(u))
+                            parts << tr("%1 %2").arg(q(u.target), formatCell(*o));
+                    if (!parts.isEmpty())
+                        utility = tr("; CI overlap of the mean of %1")
+                                      .arg(parts.join(QStringLiteral(", ")));
+                } else if (auto o = meanOverlap(*x.utility)) {
+                    utility = severalTargets(r)
+                                  ? tr("; CI overlap of the mean of %1 %2")
+                                        .arg(q(x.utility->target), formatCell(*o))
+                                  : tr("; CI overlap of the mean %1").arg(formatCell(*o));
                 }
             }
             const auto& e = x.epsilonDiagnostics;
@@ -350,21 +403,61 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         addChart(tab, new ChartCard(boundVsWeightScatter(r, name), tr("Bound against weight")));
         addChart(tab, new ChartCard(weightVsYScatter(r, name), tr("Weight against y")));
     } else if (tab == tr("Utility")) {
-        const auto statistics = utilityStatistics(r);
+        // Several sensitive variables: one variable's utility as a run of it alone shows
+        // it, or the joint measures.
+        std::optional<study::RunResult> view;
+        if (severalTargets(r)) {
+            const auto names = sensitiveNames(r);
+            const int joint = static_cast<int>(names.size());
+            utilityChoice_ = std::clamp(utilityChoice_, 0, joint);
+            QStringList items;
+            for (const auto& t : names) items << q(t);
+            items << tr("Joint");
+            auto* row = new QWidget;
+            auto* rowLayout = new QHBoxLayout(row);
+            rowLayout->setContentsMargins(4, 0, 4, 0);
+            auto* chooser = addVariableChooser(rowLayout, tab, items, utilityChoice_,
+                                               [this](int i) { utilityChoice_ = i; });
+            chooser->setObjectName(QStringLiteral("utilityVariableChooser"));
+            chooser->setItemData(joint,
+                                 tr("The joint measures: pMSE over all sensitive variables, "
+                                    "each regressed on the others, their correlations"),
+                                 Qt::ToolTipRole);
+            rowLayout->addWidget(new QLabel(
+                utilityChoice_ == joint ? tr("Joint utility of %1.").arg(variablesPhrase(r))
+                                        : tr("Utility of %1, one of %2 synthesized together.")
+                                              .arg(items[utilityChoice_])
+                                              .arg(names.size())));
+            rowLayout->addStretch();
+            if (QGridLayout* g = grid(tab)) place(g, row, 2);
+            if (utilityChoice_ == joint) {
+                addJointUtility(tab, name);
+                return;
+            }
+            auto v = utilityOfVariable(r, names[static_cast<std::size_t>(utilityChoice_)]);
+            if (!v) {
+                addTable(tab, new TableCard(tr("Utility of %1").arg(items[utilityChoice_]),
+                                            q(v.message())));
+                return;
+            }
+            view = std::move(*v);
+        }
+        const study::RunResult& shown = view ? *view : r;
+        const auto statistics = utilityStatistics(shown);
         for (std::size_t k = 0; k < statistics.size(); ++k)
-            addChart(tab, new ChartCard(utilityViolins(r, k), tr("Utility")));
+            addChart(tab, new ChartCard(utilityViolins(shown, k), tr("Utility")));
         auto table = [&](Expected<TableData> t, const QString& what) {
             if (t)
                 addTable(tab, new TableCard(*t));
             else
                 addTable(tab, new TableCard(what, q(t.message())));
         };
-        table(utilityTable(r), tr("Utility"));
+        table(utilityTable(shown), tr("Utility"));
         if (!statistics.empty()) {
-            table(distributionTable(r), tr("Whole distribution"));
-            table(regressionTable(r, name), tr("Regression"));
+            table(distributionTable(shown), tr("Whole distribution"));
+            table(regressionTable(shown, name), tr("Regression"));
             if (s->scheme != study::Scheme::Unweighted)
-                table(posteriorTable(r, name), tr("Posterior"));
+                table(posteriorTable(shown, name), tr("Posterior"));
         }
     } else if (tab == tr("Synthetic data")) {
         const int m = static_cast<int>(s->synthetic.size());
@@ -380,19 +473,13 @@ void ResultsPage::ensureBuilt(const QString& tab) {
         std::optional<study::RunResult> view;
         QString viewProblem;
         if (severalTargets(r) && table_) {
-            rowLayout->addWidget(new QLabel(tr("Variable")));
-            auto* variable = new QComboBox;
-            variable->setObjectName(QStringLiteral("variableChooser"));
-            for (const auto& t : names) variable->addItem(QString::fromStdString(t));
-            variable->setCurrentText(QString::fromStdString(variable_));
-            rowLayout->addWidget(variable);
-            connect(variable, &QComboBox::currentTextChanged, this,
-                    [this, tab](const QString& text) {
-                        variable_ = text.toStdString();
-                        stale_.insert(tab);
-                        QMetaObject::invokeMethod(
-                            this, [this, tab] { ensureBuilt(tab); }, Qt::QueuedConnection);
-                    });
+            QStringList items;
+            for (const auto& t : names) items << q(t);
+            const auto current = std::find(names.begin(), names.end(), variable_) - names.begin();
+            addVariableChooser(
+                rowLayout, tab, items, current < std::ssize(names) ? static_cast<int>(current) : 0,
+                [this, names](int i) { variable_ = names[static_cast<std::size_t>(i)]; })
+                ->setObjectName(QStringLiteral("variableChooser"));
             if (auto v = runOfVariable(r, *table_, variable_))
                 view = std::move(*v);
             else
@@ -443,8 +530,20 @@ void ResultsPage::ensureBuilt(const QString& tab) {
     } else if (tab == tr("Tables")) {
         addTable(tab, new TableCard(epsilonTable(r)));
         addTable(tab, new TableCard(riskTable(r)));
-        if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
-        if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
+        // Several sensitive variables: each variable's utility tables, then the joint one.
+        const auto names = severalTargets(r) ? sensitiveNames(r) : std::vector<std::string>{};
+        for (const auto& v : names) {
+            auto view = utilityOfVariable(r, v);
+            if (!view) continue;
+            if (auto u = utilityTable(*view)) addTable(tab, new TableCard(*u));
+            if (auto d = distributionTable(*view)) addTable(tab, new TableCard(*d));
+        }
+        if (names.empty()) {
+            if (auto u = utilityTable(r)) addTable(tab, new TableCard(*u));
+            if (auto d = distributionTable(r)) addTable(tab, new TableCard(*d));
+        } else if (auto joint = jointUtilityTable(r)) {
+            addTable(tab, new TableCard(*joint));
+        }
         if (auto top = topRiskTable(r, name, 10, table_.get())) addTable(tab, new TableCard(*top));
         addTable(tab, new TableCard(samplerTable(r)));
         addTable(tab, new TableCard(convergenceTable(r)));

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <QList>
+#include <QStringList>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -14,6 +16,7 @@
 #include "ppsynth/study/runner.hpp"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTabWidget;
@@ -66,12 +69,21 @@ class ResultsPage : public QWidget {
     void clearTab(const QString& title);
     void addChart(const QString& tab, ChartCard* card, int span = 1);
     void addTable(const QString& tab, TableCard* table, int span = 2);
+    // A "Variable" chooser in `row` for a run with several sensitive variables: `items`,
+    // `current` chosen; choosing another calls `choose` with its index and rebuilds `tab`.
+    QComboBox* addVariableChooser(QHBoxLayout* row, const QString& tab, const QStringList& items,
+                                  int current, std::function<void(int)> choose);
+    // The Utility tab's joint measures (several sensitive variables) under `synthesizer`.
+    void addJointUtility(const QString& tab, const std::string& synthesizer);
 
     std::shared_ptr<const study::RunResult> run_;
     std::set<QString> stale_;  // tabs to rebuild before they are shown
     int dataset_ = 0;          // synthetic dataset of the synthetic-against-confidential scatter
     std::shared_ptr<const data::Table> table_;  // the run's table (may be null)
     std::string variable_;  // the sensitive variable the synthetic-data charts show
+    // What the Utility tab shows of a run with several sensitive variables: the variable of
+    // this index (synthesis order), or the joint measures when it is their number.
+    int utilityChoice_ = 0;
     QLabel* header_ = nullptr;
     QComboBox* synthesizer_ = nullptr;
     QTabWidget* tabs_ = nullptr;

@@ -440,7 +440,11 @@ Expected<TableData> distributionTable(const RunResult& run) {
     if (auto st = hasUtility(run); !st) return st.error();
     TableData t;
     t.key = QStringLiteral("distribution");
-    t.title = QStringLiteral("Utility: whole distribution and regression");
+    // Several sensitive variables: each variable has this table (utility_view.hpp).
+    t.title = severalTargets(run)
+                  ? QStringLiteral("Utility of %1: whole distribution and regression")
+                        .arg(qTables(run.config.data.target))
+                  : QStringLiteral("Utility: whole distribution and regression");
     t.caption = QStringLiteral(
         "ECDF distances (Um the largest gap, Ua the mean squared gap between the confidential "
         "and synthetic distribution functions) and pMSE are 0 for a perfect copy; compare "
@@ -572,12 +576,26 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
         "information kept.");
     // Two-line headers (measure, then run) keep the table narrow enough to read.
     t.headers = {QStringLiteral("Synthesizer")};
-    for (const char* measure :
-         {"ε per dataset", "ε converged", "m", "ε for all m datasets", "Δ estimated as", "Mean IR",
-          "Mean weight", "High-risk records", "CI overlap of the mean"}) {
+    for (const char* measure : {"ε per dataset", "ε converged", "m", "ε for all m datasets",
+                                "Δ estimated as", "Mean IR", "Mean weight", "High-risk records"}) {
         for (const QString& label : {labelA, labelB})
             t.headers << QStringLiteral("%1\n%2").arg(QString::fromUtf8(measure), label);
     }
+    // Several sensitive variables (in either run): the CI overlap of each variable's mean.
+    std::vector<std::string> variables;
+    if (severalTargets(a) || severalTargets(b)) {
+        for (const auto* run : {&a, &b})
+            for (const auto& v : sensitiveNames(*run))
+                if (std::find(variables.begin(), variables.end(), v) == variables.end())
+                    variables.push_back(v);
+    }
+    QStringList overlaps;
+    for (const auto& v : variables)
+        overlaps << QStringLiteral("CI overlap of the mean of %1").arg(qTables(v));
+    if (variables.empty()) overlaps << QStringLiteral("CI overlap of the mean");
+    for (const QString& measure : overlaps)
+        for (const QString& label : {labelA, labelB})
+            t.headers << QStringLiteral("%1\n%2").arg(measure, label);
     std::vector<std::string> names;
     for (const auto* run : {&a, &b})
         for (const auto& s : run->synthesizers)
@@ -598,18 +616,37 @@ TableData comparisonTable(const RunResult& a, const QString& labelA, const RunRe
         auto ir = [](const SynthesizerResult& s) { return formatCell(s.irSummary.mean); };
         auto w = [](const SynthesizerResult& s) { return formatCell(s.weights.mean); };
         auto high = [](const SynthesizerResult& s) { return count(s.irSummary.aboveThreshold); };
-        auto overlap = [&](const SynthesizerResult& s) {
-            if (s.utility) {
-                for (const auto& st : s.utility->statistics)
-                    if (st.statistic.kind == utility::StatisticKind::Mean)
-                        return formatCell(st.ciOverlap);
-            }
+        auto meanOverlap = [&](const study::UtilityReport& u) {
+            for (const auto& st : u.statistics)
+                if (st.statistic.kind == utility::StatisticKind::Mean)
+                    return formatCell(st.ciOverlap);
             return none;
         };
-        t.rows.push_back({qTables(name), cell(x, eps), cell(y, eps), cell(x, conv), cell(y, conv),
-                          cell(x, m), cell(y, m), cell(x, total), cell(y, total), cell(x, delta),
-                          cell(y, delta), cell(x, ir), cell(y, ir), cell(x, w), cell(y, w),
-                          cell(x, high), cell(y, high), cell(x, overlap), cell(y, overlap)});
+        auto overlap = [&](const SynthesizerResult& s) {
+            return s.utility ? meanOverlap(*s.utility) : none;
+        };
+        QStringList row{qTables(name),  cell(x, eps),   cell(y, eps),   cell(x, conv),
+                        cell(y, conv),  cell(x, m),     cell(y, m),     cell(x, total),
+                        cell(y, total), cell(x, delta), cell(y, delta), cell(x, ir),
+                        cell(y, ir),    cell(x, w),     cell(y, w),     cell(x, high),
+                        cell(y, high)};
+        if (variables.empty()) {
+            row << cell(x, overlap) << cell(y, overlap);
+        } else {
+            for (const auto& v : variables) {
+                // A variable's own report: utility.variables, or a one-variable run's report.
+                auto of = [&](const SynthesizerResult& s) {
+                    if (!s.utility) return none;
+                    for (const auto& r : s.utility->variables)
+                        if (r.target == v) return meanOverlap(r);
+                    return s.utility->variables.empty() && s.utility->target == v
+                               ? meanOverlap(*s.utility)
+                               : none;
+                };
+                row << cell(x, of) << cell(y, of);
+            }
+        }
+        t.rows.push_back(std::move(row));
     }
     t.warnings << comparabilityWarnings(a, b);
     if (sensitiveNames(a) != sensitiveNames(b)) {

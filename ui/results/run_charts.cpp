@@ -11,6 +11,7 @@
 #include "ui/charts/line_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
 #include "ui/charts/violin_chart.hpp"
+#include "ui/results/joint_utility_charts.hpp"
 #include "ui/results/run_variables.hpp"
 
 namespace ppsynth::ui::results {
@@ -285,8 +286,19 @@ Expected<BuiltChart> utilityViolins(const RunResult& run, std::size_t index) {
     const QString statistic = qRunCharts(name);
     chart->setValueTitle(QStringLiteral("%1 of %2").arg(statistic, targetName(run)));
     chart->setViolins(std::move(violins));
-    return make(QStringLiteral("violin_utility_") + keyPart(name),
-                QStringLiteral("Utility: the %1 of %2").arg(statistic, targetName(run)),
+    // Several sensitive variables: each variable's violins have files of their own (named
+    // by the variable the reports measure).
+    std::string measured = run.config.data.target;
+    for (const auto& s : run.synthesizers)
+        if (s.utility && !s.utility->target.empty()) {
+            measured = s.utility->target;
+            break;
+        }
+    const QString key =
+        severalTargets(run)
+            ? QStringLiteral("violin_utility_%1_%2").arg(variableKey(run, measured), keyPart(name))
+            : QStringLiteral("violin_utility_") + keyPart(name);
+    return make(key, QStringLiteral("Utility: the %1 of %2").arg(statistic, targetName(run)),
                 QStringLiteral("The first violin is how precisely the confidential data know the "
                                "%1 (bootstrap), the others what the synthetic datasets say; a "
                                "synthesizer is useful when its violin sits on the dashed "
@@ -538,11 +550,16 @@ std::vector<ChartRecipe> runChartRecipes(const RunResult& run, const RunChartOpt
     add(QStringLiteral("Identification risk violins"), [r] { return riskViolins(*r); });
     add(QStringLiteral("Weight violins"), [r] { return weightViolins(*r); });
     const auto statistics = utilityStatistics(run);
-    for (std::size_t k = 0; k < statistics.size(); ++k)
-        add(QStringLiteral("Utility violins, ") + qRunCharts(statistics[k]),
-            [r, k] { return utilityViolins(*r, k); });
-    if (statistics.empty())
-        add(QStringLiteral("Utility violins"), [r] { return utilityViolins(*r, 0); });
+    if (severalTargets(run)) {
+        // Every variable's utility, then the joint charts.
+        for (auto& recipe : severalUtilityRecipes(run)) out.push_back(std::move(recipe));
+    } else {
+        for (std::size_t k = 0; k < statistics.size(); ++k)
+            add(QStringLiteral("Utility violins, ") + qRunCharts(statistics[k]),
+                [r, k] { return utilityViolins(*r, k); });
+        if (statistics.empty())
+            add(QStringLiteral("Utility violins"), [r] { return utilityViolins(*r, 0); });
+    }
     for (const auto& s : run.synthesizers) {
         const QString n = qRunCharts(s.name);
         const std::string name = s.name;

@@ -5,6 +5,7 @@
 #include "ppsynth/models/family_registry.hpp"
 #include "ppsynth/study/targets.hpp"
 #include "ui/results/results_tables.hpp"
+#include "ui/results/run_charts.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -58,6 +59,18 @@ QString modelsPhrase(const study::RunResult& run) {
     for (const auto& t : sensitiveNames(run))
         parts << QObject::tr("%1: %2").arg(QString::fromStdString(t), one(t));
     return parts.join(QStringLiteral("; "));
+}
+
+QString variableKey(const study::RunResult& run, const std::string& target) {
+    const auto names = sensitiveNames(run);
+    const QString key = keyPart(target);
+    int same = 0;
+    std::size_t position = 0;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        if (keyPart(names[k]) == key) ++same;
+        if (names[k] == target) position = k + 1;
+    }
+    return same > 1 && position > 0 ? key + QStringLiteral("_%1").arg(position) : key;
 }
 
 std::vector<double> firstVariable(const study::RunResult& run, const std::vector<double>& dataset) {

@@ -23,6 +23,10 @@ QString variablesPhrase(const study::RunResult& run);
 QString closenessPhrase(const study::RunResult& run);
 // Each variable's model in words ("normal regression on log-shift"), in synthesis order.
 QString modelsPhrase(const study::RunResult& run);
+// `target` as a part of a chart's key (a file name): keyPart() of the name, with the
+// suffix "_<k>" (1-based position) when another of the run's variables maps to the same part,
+// so two variables never share a file.
+QString variableKey(const study::RunResult& run, const std::string& target);
 // The first sensitive variable's values of a synthetic dataset (all of it for one variable).
 std::vector<double> firstVariable(const study::RunResult& run, const std::vector<double>& dataset);
 
