@@ -442,9 +442,11 @@ class TstRunner : public QObject {
         QVERIFY(study::writeRunOutput(*run, table, dir).isOk());
         std::ifstream in(dir + "/run.json");
         const auto j = nlohmann::json::parse(in);
-        const std::set<std::string> keys = {"converged",       "reasons",       "rhat_bulk",
-                                            "rhat_tail",       "ess_bulk",      "ess_tail",
-                                            "delta_per_chain", "argmax_record", "argmax_loglik"};
+        const std::set<std::string> keys = {
+            "converged",       "reasons",          "rhat_bulk",         "rhat_tail",
+            "ess_bulk",        "ess_tail",         "delta_per_chain",   "argmax_record",
+            "argmax_loglik",   "delta_first_half", "delta_second_half", "loglik_rhat_bulk",
+            "loglik_rhat_tail"};
         for (const auto& s : run->synthesizers) {
             const auto& e = j["synthesizers"][s.name]["diagnostics"]["epsilon"];
             std::set<std::string> have;
@@ -461,6 +463,9 @@ class TstRunner : public QObject {
             const auto chains = e["delta_per_chain"].get<std::vector<double>>();
             QCOMPARE(chains.size(), std::size_t{2});
             QCOMPARE(*std::max_element(chains.begin(), chains.end()), s.deltaAlphaX);
+            QCOMPARE(
+                std::max(e["delta_first_half"].get<double>(), e["delta_second_half"].get<double>()),
+                s.deltaAlphaX);
             const auto row = e["argmax_record"].get<std::size_t>();
             const auto& rows = run->inputs.keptRows;
             const auto at = std::find(rows.begin(), rows.end(), row - 1);
