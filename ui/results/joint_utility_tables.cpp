@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ui/results/results_tables.hpp"
 #include "ui/results/run_charts.hpp"
 #include "ui/results/run_variables.hpp"
 
@@ -11,10 +12,6 @@ namespace {
 
 QString qJoint(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-QString interval(const study::EstimateInterval& e) {
-    return QStringLiteral("[%1, %2]").arg(formatCell(e.lower), formatCell(e.upper));
 }
 
 // Why a run has no joint measures, in words.
@@ -135,8 +132,8 @@ Expected<TableData> crossRegressionTable(const study::RunResult& run,
                 terms.push_back(&term);
         for (const auto* term : terms)
             t.rows.push_back({qJoint(r.target), qJoint(term->term),
-                              formatCell(term->original.estimate), interval(term->original),
-                              formatCell(term->synthetic.estimate), interval(term->synthetic),
+                              formatCell(term->original.estimate), intervalCell(term->original),
+                              formatCell(term->synthetic.estimate), intervalCell(term->synthetic),
                               formatCell(term->ciOverlap), formatCell(term->df)});
     }
     return t;

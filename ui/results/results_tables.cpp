@@ -366,11 +366,11 @@ TableData samplerTable(const RunResult& run) {
     return t;
 }
 
-namespace {
-
-QString interval(const study::EstimateInterval& e) {
+QString intervalCell(const study::EstimateInterval& e) {
     return QStringLiteral("[%1, %2]").arg(formatCell(e.lower), formatCell(e.upper));
 }
+
+namespace {
 
 Status hasUtility(const RunResult& run) {
     for (const auto& s : run.synthesizers)
@@ -428,8 +428,8 @@ Expected<TableData> utilityTable(const RunResult& run) {
         if (!s.utility) continue;
         for (const auto& st : s.utility->statistics) {
             t.rows.push_back({qTables(s.name), qTables(st.name), formatCell(st.original.estimate),
-                              interval(st.original), formatCell(st.synthetic.estimate),
-                              interval(st.synthetic), formatCell(st.ciOverlap)});
+                              intervalCell(st.original), formatCell(st.synthetic.estimate),
+                              intervalCell(st.synthetic), formatCell(st.ciOverlap)});
         }
     }
     utilityWarnings(run, t);
@@ -496,9 +496,9 @@ Expected<TableData> regressionTable(const RunResult& run, const std::string& syn
                  QStringLiteral("Interval"), QStringLiteral("CI overlap"),
                  QStringLiteral("df")};
     for (const auto& r : s->utility->regression) {
-        t.rows.push_back({qTables(r.term), formatCell(r.original.estimate), interval(r.original),
-                          formatCell(r.synthetic.estimate), interval(r.synthetic),
-                          formatCell(r.ciOverlap), formatCell(r.df)});
+        t.rows.push_back({qTables(r.term), formatCell(r.original.estimate),
+                          intervalCell(r.original), formatCell(r.synthetic.estimate),
+                          intervalCell(r.synthetic), formatCell(r.ciOverlap), formatCell(r.df)});
     }
     return t;
 }

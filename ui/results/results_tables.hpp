@@ -68,6 +68,8 @@ TableData comparisonTable(const study::RunResult& a, const QString& labelA,
 
 // Number format of every table: 4 significant digits, "–" for NaN.
 QString formatCell(double v);
+// An interval as a table cell: "[lower, upper]".
+QString intervalCell(const study::EstimateInterval& e);
 // "yes", "no ⚠" or "not diagnosed" (a run made before ppsynth diagnosed epsilon).
 QString epsilonConvergedCell(const privacy::EpsilonDiagnostics& d);
 std::string joinReasons(const std::vector<std::string>& reasons);
