@@ -75,8 +75,9 @@ class TstCluster : public QObject {
         fs::create_directories(dir_);
         writeText(dir_ / "sweep.json", itemsSweepConfig());
         writeText(dir_ / "simulate.json", itemsSimulateConfig());
-        // Items of several seconds each, so one can be cancelled while it runs.
-        writeText(dir_ / "slow.json", itemsSimulateConfig(400000, 4));
+        // Items of about 7 s each (2.5 s with 400,000 draws on an idle machine finished before
+        // the cancel reached them), so one can be cancelled while it runs.
+        writeText(dir_ / "slow.json", itemsSimulateConfig(1200000, 4));
     }
     void sweepAsAnArrayMatchesTheLocalRun() {
         const fs::path local = dir_ / "sweep_local", split = dir_ / "sweep_slurm";
@@ -114,7 +115,7 @@ class TstCluster : public QObject {
         const auto m = QRegularExpression(R"((\d+) \S+: running \(job (\d+_\d+)\))").match(running);
         QVERIFY2(m.hasMatch(), running.constData());
         const int item = m.captured(1).toInt();
-        QThread::msleep(1500);  // mid-way: past the start, writing nothing yet
+        QThread::msleep(500);  // mid-way: past the start, writing nothing yet
         QProcess scancel;
         scancel.start("scancel", {m.captured(2)});
         QVERIFY(scancel.waitForFinished(30000));
