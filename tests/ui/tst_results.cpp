@@ -598,6 +598,37 @@ class TstResults : public QObject {
     // "epsilon converged: yes / no (why)" beside every epsilon: the summary, the epsilon
     // table (a column, and the reasons and a positive l as warnings) and the convergence
     // table's D_s row. Screenshots of both cases for a person to look at.
+    // The top-coding comparator names its threshold; with several sensitive variables, each
+    // variable's own.
+    void topCodedThresholdsAreNamed_data() {
+        QTest::addColumn<bool>("several");
+        QTest::newRow("one variable") << false;
+        QTest::newRow("two variables") << true;
+    }
+    void topCodedThresholdsAreNamed() {
+        QFETCH(bool, several);
+        auto copy = std::make_shared<study::RunResult>(run());
+        study::TopCodeDetails d;
+        d.q = 0.95;
+        d.threshold = 1000;
+        d.capped = 3;
+        if (several) d.variables = {{"income", 1000, 3}, {"exp_food", 52.5, 2}};
+        copy->synthesizers[1].details = d;
+        const QString name = QString::fromStdString(copy->synthesizers[1].name);
+        const QStringList said = epsilonTable(*copy).warnings.filter(QStringLiteral("top-coded"));
+        QCOMPARE(said.size(), 1);
+        if (several)
+            QVERIFY2(
+                said[0].startsWith(name + QStringLiteral(": each variable top-coded at its 0.95 "
+                                                         "quantile, income at t = 1000 (3 records "
+                                                         "capped), exp_food at t = 52.5 (2 records "
+                                                         "capped)")),
+                qPrintable(said[0]));
+        else
+            QVERIFY2(said[0].startsWith(
+                         name + QStringLiteral(": top-coded at the 0.95 quantile (t = 1000)")),
+                     qPrintable(said[0]));
+    }
     void epsilonVerdictBesideEveryEpsilon_data() {
         QTest::addColumn<bool>("converged");
         QTest::newRow("converged") << true;

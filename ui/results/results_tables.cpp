@@ -123,11 +123,25 @@ TableData epsilonTable(const RunResult& run) {
                               .arg(qTables(s.name))
                               .arg(s.excludedDraws);
         }
-        if (const auto* tc = s.topCode())
-            t.warnings << QStringLiteral(
-                              "%1: top-coded at the %2 quantile (t = %3): a comparator with no "
-                              "formal guarantee; it is not released.")
-                              .arg(qTables(s.name), formatCell(tc->q), formatCell(tc->threshold));
+        if (const auto* tc = s.topCode()) {
+            // Several sensitive variables: each has its own threshold.
+            QStringList each;
+            for (const auto& v : tc->variables)
+                each << QStringLiteral("%1 at t = %2 (%3 records capped)")
+                            .arg(qTables(v.name), formatCell(v.threshold))
+                            .arg(v.capped);
+            t.warnings << (each.isEmpty()
+                               ? QStringLiteral("%1: top-coded at the %2 quantile (t = %3): a "
+                                                "comparator with no formal guarantee; it is not "
+                                                "released.")
+                                     .arg(qTables(s.name), formatCell(tc->q),
+                                          formatCell(tc->threshold))
+                               : QStringLiteral("%1: each variable top-coded at its %2 quantile, "
+                                                "%3: a comparator with no formal guarantee; it "
+                                                "is not released.")
+                                     .arg(qTables(s.name), formatCell(tc->q),
+                                          each.join(QStringLiteral(", "))));
+        }
         if (const auto* sd = s.scaled(); sd && sd->target && !sd->converged)
             t.warnings << (sd->reachable
                                ? QStringLiteral("%1: the scale a = %2 reached ε = %3, not the "
