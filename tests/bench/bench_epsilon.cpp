@@ -172,7 +172,7 @@ void runCase(const Case& c, int seeds, const Settings& st) {
         spread.push_back((*hi - *lo) / *hi);
         llRhat.push_back(std::max(d.loglikRhatBulk, d.loglikRhatTail));
         halfDelta.push_back(std::abs(d.deltaFirstHalf - d.deltaSecondHalf) /
-                         std::max(d.deltaFirstHalf, d.deltaSecondHalf));
+                            std::max(d.deltaFirstHalf, d.deltaSecondHalf));
         if (!d.converged) {
             ++alarms;
             for (const auto& r : d.reasons) ++byReason[r.substr(0, r.find(" ("))];
@@ -212,9 +212,10 @@ void runCase(const Case& c, int seeds, const Settings& st) {
         const double median = quantile(v, 0.5);
         double deviation = 0;
         for (double e : v) deviation = std::max(deviation, std::abs(e - median) / median);
-        std::printf("  epsilon per dataset, q = %.2f: median %.3f over the seeds, range %.3f-%.3f, "
-                    "largest deviation from the median %.1f%%\n",
-                    qs[k], median, v.front(), v.back(), 100 * deviation);
+        std::printf(
+            "  epsilon per dataset, q = %.2f: median %.3f over the seeds, range %.3f-%.3f, "
+            "largest deviation from the median %.1f%%\n",
+            qs[k], median, v.front(), v.back(), 100 * deviation);
     }
     for (const auto& [r, k] : byReason) std::printf("  %3d x %s\n", k, r.c_str());
     std::fflush(stdout);

@@ -181,9 +181,9 @@ int main(int argc, char** argv) {
             }
             const double essMin = std::min(ll ? ll->essBulk : 0.0, d.essBulk);
             std::printf(
-                "%-3d %4d %8.1f %8.1f %9.3f %9.3f %8.0f %8.0f %9.3f %9.3f %8lld %6d  %.2f/%.2f  %s%s%s\n",
-                R,
-                seed, wall, cpu, ll ? ll->rhat : 0.0, std::max(d.rhatBulk, d.rhatTail),
+                "%-3d %4d %8.1f %8.1f %9.3f %9.3f %8.0f %8.0f %9.3f %9.3f %8lld %6d  %.2f/%.2f  "
+                "%s%s%s\n",
+                R, seed, wall, cpu, ll ? ll->rhat : 0.0, std::max(d.rhatBulk, d.rhatTail),
                 ll ? ll->essBulk : 0.0, d.essBulk, essMin / cpu, epsilon,
                 static_cast<long long>(fit->draws.rows()),
                 fit->untilConverged ? fit->untilConverged->blocks : 0, 2 * d.deltaFirstHalf,
@@ -198,8 +198,8 @@ int main(int argc, char** argv) {
             const double median = sorted[sorted.size() / 2];
             double spread = 0;
             for (double e : sorted) spread = std::max(spread, std::abs(e - median) / median);
-            std::printf("R=%d, q = %s: epsilon median %.3f, largest deviation from it %.1f%%\n",
-                        R, v == &eps ? "1" : "0.99", median, 100 * spread);
+            std::printf("R=%d, q = %s: epsilon median %.3f, largest deviation from it %.1f%%\n", R,
+                        v == &eps ? "1" : "0.99", median, 100 * spread);
         }
     }
     return 0;
