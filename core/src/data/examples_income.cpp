@@ -13,6 +13,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -140,49 +141,46 @@ void addLosses(Rng& rng, std::vector<double>& income, int count) {
     }
 }
 
-// The household's column of that name, with its labels, as both examples publish it.
-Column householdColumn(const std::vector<Household>& hs, const std::string& name) {
-    const auto codes = [&](std::int32_t Household::*field) {
-        std::vector<std::int32_t> c(hs.size());
-        for (std::size_t i = 0; i < hs.size(); ++i) c[i] = hs[i].*field;
-        return c;
+// A household column as both examples publish it: its name, its field and its labels.
+struct HouseholdColumn {
+    const char* name;
+    std::int32_t Household::*field;
+    std::vector<Level> levels;
+};
+
+const std::vector<HouseholdColumn>& householdColumns() {
+    static const std::vector<HouseholdColumn> all{
+        {"gender", &Household::gender, textLevels({"male", "female"})},
+        {"age", &Household::age,
+         textLevels({"under 25", "25-34", "35-49", "50-64", "65 and over"})},
+        {"education", &Household::education,
+         textLevels({"grades 1-8 or none", "grades 9-12 no diploma", "high school graduate",
+                     "some college", "associate degree", "bachelor's degree", "master's degree",
+                     "professional or doctorate"})},
+        {"region", &Household::region, textLevels({"Northeast", "Midwest", "South", "West"})},
+        {"urban", &Household::urban, textLevels({"urban", "rural"})},
+        {"marital", &Household::marital,
+         textLevels({"married", "widowed", "divorced", "separated", "never married"})},
+        {"urban_type", &Household::urbanType,
+         textLevels({"central city", "other urban", "not urban"})},
+        {"cbsa", &Household::cbsa, textLevels({"metropolitan", "micropolitan", "outside CBSA"})},
+        {"family_size", &Household::familySize, familySizeLevels()},
+        {"earners", &Household::earners, textLevels({"1 earner", "2+ earners"})},
     };
-    if (name == "gender")
-        return Column::categorical(name, codes(&Household::gender), textLevels({"male", "female"}));
-    if (name == "age")
-        return Column::categorical(
-            name, codes(&Household::age),
-            textLevels({"under 25", "25-34", "35-49", "50-64", "65 and over"}));
-    if (name == "education")
-        return Column::categorical(
-            name, codes(&Household::education),
-            textLevels({"grades 1-8 or none", "grades 9-12 no diploma", "high school graduate",
-                        "some college", "associate degree", "bachelor's degree", "master's degree",
-                        "professional or doctorate"}));
-    if (name == "region")
-        return Column::categorical(name, codes(&Household::region),
-                                   textLevels({"Northeast", "Midwest", "South", "West"}));
-    if (name == "urban")
-        return Column::categorical(name, codes(&Household::urban), textLevels({"urban", "rural"}));
-    if (name == "marital")
-        return Column::categorical(
-            name, codes(&Household::marital),
-            textLevels({"married", "widowed", "divorced", "separated", "never married"}));
-    if (name == "urban_type")
-        return Column::categorical(name, codes(&Household::urbanType),
-                                   textLevels({"central city", "other urban", "not urban"}));
-    if (name == "cbsa")
-        return Column::categorical(name, codes(&Household::cbsa),
-                                   textLevels({"metropolitan", "micropolitan", "outside CBSA"}));
-    if (name == "family_size")
-        return Column::categorical(name, codes(&Household::familySize), familySizeLevels());
-    return Column::categorical(name, codes(&Household::earners),
-                               textLevels({"1 earner", "2+ earners"}));
+    return all;
 }
 
+// The household columns of these fields, in this order (fields, not names: a column that
+// does not exist cannot be asked for).
 void addHouseholdColumns(Table& t, const std::vector<Household>& hs,
-                         const std::vector<std::string>& names) {
-    for (const auto& name : names) (void)t.addColumn(householdColumn(hs, name));  // distinct
+                         std::initializer_list<std::int32_t Household::*> fields) {
+    for (auto field : fields)
+        for (const auto& c : householdColumns())
+            if (c.field == field) {
+                std::vector<std::int32_t> codes(hs.size());
+                for (std::size_t i = 0; i < hs.size(); ++i) codes[i] = hs[i].*field;
+                (void)t.addColumn(Column::categorical(c.name, std::move(codes), c.levels));
+            }
 }
 
 }  // namespace
@@ -212,9 +210,11 @@ Table makeIncomeSurveyExample(Rng& rng) {
     }
 
     Table t;
-    addHouseholdColumns(t, hs,
-                        {"gender", "age", "education", "region", "urban", "marital", "urban_type",
-                         "cbsa", "family_size", "earners"});
+    addHouseholdColumns(
+        t, hs,
+        {&Household::gender, &Household::age, &Household::education, &Household::region,
+         &Household::urban, &Household::marital, &Household::urbanType, &Household::cbsa,
+         &Household::familySize, &Household::earners});
     const auto add = [&t](Column c) { (void)t.addColumn(std::move(c)); };  // names are distinct
     add(Column::numeric("income", std::move(income)));
     add(Column::count("doctor_visits", std::move(visits)));
@@ -251,7 +251,9 @@ Table makeHouseholdSpendingExample(Rng& rng) {
     }
     Table t;
     addHouseholdColumns(
-        t, hs, {"gender", "age", "education", "region", "urban", "family_size", "earners"});
+        t, hs,
+        {&Household::gender, &Household::age, &Household::education, &Household::region,
+         &Household::urban, &Household::familySize, &Household::earners});
     const auto add = [&t](Column c) { (void)t.addColumn(std::move(c)); };  // names are distinct
     add(Column::numeric("income", std::move(income)));
     add(Column::numeric("exp_food", std::move(food)));

@@ -19,6 +19,9 @@ namespace ppsynth::study {
 
 namespace {
 
+// The diagnosed quantity the epsilon verdict also reads (epsilonChains).
+constexpr const char* kTotalLogLik = "total log-likelihood";
+
 // Components switch labels between draws (the registry's `mixture`).
 bool isMixture(const models::Model& model) {
     return models::isMixtureFamily(model.family());
@@ -37,8 +40,7 @@ struct StreamedQuantities {
                                                               static_cast<Eigen::Index>(c.size())));
             return d;
         };
-        return {{"total log-likelihood", toDraws(totalLogLik)},
-                {"mean prediction", toDraws(meanPrediction)}};
+        return {{kTotalLogLik, toDraws(totalLogLik)}, {"mean prediction", toDraws(meanPrediction)}};
     }
 };
 
@@ -508,7 +510,7 @@ privacy::EpsilonChains epsilonChains(const Fit& fit, const privacy::LipschitzBou
         e.deltaSecondHalf = privacy::lipschitzBound(secondHalves, bound.quantile).delta;
     }
     for (const auto& q : fit.diagnostics.quantities)
-        if (q.name == "total log-likelihood") {
+        if (q.name == kTotalLogLik) {
             e.loglikRhatBulk = q.summary.rhatBulk;
             e.loglikRhatTail = q.summary.rhatTail;
         }
