@@ -84,6 +84,20 @@ int columnOf(const ui::MainWindow& w, const char* name) {
     return i ? static_cast<int>(*i) : -1;
 }
 
+// Opens the project in the window (sized as the screenshots are; shown and exposed when
+// `show`) and waits for its data: empty, or why the data are not there.
+QString openProjectIn(ui::MainWindow& w, const QString& file, bool show) {
+    w.resize(1400, 900);
+    if (show) {
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w)) return QStringLiteral("the window was not exposed");
+    }
+    w.project()->openProject(file);
+    if (!waitForJob(w.project()->readJob())) return QStringLiteral("reading the data timed out");
+    if (!w.dataPage()->model()->table()) return w.dataPage()->messageArea()->text();
+    return {};
+}
+
 void save(QWidget* widget, const QString& name) {
     QVERIFY(widget->grab().save(testing::outputDir(QStringLiteral("screenshots")) +
                                 QLatin1Char('/') + name));
@@ -109,10 +123,8 @@ class TstSeveralTargetsGui : public QObject {
         const auto config = twoTargets();
         const QString file = writeProject(tmp.path(), config);
         ui::MainWindow w;
-        w.resize(1400, 900);
-        w.project()->openProject(file);
-        QVERIFY(waitForJob(w.project()->readJob()));
-        QVERIFY2(w.dataPage()->model()->table(), qPrintable(w.dataPage()->messageArea()->text()));
+        const QString opened = openProjectIn(w, file, false);
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         auto* panel = w.dataPage()->columnPanel();
         QCOMPARE(panel->targets(), (std::vector<std::string>{"income", "doctor_visits"}));
         QCOMPARE(panel->targetOrderList()->count(), 2);
@@ -155,10 +167,8 @@ class TstSeveralTargetsGui : public QObject {
         QVERIFY(tmp.isValid());
         const QString file = writeProject(tmp.path(), twoTargets());
         ui::MainWindow w;
-        w.resize(1400, 900);
-        w.project()->openProject(file);
-        QVERIFY(waitForJob(w.project()->readJob()));
-        QVERIFY2(w.dataPage()->model()->table(), qPrintable(w.dataPage()->messageArea()->text()));
+        const QString opened = openProjectIn(w, file, false);
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         auto* panel = w.dataPage()->columnPanel();
         QSignalSpy changed(panel, &ui::ColumnPanel::rolesChanged);
         panel->targetOrderList()->setCurrentRow(1);
@@ -224,12 +234,8 @@ class TstSeveralTargetsGui : public QObject {
         config.data.transform = "log-shift";
         const QString file = writeProject(tmp.path(), config);
         ui::MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.project()->openProject(file);
-        QVERIFY(waitForJob(w.project()->readJob()));
-        QVERIFY2(w.dataPage()->model()->table(), qPrintable(w.dataPage()->messageArea()->text()));
+        const QString opened = openProjectIn(w, file, true);
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         auto* panel = w.dataPage()->columnPanel();
         QCOMPARE(panel->targets(), std::vector<std::string>{"income"});
         auto* visits = panel->roleCombo(columnOf(w, "doctor_visits"));
@@ -261,12 +267,8 @@ class TstSeveralTargetsGui : public QObject {
         QVERIFY(tmp.isValid());
         const QString file = writeProject(tmp.path(), twoTargets());
         ui::MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.project()->openProject(file);
-        QVERIFY(waitForJob(w.project()->readJob()));
-        QVERIFY2(w.dataPage()->model()->table(), qPrintable(w.dataPage()->messageArea()->text()));
+        const QString opened = openProjectIn(w, file, true);
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         w.tabs()->setCurrentWidget(w.dataPage());
         QApplication::processEvents();
         save(&w, QStringLiteral("several_targets_data_page.png"));
@@ -288,12 +290,8 @@ class TstSeveralTargetsGui : public QObject {
         QVERIFY(tmp.isValid());
         const QString file = writeProject(tmp.path(), twoTargets());
         ui::MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.project()->openProject(file);
-        QVERIFY(waitForJob(w.project()->readJob()));
-        QVERIFY2(w.dataPage()->model()->table(), qPrintable(w.dataPage()->messageArea()->text()));
+        const QString opened = openProjectIn(w, file, true);
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         QVERIFY2(w.runPanel()->startRun(), qPrintable(w.runPanel()->messageLabel()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(!w.runPanel()->isRunning(), 120000);
         QCOMPARE(w.runPanel()->job()->lastOutcome(), ui::JobOutcome::Done);
