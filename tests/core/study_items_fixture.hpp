@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ppsynth/study/study_options.hpp"
 #include "test_files.hpp"
 
 namespace ppsynth::test {
@@ -34,6 +35,20 @@ inline std::string itemsSimulateConfig(int draws = 120, int replicates = 6) {
 
 inline void writeText(const std::filesystem::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
+}
+
+// Plans a study folder, computing nothing.
+inline study::StudyOptions planOnly() {
+    study::StudyOptions o;
+    o.planOnly = true;
+    return o;
+}
+
+// Computes items a to b of a study folder.
+inline study::StudyOptions itemRange(std::size_t a, std::size_t b) {
+    study::StudyOptions o;
+    o.items = study::StudyOptions::ItemRange{a, b};
+    return o;
 }
 
 // Drops every "seconds" key (timings differ from run to run), at any depth.

@@ -12,6 +12,7 @@
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/simulate.hpp"
 #include "ppsynth/study/sweep.hpp"
+#include "study_items_fixture.hpp"
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -41,31 +42,6 @@ study::SimulateConfig simConfig() {
       "mcmc": {"draws": 120}, "seed": 13, "epsilon_grid": [4, 8, 12, 16]})");
 }
 
-study::StudyOptions plan() {
-    study::StudyOptions o;
-    o.planOnly = true;
-    return o;
-}
-study::StudyOptions items(std::size_t a, std::size_t b) {
-    study::StudyOptions o;
-    o.items = study::StudyOptions::ItemRange{a, b};
-    return o;
-}
-
-void eraseSeconds(nlohmann::json& j) {
-    if (j.is_object()) j.erase("seconds");
-    if (j.is_structured())
-        for (auto& v : j) eraseSeconds(v);
-}
-
-// An item file without its timings (the seconds a point and its utility took differ from
-// run to run), at any depth.
-std::string withoutSeconds(const std::string& text) {
-    nlohmann::json j = nlohmann::json::parse(text);
-    eraseSeconds(j);
-    return j.dump(1);
-}
-
 nlohmann::json readJson(const fs::path& p) {
     return nlohmann::json::parse(test::slurp(p));
 }
@@ -77,7 +53,7 @@ class TstStudyItems : public QObject {
   private slots:
     void sweepPlanListsItemsAndComputesNothing() {
         const std::string dir = test::scratchDir("tst_items_sweep_plan");
-        auto s = study::runSweep(sweepConfig(), sweepData(), dir, plan());
+        auto s = study::runSweep(sweepConfig(), sweepData(), dir, test::planOnly());
         QVERIFY2(s.hasValue(), s.hasValue() ? "" : s.message().c_str());
         QCOMPARE(s->items, std::size_t{4});
         QVERIFY(s->rows.empty());
@@ -96,11 +72,11 @@ class TstStudyItems : public QObject {
         const std::string local = test::scratchDir("tst_items_sweep_local");
         const std::string split = test::scratchDir("tst_items_sweep_split");
         QVERIFY(study::runSweep(sweepConfig(), sweepData(), local).hasValue());
-        QVERIFY(study::runSweep(sweepConfig(), sweepData(), split, plan()).hasValue());
+        QVERIFY(study::runSweep(sweepConfig(), sweepData(), split, test::planOnly()).hasValue());
         // Item 0 (the shared unweighted fit) first, then the points out of order, each as its
         // own call (loading item 0's fit), as array tasks run.
         for (std::size_t i : {0u, 3u, 1u, 2u}) {
-            auto r = study::runSweep(sweepConfig(), sweepData(), split, items(i, i));
+            auto r = study::runSweep(sweepConfig(), sweepData(), split, test::itemRange(i, i));
             QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
             QCOMPARE(r->pointsRun, std::size_t{1});
             QVERIFY(r->rows.empty());
@@ -108,8 +84,8 @@ class TstStudyItems : public QObject {
         }
         for (const char* item : {"unweighted", "point_1", "point_2", "point_3"}) {
             const std::string file = std::string("items/") + item + ".json";
-            QCOMPARE(withoutSeconds(test::slurp(fs::path(split) / file)),
-                     withoutSeconds(test::slurp(fs::path(local) / file)));
+            QCOMPARE(test::sweepItemWithoutSeconds(test::slurp(fs::path(split) / file)),
+                     test::sweepItemWithoutSeconds(test::slurp(fs::path(local) / file)));
         }
         auto assembled = study::runSweep(sweepConfig(), sweepData(), split);
         QVERIFY(assembled.hasValue());
@@ -124,13 +100,13 @@ class TstStudyItems : public QObject {
         const std::string local = test::scratchDir("tst_items_sim_local");
         const std::string split = test::scratchDir("tst_items_sim_split");
         QVERIFY(study::runSimulation(simConfig(), local).hasValue());
-        auto planned = study::runSimulation(simConfig(), split, plan());
+        auto planned = study::runSimulation(simConfig(), split, test::planOnly());
         QVERIFY(planned.hasValue());
         QCOMPARE(planned->items, std::size_t{6});
         QVERIFY(fs::is_empty(fs::path(split) / "items"));
-        QVERIFY(study::runSimulation(simConfig(), split, items(4, 5)).hasValue());
-        QVERIFY(study::runSimulation(simConfig(), split, items(0, 0)).hasValue());
-        QVERIFY(study::runSimulation(simConfig(), split, items(1, 3)).hasValue());
+        QVERIFY(study::runSimulation(simConfig(), split, test::itemRange(4, 5)).hasValue());
+        QVERIFY(study::runSimulation(simConfig(), split, test::itemRange(0, 0)).hasValue());
+        QVERIFY(study::runSimulation(simConfig(), split, test::itemRange(1, 3)).hasValue());
         QCOMPARE(test::filesUnder(fs::path(split) / "items"),
                  test::filesUnder(fs::path(local) / "items"));
         for (const auto& f : test::filesUnder(fs::path(local) / "items"))
@@ -146,7 +122,7 @@ class TstStudyItems : public QObject {
         const std::string dir = test::scratchDir("tst_items_sim_concurrent");
         const std::string local = test::scratchDir("tst_items_sim_concurrent_local");
         QVERIFY(study::runSimulation(simConfig(), local).hasValue());
-        QVERIFY(study::runSimulation(simConfig(), dir, plan()).hasValue());
+        QVERIFY(study::runSimulation(simConfig(), dir, test::planOnly()).hasValue());
         // Two writers of different items and two of the same item, all at once.
         std::vector<std::thread> writers;
         std::vector<int> ok(4, 0);
@@ -154,7 +130,8 @@ class TstStudyItems : public QObject {
         for (int k = 0; k < 4; ++k)
             writers.emplace_back([&, k] {
                 ok[static_cast<std::size_t>(k)] =
-                    study::runSimulation(simConfig(), dir, items(which[k], which[k])).hasValue();
+                    study::runSimulation(simConfig(), dir, test::itemRange(which[k], which[k]))
+                        .hasValue();
             });
         for (auto& t : writers) t.join();
         QCOMPARE(ok, std::vector<int>(4, 1));
@@ -169,13 +146,13 @@ class TstStudyItems : public QObject {
         const std::string dir = test::scratchDir("tst_items_sim_damaged");
         const std::string local = test::scratchDir("tst_items_sim_damaged_local");
         QVERIFY(study::runSimulation(simConfig(), local).hasValue());
-        QVERIFY(study::runSimulation(simConfig(), dir, plan()).hasValue());
+        QVERIFY(study::runSimulation(simConfig(), dir, test::planOnly()).hasValue());
         const fs::path items0 = fs::path(dir) / "items";
         const std::string good = test::slurp(fs::path(local) / "items" / "n30_r0.json");
         // A killed writer leaves its temporary; a damaged file is cut in the middle.
         std::ofstream(items0 / "n30_r0.json.tmp-node7-123-0") << good.substr(0, good.size() / 2);
         std::ofstream(items0 / "n30_r2.json") << good.substr(0, good.size() / 2);
-        auto r = study::runSimulation(simConfig(), dir, items(0, 1));
+        auto r = study::runSimulation(simConfig(), dir, test::itemRange(0, 1));
         QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
         QCOMPARE(r->blocksRun, std::size_t{2});  // the damaged one is computed again
         QCOMPARE(test::slurp(items0 / "n30_r0.json"), good);
@@ -197,18 +174,18 @@ class TstStudyItems : public QObject {
         QFETCH(int, last);
         QFETCH(QString, message);
         const std::string dir = test::scratchDir("tst_items_refused");
-        if (planFirst) QVERIFY(study::runSimulation(simConfig(), dir, plan()).hasValue());
+        if (planFirst) QVERIFY(study::runSimulation(simConfig(), dir, test::planOnly()).hasValue());
         auto r = study::runSimulation(
             simConfig(), dir,
-            items(static_cast<std::size_t>(first), static_cast<std::size_t>(last)));
+            test::itemRange(static_cast<std::size_t>(first), static_cast<std::size_t>(last)));
         QVERIFY(!r.hasValue());
         QVERIFY2(r.message().find(message.toStdString()) != std::string::npos, r.message().c_str());
         if (!planFirst) QVERIFY(!fs::exists(fs::path(dir) / "config.json"));
     }
     void sweepItemOutOfRangeNamesTheItems() {
         const std::string dir = test::scratchDir("tst_items_sweep_range");
-        QVERIFY(study::runSweep(sweepConfig(), sweepData(), dir, plan()).hasValue());
-        auto r = study::runSweep(sweepConfig(), sweepData(), dir, items(4, 4));
+        QVERIFY(study::runSweep(sweepConfig(), sweepData(), dir, test::planOnly()).hasValue());
+        auto r = study::runSweep(sweepConfig(), sweepData(), dir, test::itemRange(4, 4));
         QVERIFY(!r.hasValue());
         QVERIFY2(r.message().find("4 items, 0 (the unweighted fit) to 3") != std::string::npos,
                  r.message().c_str());

@@ -15,6 +15,7 @@
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/sweep.hpp"
 #include "study/prepared_file.hpp"
+#include "study_items_fixture.hpp"
 #include "test_files.hpp"
 
 using namespace ppsynth;
@@ -61,30 +62,6 @@ const Sweep& poisson() {
     return s;
 }
 
-study::StudyOptions plan() {
-    study::StudyOptions o;
-    o.planOnly = true;
-    return o;
-}
-
-study::StudyOptions items(std::size_t a, std::size_t b) {
-    study::StudyOptions o;
-    o.items = study::StudyOptions::ItemRange{a, b};
-    return o;
-}
-
-void eraseSeconds(nlohmann::json& j) {
-    if (j.is_object()) j.erase("seconds");
-    if (j.is_structured())
-        for (auto& v : j) eraseSeconds(v);
-}
-
-std::string withoutSeconds(const std::string& text) {
-    nlohmann::json j = nlohmann::json::parse(text);
-    eraseSeconds(j);
-    return j.dump(1);
-}
-
 std::string message(const Expected<study::SweepSummary>& r) {
     return r ? std::string() : r.message();
 }
@@ -112,8 +89,10 @@ class TstSweepPrepared : public QObject {
   private slots:
     void initTestCase() {
         poissonPlanned_ = test::scratchDir("tst_prepared_poisson");
-        QVERIFY(study::runSweep(poisson().config, poisson().data, poissonPlanned_, plan()));
-        auto zero = study::runSweep(poisson().config, poisson().data, poissonPlanned_, items(0, 0));
+        QVERIFY(
+            study::runSweep(poisson().config, poisson().data, poissonPlanned_, test::planOnly()));
+        auto zero = study::runSweep(poisson().config, poisson().data, poissonPlanned_,
+                                    test::itemRange(0, 0));
         QVERIFY2(zero, message(zero).c_str());
         QVERIFY(!zero->preparedLoaded);  // item 0 fits it
         QVERIFY(fs::is_regular_file(fs::path(poissonPlanned_) / "items" / "unweighted.prepared"));
@@ -121,8 +100,8 @@ class TstSweepPrepared : public QObject {
 
     void pointBeforeItemZeroIsRefused() {
         const std::string dir = test::scratchDir("tst_prepared_no_item0");
-        QVERIFY(study::runSweep(poisson().config, poisson().data, dir, plan()));
-        auto r = study::runSweep(poisson().config, poisson().data, dir, items(2, 3));
+        QVERIFY(study::runSweep(poisson().config, poisson().data, dir, test::planOnly()));
+        auto r = study::runSweep(poisson().config, poisson().data, dir, test::itemRange(2, 3));
         QVERIFY(!r);
         for (const std::string& part :
              {std::string("items 2-3 need the sweep's shared unweighted fit"),
@@ -148,12 +127,12 @@ class TstSweepPrepared : public QObject {
         const std::string local = test::scratchDir("tst_prepared_local_" + tag);
         const std::string split = test::scratchDir("tst_prepared_split_" + tag);
         QVERIFY(study::runSweep(s.config, s.data, local));
-        QVERIFY(study::runSweep(s.config, s.data, split, plan()));
-        auto zero = study::runSweep(s.config, s.data, split, items(0, 0));
+        QVERIFY(study::runSweep(s.config, s.data, split, test::planOnly()));
+        auto zero = study::runSweep(s.config, s.data, split, test::itemRange(0, 0));
         QVERIFY2(zero, message(zero).c_str());
         for (int i = points; i >= 1; --i) {
             const auto k = static_cast<std::size_t>(i);
-            auto r = study::runSweep(s.config, s.data, split, items(k, k));
+            auto r = study::runSweep(s.config, s.data, split, test::itemRange(k, k));
             QVERIFY2(r, message(r).c_str());
             QVERIFY(r->preparedLoaded);  // read, not refitted
             QCOMPARE(r->pointsRun, std::size_t{1});
@@ -164,7 +143,7 @@ class TstSweepPrepared : public QObject {
             const std::string a = test::slurp(fs::path(split) / "items" / f);
             const std::string b = test::slurp(fs::path(local) / "items" / f);
             if (f.ends_with(".json"))
-                QCOMPARE(withoutSeconds(a), withoutSeconds(b));
+                QCOMPARE(test::sweepItemWithoutSeconds(a), test::sweepItemWithoutSeconds(b));
             else
                 QVERIFY2(a == b, f.c_str());  // the prepared file: no timings, byte for byte
         }
@@ -223,14 +202,14 @@ class TstSweepPrepared : public QObject {
             // Item 0 of the same sweep with another seed.
             const Sweep other = sweepOf(poissonSweep(6));
             const std::string o = test::scratchDir("tst_prepared_other");
-            QVERIFY(study::runSweep(other.config, other.data, o, plan()));
-            QVERIFY(study::runSweep(other.config, other.data, o, items(0, 0)));
+            QVERIFY(study::runSweep(other.config, other.data, o, test::planOnly()));
+            QVERIFY(study::runSweep(other.config, other.data, o, test::itemRange(0, 0)));
             bad = test::slurp(fs::path(o) / "items" / "unweighted.prepared");
         } else if (damage == "length") {
             bad = withHeader(good, "payload-bytes", "12");
         }
         std::ofstream(file, std::ios::binary | std::ios::trunc) << bad;
-        auto r = study::runSweep(poisson().config, poisson().data, dir, items(1, 3));
+        auto r = study::runSweep(poisson().config, poisson().data, dir, test::itemRange(1, 3));
         QVERIFY(!r);
         QVERIFY2(r.message().find(expected.toStdString()) != std::string::npos,
                  r.message().c_str());
@@ -244,9 +223,9 @@ class TstSweepPrepared : public QObject {
         QCOMPARE(test::slurp(file), bad);
         // Item 0 again writes a good file, and the points then run.
         fs::remove(file);
-        QVERIFY(study::runSweep(poisson().config, poisson().data, dir, items(0, 0)));
+        QVERIFY(study::runSweep(poisson().config, poisson().data, dir, test::itemRange(0, 0)));
         QCOMPARE(test::slurp(file), good);
-        auto again = study::runSweep(poisson().config, poisson().data, dir, items(1, 3));
+        auto again = study::runSweep(poisson().config, poisson().data, dir, test::itemRange(1, 3));
         QVERIFY2(again, message(again).c_str());
         QVERIFY(again->preparedLoaded);
     }
