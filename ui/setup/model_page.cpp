@@ -525,22 +525,17 @@ void ModelPage::apply(study::RunConfig& config) const {
         const VariableModel one = modelOf(first);
         auto firstEntry = loadedEntry(first);
         study::RunConfig::ModelOverride o1 = firstEntry.value_or(study::RunConfig::ModelOverride{});
-        if (o1.family)
-            o1.family = one.family;
-        else
-            base.family = one.family;
-        if (o1.K)
-            o1.K = one.K;
-        else
-            base.K = one.K;
-        if (o1.tau)
-            o1.tau = one.tau;
-        else
-            base.tau = one.tau;
-        if (o1.transform)
-            o1.transform = one.transform;
-        else
-            baseTransform = one.transform;
+        // Into the first variable's entry where it set the field, else the shared setting.
+        auto place = [](auto& entryField, auto& shared, const auto& value) {
+            if (entryField)
+                entryField = value;
+            else
+                shared = value;
+        };
+        place(o1.family, base.family, one.family);
+        place(o1.K, base.K, one.K);
+        place(o1.tau, base.tau, one.tau);
+        place(o1.transform, baseTransform, one.transform);
         for (const auto& [name, value] : one.priors) {
             if (o1.priors.count(name))
                 o1.priors[name] = value;
