@@ -8,6 +8,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "cli_columns.hpp"
 #include "cli_commands.hpp"
 #include "cli_guard.hpp"
 #include "cli_progress.hpp"
@@ -60,7 +61,7 @@ nlohmann::ordered_json summaryJson(const privacy::RiskSummary& s, const std::vec
             {"top", top}};
 }
 
-int runRisk(const RiskArgs& a) {
+int runRisk(RiskArgs a) {
     if (int refused = refuseInsideBundle(a.out, "--out", "per-record identification risks");
         refused != 0)
         return refused;
@@ -74,6 +75,13 @@ int runRisk(const RiskArgs& a) {
     if (!options) return std::cerr << "error: " << options.message() << "\n", 2;
     auto original = data::readTable(a.original, *options);
     if (!original) return std::cerr << "error: " << original.message() << "\n", 1;
+    // Column names as the original names them (a name may hold commas).
+    for (auto [list, option] :
+         {std::pair{&a.targets, "--target"}, std::pair{&a.known, "--known"}}) {
+        auto names = columnArguments(*list, *original, a.original, option);
+        if (!names) return std::cerr << "error: " << names.message() << "\n", 1;
+        *list = std::move(*names);
+    }
     const std::size_t q = a.targets.size();
     if (a.radii.size() != 1 && a.radii.size() != q)
         return std::cerr << "error: --radius gives " << a.radii.size() << " radii for " << q
@@ -188,12 +196,13 @@ const RegisterCommand registerRisk([](CLI::App& app, int& exitCode) {
         ->required()
         ->expected(1, -1);
     cmd->add_option("--target", a->targets,
-                    "The synthesized column, or several (comma separated): then a record is "
-                    "close when it is close in every one")
-        ->required()
-        ->delimiter(',');
-    cmd->add_option("--known", a->known, "Variables the intruder knows (comma separated)")
-        ->delimiter(',');
+                    "The synthesized column, or several (comma separated or the option given "
+                    "again): then a record is close when it is close in every one. A column "
+                    "whose name has commas is given exactly as the file names it")
+        ->required();
+    cmd->add_option("--known", a->known,
+                    "Variables the intruder knows (comma separated or the option given again, "
+                    "as --target)");
     cmd->add_option("--radius", a->radii,
                     "Closeness radius r (default 0.2: within 20%); with several targets one "
                     "for all or one per target (comma separated)")

@@ -6,13 +6,15 @@
 // no regression). Several targets (METHOD.md section 9): every measure per variable and the
 // joint ones (study::computeSeveralUtility), as a run with several sensitive variables reports
 // them. The JSON is the same object as a run's synthesizers.<name>.utility
-// (study/utility_json.hpp).
+// (study/utility_json.hpp). Column options may be given again (--target a --target b) and take
+// a name with commas whole (cli_columns.hpp).
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
+#include "cli_columns.hpp"
 #include "cli_commands.hpp"
 #include "cli_progress.hpp"
 #include "cli_read_options.hpp"
@@ -170,12 +172,19 @@ Expected<study::UtilityInputs> severalInputs(const data::Table& original,
     return std::move(*first);
 }
 
-int runUtility(const UtilityArgs& a) {
+int runUtility(UtilityArgs a) {
     const auto& cancel = installCancelHandler();
     auto options = readOptionsFrom(a.read);
     if (!options) return std::cerr << "error: " << options.message() << "\n", 2;
     auto original = data::readTable(a.original, *options);
     if (!original) return std::cerr << "error: " << original.message() << "\n", 1;
+    // Column names as the original names them (a name may hold commas).
+    for (auto [list, option] :
+         {std::pair{&a.targets, "--target"}, std::pair{&a.regress, "--regress"}}) {
+        auto names = columnArguments(*list, *original, a.original, option);
+        if (!names) return std::cerr << "error: " << names.message() << "\n", 1;
+        *list = std::move(*names);
+    }
     std::vector<data::Table> synthetic;
     for (const auto& f : a.synthetic) {
         auto t = data::readTable(f);
@@ -228,14 +237,13 @@ const RegisterCommand registerUtility([](CLI::App& app, int& exitCode) {
         ->expected(1, -1)
         ->check(CLI::ExistingFile);
     cmd->add_option("--target", a->targets,
-                    "The synthesized column, or several (comma separated, in the synthesis "
-                    "order): each one's measures and the joint ones")
-        ->required()
-        ->delimiter(',');
+                    "The synthesized column, or several (comma separated or the option given "
+                    "again, in the synthesis order): each one's measures and the joint ones. "
+                    "A column whose name has commas is given exactly as the file names it")
+        ->required();
     cmd->add_option("--regress", a->regress,
-                    "Predictors of the regression and the propensity model (comma separated; "
-                    "released unchanged)")
-        ->delimiter(',');
+                    "Predictors of the regression and the propensity model (comma separated or "
+                    "the option given again, as --target; released unchanged)");
     cmd->add_option("--quantiles", a->quantiles, "Quantiles besides mean and median")
         ->delimiter(',')
         ->check(CLI::Range(0.0, 1.0));

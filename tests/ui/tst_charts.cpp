@@ -103,6 +103,25 @@ QStringList drawnLabels(QChart* chart, QValueAxis* axis) {
     return out;
 }
 
+// The vertical axis title Qt Charts drew for `chart` (a text item turned upright), its lines
+// joined by spaces; null when there is none.
+const QGraphicsTextItem* drawnVerticalTitle(const QChart* chart) {
+    for (QGraphicsItem* item : chart->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (text && text->isVisible() && text->rotation() == 270 && chart->isAncestorOf(text))
+            return text;
+    }
+    return nullptr;
+}
+
+QString oneLine(const QGraphicsTextItem* text) {
+    QString t = text->toPlainText();
+    for (const QChar c :
+         {QChar(QChar::LineSeparator), QChar(QChar::ParagraphSeparator), QChar(u'\n')})
+        t.replace(c, QLatin1Char(' '));
+    return t;
+}
+
 std::vector<Violin> threeViolins() {
     std::vector<Violin> v;
     const char* names[] = {"Unweighted", "LW", "EM"};
@@ -591,6 +610,73 @@ class TstCharts : public QObject {
         QVERIFY(chart.pointSeries(1)->isPointSelected(3));
         QVERIFY(!chart.pointSeries(0)->isPointSelected(3));
         QVERIFY(view.grab().save(outputDir() + QStringLiteral("/chart_risk_utility.png")));
+    }
+
+    // A vertical axis title longer than the plot is high (the Compare view's small cards) is
+    // drawn whole, on lines, inside the chart: Qt Charts alone cuts it short ("(log sc...").
+    // Where it fits it stays one line. The hover texts name the axis by the whole title.
+    void longVerticalTitleDrawnWhole_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("lines");
+        QTest::newRow("violin, compare card") << "violin" << QSize(620, 280) << true;
+        QTest::newRow("scatter, compare card") << "scatter" << QSize(620, 280) << true;
+        QTest::newRow("violin, export size") << "violin" << QSize(900, 600) << false;
+    }
+    void longVerticalTitleDrawnWhole() {
+        QFETCH(QString, kind);
+        QFETCH(QSize, size);
+        QFETCH(bool, lines);
+        const QString title =
+            QStringLiteral("Record bound Δ(α,xᵢ) (log scale; 12 values of 0 not shown)");
+        PlotChart* chart = nullptr;
+        if (kind == QLatin1String("violin")) {
+            // Values in (0, 1): tick labels such as "0.2" (Qt Charts cuts any title of an axis
+            // whose labels are all narrower than "...", a limit of its own).
+            std::vector<Violin> v;
+            for (int i = 0; i < 3; ++i) {
+                auto s = utility::violinSummary(
+                    normals(2000, static_cast<std::uint64_t>(i), 0.3 + 0.2 * i, 0.08));
+                v.push_back(
+                    {QStringLiteral("S%1").arg(i + 1), std::move(*s), 0.9, QStringLiteral("Δ")});
+            }
+            auto* violins = new ViolinChart;
+            violins->setValueTitle(title);
+            violins->setViolins(std::move(v));
+            chart = violins;
+        } else {
+            auto* scatter = new ScatterChart;
+            scatter->setAxisTitles(QStringLiteral("Weight"), title);
+            scatter->setPoints(boundVsWeight(500));
+            chart = scatter;
+        }
+        chart->setTitle(QStringLiteral("By-record Lipschitz bounds"));
+        ChartView view(chart);  // the view's scene owns the chart
+        view.resize(size);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().save(
+            outputDir() +
+            QStringLiteral("/chart_long_title_%1_%2.png").arg(kind).arg(size.height())));
+        const QGraphicsTextItem* drawn = drawnVerticalTitle(chart);
+        QVERIFY(drawn);
+        QCOMPARE(oneLine(drawn), title);
+        QVERIFY2(chart->sceneBoundingRect().contains(drawn->sceneBoundingRect()),
+                 qPrintable(QStringLiteral("title at %1,%2 %3x%4")
+                                .arg(drawn->sceneBoundingRect().x())
+                                .arg(drawn->sceneBoundingRect().y())
+                                .arg(drawn->sceneBoundingRect().width())
+                                .arg(drawn->sceneBoundingRect().height())));
+        QCOMPARE(chart->axes(Qt::Vertical).front()->titleText().contains(QStringLiteral("<br>")),
+                 lines);
+        QCOMPARE(chart->yTitle(), title);
+        QCOMPARE(PlotChart::axisTitle(chart->axes(Qt::Vertical).front()), title);
+        // Exported at the card's size, the picture has the whole title too.
+        QVERIFY(renderChartImage(chart, size)
+                    .save(outputDir() + QStringLiteral("/chart_long_title_%1_%2_export.png")
+                                            .arg(kind)
+                                            .arg(size.height())));
     }
 
     void densityPanelWithTail() {

@@ -355,7 +355,9 @@ class TstUtilityView : public QObject {
         // Kept for a person to look at, emptied first so only this export's files count.
         const QString path = ppsynth::testing::outputDir(QStringLiteral("several_utility_charts"));
         QVERIFY(QDir(path).removeRecursively() && QDir().mkpath(path));
-        ChartExportJob job(run_, path);
+        RunChartOptions options;  // with the run's table, as the Results page exports
+        options.table = table_;
+        ChartExportJob job(run_, path, options);
         QSignalSpy finished(&job, &ChartExportJob::finished);
         job.start();
         QVERIFY(finished.wait(120000));

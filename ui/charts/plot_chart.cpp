@@ -1,6 +1,8 @@
 #include "ui/charts/plot_chart.hpp"
 
 #include <QAbstractAxis>
+#include <QFontMetricsF>
+#include <QStringList>
 #include <QXYSeries>
 #include <limits>
 
@@ -10,10 +12,36 @@ namespace ppsynth::ui::charts {
 
 namespace {
 constexpr const char* kNoHover = "ppsynthNoHover";
+constexpr const char* kFullTitle = "ppsynthFullTitle";    // an axis title as it was set
+constexpr const char* kShownTitle = "ppsynthShownTitle";  // ... and as fitAxisTitles() shows it
+// Qt Charts cuts a vertical title whose text box (the text and the document's margins) is
+// higher than the plot area: lines are kept this much shorter.
+constexpr qreal kTitleSlack = 12;
 
-QString axisTitle(const QChart* chart, Qt::Orientation o) {
+QString firstAxisTitle(const QChart* chart, Qt::Orientation o) {
     const auto axes = chart->axes(o);
-    return axes.isEmpty() ? QString() : axes.front()->titleText();
+    return axes.isEmpty() ? QString() : PlotChart::axisTitle(axes.front());
+}
+
+// `title` broken at spaces into centred lines at most `width` pixels wide in `font`, as the
+// HTML Qt Charts draws; `title` itself when it fits on one line or has no space to break at.
+QString titleOnLines(const QString& title, const QFont& font, qreal width) {
+    const QFontMetricsF metrics(font);
+    if (metrics.horizontalAdvance(title) <= width) return title;
+    QStringList lines;
+    QString line;
+    for (const QString& word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line.toHtmlEscaped();
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line.toHtmlEscaped();
+    if (lines.size() < 2) return title;
+    return QStringLiteral("<div align=\"center\">%1</div>").arg(lines.join(QStringLiteral("<br>")));
 }
 }  // namespace
 
@@ -23,6 +51,29 @@ QString formatValue(double v) {
 
 PlotChart::PlotChart(QGraphicsItem* parent) : QChart(parent) {
     applyChartStyle(this);
+    connect(this, &QChart::plotAreaChanged, this, &PlotChart::fitAxisTitles);
+}
+
+QString PlotChart::axisTitle(const QAbstractAxis* axis) {
+    const QString shown = axis->titleText();
+    if (!shown.isEmpty() && shown == axis->property(kShownTitle).toString())
+        return axis->property(kFullTitle).toString();
+    return shown;  // set since fitAxisTitles() last saw it
+}
+
+void PlotChart::fitAxisTitles() {
+    const qreal room = plotArea().height() - kTitleSlack;
+    for (QAbstractAxis* axis : axes(Qt::Vertical)) {
+        // A title set later (a new range's note, another axis) is fitted too.
+        connect(axis, &QAbstractAxis::titleTextChanged, this, &PlotChart::fitAxisTitles,
+                Qt::UniqueConnection);
+        if (room <= 0) continue;
+        const QString full = axisTitle(axis);
+        const QString shown = titleOnLines(full, axis->titleFont(), room);
+        axis->setProperty(kFullTitle, full);
+        axis->setProperty(kShownTitle, shown);
+        if (axis->titleText() != shown) axis->setTitleText(shown);
+    }
 }
 
 void PlotChart::setHoverable(QXYSeries* series, bool hoverable) {
@@ -42,10 +93,10 @@ QPointF PlotChart::toValue(const QPointF& pixel, const QAbstractSeries* series) 
 }
 
 QString PlotChart::xTitle() const {
-    return axisTitle(this, Qt::Horizontal);
+    return firstAxisTitle(this, Qt::Horizontal);
 }
 QString PlotChart::yTitle() const {
-    return axisTitle(this, Qt::Vertical);
+    return firstAxisTitle(this, Qt::Vertical);
 }
 
 QString PlotChart::hoverText(const QPointF& scenePos, qreal radius) const {

@@ -1,12 +1,15 @@
 // Base of the project's charts: applies the house style and answers "what is under the
 // mouse" so ChartView can show it. The default answer is the nearest point of any XY series
-// (in pixels); adapters with richer data (full scatter data, violins) override it.
+// (in pixels); adapters with richer data (full scatter data, violins) override it. A vertical
+// axis title longer than the plot is high is shown on two or more lines (Qt Charts would cut
+// it short with "..."), whenever the plot area or the title changes.
 #pragma once
 
 #include <QChart>
 #include <QPointF>
 #include <QString>
 
+class QAbstractAxis;
 class QXYSeries;
 
 namespace ppsynth::ui::charts {
@@ -31,6 +34,11 @@ class PlotChart : public QChart {
     // Axis titles used in hover texts; empty when the axis has none.
     QString xTitle() const;
     QString yTitle() const;
+    // `axis`'s title as it was set, also while it is shown on lines.
+    static QString axisTitle(const QAbstractAxis* axis);
+
+  private:
+    void fitAxisTitles();
 };
 
 // Compact number for labels and tooltips: 4 significant digits.

@@ -25,8 +25,11 @@ Status drawChart(const results::ChartRecipe& recipe, DrawnCharts& out) {
     return {};
 }
 
-Expected<DrawnCharts> drawCharts(const study::RunResult& run, const ProgressCallback& progress) {
-    const auto recipes = results::runChartRecipes(run);
+Expected<DrawnCharts> drawCharts(const study::RunResult& run, const ProgressCallback& progress,
+                                 std::shared_ptr<const data::Table> table) {
+    results::RunChartOptions options;
+    options.table = std::move(table);
+    const auto recipes = results::runChartRecipes(run, options);
     DrawnCharts out;
     for (std::size_t i = 0; i < recipes.size(); ++i) {
         if (ppsynth::report(progress, {"drawing charts", 0, double(i), double(recipes.size())}) ==

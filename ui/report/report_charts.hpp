@@ -8,6 +8,7 @@
 #include <QSize>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
@@ -37,8 +38,10 @@ struct DrawnCharts {
 Status drawChart(const results::ChartRecipe& recipe, DrawnCharts& out);
 
 // Every chart of `run`, one after the other, for callers without an event loop to keep
-// turning (the CLI). GUI thread only. Stop from `progress` ends it with "cancelled".
-Expected<DrawnCharts> drawCharts(const study::RunResult& run, const ProgressCallback& progress);
+// turning (the CLI). GUI thread only. Stop from `progress` ends it with "cancelled". `table`,
+// the run's, adds the charts of its sensitive variables after the first.
+Expected<DrawnCharts> drawCharts(const study::RunResult& run, const ProgressCallback& progress,
+                                 std::shared_ptr<const data::Table> table = {});
 
 // The charts section: each image encoded as PNG. Thread-safe (QImage only). Stop from
 // `progress` ends it with "cancelled".

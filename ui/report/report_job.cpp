@@ -97,7 +97,10 @@ void ReportJob::cancel() {
 void ReportJob::startDrawing(Prepared prepared) {
     loaded_ = std::move(prepared.loaded);
     doc_ = std::move(prepared.doc);
-    recipes_ = results::runChartRecipes(loaded_->run);
+    // The loaded run's table (kept with it) adds the charts of every sensitive variable.
+    results::RunChartOptions options;
+    options.table = std::shared_ptr<const data::Table>(loaded_, &loaded_->table);
+    recipes_ = results::runChartRecipes(loaded_->run, options);
     next_ = 0;
     drawn_ = {};
     QTimer::singleShot(0, this, &ReportJob::drawNext);

@@ -132,9 +132,10 @@ ReportDocument textReport(const study::RunResult& run, const RunSource& source,
 }
 
 Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSource& source,
-                                     const ReportOptions& options) {
+                                     const ReportOptions& options,
+                                     std::shared_ptr<const data::Table> table) {
     ReportDocument doc = textReport(run, source, options);
-    auto drawn = drawCharts(run, options.progress);
+    auto drawn = drawCharts(run, options.progress, std::move(table));
     if (!drawn) return drawn.error();
     auto charts = chartsSection(*drawn, options.progress);
     if (!charts) return charts.error();
@@ -206,7 +207,8 @@ Expected<WrittenReport> writeReport(const QString& runDir, const QString& outPat
     if (!loaded) return loaded.error();
     const RunSource source{QDir(runDir).absolutePath(), QString::fromStdString(loaded->dataPath),
                            loaded->dataVerified};
-    auto doc = buildReport(loaded->run, source, options);
+    auto doc = buildReport(loaded->run, source, options,
+                           std::make_shared<const data::Table>(std::move(loaded->table)));
     if (!doc) return doc.error();
     return writeDocument(*doc, outPath, options);
 }

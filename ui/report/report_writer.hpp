@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <cstddef>
+#include <memory>
 
 #include "ppsynth/common/expected.hpp"
 #include "ppsynth/common/progress.hpp"
@@ -33,9 +34,10 @@ ReportDocument textReport(const study::RunResult& run, const RunSource& source,
                           const ReportOptions& options = {});
 
 // Every section, charts included (drawn offscreen one after the other: GUI thread, needs a
-// QApplication).
+// QApplication). `table`, the run's, adds the charts of its sensitive variables after the first.
 Expected<ReportDocument> buildReport(const study::RunResult& run, const RunSource& source,
-                                     const ReportOptions& options = {});
+                                     const ReportOptions& options = {},
+                                     std::shared_ptr<const data::Table> table = {});
 
 struct WrittenReport {
     QString path;

@@ -47,7 +47,8 @@ Expected<RunChartFiles> exportRunCharts(const study::RunResult& run, const QStri
 
 // exportRunCharts() one chart per event-loop pass, for the GUI: the window stays responsive
 // (a chart of 100,000 records takes tens of milliseconds, all of them seconds) and the
-// export can be cancelled between charts. Keeps a shared reference to the run.
+// export can be cancelled between charts. Keeps a shared reference to the run (and, through
+// the options, to the run's table).
 class ChartExportJob : public QObject {
     Q_OBJECT
   public:

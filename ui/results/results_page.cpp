@@ -221,7 +221,10 @@ void ResultsPage::exportAllCharts(const QString& dir) {
         return;
     }
     delete exportJob_;
-    exportJob_ = new ChartExportJob(run_, dir, {}, QSize(900, 600), this);
+    // With the run's table, every sensitive variable's charts of the confidential y.
+    RunChartOptions options;
+    options.table = table_;
+    exportJob_ = new ChartExportJob(run_, dir, options, QSize(900, 600), this);
     connect(exportJob_, &ChartExportJob::progress, this,
             [this](int done, int total, const QString&) {
                 exportStatus_->setText(tr("Exporting charts: %1 of %2").arg(done).arg(total));

@@ -13,6 +13,7 @@
 #include "ui/charts/violin_chart.hpp"
 #include "ui/results/joint_utility_charts.hpp"
 #include "ui/results/run_variables.hpp"
+#include "ui/results/variable_charts.hpp"
 
 namespace ppsynth::ui::results {
 
@@ -113,6 +114,13 @@ QList<QPointF> zipPoints(const Eigen::VectorXd& x, const std::vector<double>& y)
     pts.reserve(static_cast<qsizetype>(n));
     for (std::size_t i = 0; i < n; ++i) pts.append(QPointF(x[static_cast<Eigen::Index>(i)], y[i]));
     return pts;
+}
+
+// The key of a chart of the confidential y under synthesizer `s`: `kind` and the synthesizer,
+// with data.target between them in a run with several sensitive variables.
+QString confidentialYKey(const RunResult& run, const QString& kind, const SynthesizerResult& s) {
+    if (!severalTargets(run)) return kind + keyPart(s.name);
+    return kind + variableKey(run, run.config.data.target) + QLatin1Char('_') + keyPart(s.name);
 }
 
 Status sameRecords(const RunResult& run, const SynthesizerResult& s, std::size_t size,
@@ -370,7 +378,7 @@ Expected<BuiltChart> syntheticVsConfidentialScatter(const RunResult& run,
                          QStringLiteral("Synthetic %1").arg(y));
     chart->setIdentityLine(true);
     chart->setPoints(zipPoints(run.inputs.yOriginal, values));
-    return make(QStringLiteral("scatter_synthetic_confidential_") + keyPart(s.name),
+    return make(confidentialYKey(run, QStringLiteral("scatter_synthetic_confidential_"), s),
                 QStringLiteral("Synthetic against confidential %1: %2 (dataset %3)")
                     .arg(y, qRunCharts(s.name))
                     .arg(dataset + 1),
@@ -426,7 +434,7 @@ Expected<BuiltChart> weightVsYScatter(const RunResult& run, const std::string& s
     auto chart = std::make_unique<charts::ScatterChart>();
     chart->setAxisTitles(QStringLiteral("Confidential %1").arg(y), QStringLiteral("Weight αᵢ"));
     chart->setPoints(zipPoints(run.inputs.yOriginal, s.records.alpha));
-    return make(QStringLiteral("scatter_weight_y_") + keyPart(s.name),
+    return make(confidentialYKey(run, QStringLiteral("scatter_weight_y_"), s),
                 QStringLiteral("Weight against %1: %2").arg(y, qRunCharts(s.name)),
                 QStringLiteral("Each point is a record: low weights mark the values the "
                                "synthesizer treats as risky (usually the extremes of %1), which "
@@ -447,7 +455,7 @@ Expected<BuiltChart> densityChart(const RunResult& run, const std::string& synth
     chart->setCurves({{QStringLiteral("Confidential"), c->confidential, Qt::SolidLine},
                       {QStringLiteral("Synthetic (%1 datasets pooled)").arg(s.synthetic.size()),
                        c->synthetic, Qt::DashLine}});
-    return make(QStringLiteral("density_") + keyPart(s.name),
+    return make(confidentialYKey(run, QStringLiteral("density_"), s),
                 QStringLiteral("Distribution of %1: %2").arg(y, qRunCharts(s.name)),
                 QStringLiteral("The solid curve is the confidential %1, the dashed one the "
                                "synthetic; where they part, the synthetic data misrepresent "
@@ -473,7 +481,7 @@ Expected<BuiltChart> densityTailChart(const RunResult& run, const std::string& s
         QStringLiteral("%1 above its %2 quantile").arg(y, charts::formatValue(tailQuantile)));
     chart->setCurves({{QStringLiteral("Confidential"), *c->confidentialTail, Qt::SolidLine},
                       {QStringLiteral("Synthetic"), *c->syntheticTail, Qt::DashLine}});
-    return make(QStringLiteral("density_tail_") + keyPart(s.name),
+    return make(confidentialYKey(run, QStringLiteral("density_tail_"), s),
                 QStringLiteral("Upper tail of %1: %2").arg(y, qRunCharts(s.name)),
                 QStringLiteral("The same densities over the largest %1% of the confidential "
                                "values, where the risky records live and where weighting "
@@ -579,6 +587,8 @@ std::vector<ChartRecipe> runChartRecipes(const RunResult& run, const RunChartOpt
         for (std::size_t p : traceParameters(run, s.name, options.traceParametersPerSynthesizer))
             add(n + QStringLiteral(", trace"), [r, name, p] { return traceChart(*r, name, p); });
     }
+    // Several sensitive variables: the others' charts of the confidential y.
+    for (auto& recipe : otherVariableRecipes(run, options)) out.push_back(std::move(recipe));
     return out;
 }
 

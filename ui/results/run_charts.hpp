@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ppsynth/common/expected.hpp"
+#include "ppsynth/data/table.hpp"
 #include "ppsynth/study/runner.hpp"
 #include "ui/charts/plot_chart.hpp"
 
@@ -50,6 +51,11 @@ std::vector<std::string> utilityStatistics(const study::RunResult& run);
 Expected<BuiltChart> utilityViolins(const study::RunResult& run, std::size_t index);
 
 // ---- scatter plots of one synthesizer (named as in the run's configuration) ----
+// The charts of the run's confidential y (synthetic against confidential, weight against y and
+// the two densities) draw data.target, the variable of inputs.yOriginal. In a run with several
+// sensitive variables their keys name it after the kind of chart ("density_income_LW";
+// variableKey()), so every variable's files are its own; runOfVariable() makes the run that
+// draws another variable.
 // Delta_{alpha,x_i} against alpha_i with the Delta_{alpha,x} line; for a re-weighting
 // synthesizer the records of its base fit (before) and of the re-weighted fit (after).
 Expected<BuiltChart> boundVsWeightScatter(const study::RunResult& run,
@@ -91,6 +97,10 @@ std::optional<std::size_t> parameterIndex(const study::RunResult& run, const std
 struct RunChartOptions {
     std::size_t traceParametersPerSynthesizer = 3;
     double tailQuantile = 0.9;
+    // The table the run used: it holds the confidential values of a run's sensitive variables
+    // after the first, so with it the charts of the confidential y are made for each of them
+    // too (without it they are skipped with a note). The recipes keep a reference to it.
+    std::shared_ptr<const data::Table> table;
 };
 
 struct RunCharts {
@@ -99,7 +109,8 @@ struct RunCharts {
 };
 
 // Every chart the run supports: the violins, then per synthesizer its scatter plots,
-// densities and trace plots.
+// densities and trace plots; in a run with several sensitive variables then, for each
+// variable after the first, its charts of the confidential y per synthesizer.
 RunCharts buildRunCharts(const study::RunResult& run, const RunChartOptions& options = {});
 
 // The same charts as recipes, to build one at a time (e.g. one per event-loop pass so the
