@@ -9,13 +9,12 @@
 
 #include "data/csv_sniff.hpp"
 #include "data/text_encoding.hpp"
+#include "ppsynth/common/not_a_number.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data::detail {
 
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // How a number's cell was written, one byte per cell: kCanonical is formatNumber's text,
 // 1..kMaxPadding that text plus so many characters of trailing zeros ("1.50", "7.0"),
 // kOdd anything else ("1e3", "+2", ".5"), whose text is kept apart.

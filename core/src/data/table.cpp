@@ -7,13 +7,12 @@
 #include <numeric>
 
 #include "data/text_encoding.hpp"
+#include "ppsynth/common/not_a_number.hpp"
 #include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data {
 
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 std::vector<std::uint8_t> normalizedMask(std::vector<std::uint8_t> mask) {
     // An all-zero mask carries no information; keep the "none missing" form canonical.
     if (std::none_of(mask.begin(), mask.end(), [](std::uint8_t m) { return m != 0; })) return {};

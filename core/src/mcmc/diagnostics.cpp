@@ -10,12 +10,11 @@
 #include <span>
 
 #include "ppsynth/common/moments.hpp"
+#include "ppsynth/common/not_a_number.hpp"
 #include "ppsynth/common/quantile.hpp"
 
 namespace ppsynth::mcmc {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // In-place iterative radix-2 FFT; a.size() must be a power of two.
 void fft(std::vector<std::complex<double>>& a, bool inverse) {

@@ -5,14 +5,13 @@
 #include <cstdio>
 #include <numeric>
 
+#include "ppsynth/common/not_a_number.hpp"
 #include "ppsynth/common/quantile.hpp"
 #include "ppsynth/mcmc/diagnostics.hpp"
 
 namespace ppsynth::privacy {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string fixed(double v, int digits) {
     char buf[64];

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ppsynth/common/not_a_number.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/study/run_data.hpp"
 #include "ppsynth/study/run_output.hpp"
@@ -22,8 +23,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // run.json writes non-finite numbers as null.
 // A number, null (unknown: NaN) or "inf" / "-inf" (an unbounded bound, see run_output).

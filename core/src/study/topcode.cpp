@@ -5,14 +5,13 @@
 #include <cmath>
 #include <limits>
 
+#include "ppsynth/common/not_a_number.hpp"
 #include "ppsynth/common/stopwatch.hpp"
 #include "ppsynth/privacy/weights.hpp"
 
 namespace ppsynth::study {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // y capped at its q-quantile; counts at the quantile rounded down, so they stay whole.
 privacy::TopCoded capped(std::span<const double> y, double q, bool integer) {

@@ -124,7 +124,7 @@ bool sameCell(const data::Column& a, const data::Column& b, std::size_t i) {
     return a.display(i) == b.display(i);
 }
 
-std::string formatNumber(double v) {
+std::string shortNumber(double v) {
     std::ostringstream o;
     o << v;
     return o.str();
@@ -458,10 +458,10 @@ Expected<UtilityReport> computeUtility(const UtilityInputs& in, const UtilityOpt
                        "distribution (Snoke et al.), 1/(1-c) for a sample independent of it"
                 : in.posteriorPredictive
                     ? "partial synthesis from posterior predictive draws: E[S_pMSE] = 2/(k-1) = " +
-                          formatNumber(r.pmse.sPmseReference) +
+                          shortNumber(r.pmse.sPmseReference) +
                           " for a correct model (Snoke et al.'s 1 assumes fully synthetic data)"
                     : "partial synthesis: E[S_pMSE] = 1/(k-1) = " +
-                          formatNumber(r.pmse.sPmseReference) +
+                          shortNumber(r.pmse.sPmseReference) +
                           " when y* is drawn from the original's fitted parameters, 2/(k-1) from "
                           "posterior predictive draws (Snoke et al.'s 1 assumes fully synthetic "
                           "data)";
