@@ -74,9 +74,10 @@ Expected<BuiltChart> correlationViolins(const study::RunResult& run, std::size_t
                      " pairs of sensitive variables; pair " + std::to_string(pair + 1) +
                      " does not exist"};
     const auto& [a, b] = pairs[pair];
-    const auto find = [&](const study::JointUtility& j) -> const utility::CorrelationPair* {
+    const auto find =
+        [&first = a, &second = b](const study::JointUtility& j) -> const utility::CorrelationPair* {
         for (const auto& p : j.correlation.pairs)
-            if (p.a == a && p.b == b) return &p;
+            if (p.a == first && p.b == second) return &p;
         return nullptr;
     };
     utility::KdeOptions kde;

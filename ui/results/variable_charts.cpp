@@ -81,15 +81,16 @@ std::vector<ChartRecipe> otherVariableRecipes(const RunResult& run,
         for (const auto& s : run.synthesizers)
             for (const auto& [kind, draw] : kinds) {
                 const bool last = ++made == count;
-                out.push_back({QStringLiteral("%1, %2 of %3")
-                                   .arg(QString::fromStdString(s.name), kind, variable),
-                               [view, draw, name = s.name, last]() -> Expected<BuiltChart> {
-                                   const auto& v = view->get();
-                                   if (!v) return v.error();
-                                   auto chart = draw(*v, name);
-                                   if (last) view->drop();
-                                   return chart;
-                               }});
+                out.push_back(
+                    {QStringLiteral("%1, %2 of %3")
+                         .arg(QString::fromStdString(s.name), kind, variable),
+                     [view, drawChart = draw, name = s.name, last]() -> Expected<BuiltChart> {
+                         const auto& v = view->get();
+                         if (!v) return v.error();
+                         auto chart = drawChart(*v, name);
+                         if (last) view->drop();
+                         return chart;
+                     }});
             }
     }
     return out;

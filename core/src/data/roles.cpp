@@ -97,7 +97,7 @@ Status checkReferenceLevels(const Roles& roles, const Table& table) {
                          "; remove that setting or change its type to categorical"};
         const auto& levels = c->levels();
         if (std::none_of(levels.begin(), levels.end(),
-                         [&](const Level& l) { return l.label == label; }))
+                         [&wanted = label](const Level& l) { return l.label == wanted; }))
             return Error{"reference level '" + label + "' of '" + name +
                          "' is not one of its levels (" + levelLabels(*c) + "); pick one of them"};
     }

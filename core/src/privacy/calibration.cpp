@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ppsynth/privacy/weights.hpp"
 
@@ -14,7 +15,7 @@ Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double delt
     if (!(deltaUnweighted > 0)) return Error{"the unweighted bound Delta_x must be positive"};
     ScalarWeightResult r;
     // Bracket on a in (0, 1]: epsilon(a) grows with a.
-    double lo = 0, epsLo = 0, hi = 1, epsHi = INFINITY;
+    double lo = 0, epsLo = 0, hi = 1, epsHi = std::numeric_limits<double>::infinity();
     double a = scalarWeightForEpsilon(targetEpsilon, deltaUnweighted);
     for (int it = 0; it < options.maxRefits; ++it) {
         auto delta = refit(a);

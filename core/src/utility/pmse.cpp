@@ -83,11 +83,11 @@ Expected<detail::SparseMatrix> sparseStackedDesign(
         for (double v : s) nonZero += v != 0;
         const bool centre = 2 * nonZero > static_cast<std::size_t>(N);
         const double shift = centre ? mu : 0.0;
-        auto add = [&](std::span<const double> values, Eigen::Index first) {
+        auto add = [&, scale = sd](std::span<const double> values, Eigen::Index first) {
             for (std::size_t i = 0; i < values.size(); ++i)
                 if (centre || values[i] != 0)
                     entries.emplace_back(first + static_cast<Eigen::Index>(i), j + 1,
-                                         (values[i] - shift) / sd);
+                                         (values[i] - shift) / scale);
         };
         add(o, 0);
         add(s, static_cast<Eigen::Index>(no));
