@@ -18,6 +18,7 @@
 #include "ppsynth/study/run_config.hpp"
 #include "ppsynth/utility/kde.hpp"
 #include "test_output.hpp"
+#include "two_targets_config.hpp"
 #include "ui/charts/density_chart.hpp"
 #include "ui/charts/scatter_chart.hpp"
 #include "ui/results/chart_files.hpp"
@@ -40,15 +41,9 @@ const QStringList kKinds{QStringLiteral("scatter_synthetic_confidential_"),
 
 // The household_spending example (three sensitive variables), short chains, two synthesizers.
 study::RunConfig exampleConfig() {
-    auto c = study::loadRunConfig(PPSYNTH_EXAMPLES_DIR "/household_spending.json");
-    if (!c) qFatal("%s", c.message().c_str());
-    c->mcmc.warmup = 60;
-    c->mcmc.draws = 60;
-    c->synthesis.m = 2;
-    c->risk.L = 2;
-    c->utility.bootstrap = 20;
-    c->synthesizers.resize(2);  // Unweighted, LW
-    return *c;
+    auto c = testing::shortRunOf(PPSYNTH_EXAMPLES_DIR "/household_spending.json");
+    c.synthesizers.resize(2);  // Unweighted, LW
+    return c;
 }
 
 const BuiltChart* chartKeyed(const RunCharts& charts, const QString& key) {
