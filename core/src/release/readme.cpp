@@ -51,6 +51,14 @@ std::string stataReader(const ManifestFacts& facts) {
     return "import spss \"data/synthetic_`f'.sav\", clear";
 }
 
+// The opening of the Stata loop that reads each of the m datasets in turn; `locals` are set
+// before it (whole lines).
+std::string stataLoopOpening(const ManifestFacts& facts, const std::string& ms,
+                             const std::string& locals = {}) {
+    return "  local m = " + ms + "\n" + locals + "  forvalues l = 1/`m' {\n      " +
+           stataNumber(facts) + "\n      " + stataReader(facts) + "\n";
+}
+
 // "'a', 'b' and 'c'"
 std::string quotedList(const std::vector<std::string>& names) {
     std::string s;
@@ -115,17 +123,8 @@ std::string severalExamples(const ManifestFacts& facts) {
          "  }\n\n";
     o << "In Stata (the mean of each synthesized variable; for a regression use _b[] and\n"
          "_se[] after regress):\n\n"
-         "  local m = "
-      << ms << "\n  local vars " << stataList(facts.targets)
-      << "\n"
-         "  forvalues l = 1/`m' {\n"
-         "      "
-      << stataNumber(facts)
-      << "\n"
-         "      "
-      << stataReader(facts)
-      << "\n"
-         "      quietly mean `vars'\n"
+      << stataLoopOpening(facts, ms, "  local vars " + stataList(facts.targets) + "\n")
+      << "      quietly mean `vars'\n"
          "      local k = 0\n"
          "      foreach v of local vars {\n"
          "          local ++k\n"
@@ -281,18 +280,7 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
 
         o << "In Stata (the mean of " << y
           << "; for a regression use _b[] and _se[] after regress):\n\n"
-             "  local m = "
-          << ms
-          << "\n"
-             "  forvalues l = 1/`m' {\n"
-             "      "
-          << stataNumber(facts)
-          << "\n"
-             "      "
-          << stataReader(facts)
-          << "\n"
-             "      quietly mean "
-          << y
+          << stataLoopOpening(facts, ms) << "      quietly mean " << y
           << "\n"
              "      local q`l' = _b["
           << y
