@@ -1024,6 +1024,37 @@ class TstResults : public QObject {
         QCOMPARE(qobject_cast<QLineSeries*>(trace.chart->series()[2])->count(), 200);
     }
 
+    void namesSharingAKeyPartGetFilesOfTheirOwn() {
+        // "LW 1" and "LW_1" are both valid names and map to one key part: each synthesizer's
+        // charts must still be files of their own (and figures of their own in the report).
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "poisson.csv", "target": "y"},
+          "model": {"family": "poisson-means"},
+          "mcmc": {"chains": 2, "warmup": 0, "draws": 100, "seed": 3},
+          "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"enabled": false},
+          "synthesizers": [{"name": "LW 1", "scheme": "lipschitz", "c": 0.6},
+                           {"name": "LW_1", "scheme": "lipschitz", "c": 0.9}]})");
+        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
+        auto r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
+        QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
+        const QString dir = outputDir(QStringLiteral("results_charts_shared_key"));
+        QDir(dir).removeRecursively();
+        auto files = exportRunCharts(*r, dir, {}, QSize(300, 200));
+        QVERIFY2(files.hasValue(), files.hasValue() ? "" : files.message().c_str());
+        std::set<QString> keys;
+        for (const auto& f : files->files) QVERIFY2(keys.insert(f.key).second, qPrintable(f.key));
+        // Every chart is a file: none overwrote another.
+        QCOMPARE(QDir(dir).entryList({QStringLiteral("*.png")}).size(),
+                 qsizetype(files->files.size()));
+        QVERIFY(keys.count(QStringLiteral("density_LW_1")));
+        QVERIFY(keys.count(QStringLiteral("density_LW_1_2")));
+        // The same keys however the charts are built (page, export, report).
+        const auto built = buildRunCharts(*r);
+        QCOMPARE(built.charts.size(), files->files.size());
+        for (std::size_t i = 0; i < built.charts.size(); ++i)
+            QCOMPARE(built.charts[i].key, files->files[i].key);
+    }
+
     void studyChartsFromARealSimulationAndSweep() {
         // The local-to-global simulation: the bundled quick configuration (Poisson, exact
         // draws, n = 50 and 200, 12 replicates).

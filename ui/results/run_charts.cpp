@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <numeric>
+#include <set>
 
 #include "ppsynth/utility/kde.hpp"
 #include "ui/charts/density_chart.hpp"
@@ -147,6 +149,14 @@ Expected<utility::DensityComparison> densities(const RunResult& run, const Synth
     auto c = utility::compareDensities(y, pooled, {}, tailQuantile);
     if (!c) return c.error().prefixed("synthesizer '" + s.name + "', densities: ");
     return c;
+}
+
+// `key`, or `key` with the first free suffix "_2", "_3", ...; recorded in `taken`.
+QString unusedChartKey(std::set<QString>& taken, const QString& key) {
+    QString out = key;
+    for (int k = 2; taken.count(out) > 0; ++k) out = key + QStringLiteral("_%1").arg(k);
+    taken.insert(out);
+    return out;
 }
 
 }  // namespace
@@ -589,6 +599,17 @@ std::vector<ChartRecipe> runChartRecipes(const RunResult& run, const RunChartOpt
     }
     // Several sensitive variables: the others' charts of the confidential y.
     for (auto& recipe : otherVariableRecipes(run, options)) out.push_back(std::move(recipe));
+    // Names that differ only in what keyPart() drops ("LW 1" and "LW_1", "beta[x 1]" and
+    // "beta[x_1]") would give two charts one file and one report figure: a key an earlier
+    // chart of this run already has gets "_2", "_3", ... (the recipes are built once, in order).
+    auto taken = std::make_shared<std::set<QString>>();
+    for (auto& recipe : out) {
+        recipe.build = [build = std::move(recipe.build), taken]() -> Expected<BuiltChart> {
+            auto chart = build();
+            if (chart) chart->key = unusedChartKey(*taken, chart->key);
+            return chart;
+        };
+    }
     return out;
 }
 

@@ -114,7 +114,8 @@ struct RunCharts {
 RunCharts buildRunCharts(const study::RunResult& run, const RunChartOptions& options = {});
 
 // The same charts as recipes, to build one at a time (e.g. one per event-loop pass so the
-// window stays responsive). The recipes refer to `run`, which must outlive them.
+// window stays responsive). The recipes refer to `run`, which must outlive them. Build each
+// once and in order: that is what keeps the keys unique when two names share a key part.
 struct ChartRecipe {
     QString what;  // names the chart in a "skipped" note
     std::function<Expected<BuiltChart>()> build;
