@@ -367,3 +367,5 @@ void ColumnPanel::updateRolesSummary() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_column_panel.cpp"

@@ -240,3 +240,5 @@ void CsvOptionsDialog::updatePreview() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_csv_options_dialog.cpp"

@@ -136,3 +136,5 @@ void DataPage::setSuggestions(const data::SuggestedRoles& roles) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_data_page.cpp"

@@ -20,3 +20,5 @@ ProgressAggregator::Update ProgressAggregator::add(const Progress& p) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_job_runner.cpp"

@@ -333,3 +333,5 @@ void MainWindow::updateRunActions() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_main_window.cpp"

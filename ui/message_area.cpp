@@ -49,3 +49,5 @@ QString MessageArea::text() const {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_message_area.cpp"

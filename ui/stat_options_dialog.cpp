@@ -113,3 +113,5 @@ void StatOptionsDialog::setOptions(const data::StatOptions& options) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_stat_options_dialog.cpp"

@@ -142,3 +142,5 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_table_model.cpp"

@@ -223,3 +223,5 @@ void ChartView::exportWithDialog(const QString& filter, const QString& suffix) {
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_chart_view.cpp"

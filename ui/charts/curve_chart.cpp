@@ -134,3 +134,5 @@ QString CurveChart::hoverText(const QPointF& scenePos, qreal radius) const {
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_curve_chart.cpp"

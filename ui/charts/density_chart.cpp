@@ -77,3 +77,5 @@ void DensityPanel::setComparison(const utility::DensityComparison& c, const QStr
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_density_chart.cpp"

@@ -53,3 +53,5 @@ void LineChart::setLines(const std::vector<Line>& lines, qreal width) {
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_line_chart.cpp"

@@ -128,3 +128,5 @@ QString PlotChart::hoverText(const QPointF& scenePos, qreal radius) const {
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_plot_chart.cpp"

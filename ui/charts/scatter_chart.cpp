@@ -306,3 +306,5 @@ QString ScatterChart::hoverText(const QPointF& scenePos, qreal radius) const {
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_scatter_chart.cpp"

@@ -215,3 +215,5 @@ QString ViolinChart::hoverText(const QPointF& scenePos, qreal /*radius*/) const 
 }
 
 }  // namespace ppsynth::ui::charts
+
+#include "moc_violin_chart.cpp"

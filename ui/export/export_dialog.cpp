@@ -322,3 +322,5 @@ void ExportDialog::reject() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_export_dialog.cpp"

@@ -159,3 +159,5 @@ void ReportJob::finish(JobOutcome outcome, std::optional<Expected<WrittenReport>
 }
 
 }  // namespace ppsynth::ui::report
+
+#include "moc_report_job.cpp"

@@ -91,3 +91,5 @@ void ChartCard::exportWithDialog(const QString& suffix) {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_chart_card.cpp"

@@ -122,3 +122,5 @@ void ChartExportJob::finish(bool ok, const QString& message) {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_chart_files.cpp"

@@ -228,3 +228,5 @@ void ClusterDialog::updateButtons() {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_cluster_dialog.cpp"

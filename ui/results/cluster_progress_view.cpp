@@ -175,3 +175,5 @@ void ClusterProgressView::showLog(std::size_t item) {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_cluster_progress_view.cpp"

@@ -189,3 +189,5 @@ void CompareView::rebuild() {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_compare_view.cpp"

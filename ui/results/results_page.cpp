@@ -554,3 +554,5 @@ void ResultsPage::ensureBuilt(const QString& tab) {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_results_page.cpp"

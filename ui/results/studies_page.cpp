@@ -116,3 +116,5 @@ void StudiesPage::choosePoint(int curve, int index) {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_studies_page.cpp"

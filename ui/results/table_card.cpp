@@ -115,3 +115,5 @@ void TableCard::copySelection() const {
 }
 
 }  // namespace ppsynth::ui::results
+
+#include "moc_table_card.cpp"

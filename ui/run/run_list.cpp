@@ -173,3 +173,5 @@ void RunList::updateDetail() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_run_list.cpp"

@@ -239,3 +239,5 @@ void RunPanel::onFinished(JobOutcome outcome) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_run_panel.cpp"

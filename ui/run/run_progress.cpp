@@ -108,3 +108,5 @@ void RunProgress::refresh() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_run_progress.cpp"

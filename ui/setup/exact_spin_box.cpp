@@ -36,3 +36,5 @@ double ExactSpinBox::exactValue() const {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_exact_spin_box.cpp"

@@ -132,3 +132,5 @@ void KnobEditor::updateEnabled() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_knob_editor.cpp"

@@ -620,3 +620,5 @@ void ModelPage::load(const study::RunConfig& config) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_model_page.cpp"

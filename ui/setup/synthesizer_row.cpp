@@ -516,3 +516,5 @@ study::SynthesizerConfig SynthesizerRow::config() const {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_synthesizer_row.cpp"

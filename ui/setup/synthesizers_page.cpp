@@ -431,3 +431,5 @@ void SynthesizersPage::load(const study::RunConfig& config) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_synthesizers_page.cpp"

@@ -130,3 +130,5 @@ void WeightPreviewPanel::preview(const QString& synthesizer, double c, double g,
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_weight_preview_panel.cpp"

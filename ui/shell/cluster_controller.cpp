@@ -281,3 +281,5 @@ void ClusterController::watchPaths() {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_cluster_controller.cpp"

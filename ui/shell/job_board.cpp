@@ -114,3 +114,5 @@ bool JobBoard::folderJobRunning() const {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_job_board.cpp"

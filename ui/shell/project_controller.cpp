@@ -370,3 +370,5 @@ void ProjectController::offerToRemoveLeftovers(const Project& project) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_project_controller.cpp"

@@ -161,3 +161,5 @@ void ProjectSaver::afterProjectWritten(const QString& path, bool hadSynthesizers
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_project_saver.cpp"

@@ -118,3 +118,5 @@ bool ReportController::writeReport(const QString& path) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_report_controller.cpp"

@@ -240,3 +240,5 @@ bool RunLibrary::openRunFolder(const QString& dir) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_run_library.cpp"

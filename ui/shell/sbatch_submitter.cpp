@@ -105,3 +105,5 @@ void SbatchSubmitter::fail(const QString& message) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_sbatch_submitter.cpp"

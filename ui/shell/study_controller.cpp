@@ -139,3 +139,5 @@ void StudyController::openSweepPoint(const study::SweepRow& row) {
 }
 
 }  // namespace ppsynth::ui
+
+#include "moc_study_controller.cpp"
