@@ -14,21 +14,21 @@ endfunction()
 
 # ppsynth_unity_groups(target root GROUP name folder... [GROUP name folder...] [SHARED name regex]):
 # with PPSYNTH_UNITY, one batch per named group of the folders under `root` (a source's first
-# folder below it picks its group), and one batch, `name`, of the sources whose text matches
-# `regex` wherever they live. Batches by what they instantiate, not by count: the sources that
-# use nlohmann::json in one batch and the Eigen-heavy models in another took core from about
-# 230 to 200 s of CPU (docs/performance.md, Building the programs). A source in no group is
-# compiled on its own.
+# folder below it picks its group; "." names the sources directly in `root`), and one batch,
+# `name`, of the sources whose text matches `regex` wherever they live; sources of folders in no
+# group share one more batch, `other`. Batches by what they instantiate, not by count: the
+# sources that use nlohmann::json in one batch and the Eigen-heavy models in another took core
+# from about 230 to 190-200 s of CPU, the GUI's charts apart from its windows 71 to 61 s
+# (docs/performance.md, Building the programs).
 function(ppsynth_unity_groups target root)
   if(NOT PPSYNTH_UNITY)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "")
   set(group "")
   set(mode "")
   set(shared_name "")
   set(shared_regex "")
-  foreach(word IN LISTS arg_UNPARSED_ARGUMENTS)
+  foreach(word IN LISTS ARGN)
     if(word STREQUAL "GROUP" OR word STREQUAL "SHARED")
       set(mode ${word})
       set(group "")
@@ -48,7 +48,11 @@ function(ppsynth_unity_groups target root)
       continue()
     endif()
     file(RELATIVE_PATH relative ${root} ${source})
-    string(REGEX MATCH "^[^/]+" folder "${relative}")
+    string(REGEX MATCH "^[^/]+/" folder "${relative}")
+    string(REGEX REPLACE "/$" "" folder "${folder}")
+    if(folder STREQUAL "")
+      set(folder ".")
+    endif()
     set(chosen "${folder_group_${folder}}")
     if(shared_regex)
       file(STRINGS ${source} hits REGEX "${shared_regex}" LIMIT_COUNT 1)
@@ -56,9 +60,10 @@ function(ppsynth_unity_groups target root)
         set(chosen ${shared_name})
       endif()
     endif()
-    if(chosen)
-      set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP ${chosen})
+    if(NOT chosen)
+      set(chosen other)
     endif()
+    set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP ${chosen})
   endforeach()
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
 endfunction()
