@@ -104,6 +104,21 @@ study::RunConfig quickConfig(double lwC = 0.7) {
     return *c;
 }
 
+// Exact draws (Poisson means, no warm-up, utility off) for `synthesizers` (a JSON array):
+// a run of a second or less.
+study::RunConfig conjugateConfig(const char* synthesizers) {
+    auto c = study::parseRunConfig(QStringLiteral(R"({
+      "data": {"path": "poisson.csv", "target": "y"},
+      "model": {"family": "poisson-means"},
+      "mcmc": {"chains": 3, "warmup": 0, "draws": 200, "seed": 2},
+      "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"enabled": false},
+      "synthesizers": %1})")
+                                       .arg(QLatin1String(synthesizers))
+                                       .toStdString());
+    if (!c) qFatal("config: %s", c.message().c_str());
+    return *c;
+}
+
 template <typename T>
 T* as(const BuiltChart& c) {
     return qobject_cast<T*>(c.chart.get());
@@ -996,14 +1011,8 @@ class TstResults : public QObject {
     void conjugateRunAndRunWithoutUnweightedBuildTheirCharts() {
         // Exact draws (Poisson means): one parameter, its trace per chain; no unweighted
         // synthesizer: the risk comparison is skipped with the reason, the rest is built.
-        auto c = study::parseRunConfig(R"({
-          "data": {"path": "poisson.csv", "target": "y"},
-          "model": {"family": "poisson-means"},
-          "mcmc": {"chains": 3, "warmup": 0, "draws": 200, "seed": 2},
-          "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"enabled": false},
-          "synthesizers": [{"name": "LW", "scheme": "lipschitz", "c": 0.6}]})");
-        QVERIFY(c.hasValue());
-        auto r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
+        const auto c = conjugateConfig(R"([{"name": "LW", "scheme": "lipschitz", "c": 0.6}])");
+        auto r = study::runStudy(c, data::makeExample(data::ExampleId::Poisson));
         QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
         const auto built = buildRunCharts(*r);
         QCOMPARE(built.skipped.size(), 2);
@@ -1015,7 +1024,7 @@ class TstResults : public QObject {
         const auto cards = page.tableCards(QStringLiteral("Utility"));
         QCOMPARE(cards.size(), 1);  // says why there is nothing to show
         QCOMPARE(page.chartCards(QStringLiteral("Utility")).size(), 0);
-        r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
+        r = study::runStudy(c, data::makeExample(data::ExampleId::Poisson));
         // 3 violins + bound/weight, synthetic/confidential, weight/y, density, tail, trace.
         QCOMPARE(built.charts.size(), std::size_t{9});
         const auto& trace = built.charts.back();
@@ -1027,15 +1036,9 @@ class TstResults : public QObject {
     void namesSharingAKeyPartGetFilesOfTheirOwn() {
         // "LW 1" and "LW_1" are both valid names and map to one key part: each synthesizer's
         // charts must still be files of their own (and figures of their own in the report).
-        auto c = study::parseRunConfig(R"({
-          "data": {"path": "poisson.csv", "target": "y"},
-          "model": {"family": "poisson-means"},
-          "mcmc": {"chains": 2, "warmup": 0, "draws": 100, "seed": 3},
-          "synthesis": {"m": 2}, "risk": {"L": 2}, "utility": {"enabled": false},
-          "synthesizers": [{"name": "LW 1", "scheme": "lipschitz", "c": 0.6},
-                           {"name": "LW_1", "scheme": "lipschitz", "c": 0.9}]})");
-        QVERIFY2(c.hasValue(), c.hasValue() ? "" : c.message().c_str());
-        auto r = study::runStudy(*c, data::makeExample(data::ExampleId::Poisson));
+        const auto c = conjugateConfig(R"([{"name": "LW 1", "scheme": "lipschitz", "c": 0.6},
+                                            {"name": "LW_1", "scheme": "lipschitz", "c": 0.9}])");
+        auto r = study::runStudy(c, data::makeExample(data::ExampleId::Poisson));
         QVERIFY2(r.hasValue(), r.hasValue() ? "" : r.message().c_str());
         const QString dir = outputDir(QStringLiteral("results_charts_shared_key"));
         QDir(dir).removeRecursively();

@@ -154,7 +154,7 @@ Expected<utility::DensityComparison> densities(const RunResult& run, const Synth
 // `key`, or `key` with the first free suffix "_2", "_3", ...; recorded in `taken`.
 QString unusedChartKey(std::set<QString>& taken, const QString& key) {
     QString out = key;
-    for (int k = 2; taken.count(out) > 0; ++k) out = key + QStringLiteral("_%1").arg(k);
+    for (int k = 2; taken.contains(out); ++k) out = key + QStringLiteral("_%1").arg(k);
     taken.insert(out);
     return out;
 }
