@@ -10,13 +10,18 @@ using namespace ppsynth::privacy;
 class TstCalibration : public QObject {
     Q_OBJECT
   private slots:
-    // A stand-in for a refit whose bound grows non-linearly in the scalar weight.
+    // A stand-in for a refit whose bound grows as a power of the scalar weight. The start
+    // assumes the power 1; one refit then gives the slope of log epsilon against log a (the
+    // unweighted fit is the other point), and the second refit lands on the target. "mixture"
+    // is the K = 20 mixture on income_survey matched to LW (epsilon about 36.4 a^0.55, target
+    // 10.15), where a secant on a itself took 7 refits.
     void scalarWeightMatchesTarget_data() {
         QTest::addColumn<double>("power");
         QTest::addColumn<double>("target");
         QTest::newRow("linear") << 1.0 << 6.0;
         QTest::newRow("convex") << 1.4 << 6.0;
         QTest::newRow("concave") << 0.7 << 3.0;
+        QTest::newRow("mixture") << 0.55 << 10.15 * 20.0 / 36.43;
     }
     void scalarWeightMatchesTarget() {
         QFETCH(double, power);
@@ -33,7 +38,7 @@ class TstCalibration : public QObject {
         QVERIFY_WITHIN(r->epsilon, target, 0.02 * target);
         QCOMPARE(static_cast<int>(r->tries.size()), calls);
         QCOMPARE(r->tries.front().a, target / (2 * deltaX));  // the documented start
-        QVERIFY(calls <= 6);
+        QVERIFY2(calls <= (power == 1.0 ? 1 : 2), qPrintable(QString::number(calls)));
     }
     // A refit whose epsilon scatters by +-8% around 20 a (as a maximum over draws does; the
     // sec. 5.2 run's refits near a = 0.128 gave 10.0 to 12.0): a 2% tolerance can be missed
@@ -59,13 +64,13 @@ class TstCalibration : public QObject {
         for (const auto& t : r->tries) QVERIFY_WITHIN(r->epsilon, 6.0, std::abs(t.epsilon - 6.0));
     }
     // An explicit epsilon is a budget: of the noisy tries, the closest one at or below it is
-    // kept even when one above is closer; a match keeps the closest either side.
+    // kept even when one above is closer; a match keeps the closest either side. The refit's
+    // noise jumps where the target would be met (+3% from a = 0.3 up, -6% below), so no try
+    // is within the 2% tolerance and the closest is above the target.
     void scalarBudgetIsNotExceeded() {
         const auto solve = [](bool budget) {
-            int calls = 0;
-            auto refit = [&](double a) -> Expected<double> {
-                ++calls;
-                const double noise = calls % 2 == 1 ? 0.03 : -0.06;  // closest try above
+            auto refit = [](double a) -> Expected<double> {
+                const double noise = a >= 0.3 ? 0.03 : -0.06;
                 return 10.0 * a * (1.0 + noise);
             };
             ScalarWeightOptions o;

@@ -39,11 +39,13 @@ struct ScalarWeightOptions {
 };
 
 // refit(a) fits with alpha_i = a for all i and returns Delta_{a,x}. Starts at
-// a = target / (2 Delta_x) and moves by secant steps kept inside a bisection bracket; stops
-// within tolerance, after maxRefits, or (noiseLimited) once the bracket's ends differ by less
-// than the tolerance: epsilon grows about in proportion to a, so every a inside is as close to
-// the target as the tolerance asks. Reports the try closest to the target (with `budget`,
-// the closest at or below it if any).
+// a = target / (2 Delta_x) and moves by secant steps on log epsilon against log a (epsilon
+// follows a power of a closely; a = 1 is the fit Delta_x came from, a point known without a
+// refit), kept inside a bisection bracket; stops within tolerance, after maxRefits, or
+// (noiseLimited) once the bracket's ends differ by less than the tolerance: epsilon grows
+// with a at most in proportion, so every a inside is as close to the target as the tolerance
+// asks. Reports the try closest to the target (with `budget`, the closest at or below it if
+// any).
 Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double deltaUnweighted,
                                                const std::function<Expected<double>(double)>& refit,
                                                const ScalarWeightOptions& options = {});
