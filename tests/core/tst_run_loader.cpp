@@ -188,9 +188,11 @@ class TstRunLoader : public QObject {
                 for (std::size_t t = 0; t < xs->tries.size(); ++t) {
                     QCOMPARE(ys->tries[t].delta, xs->tries[t].delta);
                     QCOMPARE(ys->tries[t].epsilon, xs->tries[t].epsilon);
+                    QCOMPARE(ys->tries[t].spread, xs->tries[t].spread);
                 }
                 QCOMPARE(ys->a, xs->a);
                 QCOMPARE(ys->noiseLimited, xs->noiseLimited);
+                QCOMPARE(ys->noise, xs->noise);
                 QCOMPARE(ys->converged, xs->converged);
                 QVERIFY(ys->noiseLimited);
             }

@@ -85,6 +85,8 @@ class TstRunner : public QObject {
         QVERIFY_WITHIN(em->epsilon.perDataset, lw->epsilon.perDataset,
                        0.02 * lw->epsilon.perDataset);
         QVERIFY(!em->scalar()->tries.empty());
+        // Each refit says how far its two chains' bounds lie apart (the search's noise).
+        for (const auto& t : em->scalar()->tries) QVERIFY(t.spread > 0 && t.spread < 0.5);
         // Re-weighting raises weights and keeps the bound within tolerance.
         const auto* fin = run->find("LW_final");
         QVERIFY(fin->deltaAlphaX <= 1.02 * lw->deltaAlphaX);

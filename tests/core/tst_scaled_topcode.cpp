@@ -87,9 +87,9 @@ class TstScaledTopcode : public QObject {
         QFETCH(double, power);
         QFETCH(double, target);
         std::vector<double> asked;
-        auto refit = [&](double a) -> Expected<double> {
+        auto refit = [&](double a) -> Expected<privacy::RefitBound> {
             asked.push_back(a);
-            return 0.5 * e1 * std::pow(a, power);
+            return privacy::RefitBound{0.5 * e1 * std::pow(a, power)};
         };
         auto r = privacy::solveScaledWeight(target, refit);
         QVERIFY2(r, r ? "" : r.message().c_str());
@@ -113,9 +113,9 @@ class TstScaledTopcode : public QObject {
     // with a = 1 and the epsilon it has, after that one refit.
     void unreachableTargetIsSaid() {
         int refits = 0;
-        auto refit = [&](double a) -> Expected<double> {
+        auto refit = [&](double a) -> Expected<privacy::RefitBound> {
             ++refits;
-            return 3.0 * a;
+            return privacy::RefitBound{3.0 * a};
         };
         auto r = privacy::solveScaledWeight(10.0, refit);
         QVERIFY(r);

@@ -274,8 +274,9 @@ class TstReport : public QObject {
         // as such, not as a blank.
         const double inf = std::numeric_limits<double>::infinity();
         auto& sd = s.details.emplace<study::ScalarDetails>();
-        sd.tries = {{0.5, inf, inf}, {0.25, 5.2, 10.4}, {0.24, 5.6, 11.2}};
+        sd.tries = {{0.5, inf, inf, 0.0}, {0.25, 5.2, 10.4, 0.09}, {0.24, 5.6, 11.2, 0.118}};
         sd.a = 0.25;
+        sd.noise = 0.104;
         const auto noteOf = [&](bool noiseLimited) {
             sd.noiseLimited = noiseLimited;
             for (const auto& b : ui::report::epsilonSection(run).blocks)
@@ -289,6 +290,11 @@ class TstReport : public QObject {
         QCOMPARE(limited.rows[0][2], QStringLiteral("∞"));
         QVERIFY2(limited.note.contains("chosen a = 0.25 ("), qPrintable(limited.note));
         QVERIFY2(limited.note.contains("Monte Carlo noise"), qPrintable(limited.note));
+        // Each refit's chain-to-chain scatter, and the noise the search stopped at.
+        QCOMPARE(limited.header.back(), QStringLiteral("spread between chains"));
+        QCOMPARE(limited.rows[0][3], QStringLiteral("-"));  // not measured (one chain)
+        QCOMPARE(limited.rows[2][3], QStringLiteral("11.8%"));
+        QVERIFY2(limited.note.contains("about 10.4% between chains"), qPrintable(limited.note));
         const auto converged = noteOf(false);
         QVERIFY2(converged.note.contains("chosen a = 0.25 ("), qPrintable(converged.note));
         QVERIFY2(!converged.note.contains("noise"), qPrintable(converged.note));

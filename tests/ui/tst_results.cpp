@@ -556,9 +556,14 @@ class TstResults : public QObject {
         QVERIFY(!t.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("maximum over draws")));
         sd.noiseLimited = true;  // the search stopped at the refits' noise: said so
-        const auto noisy = epsilonTable(copy);
-        QVERIFY(noisy.warnings.filter(QStringLiteral("scalar weight"))[0].contains(
+        QVERIFY(epsilonTable(copy).warnings.filter(QStringLiteral("scalar weight"))[0].contains(
             QStringLiteral("maximum over draws")));
+        sd.noise = 0.104;  // ... with the chains' own scatter when it was measured
+        const auto noisy = epsilonTable(copy);
+        const QString warning = noisy.warnings.filter(QStringLiteral("scalar weight"))[0];
+        QVERIFY2(warning.contains(QStringLiteral("about 10.4% between its chains")),
+                 qPrintable(warning));
+        QVERIFY(warning.contains(QStringLiteral("maximum over draws")));
         TableCard card(noisy);
         card.resize(1100, 420);
         QVERIFY(!card.warningsLabel()->isHidden());

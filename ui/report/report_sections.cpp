@@ -372,19 +372,25 @@ ReportSection epsilonSection(const study::RunResult& run) {
             ReportTable tries;
             tries.caption = QStringLiteral("%1: scalar weights tried").arg(str(r.name));
             tries.header = {QStringLiteral("a"), QStringLiteral("Delta_{a,x}"),
-                            QStringLiteral("epsilon")};
-            tries.alignRight = {true, true, true};
+                            QStringLiteral("epsilon"), QStringLiteral("spread between chains")};
+            tries.alignRight = {true, true, true, true};
             for (const auto& x : sd->tries)
-                tries.rows.push_back({num(x.a, 6), num(x.delta), num(x.epsilon)});
+                tries.rows.push_back({num(x.a, 6), num(x.delta), num(x.epsilon),
+                                      x.spread > 0 ? num(100 * x.spread, 3) + QStringLiteral("%")
+                                                   : QStringLiteral("-")});
             tries.note =
                 QStringLiteral("The chosen a = %1 (the try closest to the target).%2")
                     .arg(num(sd->a, 6))
-                    .arg(sd->noiseLimited ? QStringLiteral(" The search stopped when the weights "
-                                                           "tried differed by less than the "
-                                                           "tolerance while their epsilons still "
-                                                           "scattered by more: Monte Carlo noise "
-                                                           "of the bound.")
-                                          : QString());
+                    .arg(sd->noiseLimited
+                             ? QStringLiteral(" The search stopped at the Monte Carlo noise of "
+                                              "the bound (a maximum over draws): the refits' "
+                                              "epsilon scatters by about %1 between chains, "
+                                              "more than the tolerance, so closer tries would "
+                                              "only follow that noise.")
+                                   .arg(sd->noise > 0
+                                            ? num(100 * sd->noise, 3) + QStringLiteral("%")
+                                            : QStringLiteral("the tolerance or more"))
+                             : QString());
             s.blocks.push_back(ReportBlock::tableBlock(tries));
         }
         if (const auto* rd = r.reweight(); rd && !rd->tries.empty()) {

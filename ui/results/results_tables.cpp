@@ -71,10 +71,17 @@ QString scalarTargetWarning(const RunResult& run, const SynthesizerResult& s,
     if (!matched && used.epsilon > target)
         text += QStringLiteral(" Its ε is above that budget: no refit kept within it.");
     if (s.scalar() && s.scalar()->noiseLimited)
-        text += QStringLiteral(
-            " Refits at nearly the same weight gave ε further apart than that "
-            "(Δ is a maximum over draws), so the search kept the closest one; "
-            "more draws steady it.");
+        text += s.scalar()->noise > cfg->tolerance
+                    ? QStringLiteral(
+                          " Each refit's ε scatters by about %1% between its chains "
+                          "(Δ is a maximum over draws), more than the tolerance, so "
+                          "the search stopped at that noise and kept the closest "
+                          "try; more draws steady it.")
+                          .arg(formatCell(100 * s.scalar()->noise))
+                    : QStringLiteral(
+                          " Refits at nearly the same weight gave ε further apart than that "
+                          "(Δ is a maximum over draws), so the search kept the closest one; "
+                          "more draws steady it.");
     return text;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "ppsynth/privacy/weights.hpp"
 
@@ -10,57 +12,85 @@ namespace ppsynth::privacy {
 
 namespace {
 
-// The a where the line through (log a1, log eps1) and (log a2, log eps2) meets the target: a
-// secant on log epsilon against log a. Epsilon follows a power of a closely (a smaller a
-// widens the posterior, so the largest |l| grows as a shrinks: on the K = 20 mixture of
-// income_survey epsilon went about as a^0.55, and a secant on a itself crept towards the
-// target in 5 to 7 refits). Without a usable slope (a2 unset, or noise reversing the order)
-// the step scales a in proportion to epsilon.
-double powerLawStep(double a1, double eps1, double a2, double eps2, double target) {
-    const double slope = a2 > 0 && a2 != a1 && eps1 > 0 && eps2 > 0
-                             ? std::log(eps2 / eps1) / std::log(a2 / a1)
-                             : std::numeric_limits<double>::quiet_NaN();
+// Where log epsilon = c + b log a, fitted by least squares to the points, meets the target.
+// Epsilon follows a power of a closely (a smaller a widens the posterior, so the largest |l|
+// grows as a shrinks: on the K = 20 mixture of income_survey epsilon went about as a^0.55,
+// and a secant on a itself crept towards the target in 5 to 7 refits), and the least squares
+// average the refits' noise where a secant through two noisy points would follow it. Without
+// a usable slope (one point, or noise reversing the order) the step scales the latest try's
+// a in proportion to epsilon.
+double powerLawStep(const std::vector<std::pair<double, double>>& points, double target) {
+    double mx = 0, my = 0;
+    for (const auto& [a, eps] : points) mx += std::log(a), my += std::log(eps);
+    const auto count = static_cast<double>(points.size());
+    mx /= count, my /= count;
+    double sxx = 0, sxy = 0;
+    for (const auto& [a, eps] : points) {
+        sxx += (std::log(a) - mx) * (std::log(a) - mx);
+        sxy += (std::log(a) - mx) * (std::log(eps) - my);
+    }
     constexpr double kMinSlope = 0.2, kMaxSlope = 3.0;  // beyond them a slope is noise
-    const double b = slope >= kMinSlope && slope <= kMaxSlope ? slope : 1.0;
-    return a1 * std::pow(target / eps1, 1.0 / b);
+    const double slope = sxx > 0 ? sxy / sxx : 0.0;
+    if (slope >= kMinSlope && slope <= kMaxSlope)
+        return std::exp(mx + (std::log(target) - my) / slope);
+    const auto& [a, eps] = points.back();
+    return a * target / eps;
 }
 
 }  // namespace
 
-Expected<ScalarWeightResult> solveScalarWeight(double targetEpsilon, double deltaUnweighted,
-                                               const std::function<Expected<double>(double)>& refit,
-                                               const ScalarWeightOptions& options) {
+double chainSpread(const std::vector<double>& deltaPerChain, double delta) {
+    if (deltaPerChain.size() < 2 || !(delta > 0) || !std::isfinite(delta)) return 0.0;
+    double mean = 0;
+    for (double d : deltaPerChain) mean += d;
+    mean /= static_cast<double>(deltaPerChain.size());
+    double ss = 0;
+    for (double d : deltaPerChain) ss += (d - mean) * (d - mean);
+    const double sd = std::sqrt(ss / static_cast<double>(deltaPerChain.size() - 1));
+    return std::isfinite(sd) ? sd / delta : 0.0;
+}
+
+Expected<ScalarWeightResult> solveScalarWeight(
+    double targetEpsilon, double deltaUnweighted,
+    const std::function<Expected<RefitBound>(double)>& refit, const ScalarWeightOptions& options) {
     if (!(targetEpsilon > 0)) return Error{"the target epsilon must be positive"};
     if (!(deltaUnweighted > 0)) return Error{"the unweighted bound Delta_x must be positive"};
     ScalarWeightResult r;
-    // Bracket on a in (0, 1]: epsilon(a) grows with a. a = 1 is the fit the bound came from,
-    // so its epsilon is known without a refit.
-    double lo = 0, epsLo = 0, hi = 1, epsHi = 2.0 * deltaUnweighted;
-    double above = 0, epsAbove = 0;  // the try above the target next to hi (0: none yet)
+    // Bracket on a in (0, 1]: epsilon(a) grows with a. a = 1 is the fit the bound came from.
+    double lo = 0, hi = 1;
+    std::vector<std::pair<double, double>> points;  // (a, epsilon) of a = 1 and every try
+    if (std::isfinite(deltaUnweighted)) points.emplace_back(1.0, 2.0 * deltaUnweighted);
     double a = scalarWeightForEpsilon(targetEpsilon, deltaUnweighted);
+    double spreadSum = 0;
     for (int it = 0; it < options.maxRefits; ++it) {
-        auto delta = refit(a);
-        if (!delta)
-            return delta.error().prefixed("refit with scalar weight " + std::to_string(a) + ": ");
-        const double eps = 2.0 * *delta;
-        r.tries.push_back({a, *delta, eps});
-        if (std::abs(eps - targetEpsilon) <= options.tolerance * targetEpsilon) {
+        auto measured = refit(a);
+        if (!measured)
+            return measured.error().prefixed("refit with scalar weight " + std::to_string(a) +
+                                             ": ");
+        const double eps = 2.0 * measured->delta;
+        r.tries.push_back({a, measured->delta, eps, measured->spread});
+        spreadSum += measured->spread;
+        r.noise = spreadSum / static_cast<double>(r.tries.size());
+        const double miss = std::abs(eps - targetEpsilon) / targetEpsilon;
+        if (miss <= options.tolerance) {
             r.converged = true;
             break;
         }
         if (eps < targetEpsilon) {
-            lo = a, epsLo = eps;
+            lo = a;
             if (a >= 1.0) break;  // even the unweighted fit is below the target
-        } else if (a < hi) {
-            above = hi, epsAbove = epsHi;
-            hi = a, epsHi = eps;
+        } else {
+            hi = std::min(hi, a);
         }
-        if (lo > 0 && hi - lo <= options.tolerance * lo) {
+        const double resolvable = std::max(options.tolerance, r.noise);
+        // A budget stops at the noise only at or below it: above, a refit could still keep it.
+        const bool withinNoise = miss <= r.noise && (!options.budget || eps <= targetEpsilon);
+        if (withinNoise || (lo > 0 && hi - lo <= resolvable * lo)) {
             r.noiseLimited = true;
             break;
         }
-        double next = lo > 0 ? powerLawStep(lo, epsLo, hi, epsHi, targetEpsilon)
-                             : powerLawStep(hi, epsHi, above, epsAbove, targetEpsilon);
+        if (eps > 0 && std::isfinite(eps)) points.emplace_back(a, eps);
+        double next = points.empty() ? 0.5 * (lo + hi) : powerLawStep(points, targetEpsilon);
         if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
         a = std::min(next, 1.0);
     }

@@ -169,10 +169,11 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
     if (auto* sd = std::get_if<ScalarDetails>(&r.details)) {
         sd->a = number(j, "scalar_weight");
         sd->noiseLimited = j.value("scalar_noise_limited", false);
+        sd->noise = j.value("scalar_noise", 0.0);
         sd->converged = j.value("scalar_converged", false);
         for (const auto& t : j.value("refits", json::array()))
-            sd->tries.push_back(
-                {t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon"))});
+            sd->tries.push_back({t.at("a").get<double>(), number(t.at("delta")),
+                                 number(t.at("epsilon")), t.value("chain_spread", 0.0)});
     }
     if (auto* sd = std::get_if<ScaledDetails>(&r.details)) {
         for (auto k : {Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise, Scheme::Sigmoid})
@@ -182,10 +183,11 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
             sd->target = t->get<double>();
         sd->converged = j.value("scale_converged", false);
         sd->noiseLimited = j.value("scale_noise_limited", false);
+        sd->noise = j.value("scale_noise", 0.0);
         sd->reachable = j.value("scale_reachable", true);
         for (const auto& t : j.value("refits", json::array()))
-            sd->tries.push_back(
-                {t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon"))});
+            sd->tries.push_back({t.at("a").get<double>(), number(t.at("delta")),
+                                 number(t.at("epsilon")), t.value("chain_spread", 0.0)});
     }
     if (auto* tc = std::get_if<TopCodeDetails>(&r.details)) {
         if (auto t = j.find("topcode"); t != j.end() && t->is_object()) {

@@ -152,10 +152,14 @@ json synthesizerJson(const SynthesizerResult& r) {
     if (const auto* sd = r.scalar()) {
         j["scalar_weight"] = sd->a;
         j["scalar_noise_limited"] = sd->noiseLimited;
+        j["scalar_noise"] = sd->noise;
         j["scalar_converged"] = sd->converged;
         json tries = json::array();
         for (const auto& t : sd->tries)
-            tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});
+            tries.push_back({{"a", t.a},
+                             {"delta", bound(t.delta)},
+                             {"epsilon", bound(t.epsilon)},
+                             {"chain_spread", t.spread}});
         j["refits"] = tries;
     }
     // The top-coding comparator has no epsilon: null above, and this says why.
@@ -181,10 +185,14 @@ json synthesizerJson(const SynthesizerResult& r) {
         j["target_epsilon"] = sd->target ? json(*sd->target) : json(nullptr);
         j["scale_converged"] = sd->converged;
         j["scale_noise_limited"] = sd->noiseLimited;
+        j["scale_noise"] = sd->noise;
         j["scale_reachable"] = sd->reachable;
         json tries = json::array();
         for (const auto& t : sd->tries)
-            tries.push_back({{"a", t.a}, {"delta", bound(t.delta)}, {"epsilon", bound(t.epsilon)}});
+            tries.push_back({{"a", t.a},
+                             {"delta", bound(t.delta)},
+                             {"epsilon", bound(t.epsilon)},
+                             {"chain_spread", t.spread}});
         j["refits"] = tries;
     }
     if (const auto* rd = r.reweight()) {

@@ -187,6 +187,11 @@ class Runner {
         privacy::EpsilonDiagnostics epsilon;
     };
 
+    // A refit's bound for the scalar searches, with its chain-to-chain noise.
+    static privacy::RefitBound refitBound(const Measured& m) {
+        return {m.bound.delta, privacy::chainSpread(m.epsilon.deltaPerChain, m.bound.delta)};
+    }
+
     Status prepare(const data::Table& table) {
         countModel_ = models::isCountFamily(config_.model.family);
         auto inputs = prepareRunInputs(config_, table, options_.cancel);
@@ -572,12 +577,12 @@ class Runner {
                 d.a = sc.scale.value_or(1.0);
                 if (sc.targetEpsilon) {
                     std::map<double, Measured> fits;
-                    auto refit = [&](double a) -> Expected<double> {
+                    auto refit = [&](double a) -> Expected<privacy::RefitBound> {
                         auto m = fitAndBound(a * alphaV, sc.name);
                         if (!m) return m.error();
-                        const double delta = m->bound.delta;
+                        const privacy::RefitBound measured = refitBound(*m);
                         fits.insert_or_assign(a, std::move(*m));
-                        return delta;
+                        return measured;
                     };
                     privacy::ScalarWeightOptions so;
                     so.tolerance = sc.tolerance;
@@ -586,6 +591,7 @@ class Runner {
                     d.a = solved->a;
                     d.converged = solved->converged;
                     d.noiseLimited = solved->noiseLimited;
+                    d.noise = solved->noise;
                     d.reachable = solved->reachable;
                     d.tries = solved->tries;
                     r.fits = static_cast<int>(solved->tries.size());
@@ -602,20 +608,20 @@ class Runner {
                     sc.epsilon ? *sc.epsilon
                                : result_.synthesizers[done_.at(sc.match)].epsilon.perDataset;
                 std::map<double, Measured> fits;
-                auto refit = [&](double a) -> Expected<double> {
+                auto refit = [&](double a) -> Expected<privacy::RefitBound> {
                     auto m = fitAndBound(withAssumption2(Eigen::VectorXd::Constant(n, a)), sc.name);
                     if (!m) return m.error();
-                    const double d = m->bound.delta;
+                    const privacy::RefitBound measured = refitBound(*m);
                     fits.insert_or_assign(a, std::move(*m));
-                    return d;
+                    return measured;
                 };
                 privacy::ScalarWeightOptions so;
                 so.tolerance = sc.tolerance;
                 so.budget = sc.epsilon.has_value();
                 auto solved = privacy::solveScalarWeight(target, finiteDeltaX(), refit, so);
                 if (!solved) return solved.error();
-                r.details = ScalarDetails{solved->a, solved->noiseLimited, solved->converged,
-                                          solved->tries};
+                r.details = ScalarDetails{solved->a, solved->noiseLimited, solved->noise,
+                                          solved->converged, solved->tries};
                 r.fits = static_cast<int>(solved->tries.size());
                 r.records.alpha = withAssumption2(Eigen::VectorXd::Constant(n, solved->a));
                 own = std::move(fits.at(solved->a));

@@ -18,14 +18,14 @@ struct ScaledWeightResult : ScalarWeightResult {
     bool reachable = true;
 };
 
-// refit(a) fits with alpha = a * alpha_v and returns Delta_{a alpha_v, x}. The first refit
-// is a = 1 (the vector scheme as it is; its Delta_{alpha_v,x} sets the start); within the
-// tolerance it is the answer, below the target it is unreachable, above it the search goes on
-// as solveScalarWeight's from a = target / (2 Delta_{alpha_v,x}) (secant steps inside a
+// refit(a) fits with alpha = a * alpha_v and returns Delta_{a alpha_v, x} (and its noise). The
+// first refit is a = 1 (the vector scheme as it is; its Delta_{alpha_v,x} sets the start); within
+// the tolerance it is the answer, below the target it is unreachable, above it the search goes on
+// as solveScalarWeight's from a = target / (2 Delta_{alpha_v,x}) (power-law steps inside a
 // bisection bracket, at most options.maxRefits refits in all). The target is a budget: the
 // closest try at or below it is reported when there is one.
-Expected<ScaledWeightResult> solveScaledWeight(double targetEpsilon,
-                                               const std::function<Expected<double>(double)>& refit,
-                                               const ScalarWeightOptions& options = {});
+Expected<ScaledWeightResult> solveScaledWeight(
+    double targetEpsilon, const std::function<Expected<RefitBound>(double)>& refit,
+    const ScalarWeightOptions& options = {});
 
 }  // namespace ppsynth::privacy

@@ -45,6 +45,7 @@ struct PairwiseDetails {
 struct ScalarDetails {  // EM: a searched to match an epsilon
     double a = 0;
     bool noiseLimited = false;  // the search stopped at the refits' noise
+    double noise = 0;           // that noise: the refits' mean chain spread (relative)
     bool converged = false;     // a refit came within the tolerance of the target
     std::vector<privacy::ScalarTry> tries;
 };
@@ -58,6 +59,7 @@ struct ScaledDetails {  // a vector scheme's weights times a (METHOD.md 3.10)
     std::optional<double> target;  // the target epsilon a was solved for; none when given
     bool converged = false;        // a refit came within the tolerance of the target
     bool noiseLimited = false;     // the search stopped at the refits' noise
+    double noise = 0;              // that noise: the refits' mean chain spread (relative)
     // False when the vector scheme's own epsilon (a = 1) is already below the target: no
     // a in (0, 1] reaches it, and a = 1 is reported with the epsilon it has.
     bool reachable = true;
