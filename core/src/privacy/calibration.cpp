@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ppsynth/common/moments.hpp"
 #include "ppsynth/privacy/weights.hpp"
 
 namespace ppsynth::privacy {
@@ -41,12 +42,7 @@ double powerLawStep(const std::vector<std::pair<double, double>>& points, double
 
 double chainSpread(const std::vector<double>& deltaPerChain, double delta) {
     if (deltaPerChain.size() < 2 || !(delta > 0) || !std::isfinite(delta)) return 0.0;
-    double mean = 0;
-    for (double d : deltaPerChain) mean += d;
-    mean /= static_cast<double>(deltaPerChain.size());
-    double ss = 0;
-    for (double d : deltaPerChain) ss += (d - mean) * (d - mean);
-    const double sd = std::sqrt(ss / static_cast<double>(deltaPerChain.size() - 1));
+    const double sd = standardDeviation(deltaPerChain);
     return std::isfinite(sd) ? sd / delta : 0.0;
 }
 

@@ -129,6 +129,15 @@ privacy::EpsilonDiagnostics epsilonFrom(const json& diagnostics) {
 }
 
 // The summaries run.json holds for one synthesizer (record-level parts come later).
+// The scalar searches' refits (run_output's refitsJson); chain_spread is 0 in older runs.
+std::vector<privacy::ScalarTry> refitsFrom(const json& j) {
+    std::vector<privacy::ScalarTry> out;
+    for (const auto& t : j.value("refits", json::array()))
+        out.push_back({t.at("a").get<double>(), number(t.at("delta")), number(t.at("epsilon")),
+                       t.value("chain_spread", 0.0)});
+    return out;
+}
+
 void summariesFrom(const json& j, SynthesizerResult& r) {
     r.deltaX = number(j, "delta_x");
     r.deltaAlphaX = number(j, "delta_alpha_x");
@@ -171,9 +180,7 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
         sd->noiseLimited = j.value("scalar_noise_limited", false);
         sd->noise = j.value("scalar_noise", 0.0);
         sd->converged = j.value("scalar_converged", false);
-        for (const auto& t : j.value("refits", json::array()))
-            sd->tries.push_back({t.at("a").get<double>(), number(t.at("delta")),
-                                 number(t.at("epsilon")), t.value("chain_spread", 0.0)});
+        sd->tries = refitsFrom(j);
     }
     if (auto* sd = std::get_if<ScaledDetails>(&r.details)) {
         for (auto k : {Scheme::Lipschitz, Scheme::Marginal, Scheme::Pairwise, Scheme::Sigmoid})
@@ -185,9 +192,7 @@ void summariesFrom(const json& j, SynthesizerResult& r) {
         sd->noiseLimited = j.value("scale_noise_limited", false);
         sd->noise = j.value("scale_noise", 0.0);
         sd->reachable = j.value("scale_reachable", true);
-        for (const auto& t : j.value("refits", json::array()))
-            sd->tries.push_back({t.at("a").get<double>(), number(t.at("delta")),
-                                 number(t.at("epsilon")), t.value("chain_spread", 0.0)});
+        sd->tries = refitsFrom(j);
     }
     if (auto* tc = std::get_if<TopCodeDetails>(&r.details)) {
         if (auto t = j.find("topcode"); t != j.end() && t->is_object()) {

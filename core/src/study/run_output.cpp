@@ -113,6 +113,17 @@ json epsilonJson(const privacy::EpsilonDiagnostics& e) {
     return j;
 }
 
+// The scalar searches' refits (EM's and the scaled vector weights'), in order.
+json refitsJson(const std::vector<privacy::ScalarTry>& tries) {
+    json out = json::array();
+    for (const auto& t : tries)
+        out.push_back({{"a", t.a},
+                       {"delta", bound(t.delta)},
+                       {"epsilon", bound(t.epsilon)},
+                       {"chain_spread", t.spread}});
+    return out;
+}
+
 json synthesizerJson(const SynthesizerResult& r) {
     json j;
     j["scheme"] = std::string(toString(r.scheme));
@@ -154,13 +165,7 @@ json synthesizerJson(const SynthesizerResult& r) {
         j["scalar_noise_limited"] = sd->noiseLimited;
         j["scalar_noise"] = sd->noise;
         j["scalar_converged"] = sd->converged;
-        json tries = json::array();
-        for (const auto& t : sd->tries)
-            tries.push_back({{"a", t.a},
-                             {"delta", bound(t.delta)},
-                             {"epsilon", bound(t.epsilon)},
-                             {"chain_spread", t.spread}});
-        j["refits"] = tries;
+        j["refits"] = refitsJson(sd->tries);
     }
     // The top-coding comparator has no epsilon: null above, and this says why.
     j["formal_guarantee"] = r.formalGuarantee();
@@ -187,13 +192,7 @@ json synthesizerJson(const SynthesizerResult& r) {
         j["scale_noise_limited"] = sd->noiseLimited;
         j["scale_noise"] = sd->noise;
         j["scale_reachable"] = sd->reachable;
-        json tries = json::array();
-        for (const auto& t : sd->tries)
-            tries.push_back({{"a", t.a},
-                             {"delta", bound(t.delta)},
-                             {"epsilon", bound(t.epsilon)},
-                             {"chain_spread", t.spread}});
-        j["refits"] = tries;
+        j["refits"] = refitsJson(sd->tries);
     }
     if (const auto* rd = r.reweight()) {
         j["k"] = rd->k;
