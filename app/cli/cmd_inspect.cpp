@@ -51,8 +51,8 @@ nlohmann::ordered_json toJson(const std::string& file, const data::TableSummary&
             j["sd"] = optionalNumber(c.sd);
             j["not_numbers"] = c.notNumbers;
             j["non_finite"] = c.nonFinite;
-            j["looks_like_id"] = c.looksLikeId;
         }
+        if (c.type != data::ColumnType::Text) j["looks_like_id"] = c.looksLikeId;
         if (c.type == data::ColumnType::Categorical) {
             j["levels"] = nlohmann::ordered_json::array();
             for (const auto& l : c.levels)

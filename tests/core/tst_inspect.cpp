@@ -142,6 +142,15 @@ class TstInspect : public QObject {
         QTest::newRow("a word inside") << "periodic" << QVector<double>{44, 12, 7, 90} << false;
         QTest::newRow("income in whole dollars")
             << "income" << QVector<double>{41000, 12500, 7300, 90210} << false;
+        // Row names of a subset keep the original row numbers: no run, but the first column
+        // under the name R (write.csv's empty header, read.csv's X, readr's ...1, Rdatasets'
+        // rownames) or pandas (Unnamed: 0) gives them.
+        QTest::newRow("R rownames") << "rownames" << QVector<double>{1, 1100, 7, 534} << true;
+        QTest::newRow("empty header") << "column_1" << QVector<double>{1, 1100, 7, 534} << true;
+        QTest::newRow("read.csv X") << "X" << QVector<double>{1, 1100, 7, 534} << true;
+        QTest::newRow("readr") << "...1" << QVector<double>{1, 1100, 7, 534} << true;
+        QTest::newRow("pandas") << "Unnamed: 0" << QVector<double>{1, 1100, 7, 534} << true;
+        QTest::newRow("X with decimals") << "X" << QVector<double>{1.5, 11, 7, 534} << false;
     }
     void identifiers() {
         QFETCH(QString, name);
@@ -150,6 +159,48 @@ class TstInspect : public QObject {
         Table t;
         (void)t.addColumn(Column::numeric(name.toStdString(), {values.begin(), values.end()}));
         QCOMPARE(summarize(t).columns[0].looksLikeId, isId);
+    }
+
+    // Only the first column can hold row names: an X further right is a variable.
+    void rowNamesOnlyInTheFirstColumn() {
+        Table t;
+        (void)t.addColumn(Column::numeric("wage", {5.1, 4.2, 5.1, 7.5}));
+        (void)t.addColumn(Column::numeric("X", {1, 1100, 7, 534}));
+        const auto s = summarize(t);
+        QVERIFY(!col(s, "X").looksLikeId);
+        QCOMPARE(s.roles.target, std::string("X"));
+
+        Table r;
+        (void)r.addColumn(Column::numeric("column_1", {1, 1100, 7, 534}));
+        (void)r.addColumn(Column::numeric("wage", {5.1, 4.2, 6.0, 7.5}));
+        const auto rs = summarize(r);
+        QCOMPARE(rs.roles.target, std::string("wage"));
+        QCOMPARE(rs.roles.ignored.size(), std::size_t{1});
+        QCOMPARE(rs.roles.ignored[0].reason,
+                 std::string("identifier: all distinct whole numbers 1..1100, in the first column "
+                             "under the name R or pandas give row names; a record's label, not "
+                             "data about it"));
+    }
+
+    // A categorical column with a different level in every row (mtcars' car names) labels the
+    // records: as a predictor it would give each record its own coefficient.
+    void levelPerRowIsALabel() {
+        Table t;
+        (void)t.addColumn(Column::categorical("model", {0, 1, 2, 3},
+                                              {{"a", "Mazda RX4"},
+                                               {"b", "Datsun 710"},
+                                               {"c", "Valiant"},
+                                               {"d", "Duster 360"}}));
+        (void)t.addColumn(Column::categorical("gear", {0, 1, 1, 0}, {{"3", "3"}, {"4", "4"}}));
+        (void)t.addColumn(Column::numeric("mpg", {21, 22.8, 18.1, 14.3}));
+        const auto s = summarize(t);
+        QVERIFY(col(s, "model").looksLikeId);
+        QVERIFY(!col(s, "gear").looksLikeId);
+        QCOMPARE(s.roles.predictors, (std::vector<std::string>{"gear"}));
+        QCOMPARE(s.roles.ignored.size(), std::size_t{1});
+        QCOMPARE(s.roles.ignored[0].reason,
+                 std::string("a different value in every row (4 levels): a record's label, not "
+                             "data about it; as a predictor it would single out every record"));
     }
 
     void missingCellMeansNotAnId() {

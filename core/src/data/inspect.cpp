@@ -35,16 +35,25 @@ std::vector<std::string> nameWords(const std::string& name) {
 // Named like a record identifier: a word such as id, row, serial, record or respondent.
 bool idLikeName(const std::string& name) {
     static const std::set<std::string> idWords = {
-        "id",     "row",      "rowid",      "rownum", "serial", "serialno",
-        "record", "recordid", "respondent", "respid", "index",  "obs",
-        "case",   "caseid",   "seqn",       "uid",    "uuid"};
+        "id",        "row",    "rowid",    "rownum",     "rownames", "rowname",
+        "rownumber", "serial", "serialno", "record",     "recordid", "respondent",
+        "respid",    "index",  "obs",      "case",       "caseid",   "seqn",
+        "uid",       "uuid"};
     const auto words = nameWords(name);
     return std::any_of(words.begin(), words.end(),
                        [](const std::string& w) { return idWords.count(w) > 0; });
 }
 
+// What a first column with no name of its own is called once a file has been through R
+// or pandas: R's write.csv writes its row names under an empty header ("column_1" here),
+// read.csv calls that column "X", readr "...1", pandas "Unnamed: 0".
+bool rowNamesName(const std::string& name) {
+    return name == "column_1" || name == "X" || name == "...1" || name == "Unnamed: 0";
+}
+
 // Statistics of a numeric or count column; also returns the exact distinct count.
-std::size_t summarizeNumbers(const Column& c, ColumnSummary& s) {
+// `first`: the table's first column, where R and pandas put row names and the index.
+std::size_t summarizeNumbers(const Column& c, ColumnSummary& s, bool first) {
     std::vector<double> v;
     v.reserve(c.size());
     for (std::size_t i = 0; i < c.size(); ++i) {
@@ -76,14 +85,23 @@ std::size_t summarizeNumbers(const Column& c, ColumnSummary& s) {
         if (m2 > 0) s.skewness = m3 / std::pow(m2, 1.5);
     }
     const auto distinct = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
-    // An identifier: complete, whole numbers, all distinct, and either a run like 1..n or
-    // a name that says so ("id", "person_id", "caseID").
+    // An identifier: complete, whole numbers, all distinct, and either a run like 1..n, a
+    // name that says so ("id", "person_id", "caseID") or the row names of an R or pandas
+    // export (a subset keeps its original row numbers, so they are no run).
     const bool whole = std::all_of(v.begin(), v.end(), [](double x) { return x == std::floor(x); });
     const bool complete = v.size() == c.size();
     const bool allDistinct = distinct == v.size();
     const bool run = *s.max - *s.min + 1 == static_cast<double>(v.size());
-    s.looksLikeId =
-        complete && whole && allDistinct && v.size() >= 2 && (run || idLikeName(c.name()));
+    const bool named = idLikeName(c.name());
+    const bool rowNames = first && rowNamesName(c.name());
+    s.looksLikeId = complete && whole && allDistinct && v.size() >= 2 && (run || named || rowNames);
+    if (s.looksLikeId)
+        s.idReason = "identifier: all distinct whole numbers " + formatNumber(*s.min) + ".." +
+                     formatNumber(*s.max) +
+                     (named ? ", and named like one"
+                      : run ? ", one per row"
+                            : ", in the first column under the name R or pandas give row names") +
+                     "; a record's label, not data about it";
     return distinct;
 }
 
@@ -94,11 +112,6 @@ std::size_t distinctTexts(const Column& c) {
     return seen.size();
 }
 
-std::string idReason(const ColumnSummary& s) {
-    return "identifier: all distinct whole numbers " + formatNumber(*s.min) + ".." +
-           formatNumber(*s.max) + (idLikeName(s.name) ? ", and named like one" : ", one per row") +
-           "; a record's label, not data about it";
-}
 
 // Three significant digits, whatever the process locale (the GUI sets one).
 std::string threeDigits(double v) {
@@ -145,7 +158,7 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
         switch (c.type()) {
             case ColumnType::Numeric:
             case ColumnType::Count:
-                distinct = summarizeNumbers(c, s);
+                distinct = summarizeNumbers(c, s, out.columns.empty());
                 break;
             case ColumnType::Categorical: {
                 std::vector<std::size_t> n(c.levels().size(), 0);
@@ -155,6 +168,12 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
                     s.levels.push_back({c.levels()[l].label, n[l]});
                     if (n[l] > 0) ++distinct;
                 }
+                // One level per row, none missing: labels, like mtcars' car names.
+                s.looksLikeId = c.size() >= 3 && distinct == c.size() && c.missingCount() == 0;
+                if (s.looksLikeId)
+                    s.idReason = "a different value in every row (" + std::to_string(distinct) +
+                                 " levels): a record's label, not data about it; as a predictor "
+                                 "it would single out every record";
                 break;
             }
             case ColumnType::Text:
@@ -177,7 +196,7 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
         const auto& s = out.columns[j];
         if (s.type != ColumnType::Numeric && s.type != ColumnType::Count) continue;
         if (s.looksLikeId) {
-            skippedIds.push_back("'" + s.name + "' was skipped: it is an " + idReason(s));
+            skippedIds.push_back("'" + s.name + "' was skipped: it is an " + s.idReason);
             continue;
         }
         if (exactDistinct[j] < 2) continue;
@@ -214,7 +233,7 @@ TableSummary summarize(const Table& table, const SummaryOptions& options) {
         if (s.type == ColumnType::Text)
             why = "free text is never used by a model";
         else if (s.looksLikeId)
-            why = idReason(s);
+            why = s.idReason;
         else if (s.missing == out.rows)
             why = "every value is missing";
         else if (distinct < 2)

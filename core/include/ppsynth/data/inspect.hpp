@@ -38,9 +38,12 @@ struct ColumnSummary {
     bool distinctCapped = false;
     // Categorical columns: every level in level order with its count (missing excluded).
     std::vector<LevelCount> levels;
-    // Complete, whole numbers, all distinct, and either a run like 1..n or named like an
-    // identifier (a word such as id, row, serial, record, respondent): a record's label.
+    // A record's label, not data about it: complete, whole numbers, all distinct, and either
+    // a run like 1..n, named like an identifier (a word such as id, row, serial, record,
+    // respondent) or the first column named as R and pandas name row names; or a categorical
+    // column with a different level in every row. idReason says which, for people.
     bool looksLikeId = false;
+    std::string idReason;
 };
 
 struct IgnoredColumn {
