@@ -186,11 +186,9 @@ class TstInspect : public QObject {
     // records: as a predictor it would give each record its own coefficient.
     void levelPerRowIsALabel() {
         Table t;
-        (void)t.addColumn(Column::categorical("model", {0, 1, 2, 3},
-                                              {{"a", "Mazda RX4"},
-                                               {"b", "Datsun 710"},
-                                               {"c", "Valiant"},
-                                               {"d", "Duster 360"}}));
+        (void)t.addColumn(Column::categorical(
+            "model", {0, 1, 2, 3},
+            {{"a", "Mazda RX4"}, {"b", "Datsun 710"}, {"c", "Valiant"}, {"d", "Duster 360"}}));
         (void)t.addColumn(Column::categorical("gear", {0, 1, 1, 0}, {{"3", "3"}, {"4", "4"}}));
         (void)t.addColumn(Column::numeric("mpg", {21, 22.8, 18.1, 14.3}));
         const auto s = summarize(t);

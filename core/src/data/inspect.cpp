@@ -35,10 +35,9 @@ std::vector<std::string> nameWords(const std::string& name) {
 // Named like a record identifier: a word such as id, row, serial, record or respondent.
 bool idLikeName(const std::string& name) {
     static const std::set<std::string> idWords = {
-        "id",        "row",    "rowid",    "rownum",     "rownames", "rowname",
-        "rownumber", "serial", "serialno", "record",     "recordid", "respondent",
-        "respid",    "index",  "obs",      "case",       "caseid",   "seqn",
-        "uid",       "uuid"};
+        "id",     "row",      "rowid",  "rownum",   "rownames",   "rowname", "rownumber",
+        "serial", "serialno", "record", "recordid", "respondent", "respid",  "index",
+        "obs",    "case",     "caseid", "seqn",     "uid",        "uuid"};
     const auto words = nameWords(name);
     return std::any_of(words.begin(), words.end(),
                        [](const std::string& w) { return idWords.count(w) > 0; });
@@ -111,7 +110,6 @@ std::size_t distinctTexts(const Column& c) {
         if (!c.isMissing(i)) seen.insert(c.texts()[i]);
     return seen.size();
 }
-
 
 // Three significant digits, whatever the process locale (the GUI sets one).
 std::string threeDigits(double v) {
