@@ -132,7 +132,11 @@ class TstInspect : public QObject {
         QTest::newRow("named id, gaps") << "person_id" << QVector<double>{101, 7, 55, 9} << true;
         QTest::newRow("camel ID") << "caseID" << QVector<double>{101, 7, 55, 9} << true;
         QTest::newRow("gaps, plain name") << "paid" << QVector<double>{101, 7, 55, 9} << false;
-        QTest::newRow("repeat") << "id" << QVector<double>{1, 2, 2, 3} << false;
+        // A household or person identifier repeats in a person-level or long file.
+        QTest::newRow("repeat") << "id" << QVector<double>{1, 2, 2, 3} << true;
+        QTest::newRow("household") << "HHID" << QVector<double>{9001, 9001, 9017, 9002} << true;
+        QTest::newRow("repeated index") << "index" << QVector<double>{1, 2, 2, 3} << false;
+        QTest::newRow("repeated record") << "record" << QVector<double>{1, 2, 2, 3} << false;
         QTest::newRow("fraction") << "id" << QVector<double>{1, 2, 3, 3.5} << false;
         // The words agencies name identifiers with.
         QTest::newRow("serial") << "SERIAL" << QVector<double>{9001, 9017, 9002, 9100} << true;
@@ -151,6 +155,12 @@ class TstInspect : public QObject {
         QTest::newRow("readr") << "...1" << QVector<double>{1, 1100, 7, 534} << true;
         QTest::newRow("pandas") << "Unnamed: 0" << QVector<double>{1, 1100, 7, 534} << true;
         QTest::newRow("X with decimals") << "X" << QVector<double>{1.5, 11, 7, 534} << false;
+        // R's make.unique ("7.1") and reshape ("1978.1") give row names with decimals.
+        QTest::newRow("make.unique") << "rownames" << QVector<double>{2, 7, 7.1, 160} << true;
+        QTest::newRow("reshape") << "column_1" << QVector<double>{1978.1, 1978.2, 2016.9} << true;
+        // "1.1" and "1.10" are two row names but one number.
+        QTest::newRow("1.1 and 1.10") << "rownames" << QVector<double>{1.1, 1.10, 1.2} << true;
+        QTest::newRow("unnamed, repeated") << "column_1" << QVector<double>{2, 7, 7, 160} << false;
     }
     void identifiers() {
         QFETCH(QString, name);
@@ -180,6 +190,24 @@ class TstInspect : public QObject {
                  std::string("identifier: all distinct whole numbers 1..1100, in the first column "
                              "under the name R or pandas give row names; a record's label, not "
                              "data about it"));
+        // Named like an identifier but not in the first column: the name is the reason.
+        Table n;
+        (void)n.addColumn(Column::numeric("wage", {5.1, 4.2, 5.1, 7.5}));
+        (void)n.addColumn(Column::numeric("rownames", {1, 1100, 7, 534}));
+        QVERIFY(summarize(n).roles.ignored[0].reason.find("named like one") != std::string::npos);
+    }
+
+    // Row names that are partly no numbers ("87a" beside 86 and 88) are still row names.
+    void rowNamesWithTextCells() {
+        Column names = Column::numeric("rownames", {86, 0, 88}, {0, 1, 0});
+        names.setUnreadCells({{1, "87a"}},
+                             "'f.csv' line 3, column 'rownames': '87a' is not a number");
+        Table t;
+        QVERIFY(t.addColumn(std::move(names)).isOk());
+        QVERIFY(t.addColumn(Column::numeric("area", {3.5, 1.25, 7.0})).isOk());
+        const auto s = summarize(t);
+        QVERIFY(col(s, "rownames").looksLikeId);
+        QCOMPARE(s.roles.target, std::string("area"));
     }
 
     // A categorical column with a different level in every row (mtcars' car names) labels the

@@ -43,11 +43,23 @@ bool idLikeName(const std::string& name) {
                        [](const std::string& w) { return idWords.count(w) > 0; });
 }
 
-// What a first column with no name of its own is called once a file has been through R
-// or pandas: R's write.csv writes its row names under an empty header ("column_1" here),
-// read.csv calls that column "X", readr "...1", pandas "Unnamed: 0".
-bool rowNamesName(const std::string& name) {
-    return name == "column_1" || name == "X" || name == "...1" || name == "Unnamed: 0";
+// Named like the identifier of a unit that may span rows: a household's persons, a person
+// measured again in a long file (hhid, person_id, SERIALNO in a person file).
+bool unitIdName(const std::string& name) {
+    static const std::set<std::string> unitWords = {"id",       "hhid",   "pid",    "hid",
+                                                    "personid", "caseid", "serial", "serialno",
+                                                    "respid",   "uid",    "uuid",   "seqn"};
+    const auto words = nameWords(name);
+    return std::any_of(words.begin(), words.end(),
+                       [](const std::string& w) { return unitWords.count(w) > 0; });
+}
+
+// The first column of an export that carries the row names: R's write.csv writes them
+// under an empty header ("column_1" here), readr's read_csv calls that column "...1",
+// pandas "Unnamed: 0", Rdatasets "rownames". Row names need not be whole numbers (R's
+// make.unique gives "7.1", reshape "1978.1") nor all numbers ("87a").
+bool exportRowNames(const std::string& name) {
+    return name == "column_1" || name == "...1" || name == "Unnamed: 0" || name == "rownames";
 }
 
 // Statistics of a numeric or count column; also returns the exact distinct count.
@@ -84,22 +96,39 @@ std::size_t summarizeNumbers(const Column& c, ColumnSummary& s, bool first) {
         if (m2 > 0) s.skewness = m3 / std::pow(m2, 1.5);
     }
     const auto distinct = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
-    // An identifier: complete, whole numbers, all distinct, and either a run like 1..n, a
-    // name that says so ("id", "person_id", "caseID") or the row names of an R or pandas
-    // export (a subset keeps its original row numbers, so they are no run).
+    // An identifier: complete, whole numbers, all distinct, and either a run like 1..n or a
+    // name that says so ("id", "person_id", "caseID"); or the row names of an R or pandas
+    // export in the first column (read.csv's "X" only when whole: X is also a variable's
+    // name), which are no run once a subset keeps the original row numbers.
     const bool whole = std::all_of(v.begin(), v.end(), [](double x) { return x == std::floor(x); });
-    const bool complete = v.size() == c.size();
     const bool allDistinct = distinct == v.size();
+    const bool complete = v.size() == c.size();
     const bool run = *s.max - *s.min + 1 == static_cast<double>(v.size());
     const bool named = idLikeName(c.name());
-    const bool rowNames = first && rowNamesName(c.name());
-    s.looksLikeId = complete && whole && allDistinct && v.size() >= 2 && (run || named || rowNames);
-    if (s.looksLikeId)
-        s.idReason = "identifier: all distinct whole numbers " + formatNumber(*s.min) + ".." +
+    // Row names "1.1" and "1.10" are one number: only an unnamed column (which a file without
+    // a header also gives) must be all distinct.
+    const bool rowNames = first && exportRowNames(c.name()) && v.size() >= 2 &&
+                          v.size() + c.unreadCells().size() == c.size() &&
+                          (allDistinct || c.name() != "column_1");
+    const bool unit = complete && whole && !allDistinct && unitIdName(c.name());
+    s.looksLikeId = rowNames || unit ||
+                    (complete && whole && allDistinct && v.size() >= 2 &&
+                     (run || named || (first && c.name() == "X")));
+    if (unit && !rowNames) {
+        s.idReason = "identifier: whole numbers " + formatNumber(*s.min) + ".." +
                      formatNumber(*s.max) +
-                     (named ? ", and named like one"
-                      : run ? ", one per row"
-                            : ", in the first column under the name R or pandas give row names") +
+                     " named like one, repeated across the rows of one unit (a household's "
+                     "persons, a person measured again); a label, not data about it";
+        return distinct;
+    }
+    if (s.looksLikeId)
+        s.idReason = "identifier: " + std::string(allDistinct ? "all distinct " : "") +
+                     (whole ? "whole numbers " : "values ") + formatNumber(*s.min) + ".." +
+                     formatNumber(*s.max) +
+                     (rowNames || !(named || run)
+                          ? ", in the first column under the name R or pandas give row names"
+                      : named ? ", and named like one"
+                              : ", one per row") +
                      "; a record's label, not data about it";
     return distinct;
 }
