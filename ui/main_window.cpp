@@ -218,7 +218,7 @@ void MainWindow::buildStatusBar() {
 void MainWindow::chooseFile() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open data or project"), lastDirectory(),
-        tr("Data files and projects (*.csv *.tsv *.txt *.sav *.zsav *.dta *.sas7bdat *.xpt "
+        tr("Data files and projects (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt "
            "*.ppsynth);;ppsynth projects (*.ppsynth);;All files (*)"));
     if (path.isEmpty()) return;
     rememberDirectory(QFileInfo(path).absolutePath());

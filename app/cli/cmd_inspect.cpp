@@ -169,7 +169,8 @@ const RegisterCommand registerInspect([](CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand(
         "inspect",
         "Show a data file's columns, types, missing values, statistics and suggested roles");
-    cmd->add_option("file", args->file, "Data file (.csv, .tsv, .txt, .sav, .dta, .sas7bdat, .xpt)")
+    cmd->add_option("file", args->file,
+                    "Data file (.csv, .tsv, .txt, .sav, .zsav, .por, .dta, .sas7bdat, .xpt)")
         ->required();
     cmd->add_flag("--json", args->json, "Print the summary as JSON");
     addReadFlags(cmd, args->read, "the file");

@@ -97,7 +97,7 @@ std::string slurp(const std::string& path) {
 }
 
 // Writes a file with ReadStat directly: `define` adds variables/labels, `rows` inserts them.
-enum class Kind { Sav, Dta, Xport, Sas7bdat };
+enum class Kind { Sav, Por, Dta, Xport, Sas7bdat };
 using Define = std::function<std::vector<readstat_variable_t*>(readstat_writer_t*)>;
 using Rows = std::function<void(readstat_writer_t*, const std::vector<readstat_variable_t*>&)>;
 
@@ -116,6 +116,9 @@ void writeWithReadStat(const std::string& path, Kind kind, long rowCount, const 
     switch (kind) {
         case Kind::Sav:
             e = readstat_begin_writing_sav(w, f, rowCount);
+            break;
+        case Kind::Por:
+            e = readstat_begin_writing_por(w, f, rowCount);
             break;
         case Kind::Dta:
             e = readstat_begin_writing_dta(w, f, rowCount);
@@ -507,6 +510,64 @@ class TstStatFiles : public QObject {
         const Column& code = t->column(2);
         QCOMPARE(code.levels(), (std::vector<Level>{{"A", "A"}, {"B", "B"}}));
         QCOMPARE(code.codes(), (std::vector<std::int32_t>{0, -1, 1, 0, -1, 1}));
+    }
+
+    // An SPSS portable file (.por) reads as the .sav with the same contents: value labels,
+    // user-missing codes, a date format, text.
+    void portableFileReadsLikeSav() {
+        const auto define = [](readstat_writer_t* w) {
+            readstat_label_set_t* ls = readstat_add_label_set(w, READSTAT_TYPE_DOUBLE, "ls");
+            readstat_label_double_value(ls, 1, "agree");
+            readstat_label_double_value(ls, 2, "disagree");
+            std::vector<readstat_variable_t*> v;
+            v.push_back(readstat_add_variable(w, "OPINION", READSTAT_TYPE_DOUBLE, 0));
+            readstat_variable_set_label_set(v[0], ls);
+            v.push_back(readstat_add_variable(w, "INCOME", READSTAT_TYPE_DOUBLE, 0));
+            check(readstat_variable_add_missing_double_value(v[1], -9));
+            v.push_back(readstat_add_variable(w, "BORN", READSTAT_TYPE_DOUBLE, 0));
+            readstat_variable_set_format(v[2], "DATE11");
+            v.push_back(readstat_add_variable(w, "REGION", READSTAT_TYPE_STRING, 8));
+            return v;
+        };
+        const auto rows = [](readstat_writer_t* w, const std::vector<readstat_variable_t*>& v) {
+            const double opinion[] = {1, 2, 2, 1};
+            const double income[] = {41250.5, -9, 1e6, 0.125};
+            const char* region[] = {"North", "South", "", "East"};
+            for (int r = 0; r < 4; ++r) {
+                check(readstat_begin_row(w));
+                check(readstat_insert_double_value(w, v[0], opinion[r]));
+                check(readstat_insert_double_value(w, v[1], income[r]));
+                check(readstat_insert_double_value(w, v[2], kSpss + 86400.0 * r));
+                check(readstat_insert_string_value(w, v[3], region[r]));
+                check(readstat_end_row(w));
+            }
+        };
+        const std::string sav = outPath("portable.sav"), por = outPath("portable.por");
+        writeWithReadStat(sav, Kind::Sav, 4, define, rows);
+        writeWithReadStat(por, Kind::Por, 4, define, rows);
+        auto a = readTable(sav);
+        auto b = readTable(por);
+        QVERIFY2(b.hasValue(), b.hasValue() ? "" : b.message().c_str());
+        QVERIFY(a.hasValue());
+        QCOMPARE(b->columnCount(), std::size_t{4});
+        for (std::size_t j = 0; j < 4; ++j) {
+            const Column &x = a->column(j), &y = b->column(j);
+            QCOMPARE(y.name(), x.name());
+            QCOMPARE_TYPE(y.type(), x.type());
+            QCOMPARE(y.missingMask(), x.missingMask());
+            if (x.type() == ColumnType::Categorical) {
+                QCOMPARE(y.levels(), x.levels());
+                QCOMPARE(y.codes(), x.codes());
+            } else if (x.type() == ColumnType::Text) {
+                QCOMPARE(y.texts(), x.texts());
+            } else {
+                for (std::size_t i = 0; i < x.size(); ++i)
+                    if (!x.isMissing(i)) QCOMPARE(y.value(i), x.value(i));
+            }
+        }
+        QCOMPARE(b->column(0).levels(), (std::vector<Level>{{"1", "agree"}, {"2", "disagree"}}));
+        QCOMPARE(b->column(1).missingMask(), (std::vector<std::uint8_t>{0, 1, 0, 0}));
+        QCOMPARE(b->column(1).value(3), 0.125);
     }
 
     // Stata's .a-.z are missing; a label on .a is no level.

@@ -29,7 +29,8 @@ std::optional<FileFormat> formatFromPath(const std::string& path) {
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (ext == ".csv" || ext == ".txt" || ext == ".tsv") return FileFormat::Csv;
-    if (ext == ".sav" || ext == ".zsav") return FileFormat::Sav;
+    // SPSS portable files (.por, older releases) read like .sav: same dates, labels, missing.
+    if (ext == ".sav" || ext == ".zsav" || ext == ".por") return FileFormat::Sav;
     if (ext == ".dta") return FileFormat::Dta;
     if (ext == ".sas7bdat") return FileFormat::Sas7bdat;
     if (ext == ".xpt") return FileFormat::Xpt;
@@ -42,9 +43,10 @@ Expected<Table> readTable(const std::string& path, const ReadOptions& options, R
         return Error{"'" + path + "' does not exist or is not a file"};
     auto format = formatFromPath(path);
     if (!format)
-        return Error{
-            "'" + path +
-            "': unknown file type; ppsynth reads .csv, .tsv, .txt, .sav, .dta, .sas7bdat and .xpt"};
+        return Error{"'" + path +
+                     "': unknown file type; ppsynth reads .csv, .tsv, .txt, .sav, .zsav, .por, "
+                     ".dta, .sas7bdat "
+                     "and .xpt"};
     auto table = *format == FileFormat::Csv ? detail::readCsv(path, options, report)
                                             : detail::readStatFile(path, *format, options, report);
     if (!table) return table;
