@@ -42,6 +42,12 @@ Expected<Table> readTable(const std::string& path, const ReadOptions& options, R
     if (!std::filesystem::is_regular_file(path, ec))
         return Error{"'" + path + "' does not exist or is not a file"};
     auto format = formatFromPath(path);
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!format && (ext == ".xlsx" || ext == ".xls" || ext == ".xlsm" || ext == ".ods"))
+        return Error{"'" + path +
+                     "' is a spreadsheet, which ppsynth does not read: save the sheet from Excel "
+                     "or LibreOffice as \"CSV UTF-8 (Comma delimited)\" and open the .csv file"};
     if (!format)
         return Error{"'" + path +
                      "': unknown file type; ppsynth reads .csv, .tsv, .txt, .sav, .zsav, .por, "
