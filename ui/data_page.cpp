@@ -127,9 +127,7 @@ void DataPage::setSuggestions(const data::SuggestedRoles& roles) {
     if (!predictors.isEmpty())
         lines << tr("Predictors: %1.").arg(predictors.join(QStringLiteral(", ")));
     for (const auto& i : roles.ignored)
-        lines << (i.reason.starts_with("identifier")
-                      ? tr("Ignored (identifier): %1: %2.").arg(q(i.name), q(i.reason))
-                      : tr("Ignored: %1: %2.").arg(q(i.name), q(i.reason)));
+        lines << tr("Ignored: %1 (%2).").arg(q(i.name), q(i.reason));
     suggestionsLabel_->setText(lines.join(QLatin1Char('\n')));
     suggestionsLabel_->setVisible(true);
     applySuggestions_->setVisible(!roles.target.empty());

@@ -228,9 +228,8 @@ class TstDesignUi : public QObject {
         auto* page = w.dataPage();
         const QString text = page->suggestionsLabel()->text();
         QVERIFY2(text.contains(QStringLiteral("Sensitive y: income.")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("Ignored (identifier): serial: identifier: all "
-                                              "distinct whole numbers 70001..70898, and named "
-                                              "like one")),
+        QVERIFY2(text.contains(QStringLiteral("Ignored: serial (identifier: all distinct "
+                                              "whole numbers 70001..70898, and named like one")),
                  qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("Transform of y: log-shift. 'income' is strongly "
                                               "right-skewed")),
