@@ -473,6 +473,39 @@ class TestMixtureGibbs : public QObject {
         }
     }
 
+    // Unweighted (alpha_i 0 or 1) the sweep keeps only the densities and weights current,
+    // not L and the responsibilities, since every block is accepted: the draws must be the
+    // same as the general sweep's, sweep after sweep (two groups on a slope and a dummy, a
+    // few records left out with weight 0, K = 5 so that components are born and emptied).
+    void unweightedShortcutChangesNoDraw() {
+        const int n = 120;
+        Eigen::MatrixXd X(n, 3);
+        Eigen::VectorXd y(n), alpha = Eigen::VectorXd::Ones(n);
+        Rng data = makeRng(31, 0, Purpose::Test);
+        for (int i = 0; i < n; ++i) {
+            const double x = detail::uniformOpen(data) * 2.0 - 1.0;
+            const bool group = i % 4 == 0;
+            X.row(i) << 1.0, x, group ? 1.0 : 0.0;
+            y(i) = (group ? 3.0 - 2.0 * x : 0.5 + x) + 0.3 * (detail::uniformOpen(data) - 0.5);
+            if (i % 17 == 0) alpha(i) = 0.0;
+        }
+        const auto model = mixture(X, y, 5, Priors{});
+        const NormalMixture& m = asMixture(model);
+        Rng init = makeRng(32, 0, Purpose::Test);
+        const Eigen::VectorXd q0 = model->initialPoint(init);
+        Eigen::VectorXd fast = q0, general = q0;
+        Rng r1 = makeRng(33, 0, Purpose::Test), r2 = makeRng(33, 0, Purpose::Test);
+        for (int sweep = 0; sweep < 300; ++sweep) {
+            detail::plainSweepShortcut = true;
+            QVERIFY(m.gibbsSweep(alpha, fast, r1, {}));
+            detail::plainSweepShortcut = false;
+            QVERIFY(m.gibbsSweep(alpha, general, r2, {}));
+            detail::plainSweepShortcut = true;
+            if (fast != general) QFAIL(qPrintable(QString("sweep %1 differs").arg(sweep)));
+        }
+        QVERIFY((fast - q0).cwiseAbs().maxCoeff() > 0.1);
+    }
+
     // The sweep polls its stop check between blocks (a cancel must not wait for a whole
     // sweep at large n) and, stopped, still leaves a valid state.
     void sweepPollsStopBetweenBlocks() {

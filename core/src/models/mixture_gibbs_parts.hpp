@@ -23,6 +23,10 @@ double logGammaVariate(double shape, Rng& rng);
 Eigen::ArrayXd logDirichletVariate(const Eigen::ArrayXd& shape, Rng& rng);
 // Accept with probability min(1, exp(logRatio)); never for -inf or NaN.
 bool acceptLog(double logRatio, Rng& rng);
+// The unweighted sweep's shortcut (every alpha_i 0 or 1: every block is accepted, so only the
+// densities and weights are kept current, not L and the responsibilities). On; tests turn it
+// off to show that it changes no draw.
+inline bool plainSweepShortcut = true;
 // log s for s ~ half-Student-t(df, 0, scale): a component's sigma from its prior.
 double logHalfTVariate(double df, double scale, Rng& rng);
 // beta ~ Normal(0, diag tau^2): a component's coefficients from their prior.
@@ -99,11 +103,13 @@ bool marginalWeights(const Eigen::VectorXd& alpha, double c, MixtureCache& cache
 // well in either regime. On income_survey (K = 20) the slowest tau_j had an integrated
 // autocorrelation time of 249 sweeps and log tau explained 38% of the total
 // log-likelihood's variance. Updates B, tau, the cache and lr (log r_{i z_i}) in place;
-// returns how many scales moved.
+// returns how many scales moved. keepCache = false (unweighted only, where every draw is
+// accepted) leaves the cache and lr as they were, stale: for a caller that reads neither
+// afterwards.
 int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::VectorXd& alpha,
                      const Labels& labels, const Eigen::VectorXd& logSigma, double tauDf,
                      double tauScale, Eigen::MatrixXd& B, Eigen::VectorXd& tau, MixtureCache& cache,
-                     Eigen::ArrayXd& lr, Rng& rng);
+                     Eigen::ArrayXd& lr, Rng& rng, bool keepCache = true);
 
 // A component's sufficient statistics over a set of records (A = diag(alpha)).
 struct ComponentStats {

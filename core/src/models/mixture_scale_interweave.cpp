@@ -23,7 +23,7 @@ namespace ppsynth::models::detail {
 int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::VectorXd& alpha,
                      const Labels& labels, const Eigen::VectorXd& logSigma, double tauDf,
                      double tauScale, Eigen::MatrixXd& B, Eigen::VectorXd& tau, MixtureCache& cache,
-                     Eigen::ArrayXd& lr, Rng& rng) {
+                     Eigen::ArrayXd& lr, Rng& rng, bool keepCache) {
     const Eigen::Index n = y.size(), p = B.rows(), K = B.cols();
     // Unweighted (every alpha_i 0 or 1) every draw is accepted, so only the labelled
     // component's linear predictor is needed along the way, and every density is recomputed
@@ -116,6 +116,7 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
         ++moved;
     }
     if (moved == 0) return 0;
+    if (!fractional && !keepCache) return moved;
     if (!fractional) {
         X.times(B, means);
         D.resize(n, K);

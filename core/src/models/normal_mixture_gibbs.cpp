@@ -60,6 +60,22 @@ double augmentedLogRatio(const Labels& labels, const Eigen::VectorXd& alpha,
     return sum;
 }
 
+// With every alpha_i 0 or 1: whether the general sweep would refuse component k's proposed
+// densities Dk, its ratio on the extended target being -inf or NaN instead of 1. That happens
+// where a labelled record's new log responsibility is not finite: Dk is NaN or +inf there, or
+// -inf for a record labelled k.
+bool plainRefuses(const Labels& labels, Eigen::Index k, const Eigen::ArrayXd& Dk) {
+    for (Eigen::Index i = 0; i < Dk.size(); ++i) {
+        const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
+        if (zi < 0) continue;
+        const double d = Dk(i);
+        if (std::isnan(d) || d == std::numeric_limits<double>::infinity() ||
+            (zi == k && d == kNegInf))
+            return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q, Rng& rng,
@@ -91,12 +107,25 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
                                       cache, labels};
         for (int t = 0; t < kSplitMergeTries; ++t) (void)splitMerge(alpha, state, rng);
     }
+    // Unweighted (every alpha_i 0 or 1) the ratio on the extended target is 1: every block is
+    // plain Gibbs and is accepted, so only the densities and weights are kept current from
+    // here on, not L and the labels' responsibilities (a log-sum-exp over n x K terms per
+    // block, a third of the sweep). A block is still refused where the general ratio would
+    // not be finite (plainRefuses). tst_mixture_gibbs checks that the draws are the same.
+    const bool plain =
+        detail::plainSweepShortcut && !((alpha.array() > 0.0) && (alpha.array() < 1.0)).any();
+    const double xMax = plain ? X_->dense().cwiseAbs().maxCoeff() : 0.0;
     Eigen::ArrayXd lr, lrNext, L;
-    detail::labelLogResponsibilities(labels, cache, lr);
+    if (!plain) detail::labelLogResponsibilities(labels, cache, lr);
     auto uniform = [&rng] { return uniformOpen(rng); };
 
     // Proposal for component k (its log densities Dk): accept on the extended target.
     auto tryComponent = [&](Eigen::Index k, const Eigen::ArrayXd& Dk) {
+        if (plain) {
+            if (plainRefuses(labels, k, Dk)) return false;
+            cache.setDensities(k, Dk);
+            return true;
+        }
         detail::MixtureCache::candidate(cache.focusedRest(), 0.0, Dk, cache.logWeights()(k), L);
         lrNext = lr;
         for (Eigen::Index i = 0; i < n; ++i) {
@@ -116,7 +145,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     for (Eigen::Index k = 0; k < K && !stopped(); ++k) {
         if (!labels.occupied(k)) continue;
         const auto& members = labels.members[static_cast<std::size_t>(k)];
-        cache.focus(k);
+        if (!plain) cache.focus(k);
         const detail::ComponentStats stats = detail::componentStats(*X_, y_, alpha, members);
         // sigma_k from its conditional with beta_k integrated out, then beta_k given it: one
         // joint proposal (a small component's beta and sigma are strongly coupled).
@@ -168,37 +197,66 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
             }
         Eigen::MatrixXd Bnext = B;
         Eigen::VectorXd lsNext = ls;
-        Eigen::ArrayXXd Dnext = cache.densities();
         for (Eigen::Index k = 0; k < K; ++k) {
             if (labels.occupied(k)) continue;
             Bnext.col(k) = detail::priorCoefficients(tauNext, rng);
             if (!priors_.fixedSigma)
                 lsNext(k) = detail::logHalfTVariate(priors_.sigmaDf, priors_.sigmaScale, rng);
-            X_->times(Bnext.col(k), meanK);
-            Dnext.col(k) = normalLogDensities(y_, meanK, lsNext(k));
         }
-        detail::MixtureCache next(std::move(Dnext), cache.logWeights());
-        detail::labelLogResponsibilities(labels, next, lrNext);
-        if (lsNext.allFinite() && acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
-            cache = std::move(next);
-            lr.swap(lrNext);
-            B = Bnext;
-            ls = lsNext;
-            tau = tauNext;
+        // The empty components' new densities: the general ratio needs them; unweighted only
+        // their refusal does (a NaN density, which needs a NaN or overflowing x_i' beta_k:
+        // when |x_ij| sum_j |beta_kj| stays finite none can occur and they are not computed).
+        Eigen::ArrayXXd Dnext;
+        if (!plain) Dnext = cache.densities();
+        bool refused = plain && !lsNext.allFinite();
+        for (Eigen::Index k = 0; k < K && !refused; ++k) {
+            if (labels.occupied(k)) continue;
+            if (plain && Bnext.col(k).allFinite() &&
+                xMax * Bnext.col(k).cwiseAbs().sum() < std::numeric_limits<double>::max())
+                continue;
+            X_->times(Bnext.col(k), meanK);
+            const Eigen::ArrayXd Dk = normalLogDensities(y_, meanK, lsNext(k));
+            if (plain)
+                refused = plainRefuses(labels, k, Dk);
+            else
+                Dnext.col(k) = Dk;
+        }
+        if (plain) {
+            // Only empty components changed, and nothing later in the sweep reads their
+            // densities, which are left stale.
+            if (!refused) {
+                B = Bnext;
+                ls = lsNext;
+                tau = tauNext;
+            }
+        } else {
+            detail::MixtureCache next(std::move(Dnext), cache.logWeights());
+            detail::labelLogResponsibilities(labels, next, lrNext);
+            if (lsNext.allFinite() &&
+                acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
+                cache = std::move(next);
+                lr.swap(lrNext);
+                B = Bnext;
+                ls = lsNext;
+                tau = tauNext;
+            }
         }
     }
 
-    // (d') tau again, non-centred (interweaving with (d)).
+    // (d') tau again, non-centred (interweaving with (d)). Unweighted, the densities it
+    // changes are not read again in this sweep and are left stale.
     if (!priors_.fixedTau && !stopped())
         (void)detail::noncentredScales(*X_, y_, alpha, labels, ls, priors_.tauDf, priors_.tauScale,
-                                       B, tau, cache, lr, rng);
+                                       B, tau, cache, lr, rng, !plain);
 
     // (c) The weights given the labels: Dirichlet(c + N_k), N_k the weighted counts.
     const double Kd = static_cast<double>(K);
     if (K > 1 && !stopped()) {
         const double c = std::exp(g) / Kd;
         const Eigen::ArrayXd logPi = detail::logDirichletVariate(c + labels.count, rng);
-        if (logPi.allFinite()) {
+        if (plain && logPi.allFinite()) {
+            cache.setWeights(logPi);
+        } else if (logPi.allFinite()) {
             detail::MixtureCache next(cache.densities(), logPi);
             detail::labelLogResponsibilities(labels, next, lrNext);
             if (acceptLog(augmentedLogRatio(labels, alpha, lrNext, lr), rng)) {
