@@ -204,14 +204,15 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
                 lsNext(k) = detail::logHalfTVariate(priors_.sigmaDf, priors_.sigmaScale, rng);
         }
         // The empty components' new densities: the general ratio needs them; unweighted only
-        // their refusal does (a NaN density, which needs a NaN or overflowing x_i' beta_k:
-        // when |x_ij| sum_j |beta_kj| stays finite none can occur and they are not computed).
+        // their refusal does (a NaN density, which needs a NaN or overflowing x_i' beta_k or
+        // an overflowing 1 / sigma_k: when |x_ij| sum_j |beta_kj| and both sigma_k and its
+        // inverse stay finite none can occur, and they are not computed).
         Eigen::ArrayXXd Dnext;
         if (!plain) Dnext = cache.densities();
         bool refused = plain && !lsNext.allFinite();
         for (Eigen::Index k = 0; k < K && !refused; ++k) {
             if (labels.occupied(k)) continue;
-            if (plain && Bnext.col(k).allFinite() &&
+            if (plain && Bnext.col(k).allFinite() && std::abs(lsNext(k)) < 700.0 &&
                 xMax * Bnext.col(k).cwiseAbs().sum() < std::numeric_limits<double>::max())
                 continue;
             X_->times(Bnext.col(k), meanK);
