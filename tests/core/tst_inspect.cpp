@@ -284,6 +284,13 @@ class TstInspect : public QObject {
                                    << "";
         QTest::newRow("max 50 x median") << oneOutlier << "log"
                                          << "times its median";
+        // pyreadstat's sample_large.sav: symmetric around a median of 0.5, so its maximum is
+        // 2000 times the median; skewness 0, nothing to transform.
+        QVector<double> aroundZero;
+        for (int i = 0; i < 200; ++i)
+            aroundZero << std::vector<double>{-1000.3, -1.4, 0.5, 1.1, 1000.3}[i % 5];
+        QTest::newRow("symmetric, median near 0") << aroundZero << ""
+                                                  << "";
     }
     void suggestedTransform() {
         QFETCH(QVector<double>, values);

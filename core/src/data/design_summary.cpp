@@ -1,6 +1,6 @@
 #include "ppsynth/data/design_summary.hpp"
 
-#include <charconv>
+#include "ppsynth/data/number_format.hpp"
 
 namespace ppsynth::data {
 
@@ -8,13 +8,6 @@ namespace {
 
 std::string plural(std::size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// Four significant digits: a person's reading of a mean or sd (run.json keeps them exact).
-std::string readable(double v) {
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
-    return std::string(buf, r.ptr);
 }
 
 std::string columnList(const std::vector<std::string>& names, std::size_t maxNames) {
@@ -29,7 +22,8 @@ std::string columnList(const std::vector<std::string>& names, std::size_t maxNam
 std::string targetPhrase(const DesignSummary& d) {
     std::string t = "'" + d.target + "'";
     if (d.transform == "none") return t + " as it is";
-    if (d.transform == "log-shift") return t + " transformed by log(y + " + readable(d.shift) + ")";
+    if (d.transform == "log-shift")
+        return t + " transformed by log(y + " + formatSignificant(d.shift, 4) + ")";
     return t + " transformed by " + d.transform;
 }
 
@@ -82,8 +76,8 @@ std::vector<std::string> describeDesign(const DesignSummary& d, std::size_t maxN
         if (p.type == "categorical")
             line += std::to_string(p.levels) + " levels, reference '" + p.reference + "', ";
         else
-            line += "standardized with mean " + readable(p.mean.value_or(0.0)) + ", sd " +
-                    readable(p.sd.value_or(1.0)) + ", ";
+            line += "standardized with mean " + formatSignificant(p.mean.value_or(0.0), 4) +
+                    ", sd " + formatSignificant(p.sd.value_or(1.0), 4) + ", ";
         line +=
             plural(p.columns.size(), "column", "columns") + ": " + columnList(p.columns, maxNames);
         lines.push_back(std::move(line));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -140,24 +139,20 @@ std::size_t distinctTexts(const Column& c) {
     return seen.size();
 }
 
-// Three significant digits, whatever the process locale (the GUI sets one).
-std::string threeDigits(double v) {
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3);
-    return std::string(buf, r.ptr);
-}
-
 // SuggestedRoles::transform for the chosen target.
 void suggestTransform(const ColumnSummary& s, SuggestedRoles& r) {
     if (!s.median || !s.max || !s.min || !(*s.median > 0)) return;
     const double ratio = *s.max / *s.median;
     const bool skewed = s.skewness && *s.skewness > kSkewnessForTransform;
-    if (!skewed && !(ratio > kMaxOverMedianForTransform)) return;
+    // The maximum against the median only where the values lean right: around a median near
+    // zero a symmetric column (-1000 .. 1000) has any ratio.
+    const bool leansRight = !s.skewness || *s.skewness > kSkewnessForRatio;
+    if (!skewed && !(ratio > kMaxOverMedianForTransform && leansRight)) return;
     const bool positive = *s.min > 0;
     r.transform = positive ? "log" : "log-shift";
     std::string why = "'" + s.name + "' is strongly right-skewed (";
-    if (s.skewness) why += "skewness " + threeDigits(*s.skewness) + "; ";
-    why += "its maximum is " + threeDigits(ratio) +
+    if (s.skewness) why += "skewness " + formatSignificant(*s.skewness, 3) + "; ";
+    why += "its maximum is " + formatSignificant(ratio, 3) +
            " times its median): a normal model of y itself would spread the synthetic values "
            "far below the data, negative ones included; ";
     why += positive ? "log models log(y) instead (every value is positive)"

@@ -40,6 +40,12 @@ std::optional<double> parseNonFinite(std::string_view s) {
     return std::nullopt;
 }
 
+std::string formatSignificant(double v, int digits) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
+    return std::string(buf, r.ptr);
+}
+
 std::string formatNumber(double v) {
     if (std::isnan(v)) return "NaN";
     char buf[64];

@@ -59,9 +59,9 @@ struct SuggestedRoles {
     std::string knownNote;
     std::vector<IgnoredColumn> ignored;
     // A positive, strongly right-skewed target (an income: skewness above 2, or a maximum
-    // more than 20 times the median): the transform the continuous models should use, "log",
-    // or "log-shift" when it has zeros or negative values; empty when none is needed. The
-    // reason says why, and names the normal mixture as the other remedy.
+    // more than 20 times the median with a skewness above 1): the transform the continuous models
+    // should use, "log", or "log-shift" when it has zeros or negative values; empty when none is
+    // needed. The reason says why, and names the normal mixture as the other remedy.
     std::string transform;
     std::string transformReason;
 };
@@ -69,6 +69,7 @@ struct SuggestedRoles {
 // The thresholds of SuggestedRoles::transform.
 inline constexpr double kSkewnessForTransform = 2.0;
 inline constexpr double kMaxOverMedianForTransform = 20.0;
+inline constexpr double kSkewnessForRatio = 1.0;  // the ratio counts only above this skewness
 
 struct TableSummary {
     std::size_t rows = 0;

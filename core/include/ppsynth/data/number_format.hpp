@@ -20,4 +20,8 @@ std::optional<double> parseNonFinite(std::string_view text);
 // Shortest text that parses back to exactly `v`; integers print without a decimal point.
 std::string formatNumber(double v);
 
+// `digits` significant digits (C's %g), whatever the process locale: for messages a person
+// reads, where the files keep the exact value.
+std::string formatSignificant(double v, int digits);
+
 }  // namespace ppsynth::data
