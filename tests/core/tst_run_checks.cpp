@@ -216,6 +216,55 @@ class TstRunChecks : public QObject {
                              "gained)"));
     }
 
+    // Synthetic values below zero where no confidential value is: counted over every dataset,
+    // with the lowest and the remedy that fits the transform.
+    void negativeSyntheticValues() {
+        study::SynthesizerConfig lw;
+        lw.name = "LW";
+        lw.scheme = study::Scheme::Lipschitz;
+        const Eigen::VectorXd positive = Eigen::Vector3d(1, 5, 9);
+        const std::vector<std::vector<double>> synthetic{{2, -0.5, 3}, {-2.25, 4, 1}};
+        auto w = study::negativeValuesWarning(lw, "wage", "none", positive, synthetic);
+        QVERIFY(w);
+        QCOMPARE(*w, std::string("synthesizer 'LW' (lipschitz): 2 of its 6 synthetic values of "
+                                 "'wage' are negative (the lowest -2.25), while no confidential "
+                                 "value is: the model spreads y below zero. Model log(y) (the log "
+                                 "transform), or use the normal mixture, to keep synthetic values "
+                                 "where the data are"));
+        const Eigen::VectorXd withZero = Eigen::Vector3d(0, 5, 9);
+        w = study::negativeValuesWarning(lw, "wage", "none", withZero, synthetic);
+        QVERIFY(w && w->find("log(y + s) (the log-shift transform)") != std::string::npos);
+        w = study::negativeValuesWarning(lw, "wage", "log-shift", withZero, synthetic);
+        QVERIFY(w && w->ends_with("exp(z) - s, reaches down to -s = -1"));
+        // A confidential value below zero, or none synthetic: nothing to say.
+        const Eigen::VectorXd loss = Eigen::Vector3d(-3, 5, 9);
+        QVERIFY(!study::negativeValuesWarning(lw, "wage", "none", loss, synthetic));
+        QVERIFY(!study::negativeValuesWarning(lw, "wage", "none", positive, {{1, 2, 3}}));
+    }
+
+    // End to end: a normal model of a skewed positive y (no transform) draws values below
+    // zero, and the run says so for each synthesizer that does.
+    void negativeSyntheticValuesInTheRun() {
+        std::vector<double> y;
+        for (int i = 0; i < 200; ++i) y.push_back(0.2 + 0.05 * i * (i % 7));  // 0.2 .. 59.9
+        data::Table t;
+        QVERIFY(t.addColumn(data::Column::numeric("income", y)).isOk());
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "income.csv", "target": "income"},
+          "model": {"family": "normal"},
+          "mcmc": {"chains": 2, "warmup": 100, "draws": 100, "seed": 3},
+          "synthesis": {"m": 2},
+          "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}]})");
+        QVERIFY2(c, c ? "" : c.message().c_str());
+        auto r = study::runStudy(*c, t);
+        QVERIFY2(r, r ? "" : r.message().c_str());
+        QCOMPARE(r->warnings.size(), std::size_t{1});
+        QVERIFY2(r->warnings[0].starts_with("synthesizer 'Unweighted' (unweighted): ") &&
+                     r->warnings[0].find("synthetic values of 'income' are negative") !=
+                         std::string::npos,
+                 r->warnings[0].c_str());
+    }
+
     // The design reaches the caller before the first fit and run.json keeps it.
     void designInRunJson() {
         auto c =

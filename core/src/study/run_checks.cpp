@@ -131,4 +131,35 @@ std::optional<std::string> weightsWarning(const SynthesizerConfig& s,
            (usesCG(weightShape(s)) ? "; lower g below 1 or c (" + knobs(s) + ")" : std::string());
 }
 
+std::optional<std::string> negativeValuesWarning(
+    const SynthesizerConfig& s, const std::string& target, const std::string& transform,
+    const Eigen::VectorXd& original, const std::vector<std::vector<double>>& synthetic) {
+    if (original.size() == 0 || !(original.minCoeff() >= 0.0)) return std::nullopt;
+    std::size_t negative = 0, all = 0;
+    double lowest = 0.0;
+    for (const auto& dataset : synthetic)
+        for (const double v : dataset) {
+            ++all;
+            if (v < 0.0) {
+                ++negative;
+                lowest = std::min(lowest, v);
+            }
+        }
+    if (negative == 0) return std::nullopt;
+    const bool zeros = original.minCoeff() == 0.0;
+    const std::string what = who(s) + ": " + std::to_string(negative) + " of its " +
+                             std::to_string(all) + " synthetic values of '" + target +
+                             "' are negative (the lowest " + data::formatSignificant(lowest, 4) +
+                             "), while no confidential value is";
+    if (transform == "log-shift")
+        return what +
+               ": the log-shift transform's back-transform, exp(z) - s, reaches down to "
+               "-s = " +
+               data::formatNumber(original.minCoeff() - 1.0) +
+               (zeros ? "" : "; every value is positive, so the log transform would not");
+    return what + ": the model spreads y below zero. Model " +
+           (zeros ? "log(y + s) (the log-shift transform)" : "log(y) (the log transform)") +
+           ", or use the normal mixture, to keep synthetic values where the data are";
+}
+
 }  // namespace ppsynth::study

@@ -41,4 +41,16 @@ Status refuseZeroWeights(const SynthesizerConfig& synthesizer, const Eigen::Vect
 std::optional<std::string> weightsWarning(const SynthesizerConfig& synthesizer,
                                           const Eigen::VectorXd& alpha);
 
+// Warned, once a synthesizer's datasets are drawn: synthetic values of the sensitive variable
+// below zero when no confidential value is (a wage, an income of a population without
+// losses): a normal model of y itself spreads below zero, which data users notice at once.
+// The message says how many, the lowest, and the remedies (the log transform, log-shift with
+// zeros, or the mixture; with log-shift already, that its back-transform exp(z) - s reaches
+// down to -s). `original` and `synthetic` on the original scale.
+std::optional<std::string> negativeValuesWarning(const SynthesizerConfig& synthesizer,
+                                                 const std::string& target,
+                                                 const std::string& transform,
+                                                 const Eigen::VectorXd& original,
+                                                 const std::vector<std::vector<double>>& synthetic);
+
 }  // namespace ppsynth::study
