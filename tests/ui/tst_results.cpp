@@ -435,9 +435,17 @@ class TstResults : public QObject {
         QCOMPARE(QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts)[1],
                  lines[1]);
         QVERIFY(card.warningsLabel()->text().contains(QStringLiteral("divergence")));
+        copy.warnings.push_back(
+            "synthesizer 'LW' (lipschitz): 3 of its 20 synthetic values of "
+            "'income' are negative (the lowest -2), while no confidential "
+            "value is");
         ResultsPage page;
         page.showRun(std::move(copy));
         QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("warning")));
+        // The run's own warnings are on the Summary too, where a synthesizer is chosen.
+        QVERIFY2(page.summaryLabel()->text().contains(
+                     QStringLiteral("3 of its 20 synthetic values of 'income' are negative")),
+                 qPrintable(page.summaryLabel()->text()));
     }
 
     // The header names the model as the Model page does ("Normal mixture regression

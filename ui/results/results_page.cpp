@@ -378,6 +378,10 @@ void ResultsPage::ensureBuilt(const QString& tab) {
                        "Diagnostics before trusting these numbers.</p>")
                         .arg(warnings);
         }
+        // The run's own warnings (settings, data, synthetic values below zero), also here
+        // where a synthesizer is chosen for release, not only on the Run page.
+        for (const auto& w : r.warnings)
+            text += QStringLiteral("<p style='color:#8a4b00'>⚠ %1</p>").arg(q(w).toHtmlEscaped());
         summary_->setText(text);
         if (QGridLayout* g = grid(tab)) {
             summary_->show();
