@@ -34,6 +34,7 @@ Q_DECLARE_METATYPE(ppsynth::data::FileFormat)
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::size_t kRows = 12;
 
 fs::path outputDir(const std::string& sub) {
@@ -348,6 +349,31 @@ class TstRelease : public QObject {
         }
     }
 
+    // R's names ("visits.per.year") are no Stata names: the .dta files name the column as
+    // Stata accepts it, the .csv and .sav keep it, and the manifest and README say so.
+    void namesAFormatRefusesAreChanged() {
+        ReleaseRequest r = makeRequest(1, {FileFormat::Csv, FileFormat::Sav, FileFormat::Dta});
+        r.datasets[0].column(2).setName("visits.per.year");
+        r.releasedColumns = {"income", "age", "region", "visits.per.year"};
+        const fs::path bundle = outputDir("renamed") / "bundle";
+        const Status s = writeReleaseBundle(r, bundle.string());
+        QVERIFY2(s.isOk(), s.message().c_str());
+        auto dta = readTable((bundle / "data" / datasetFileName(0, 1, FileFormat::Dta)).string());
+        auto sav = readTable((bundle / "data" / datasetFileName(0, 1, FileFormat::Sav)).string());
+        QVERIFY(dta.hasValue() && sav.hasValue());
+        QCOMPARE(dta->column(3).name(), std::string("visits_per_year"));
+        QCOMPARE(sav->column(3).name(), std::string("visits.per.year"));
+        for (std::size_t i = 0; i < kRows; ++i)
+            QCOMPARE(dta->column(3).value(i), r.datasets[0].column(2).value(i));
+        const auto manifest = nlohmann::json::parse(test::slurp(bundle / "manifest.json"));
+        QCOMPARE(manifest["data"]["renamed_columns"].dump(),
+                 std::string(R"({"dta":{"visits.per.year":"visits_per_year"}})"));
+        QVERIFY(test::slurp(bundle / "README.txt")
+                    .find("In the Stata (.dta) files some columns have other names, as that "
+                          "format requires: visits.per.year is visits_per_year.") !=
+                std::string::npos);
+    }
+
     // Dates read from SPSS (seconds since 14 October 1582, DATE11) stay dates in a run's
     // synthetic tables, the synthetic target's as much as a predictor's, and in a bundle's
     // .sav (as they were) and .dta (days since 1960, %td).
@@ -658,13 +684,13 @@ class TstRelease : public QObject {
     // made for the bundle are removed, and an existing bundle survives.
     void failedExport() {
         const fs::path dir = outputDir("failed");
+        // An infinite value: CSV writes it, Stata has no such number.
         ReleaseRequest r = makeRequest(2, {FileFormat::Csv, FileFormat::Dta});
         for (auto& t : r.datasets) {
-            Column age = *t.find("age");
-            age.setName("first name");
-            QVERIFY(t.replaceColumn(*t.indexOf("age"), age).isOk());
+            std::vector<double> v;
+            for (std::size_t i = 0; i < kRows; ++i) v.push_back(i == 0 ? kInf : 1.0 + i);
+            QVERIFY(t.replaceColumn(*t.indexOf("age"), Column::numeric("age", v)).isOk());
         }
-        r.releasedColumns[1] = "first name";
         int calls = 0;
         ReleaseOptions o;
         o.progress = [&](const Progress&) {
@@ -676,7 +702,7 @@ class TstRelease : public QObject {
         QVERIFY(!s.isOk());
         QCOMPARE(calls, 2);  // csv written, dta refused
         QVERIFY2(contains(s.message(), "synthetic dataset 1: '" + bundle.string() +
-                                           "/data/synthetic_01.dta': column 'first name'"),
+                                           "/data/synthetic_01.dta': column 'age' row 1"),
                  s.message().c_str());
         QVERIFY2(!contains(s.message(), ".tmp-"), s.message().c_str());
         QVERIFY(!fs::exists(dir / "new"));

@@ -512,6 +512,26 @@ class TstStatFiles : public QObject {
         QCOMPARE(code.codes(), (std::vector<std::int32_t>{0, -1, 1, 0, -1, 1}));
     }
 
+    // Names a format refuses become names it accepts, as pandas' to_stata makes them; valid
+    // names stay; the results are unique (SPSS ignoring case) and within the length limit.
+    void variableNamesForAFormat() {
+        const std::vector<std::string> names = {
+            "Sepal.Length", "Sepal_Length", "2nd wave", "if", "x.", std::string(40, 'a'), "Größe"};
+        const auto dta = statVariableNames(names, FileFormat::Dta);
+        QCOMPARE(dta, (std::vector<std::string>{"Sepal_Length_2", "Sepal_Length", "_2nd_wave",
+                                                "if_", "x_", std::string(32, 'a'), "Gr__e"}));
+        const auto sav = statVariableNames(names, FileFormat::Sav);
+        QCOMPARE(sav, (std::vector<std::string>{"Sepal.Length", "Sepal_Length", "v2nd_wave", "if",
+                                                "x_", std::string(40, 'a'), "Größe"}));
+        QCOMPARE(statVariableNames({"A", "a.", "a_"}, FileFormat::Sav),
+                 (std::vector<std::string>{"A", "a__2", "a_"}));
+        QCOMPARE(statVariableNames({"a b"}, FileFormat::Csv), (std::vector<std::string>{"a b"}));
+        // Every name given is one the writer accepts.
+        Table t;
+        for (const auto& n : dta) QVERIFY(t.addColumn(Column::numeric(n, {1.0})).isOk());
+        QVERIFY(writeTable(t, outPath("renamed.dta")).isOk());
+    }
+
     // An SPSS portable file (.por) reads as the .sav with the same contents: value labels,
     // user-missing codes, a date format, text.
     void portableFileReadsLikeSav() {

@@ -114,6 +114,37 @@ std::string spssNameProblem(const std::string& name) {
     return {};
 }
 
+// A name for `name` that the format's rule accepts, before making names unique.
+std::string acceptedName(const std::string& name, bool sav) {
+    const std::size_t limit = sav ? 64 : 32;
+    std::string out;
+    for (char ch : name) {
+        const bool high = static_cast<unsigned char>(ch) >= 0x80;
+        // One '_' for a character Stata refuses, not one per byte of it.
+        if (!sav && (static_cast<unsigned char>(ch) & 0xC0) == 0x80) continue;
+        const bool ok = isAsciiLetter(ch) || isAsciiDigit(ch) || ch == '_' ||
+                        (sav && (high || ch == '.' || ch == '$' || ch == '#' || ch == '@'));
+        out += ok ? ch : '_';
+    }
+    if (out.empty()) out = "v";
+    const char first = out.front();
+    if (sav && !(static_cast<unsigned char>(first) >= 0x80 || isAsciiLetter(first) || first == '@'))
+        out = "v" + out;
+    if (!sav && isAsciiDigit(first)) out = "_" + out;
+    // Cut at the limit, never inside a UTF-8 sequence.
+    if (out.size() > limit) {
+        std::size_t cut = limit;
+        while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+        out.resize(cut);
+    }
+    if (sav && out.back() == '.') out.back() = '_';
+    const auto problem = [&](const std::string& n) {
+        return sav ? spssNameProblem(n) : stataNameProblem(n);
+    };
+    if (!problem(out).empty() && out.size() < limit) out += "_";  // a reserved word
+    return out;
+}
+
 // The level values as codes when they already are: whole numbers in canonical text,
 // ascending (so reading back, which orders levels by code, keeps the order), in range.
 std::vector<std::int32_t> ownCodes(const Column& c) {
@@ -342,3 +373,35 @@ Status writeStatFile(const Table& table, const std::string& path, FileFormat for
 }
 
 }  // namespace ppsynth::data::detail
+
+namespace ppsynth::data {
+
+std::vector<std::string> statVariableNames(const std::vector<std::string>& names,
+                                           FileFormat format) {
+    if (format != FileFormat::Sav && format != FileFormat::Dta) return names;
+    const bool sav = format == FileFormat::Sav;
+    const std::size_t limit = sav ? 64 : 32;
+    const auto key = [&](const std::string& n) { return sav ? detail::lower(n) : n; };
+    std::set<std::string> taken;
+    for (const auto& n : names)
+        if ((sav ? detail::spssNameProblem(n) : detail::stataNameProblem(n)).empty())
+            taken.insert(key(n));
+    std::vector<std::string> out;
+    std::set<std::string> used;
+    for (const auto& n : names) {
+        const bool valid = (sav ? detail::spssNameProblem(n) : detail::stataNameProblem(n)).empty();
+        std::string name = valid ? n : detail::acceptedName(n, sav);
+        // Unique among the names kept and those given before; valid names keep theirs.
+        for (int k = 2; !valid && (taken.count(key(name)) || used.count(key(name))); ++k) {
+            const std::string suffix = "_" + std::to_string(k);
+            std::string base = detail::acceptedName(n, sav);
+            base.resize(std::min(base.size(), limit - suffix.size()));
+            name = base + suffix;
+        }
+        used.insert(key(name));
+        out.push_back(name);
+    }
+    return out;
+}
+
+}  // namespace ppsynth::data

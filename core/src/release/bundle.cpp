@@ -147,6 +147,17 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
             facts.predictors.push_back(c);
     for (auto f : request.formats) facts.formats.emplace_back(data::toString(f));
 
+    // Names a format does not accept are changed in its files and listed (manifest, README).
+    std::map<data::FileFormat, std::vector<std::string>> formatNames;
+    for (auto format : request.formats) {
+        const auto names = data::statVariableNames(request.releasedColumns, format);
+        formatNames[format] = names;
+        for (std::size_t c = 0; c < names.size(); ++c)
+            if (names[c] != request.releasedColumns[c])
+                facts.renamed[std::string(data::toString(format))].emplace_back(
+                    request.releasedColumns[c], names[c]);
+    }
+
     for (std::size_t l = 0; l < m; ++l) {
         const data::Table table = releasedTable(request.datasets[l], request.releasedColumns);
         for (auto format : request.formats) {
@@ -154,7 +165,11 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
             const std::string name = "data/" + datasetFileName(l, m, format);
             auto path = pathInside(temp.string(), name);
             if (!path) return path.status();
-            if (Status s = data::writeTable(table, *path, format); !s)
+            data::Table named = table;
+            const auto& names = formatNames[format];
+            for (std::size_t c = 0; c < named.columnCount() && c < names.size(); ++c)
+                named.column(c).setName(names[c]);
+            if (Status s = data::writeTable(named, *path, format); !s)
                 return s.error().prefixed("synthetic dataset " + std::to_string(l + 1) + ": ");
             facts.files.push_back(name);
         }

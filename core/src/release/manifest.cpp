@@ -72,6 +72,15 @@ std::string manifestJson(const Manifest& manifest, const ManifestFacts& facts) {
                      {"predictors", facts.predictors},
                      {"formats", facts.formats},
                      {"files", facts.files}};
+    if (!facts.renamed.empty()) {
+        ordered_json renamed = ordered_json::object();
+        for (const auto& [format, pairs] : facts.renamed) {
+            ordered_json names = ordered_json::object();
+            for (const auto& [from, to] : pairs) names[from] = to;
+            renamed[format] = names;
+        }
+        j["data"]["renamed_columns"] = renamed;
+    }
     j["model"] = modelJson(manifest.model);
     j["transform"] = transformJson(manifest.transform);
     if (several) {

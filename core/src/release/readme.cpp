@@ -203,7 +203,15 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
          "There are m = "
       << ms << " synthetic datasets, each drawn independently from the model:\n";
     for (const auto& f : facts.files) o << "  " << f << "\n";
-    o << "Different formats of the same dataset number hold the same data.\n"
+    o << "Different formats of the same dataset number hold the same data.\n";
+    for (const auto& [format, pairs] : facts.renamed) {
+        o << "In the " << (format == "dta" ? "Stata (.dta)" : "SPSS (.sav)")
+          << " files some columns have other names, as that format requires:";
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+            o << (k ? ", " : " ") << pairs[k].first << " is " << pairs[k].second;
+        o << ".\n";
+    }
+    o << ""
          "manifest.json records how the data were made (model, priors, mechanism,\n"
          "settings, seeds, privacy accounting). SHA256SUMS lets you check that no file\n"
          "was changed: run `sha256sum -c SHA256SUMS` in this folder.\n\n";

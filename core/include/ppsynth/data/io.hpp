@@ -92,4 +92,13 @@ Status writeTable(const Table& table, const std::string& path,
                   std::optional<FileFormat> format = std::nullopt,
                   const WriteOptions& options = {});
 
+// Names .sav (FileFormat::Sav) or .dta (Dta) files accept, one per column name: a valid name
+// stays, any other becomes one as pandas' to_stata does it (R's "Sepal.Length" is
+// "Sepal_Length" in Stata): characters the format does not allow become '_', a name that may
+// not start so gets a prefix ('_' for Stata, 'v' for SPSS), a reserved word a '_' more, then
+// cut to the length limit and made unique (SPSS ignoring case) with "_2", "_3", ... Other
+// formats keep every name.
+std::vector<std::string> statVariableNames(const std::vector<std::string>& names,
+                                           FileFormat format);
+
 }  // namespace ppsynth::data

@@ -100,6 +100,9 @@ struct ManifestFacts {
     std::vector<std::string> predictors;  // released columns other than the synthetic ones
     std::vector<std::string> formats;     // "csv", "sav", "dta"
     std::vector<std::string> files;       // data files, relative to the bundle folder
+    // Columns a format names otherwise because it does not accept their names (Stata has no
+    // "Sepal.Length"): format ("sav", "dta") -> (column, its name in that format's files).
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> renamed;
 };
 
 // Current UTC time as ISO 8601 with a trailing Z.
