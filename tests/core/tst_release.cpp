@@ -372,6 +372,20 @@ class TstRelease : public QObject {
                     .find("In the Stata (.dta) files some columns have other names, as that "
                           "format requires: visits.per.year is visits_per_year.") !=
                 std::string::npos);
+
+        // A renamed target: the README's Stata code (reading the .dta) uses the Stata name, the
+        // R code (reading the .csv) the name as it was.
+        ReleaseRequest t = makeRequest(1, {FileFormat::Csv, FileFormat::Dta});
+        t.datasets[0].column(4).setName("income.usd");
+        t.target = "income.usd";
+        t.releasedColumns = {"income.usd", "age", "region", "visits"};
+        const fs::path second = outputDir("renamed_target") / "bundle";
+        const Status st = writeReleaseBundle(t, second.string());
+        QVERIFY2(st.isOk(), st.message().c_str());
+        const std::string readme = test::slurp(second / "README.txt");
+        QVERIFY2(readme.find("quietly mean income_usd") != std::string::npos, readme.c_str());
+        QVERIFY2(readme.find("_b[income_usd]") != std::string::npos, readme.c_str());
+        QVERIFY2(readme.find("mean(d$income.usd)") != std::string::npos, readme.c_str());
     }
 
     // Dates read from SPSS (seconds since 14 October 1582, DATE11) stay dates in a run's

@@ -21,6 +21,30 @@ bool hasFormat(const ManifestFacts& facts, const std::string& f) {
     return std::find(facts.formats.begin(), facts.formats.end(), f) != facts.formats.end();
 }
 
+// The name a column has in a format's files: its own, unless that format renamed it.
+std::string nameIn(const ManifestFacts& facts, const std::string& format,
+                   const std::string& column) {
+    const auto it = facts.renamed.find(format);
+    if (it != facts.renamed.end())
+        for (const auto& [from, to] : it->second)
+            if (from == column) return to;
+    return column;
+}
+
+// The formats the R and Stata examples read (rReader, stataReader).
+std::string rFormat(const ManifestFacts& facts) {
+    return hasFormat(facts, "csv") ? "csv" : hasFormat(facts, "dta") ? "dta" : "sav";
+}
+std::string stataFormat(const ManifestFacts& facts) {
+    return hasFormat(facts, "dta") ? "dta" : hasFormat(facts, "csv") ? "csv" : "sav";
+}
+std::vector<std::string> namesIn(const ManifestFacts& facts, const std::string& format,
+                                 const std::vector<std::string>& columns) {
+    std::vector<std::string> out;
+    for (const auto& c : columns) out.push_back(nameIn(facts, format, c));
+    return out;
+}
+
 // R: read dataset l, its number zero-padded like the file names (datasetFileName).
 std::string rReader(const ManifestFacts& facts) {
     const std::string name =
@@ -102,7 +126,7 @@ std::string severalExamples(const ManifestFacts& facts) {
     o << "In R (the mean of each synthesized variable; for a regression use coef() and\n"
          "vcov() of lm()):\n\n"
          "  m <- "
-      << ms << "\n  vars <- " << rVector(facts.targets)
+      << ms << "\n  vars <- " << rVector(namesIn(facts, rFormat(facts), facts.targets))
       << "\n"
          "  q <- u <- matrix(0, m, length(vars), dimnames = list(NULL, vars))\n"
          "  for (l in 1:m) {\n    d <- "
@@ -123,7 +147,9 @@ std::string severalExamples(const ManifestFacts& facts) {
          "  }\n\n";
     o << "In Stata (the mean of each synthesized variable; for a regression use _b[] and\n"
          "_se[] after regress):\n\n"
-      << stataLoopOpening(facts, ms, "  local vars " + stataList(facts.targets) + "\n")
+      << stataLoopOpening(
+             facts, ms,
+             "  local vars " + stataList(namesIn(facts, stataFormat(facts), facts.targets)) + "\n")
       << "      quietly mean `vars'\n"
          "      local k = 0\n"
          "      foreach v of local vars {\n"
@@ -275,11 +301,13 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
     if (several) {
         o << severalExamples(facts);
     } else {
+        const std::string yR = nameIn(facts, rFormat(facts), y);
+        const std::string yStata = nameIn(facts, stataFormat(facts), y);
         o << "In R (the mean of " << y
           << "; for a regression use coef() and vcov() of lm()):\n\n"
              "  m <- "
           << ms << "\n  q <- u <- numeric(m)\n  for (l in 1:m) {\n    d <- " << rReader(facts)
-          << "\n    q[l] <- mean(d$" << y << ")\n    u[l] <- var(d$" << y << ") / nrow(d)\n  }\n"
+          << "\n    q[l] <- mean(d$" << yR << ")\n    u[l] <- var(d$" << yR << ") / nrow(d)\n  }\n"
           << "  qbar <- mean(q); b <- var(q); ubar <- mean(u)\n"
              "  T <- ubar + b / m\n"
              "  df <- (m - 1) * (1 + ubar / (b / m))^2\n"
@@ -288,13 +316,13 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
 
         o << "In Stata (the mean of " << y
           << "; for a regression use _b[] and _se[] after regress):\n\n"
-          << stataLoopOpening(facts, ms) << "      quietly mean " << y
+          << stataLoopOpening(facts, ms) << "      quietly mean " << yStata
           << "\n"
              "      local q`l' = _b["
-          << y
+          << yStata
           << "]\n"
              "      local u`l' = _se["
-          << y
+          << yStata
           << "]^2\n"
              "  }\n"
              "  local qbar = 0\n"
