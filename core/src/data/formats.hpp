@@ -16,6 +16,9 @@ Expected<Table> readStatFile(const std::string& path, FileFormat format, const R
 // .sav and .dta.
 Status writeStatFile(const Table& table, const std::string& path, FileFormat format);
 
+// The file name's extension in lower case, dot included (".sav"; "" when it has none).
+std::string lowerExtension(const std::string& path);
+
 // Applies options.typeOverrides in place; shared by every reader.
 Status applyTypeOverrides(Table& table, const ReadOptions& options);
 

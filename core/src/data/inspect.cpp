@@ -31,15 +31,20 @@ std::vector<std::string> nameWords(const std::string& name) {
     return words;
 }
 
+// Whether one of the name's words is in `words`.
+bool hasWord(const std::string& name, const std::set<std::string>& words) {
+    const auto parts = nameWords(name);
+    return std::any_of(parts.begin(), parts.end(),
+                       [&](const std::string& w) { return words.count(w) > 0; });
+}
+
 // Named like a record identifier: a word such as id, row, serial, record or respondent.
 bool idLikeName(const std::string& name) {
     static const std::set<std::string> idWords = {
         "id",     "row",      "rowid",  "rownum",   "rownames",   "rowname", "rownumber",
         "serial", "serialno", "record", "recordid", "respondent", "respid",  "index",
         "obs",    "case",     "caseid", "seqn",     "uid",        "uuid"};
-    const auto words = nameWords(name);
-    return std::any_of(words.begin(), words.end(),
-                       [](const std::string& w) { return idWords.count(w) > 0; });
+    return hasWord(name, idWords);
 }
 
 // Named like the identifier of a unit that may span rows: a household's persons, a person
@@ -48,9 +53,7 @@ bool unitIdName(const std::string& name) {
     static const std::set<std::string> unitWords = {"id",       "hhid",   "pid",    "hid",
                                                     "personid", "caseid", "serial", "serialno",
                                                     "respid",   "uid",    "uuid",   "seqn"};
-    const auto words = nameWords(name);
-    return std::any_of(words.begin(), words.end(),
-                       [](const std::string& w) { return unitWords.count(w) > 0; });
+    return hasWord(name, unitWords);
 }
 
 // The first column of an export that carries the row names: R's write.csv writes them

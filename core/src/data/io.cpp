@@ -24,10 +24,15 @@ std::string_view toString(FileFormat f) {
     return "csv";
 }
 
-std::optional<FileFormat> formatFromPath(const std::string& path) {
+std::string detail::lowerExtension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+std::optional<FileFormat> formatFromPath(const std::string& path) {
+    const std::string ext = detail::lowerExtension(path);
     if (ext == ".csv" || ext == ".txt" || ext == ".tsv") return FileFormat::Csv;
     // SPSS portable files (.por, older releases) read like .sav: same dates, labels, missing.
     if (ext == ".sav" || ext == ".zsav" || ext == ".por") return FileFormat::Sav;
@@ -42,8 +47,7 @@ Expected<Table> readTable(const std::string& path, const ReadOptions& options, R
     if (!std::filesystem::is_regular_file(path, ec))
         return Error{"'" + path + "' does not exist or is not a file"};
     auto format = formatFromPath(path);
-    std::string ext = std::filesystem::path(path).extension().string();
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string ext = detail::lowerExtension(path);
     if (!format && (ext == ".xlsx" || ext == ".xls" || ext == ".xlsm" || ext == ".ods"))
         return Error{"'" + path +
                      "' is a spreadsheet, which ppsynth does not read: save the sheet from Excel "
@@ -51,8 +55,7 @@ Expected<Table> readTable(const std::string& path, const ReadOptions& options, R
     if (!format)
         return Error{"'" + path +
                      "': unknown file type; ppsynth reads .csv, .tsv, .txt, .sav, .zsav, .por, "
-                     ".dta, .sas7bdat "
-                     "and .xpt"};
+                     ".dta, .sas7bdat and .xpt"};
     auto table = *format == FileFormat::Csv ? detail::readCsv(path, options, report)
                                             : detail::readStatFile(path, *format, options, report);
     if (!table) return table;

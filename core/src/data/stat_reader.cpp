@@ -458,19 +458,13 @@ Error parseFailure(const ReadContext& ctx, readstat_error_t err) {
     }
 }
 
-// An SPSS portable file (.por): a text encoding of the same data as a .sav.
-bool isPortable(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".por";
-}
-
 readstat_error_t parse(readstat_parser_t* parser, FileFormat format, const std::string& path,
                        void* ctx) {
     switch (format) {
         case FileFormat::Sav:
-            return isPortable(path) ? readstat_parse_por(parser, path.c_str(), ctx)
-                                    : readstat_parse_sav(parser, path.c_str(), ctx);
+            // An SPSS portable file (.por) is a text encoding of the same data as a .sav.
+            return lowerExtension(path) == ".por" ? readstat_parse_por(parser, path.c_str(), ctx)
+                                                  : readstat_parse_sav(parser, path.c_str(), ctx);
         case FileFormat::Dta:
             return readstat_parse_dta(parser, path.c_str(), ctx);
         case FileFormat::Sas7bdat:

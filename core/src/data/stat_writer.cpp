@@ -331,7 +331,7 @@ Status produce(const Table& table, std::vector<ColumnPlan>& plans, FileFormat fo
     const auto rows = static_cast<long>(table.rowCount());
     if (sav) {
         // .zsav is the zlib-compressed variant; plain .sav uses SPSS's usual byte code.
-        const bool zsav = path.size() >= 5 && lower(path.substr(path.size() - 5)) == ".zsav";
+        const bool zsav = lowerExtension(path) == ".zsav";
         readstat_writer_set_compression(w,
                                         zsav ? READSTAT_COMPRESS_BINARY : READSTAT_COMPRESS_ROWS);
         e = readstat_begin_writing_sav(w, &sink, rows);
@@ -382,21 +382,23 @@ std::vector<std::string> statVariableNames(const std::vector<std::string>& names
     const bool sav = format == FileFormat::Sav;
     const std::size_t limit = sav ? 64 : 32;
     const auto key = [&](const std::string& n) { return sav ? detail::lower(n) : n; };
-    std::set<std::string> taken;
-    for (const auto& n : names)
-        if ((sav ? detail::spssNameProblem(n) : detail::stataNameProblem(n)).empty())
-            taken.insert(key(n));
-    std::vector<std::string> out;
-    std::set<std::string> used;
+    std::vector<bool> valid;
+    std::set<std::string> used;  // valid names first: they keep theirs
     for (const auto& n : names) {
-        const bool valid = (sav ? detail::spssNameProblem(n) : detail::stataNameProblem(n)).empty();
-        std::string name = valid ? n : detail::acceptedName(n, sav);
-        // Unique among the names kept and those given before; valid names keep theirs.
-        for (int k = 2; !valid && (taken.count(key(name)) || used.count(key(name))); ++k) {
+        valid.push_back((sav ? detail::spssNameProblem(n) : detail::stataNameProblem(n)).empty());
+        if (valid.back()) used.insert(key(n));
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (valid[i]) {
+            out.push_back(names[i]);
+            continue;
+        }
+        const std::string base = detail::acceptedName(names[i], sav);
+        std::string name = base;
+        for (int k = 2; used.count(key(name)); ++k) {
             const std::string suffix = "_" + std::to_string(k);
-            std::string base = detail::acceptedName(n, sav);
-            base.resize(std::min(base.size(), limit - suffix.size()));
-            name = base + suffix;
+            name = base.substr(0, std::min(base.size(), limit - suffix.size())) + suffix;
         }
         used.insert(key(name));
         out.push_back(name);

@@ -54,12 +54,6 @@ MixtureCache::MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi)
     columnLogSumExp(D_, logPi_, -1, L_);
 }
 
-void MixtureCache::setDensities(Eigen::Index k, const Eigen::ArrayXd& Dk) {
-    D_.col(k) = Dk;
-    L_.resize(0);
-    focus_ = -1;
-}
-
 void MixtureCache::setWeights(const Eigen::ArrayXd& logPi) {
     logPi_ = logPi;
     L_.resize(0);

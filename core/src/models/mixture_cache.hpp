@@ -16,7 +16,7 @@ class MixtureCache {
     // D is n x K (component k's log densities contiguous), logPi has K entries.
     MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi);
 
-    // Empty once the densities or weights changed without it (setDensities, setWeights).
+    // Empty once the weights changed without it (setWeights).
     const Eigen::ArrayXd& logLik() const { return L_; }
     const Eigen::ArrayXd& logWeights() const { return logPi_; }
     const Eigen::ArrayXXd& densities() const { return D_; }
@@ -38,8 +38,7 @@ class MixtureCache {
     // Accept such a change (L the candidate computed for it).
     void setComponent(Eigen::Index k, const Eigen::ArrayXd& Dk, const Eigen::ArrayXd& L);
     void setWeight(Eigen::Index k, double logPiK, double shift, const Eigen::ArrayXd& L);
-    // Change component k's densities, or every weight, leaving L (and any focus) behind.
-    void setDensities(Eigen::Index k, const Eigen::ArrayXd& Dk);
+    // Change every weight, leaving L (and any focus) behind.
     void setWeights(const Eigen::ArrayXd& logPi);
 
   private:

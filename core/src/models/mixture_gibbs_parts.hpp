@@ -24,7 +24,7 @@ Eigen::ArrayXd logDirichletVariate(const Eigen::ArrayXd& shape, Rng& rng);
 // Accept with probability min(1, exp(logRatio)); never for -inf or NaN.
 bool acceptLog(double logRatio, Rng& rng);
 // The unweighted sweep's shortcut (every alpha_i 0 or 1: every block is accepted, so only the
-// densities and weights are kept current, not L and the responsibilities). On; tests turn it
+// weights are kept current, not the densities, L and the responsibilities). On; tests turn it
 // off to show that it changes no draw.
 inline bool plainSweepShortcut = true;
 // log s for s ~ half-Student-t(df, 0, scale): a component's sigma from its prior.

@@ -17,7 +17,8 @@ NormalMixture::NormalMixture(Eigen::MatrixXd X, Eigen::VectorXd y, int component
                              std::vector<std::string> columnNames, Priors priors, bool allowSparse,
                              const std::atomic<bool>* cancel)
     : RegressionModel(std::move(X), std::move(y), std::move(columnNames), std::move(priors),
-                      components, allowSparse, cancel) {}
+                      components, allowSparse, cancel),
+      xMax_(X_->dense().size() ? X_->dense().cwiseAbs().maxCoeff() : 0.0) {}
 
 std::size_t NormalMixture::dimension() const {
     return static_cast<std::size_t>(gammaOffset() + 1);

@@ -108,24 +108,20 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         for (int t = 0; t < kSplitMergeTries; ++t) (void)splitMerge(alpha, state, rng);
     }
     // Unweighted (every alpha_i 0 or 1) the ratio on the extended target is 1: every block is
-    // plain Gibbs and is accepted, so only the densities and weights are kept current from
-    // here on, not L and the labels' responsibilities (a log-sum-exp over n x K terms per
-    // block, a third of the sweep). A block is still refused where the general ratio would
-    // not be finite (plainRefuses). tst_mixture_gibbs checks that the draws are the same.
+    // plain Gibbs and is accepted, so from here on nothing reads L, the labels'
+    // responsibilities or the cache's densities (a log-sum-exp over n x K terms per block, a
+    // third of the sweep): only the weights are kept current, the densities are left stale. A
+    // block is still refused where the general ratio would not be finite (plainRefuses).
+    // tst_mixture_gibbs checks that the draws are the same.
     const bool plain =
         detail::plainSweepShortcut && !((alpha.array() > 0.0) && (alpha.array() < 1.0)).any();
-    const double xMax = plain ? X_->dense().cwiseAbs().maxCoeff() : 0.0;
     Eigen::ArrayXd lr, lrNext, L;
     if (!plain) detail::labelLogResponsibilities(labels, cache, lr);
     auto uniform = [&rng] { return uniformOpen(rng); };
 
     // Proposal for component k (its log densities Dk): accept on the extended target.
     auto tryComponent = [&](Eigen::Index k, const Eigen::ArrayXd& Dk) {
-        if (plain) {
-            if (plainRefuses(labels, k, Dk)) return false;
-            cache.setDensities(k, Dk);
-            return true;
-        }
+        if (plain) return !plainRefuses(labels, k, Dk);
         detail::MixtureCache::candidate(cache.focusedRest(), 0.0, Dk, cache.logWeights()(k), L);
         lrNext = lr;
         for (Eigen::Index i = 0; i < n; ++i) {
@@ -213,7 +209,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         for (Eigen::Index k = 0; k < K && !refused; ++k) {
             if (labels.occupied(k)) continue;
             if (plain && Bnext.col(k).allFinite() && std::abs(lsNext(k)) < 700.0 &&
-                xMax * Bnext.col(k).cwiseAbs().sum() < std::numeric_limits<double>::max())
+                xMax_ * Bnext.col(k).cwiseAbs().sum() < std::numeric_limits<double>::max())
                 continue;
             X_->times(Bnext.col(k), meanK);
             const Eigen::ArrayXd Dk = normalLogDensities(y_, meanK, lsNext(k));
@@ -223,8 +219,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
                 Dnext.col(k) = Dk;
         }
         if (plain) {
-            // Only empty components changed, and nothing later in the sweep reads their
-            // densities, which are left stale.
             if (!refused) {
                 B = Bnext;
                 ls = lsNext;
@@ -244,8 +238,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
         }
     }
 
-    // (d') tau again, non-centred (interweaving with (d)). Unweighted, the densities it
-    // changes are not read again in this sweep and are left stale.
+    // (d') tau again, non-centred (interweaving with (d)).
     if (!priors_.fixedTau && !stopped())
         (void)detail::noncentredScales(*X_, y_, alpha, labels, ls, priors_.tauDf, priors_.tauScale,
                                        B, tau, cache, lr, rng, !plain);

@@ -159,17 +159,15 @@ Status writeContents(const ReleaseRequest& request, const fs::path& temp,
     }
 
     for (std::size_t l = 0; l < m; ++l) {
-        const data::Table table = releasedTable(request.datasets[l], request.releasedColumns);
+        data::Table table = releasedTable(request.datasets[l], request.releasedColumns);
         for (auto format : request.formats) {
             if (Status s = step(); !s) return s;
             const std::string name = "data/" + datasetFileName(l, m, format);
             auto path = pathInside(temp.string(), name);
             if (!path) return path.status();
-            data::Table named = table;
             const auto& names = formatNames[format];
-            for (std::size_t c = 0; c < named.columnCount() && c < names.size(); ++c)
-                named.column(c).setName(names[c]);
-            if (Status s = data::writeTable(named, *path, format); !s)
+            for (std::size_t c = 0; c < table.columnCount(); ++c) table.column(c).setName(names[c]);
+            if (Status s = data::writeTable(table, *path, format); !s)
                 return s.error().prefixed("synthetic dataset " + std::to_string(l + 1) + ": ");
             facts.files.push_back(name);
         }

@@ -1,18 +1,16 @@
 #include "release/readme.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <sstream>
 
+#include "ppsynth/data/number_format.hpp"
 #include "ppsynth/privacy/lipschitz.hpp"
 #include "ppsynth/release/bundle.hpp"
 
 namespace ppsynth::release::detail {
 
 std::string roundedNumber(double v, int digits) {
-    char text[64];
-    const auto r = std::to_chars(text, text + sizeof text, v, std::chars_format::general, digits);
-    return std::string(text, r.ptr);
+    return data::formatSignificant(v, digits);
 }
 
 namespace {
@@ -31,7 +29,7 @@ std::string nameIn(const ManifestFacts& facts, const std::string& format,
     return column;
 }
 
-// The formats the R and Stata examples read (rReader, stataReader).
+// The format the R example reads (CSV first) and the Stata one (.dta first).
 std::string rFormat(const ManifestFacts& facts) {
     return hasFormat(facts, "csv") ? "csv" : hasFormat(facts, "dta") ? "dta" : "sav";
 }
@@ -49,9 +47,11 @@ std::vector<std::string> namesIn(const ManifestFacts& facts, const std::string& 
 std::string rReader(const ManifestFacts& facts) {
     const std::string name =
         "data/synthetic_%0" + std::to_string(datasetNumberWidth(facts.datasets)) + "d";
-    if (hasFormat(facts, "csv")) return "read.csv(sprintf(\"" + name + ".csv\", l))";
-    if (hasFormat(facts, "dta")) return "haven::read_dta(sprintf(\"" + name + ".dta\", l))";
-    return "haven::read_sav(sprintf(\"" + name + ".sav\", l))";
+    const std::string format = rFormat(facts);
+    const std::string call = format == "csv"   ? "read.csv"
+                             : format == "dta" ? "haven::read_dta"
+                                               : "haven::read_sav";
+    return call + "(sprintf(\"" + name + "." + format + "\", l))";
 }
 
 // Stata: the local f holds l zero-padded like the file names.
@@ -70,9 +70,11 @@ std::string knobText(const Manifest::Knob& knob) {
 }
 
 std::string stataReader(const ManifestFacts& facts) {
-    if (hasFormat(facts, "dta")) return "use \"data/synthetic_`f'.dta\", clear";
-    if (hasFormat(facts, "csv")) return "import delimited \"data/synthetic_`f'.csv\", clear";
-    return "import spss \"data/synthetic_`f'.sav\", clear";
+    const std::string format = stataFormat(facts);
+    const std::string command = format == "dta"   ? "use"
+                                : format == "csv" ? "import delimited"
+                                                  : "import spss";
+    return command + " \"data/synthetic_`f'." + format + "\", clear";
 }
 
 // The opening of the Stata loop that reads each of the m datasets in turn; `locals` are set
@@ -237,8 +239,7 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
             o << (k ? ", " : " ") << pairs[k].first << " is " << pairs[k].second;
         o << ".\n";
     }
-    o << ""
-         "manifest.json records how the data were made (model, priors, mechanism,\n"
+    o << "manifest.json records how the data were made (model, priors, mechanism,\n"
          "settings, seeds, privacy accounting). SHA256SUMS lets you check that no file\n"
          "was changed: run `sha256sum -c SHA256SUMS` in this folder.\n\n";
 

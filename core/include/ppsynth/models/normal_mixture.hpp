@@ -96,6 +96,10 @@ class NormalMixture final : public RegressionModel {
     void componentLogDensities(const Eigen::MatrixXd& Bt, const Eigen::ArrayXd& invS,
                                const Eigen::ArrayXd& c, Eigen::Index first, Eigen::Index count,
                                Eigen::ArrayXXd& Z, Eigen::ArrayXXd& lp) const;
+
+    // max |x_ij|: bounds every x_i' beta by xMax_ sum_j |beta_j| (the unweighted sweep's
+    // test that a prior draw cannot overflow).
+    double xMax_ = 0.0;
 };
 
 }  // namespace ppsynth::models
