@@ -26,7 +26,7 @@
 //     --components K                  the mixture's K (default 20)
 //   bench_engine gradient-scaling     ms per mixture (K = 20) gradient, exact-move sweep and
 //                                     Gibbs sweep at n and 16 n
-//   bench_engine sweep-scaling        ms per Gibbs sweep (K = 20) at 1 to 32 times n
+//   bench_engine sweep-scaling [R]    ms per Gibbs sweep (K = 20) at 1 to 32 (or R) times n
 //   bench_engine mixture-dump         mixture values at fixed points (diff before/after a change)
 //   bench_engine dump DIR             writes each case's X and y as CSV for bench_rstan.R
 //   bench_engine curvature CASE FILE [CHAIN [DRAW]]   where NUTS's step size is limited: the
@@ -390,11 +390,12 @@ int gradientScaling() {
 // records replicated 1 to 32 times, unweighted and with every alpha 0.8 (the
 // Metropolis-Hastings correction's extra passes), all from the state 200 unweighted sweeps
 // reach at n (the replicated data have the same responsibilities there).
-int sweepScaling() {
+int sweepScaling(int maxRep) {
     const Case& c = caseNamed("income-mixture");
     const Inputs in = prepare(c);
     Eigen::VectorXd swept;
     for (const int rep : {1, 2, 4, 8, 16, 32}) {
+        if (rep > maxRep) break;
         const Eigen::MatrixXd X = in.X.replicate(rep, 1);
         const Eigen::VectorXd y = in.y.replicate(rep, 1);
         const models::NormalMixture m(X, y, c.K, in.names, {});
@@ -558,7 +559,7 @@ int main(int argc, char** argv) {
     }
     const std::string what = argv[1];
     if (what == "gradient-scaling") return gradientScaling();
-    if (what == "sweep-scaling") return sweepScaling();
+    if (what == "sweep-scaling") return sweepScaling(argc > 2 ? std::atoi(argv[2]) : 32);
     if (what == "mixture-dump") return mixtureDump();
     if (what == "dump" && argc > 2) return dump(argv[2]);
     if (what == "curvature" && argc > 3)
