@@ -2,6 +2,7 @@
 // (study/run_checks.hpp), and a run says what it fits before fitting it (the design in
 // RunStart, RunResult and run.json).
 #include <QTest>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "ppsynth/data/examples.hpp"
@@ -262,6 +263,61 @@ class TstRunChecks : public QObject {
         QVERIFY2(r->warnings[0].starts_with("synthesizer 'Unweighted' (unweighted): ") &&
                      r->warnings[0].find("synthetic values of 'income' are negative") !=
                          std::string::npos,
+                 r->warnings[0].c_str());
+    }
+
+    // Synthetic values further beyond the confidential ones than their whole range: counted
+    // over every dataset on both sides, the most extreme named; the mixture's prior draws
+    // named as a cause; nothing within the range's reach or for a constant y.
+    void farSyntheticValues() {
+        study::SynthesizerConfig cw;
+        cw.name = "CW";
+        cw.scheme = study::Scheme::Marginal;
+        const Eigen::VectorXd original = Eigen::Vector3d(0, 7, 14);  // range 14: far is > 28
+        const std::vector<std::vector<double>> synthetic{{3, 28, 168}, {-14, 29, -15}};
+        auto w = study::farValuesWarning(cw, "visits", "poisson", original, synthetic);
+        QVERIFY(w);
+        QCOMPARE(*w, std::string("synthesizer 'CW' (marginal): 3 of its 6 synthetic values of "
+                                 "'visits' lie further beyond the confidential values than their "
+                                 "whole range (0 to 14): the largest 168, the smallest -15. Data "
+                                 "users take such values for errors; the model's tail reaches far "
+                                 "past the data: check the model of 'visits' before releasing "
+                                 "these datasets"));
+        w = study::farValuesWarning(cw, "income", "normal-mixture", original, {{1.65e16}});
+        QVERIFY(w && w->find("1 of its 1 synthetic values") != std::string::npos &&
+                w->find("the largest 1.65e+16") != std::string::npos &&
+                w->find("draws its coefficients from the prior") != std::string::npos);
+        // NaN is counted, and named when nothing else is far.
+        w = study::farValuesWarning(cw, "visits", "poisson", original,
+                                    {{std::numeric_limits<double>::quiet_NaN(), 1}});
+        QVERIFY(w && w->find("1 of its 2 synthetic values") != std::string::npos &&
+                w->find("): not numbers.") != std::string::npos);
+        // Exactly one range beyond on either side, or a constant y: nothing to say.
+        QVERIFY(!study::farValuesWarning(cw, "visits", "poisson", original, {{-14, 28, 5}}));
+        QVERIFY(
+            !study::farValuesWarning(cw, "visits", "poisson", Eigen::Vector3d(2, 2, 2), {{1000}}));
+    }
+
+    // End to end: 199 values near 100 and one at 1, modelled on the log scale, spread the
+    // back-transformed synthetic values above 201 (max + range) about 2% of the time.
+    void farSyntheticValuesInTheRun() {
+        std::vector<double> y{1.0};
+        for (int i = 0; i < 199; ++i) y.push_back(100.0 + 0.005 * i);
+        data::Table t;
+        QVERIFY(t.addColumn(data::Column::numeric("income", y)).isOk());
+        auto c = study::parseRunConfig(R"({
+          "data": {"path": "income.csv", "target": "income", "transform": "log"},
+          "model": {"family": "normal"},
+          "mcmc": {"chains": 2, "warmup": 100, "draws": 100, "seed": 3},
+          "synthesis": {"m": 2},
+          "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}]})");
+        QVERIFY2(c, c ? "" : c.message().c_str());
+        auto r = study::runStudy(*c, t);
+        QVERIFY2(r, r ? "" : r.message().c_str());
+        QCOMPARE(r->warnings.size(), std::size_t{1});
+        QVERIFY2(r->warnings[0].starts_with("synthesizer 'Unweighted' (unweighted): ") &&
+                     r->warnings[0].find("lie further beyond the confidential values than "
+                                         "their whole range (1 to 100.99)") != std::string::npos,
                  r->warnings[0].c_str());
     }
 

@@ -162,4 +162,41 @@ std::optional<std::string> negativeValuesWarning(
            ", or use the normal mixture, to keep synthetic values where the data are";
 }
 
+std::optional<std::string> farValuesWarning(const SynthesizerConfig& s, const std::string& target,
+                                            const std::string& family,
+                                            const Eigen::VectorXd& original,
+                                            const std::vector<std::vector<double>>& synthetic) {
+    if (original.size() == 0 || !original.allFinite()) return std::nullopt;
+    const double lo = original.minCoeff(), hi = original.maxCoeff(), range = hi - lo;
+    if (!(range > 0.0)) return std::nullopt;
+    std::size_t far = 0, all = 0;
+    double lowest = lo, highest = hi;
+    for (const auto& dataset : synthetic)
+        for (const double v : dataset) {
+            ++all;
+            // NaN counts too: it is no value a data user could read.
+            if (!(v >= lo - range && v <= hi + range)) ++far;
+            if (v < lowest) lowest = v;
+            if (v > highest) highest = v;
+        }
+    if (far == 0) return std::nullopt;
+    std::string extreme;
+    if (highest > hi + range) extreme = "the largest " + data::formatSignificant(highest, 4);
+    if (lowest < lo - range)
+        extreme += (extreme.empty() ? "the smallest " : ", the smallest ") +
+                   data::formatSignificant(lowest, 4);
+    if (extreme.empty()) extreme = "not numbers";
+    return who(s) + ": " + std::to_string(far) + " of its " + std::to_string(all) +
+           " synthetic values of '" + target +
+           "' lie further beyond the confidential values than their whole range (" +
+           data::formatSignificant(lo, 6) + " to " + data::formatSignificant(hi, 6) +
+           "): " + extreme +
+           ". Data users take such values for errors; the model's tail reaches far past the "
+           "data" +
+           (family == "normal-mixture"
+                ? " (a component that holds no record draws its coefficients from the prior)"
+                : std::string()) +
+           ": check the model of '" + target + "' before releasing these datasets";
+}
+
 }  // namespace ppsynth::study

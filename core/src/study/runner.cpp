@@ -713,10 +713,14 @@ class Runner {
         r.records.whackAMole =
             privacy::whackAMole(unweightedIr_, r.records.ir, config_.risk.whackAMoleRise);
         all.resize(static_cast<std::size_t>(config_.synthesis.m));
-        if (variables_ <= 1)
+        if (variables_ <= 1) {
             if (auto w = negativeValuesWarning(sc, config_.data.target, config_.data.transform,
                                                result_.inputs.yOriginal, all))
                 result_.warnings.push_back(std::move(*w));
+            if (auto w = farValuesWarning(sc, config_.data.target, config_.model.family,
+                                          result_.inputs.yOriginal, all))
+                result_.warnings.push_back(std::move(*w));
+        }
         r.synthetic = std::move(all);
         // `seconds` is the wall time of this synthesizer's own fits only (issue 4's contract):
         // Unweighted owns the shared unweighted fit, the others their refits.

@@ -53,4 +53,15 @@ std::optional<std::string> negativeValuesWarning(const SynthesizerConfig& synthe
                                                  const Eigen::VectorXd& original,
                                                  const std::vector<std::vector<double>>& synthetic);
 
+// Warned likewise: synthetic values of the sensitive variable further beyond the confidential
+// values than their whole range (above max + (max - min) or below min - (max - min)). A
+// model's tail can reach there (a mixture component that holds no record draws its
+// coefficients from the prior; a count model's mean far outside the data), and data users
+// take such values for errors. Says how many, the most extreme against the confidential
+// range, and that the model needs a look. Nothing when the confidential values are all equal.
+std::optional<std::string> farValuesWarning(const SynthesizerConfig& synthesizer,
+                                            const std::string& target, const std::string& family,
+                                            const Eigen::VectorXd& original,
+                                            const std::vector<std::vector<double>>& synthetic);
+
 }  // namespace ppsynth::study
