@@ -385,7 +385,24 @@ class TstRelease : public QObject {
         const std::string readme = test::slurp(second / "README.txt");
         QVERIFY2(readme.find("quietly mean income_usd") != std::string::npos, readme.c_str());
         QVERIFY2(readme.find("_b[income_usd]") != std::string::npos, readme.c_str());
-        QVERIFY2(readme.find("mean(d$income.usd)") != std::string::npos, readme.c_str());
+        QVERIFY2(readme.find("mean(d[[\"income.usd\"]])") != std::string::npos, readme.c_str());
+
+        // A name R would rename on reading, or one with a quote: the R code reads the CSV
+        // keeping names and indexes by the name as an R string.
+        for (const auto& [name, inR] :
+             {std::pair<std::string, std::string>{"2nd wave", "d[[\"2nd wave\"]]"},
+              {"wave \"2\"", "d[[\"wave \\\"2\\\"\"]]"}}) {
+            ReleaseRequest w = makeRequest(1, {FileFormat::Csv});
+            w.datasets[0].column(4).setName(name);
+            w.target = name;
+            w.releasedColumns = {name, "age", "region", "visits"};
+            const fs::path out = outputDir("r_names") / "bundle";
+            const Status ws = writeReleaseBundle(w, out.string());
+            QVERIFY2(ws.isOk(), ws.message().c_str());
+            const std::string text = test::slurp(out / "README.txt");
+            QVERIFY2(text.find("q[l] <- mean(" + inR + ")") != std::string::npos, text.c_str());
+            QVERIFY(text.find("check.names = FALSE") != std::string::npos);
+        }
     }
 
     // Dates read from SPSS (seconds since 14 October 1582, DATE11) stay dates in a run's
@@ -1177,7 +1194,7 @@ class TstRelease : public QObject {
                                  "use \"data/synthetic_`f'.dta\", clear",
                                  "invttail(`df', 0.025) * sqrt(`T')",
                                  "quietly mean income",
-                                 "mean(d$income)",
+                                 "mean(d[[\"income\"]])",
                                  "Released columns: income (synthetic), "
                                  "age, region, visits",
                                  "normal-mixture (K = 20)",
@@ -1204,7 +1221,10 @@ class TstRelease : public QObject {
         const fs::path one = outputDir("readme_one") / "bundle";
         QVERIFY(writeReleaseBundle(makeRequest(1, {FileFormat::Csv}), one.string()).isOk());
         const std::string t1 = test::slurp(one / "README.txt");
-        QVERIFY(contains(t1, "read.csv(sprintf(\"data/synthetic_%02d.csv\", l))"));
+        // read.csv keeps the names as they are ("2nd wave" would become X2nd.wave).
+        QVERIFY(contains(t1,
+                         "read.csv(sprintf(\"data/synthetic_%02d.csv\", l), check.names = "
+                         "FALSE)"));
         QVERIFY(contains(t1, "import delimited"));
         QVERIFY(contains(t1, "only one dataset"));
     }

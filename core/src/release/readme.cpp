@@ -48,10 +48,13 @@ std::string rReader(const ManifestFacts& facts) {
     const std::string name =
         "data/synthetic_%0" + std::to_string(datasetNumberWidth(facts.datasets)) + "d";
     const std::string format = rFormat(facts);
+    // read.csv would rename columns R finds unsyntactic ("2nd wave" to X2nd.wave); the code
+    // below names them as the files do.
     const std::string call = format == "csv"   ? "read.csv"
                              : format == "dta" ? "haven::read_dta"
                                                : "haven::read_sav";
-    return call + "(sprintf(\"" + name + "." + format + "\", l))";
+    return call + "(sprintf(\"" + name + "." + format + "\", l)" +
+           (format == "csv" ? ", check.names = FALSE)" : ")");
 }
 
 // Stata: the local f holds l zero-padded like the file names.
@@ -107,10 +110,20 @@ std::string transformText(const Manifest::Transform& t) {
     return s;
 }
 
+// A name as an R string literal: "a", with \ and " escaped.
+std::string rString(const std::string& name) {
+    std::string s = "\"";
+    for (const char c : name) {
+        if (c == '"' || c == '\\') s += '\\';
+        s += c;
+    }
+    return s + "\"";
+}
+
 // "c(\"a\", \"b\")" for R, "a b" for Stata.
 std::string rVector(const std::vector<std::string>& names) {
     std::string s = "c(";
-    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", \"" : "\"") + names[k] + "\"";
+    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", " : "") + rString(names[k]);
     return s + ")";
 }
 
@@ -302,13 +315,14 @@ std::string readmeText(const Manifest& manifest, const ManifestFacts& facts) {
     if (several) {
         o << severalExamples(facts);
     } else {
-        const std::string yR = nameIn(facts, rFormat(facts), y);
+        // d[["name"]] rather than d$name: any column name works there.
+        const std::string yR = "d[[" + rString(nameIn(facts, rFormat(facts), y)) + "]]";
         const std::string yStata = nameIn(facts, stataFormat(facts), y);
         o << "In R (the mean of " << y
           << "; for a regression use coef() and vcov() of lm()):\n\n"
              "  m <- "
           << ms << "\n  q <- u <- numeric(m)\n  for (l in 1:m) {\n    d <- " << rReader(facts)
-          << "\n    q[l] <- mean(d$" << yR << ")\n    u[l] <- var(d$" << yR << ") / nrow(d)\n  }\n"
+          << "\n    q[l] <- mean(" << yR << ")\n    u[l] <- var(" << yR << ") / nrow(d)\n  }\n"
           << "  qbar <- mean(q); b <- var(q); ubar <- mean(u)\n"
              "  T <- ubar + b / m\n"
              "  df <- (m - 1) * (1 + ubar / (b / m))^2\n"
