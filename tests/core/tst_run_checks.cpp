@@ -237,6 +237,9 @@ class TstRunChecks : public QObject {
         QVERIFY(w && w->find("log(y + s) (the log-shift transform)") != std::string::npos);
         w = study::negativeValuesWarning(lw, "wage", "log-shift", withZero, synthetic);
         QVERIFY(w && w->ends_with("exp(z) - s, reaches down to -s = -1"));
+        w = study::negativeValuesWarning(lw, "wage", "none", positive, {{-1, 2}});
+        QVERIFY(w &&
+                w->find("1 of its 2 synthetic values of 'wage' is negative") != std::string::npos);
         // A confidential value below zero, or none synthetic: nothing to say.
         const Eigen::VectorXd loss = Eigen::Vector3d(-3, 5, 9);
         QVERIFY(!study::negativeValuesWarning(lw, "wage", "none", loss, synthetic));
@@ -284,7 +287,9 @@ class TstRunChecks : public QObject {
                                  "past the data: check the model of 'visits' before releasing "
                                  "these datasets"));
         w = study::farValuesWarning(cw, "income", "normal-mixture", original, {{1.65e16}});
-        QVERIFY(w && w->find("1 of its 1 synthetic values") != std::string::npos &&
+        QVERIFY(w &&
+                w->find("1 of its 1 synthetic values of 'income' lies further") !=
+                    std::string::npos &&
                 w->find("the largest 1.65e+16") != std::string::npos &&
                 w->find("draws its coefficients from the prior") != std::string::npos);
         // NaN is counted, and named when nothing else is far.

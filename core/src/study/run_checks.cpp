@@ -149,7 +149,8 @@ std::optional<std::string> negativeValuesWarning(
     const bool zeros = original.minCoeff() == 0.0;
     const std::string what = who(s) + ": " + std::to_string(negative) + " of its " +
                              std::to_string(all) + " synthetic values of '" + target +
-                             "' are negative (the lowest " + data::formatSignificant(lowest, 4) +
+                             (negative == 1 ? "' is" : "' are") + " negative (the lowest " +
+                             data::formatSignificant(lowest, 4) +
                              "), while no confidential value is";
     if (transform == "log-shift")
         return what +
@@ -187,8 +188,8 @@ std::optional<std::string> farValuesWarning(const SynthesizerConfig& s, const st
                    data::formatSignificant(lowest, 4);
     if (extreme.empty()) extreme = "not numbers";
     return who(s) + ": " + std::to_string(far) + " of its " + std::to_string(all) +
-           " synthetic values of '" + target +
-           "' lie further beyond the confidential values than their whole range (" +
+           " synthetic values of '" + target + (far == 1 ? "' lies" : "' lie") +
+           " further beyond the confidential values than their whole range (" +
            data::formatSignificant(lo, 6) + " to " + data::formatSignificant(hi, 6) +
            "): " + extreme +
            ". Data users take such values for errors; the model's tail reaches far past the "
