@@ -8,6 +8,7 @@
 //   bench_mixture_mixing [options]
 //     --replicas R[,R...]  settings to compare (default 1,4; 1 = no tempering)
 //     --seeds N            seeds 1..N (default 3)
+//     --first-seed S       seeds S..N instead (one more seed for an earlier table)
 //     --warmup N --draws N --thin N --chains N --threads N   (default 4 x (1000 + 1000 x 5), 2)
 //     --hottest T --target A   the starting ladder's smallest power, the swap target
 //     --auto SECONDS       run until converged with this budget, in blocks of --draws
@@ -89,7 +90,8 @@ const mcmc::ConvergenceSummary* find(const mcmc::RunDiagnostics& d, const std::s
 
 int main(int argc, char** argv) {
     std::vector<int> replicas{1, 4};
-    int seeds = 3, warmup = 1000, draws = 1000, thin = 5, chains = 4, threads = 2, every = 1;
+    int seeds = 3, firstSeed = 1, warmup = 1000, draws = 1000, thin = 5, chains = 4, threads = 2,
+        every = 1;
     double hottest = 0.1, target = 0.3, budget = 0;
     for (int a = 1; a < argc; ++a) {
         const std::string arg = argv[a];
@@ -102,6 +104,8 @@ int main(int argc, char** argv) {
                 replicas.push_back(std::stoi(item));
         } else if (arg == "--seeds") {
             seeds = std::atoi(v);
+        } else if (arg == "--first-seed") {
+            firstSeed = std::atoi(v);
         } else if (arg == "--warmup") {
             warmup = std::atoi(v);
         } else if (arg == "--draws") {
@@ -137,7 +141,7 @@ int main(int argc, char** argv) {
                 "draws", "blocks", "eps halves  swap acceptance / verdict");
     for (int R : replicas) {
         std::vector<double> eps, eps99;
-        for (int seed = 1; seed <= seeds; ++seed) {
+        for (int seed = firstSeed; seed <= seeds; ++seed) {
             study::FitOptions fo;
             fo.sampler.chains = chains;
             fo.sampler.warmup = warmup;
