@@ -50,6 +50,29 @@ class Design {
     const int* columnIndex() const { return S_.innerIndexPtr(); }
     const double* value() const { return S_.valuePtr(); }
 
+    // x_i' v: over row i's nonzeros when there is a sparse copy (a column-major row is n
+    // doubles apart per entry).
+    double rowDot(Eigen::Index i, const Eigen::Ref<const Eigen::VectorXd>& v) const {
+        if (!sparse_) return X_.row(i).dot(v);
+        double sum = 0.0;
+        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(S_, i); it; ++it)
+            sum += it.value() * v(it.index());
+        return sum;
+    }
+
+    // f(i, x_ij) for every nonzero of column j, i ascending: from the sparse copy's X' rows
+    // when there is one (a dummy's few records instead of all n), else by scanning the column.
+    template <typename F>
+    void forEachInColumn(Eigen::Index j, F&& f) const {
+        if (sparse_) {
+            for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(St_, j); it; ++it)
+                f(it.index(), it.value());
+            return;
+        }
+        for (Eigen::Index i = 0; i < X_.rows(); ++i)
+            if (const double x = X_(i, j); x != 0.0) f(i, x);
+    }
+
     // Transposed layout for many right-hand sides (the mixture's K components), one block of
     // records at a time so the K x count scratch stays in cache: each record's K values
     // contiguous. Records first .. first + count - 1.

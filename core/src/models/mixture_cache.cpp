@@ -48,10 +48,10 @@ double logAddExp(double a, double b) {
     return m + std::log1p(std::exp(-std::abs(a - b)));
 }
 
-MixtureCache::MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi)
+MixtureCache::MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi, bool withLogLik)
     : D_(std::move(D)), logPi_(std::move(logPi)) {
     assert(D_.cols() == logPi_.size());
-    columnLogSumExp(D_, logPi_, -1, L_);
+    if (withLogLik) columnLogSumExp(D_, logPi_, -1, L_);
 }
 
 void MixtureCache::setWeights(const Eigen::ArrayXd& logPi) {

@@ -13,8 +13,9 @@ namespace ppsynth::models::detail {
 
 class MixtureCache {
   public:
-    // D is n x K (component k's log densities contiguous), logPi has K entries.
-    MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi);
+    // D is n x K (component k's log densities contiguous), logPi has K entries; without
+    // withLogLik, L is left empty (for a caller that never reads it).
+    MixtureCache(Eigen::ArrayXXd D, Eigen::ArrayXd logPi, bool withLogLik = true);
 
     // Empty once the weights changed without it (setWeights).
     const Eigen::ArrayXd& logLik() const { return L_; }

@@ -27,6 +27,10 @@ bool acceptLog(double logRatio, Rng& rng);
 // weights are kept current, not the densities, L and the responsibilities). On; tests turn it
 // off to show that it changes no draw.
 inline bool plainSweepShortcut = true;
+// Whether the sweep takes that shortcut for these weights.
+inline bool plainSweep(const Eigen::VectorXd& alpha) {
+    return plainSweepShortcut && !((alpha.array() > 0.0) && (alpha.array() < 1.0)).any();
+}
 // log s for s ~ half-Student-t(df, 0, scale): a component's sigma from its prior.
 double logHalfTVariate(double df, double scale, Rng& rng);
 // beta ~ Normal(0, diag tau^2): a component's coefficients from their prior.

@@ -34,7 +34,7 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
     if (fractional) X.times(B, means);
     for (Eigen::Index i = 0; i < n; ++i) {
         const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
-        own(i) = k < 0 ? 0.0 : fractional ? means(i, k) : X.dense().row(i).dot(B.col(k));
+        own(i) = k < 0 ? 0.0 : fractional ? means(i, k) : X.rowDot(i, B.col(k));
     }
     const Eigen::ArrayXd invSigma = (-logSigma.array()).exp();
     const Eigen::ArrayXd invVar = invSigma.square();
@@ -50,16 +50,14 @@ int noncentredScales(const Design& X, const Eigen::VectorXd& y, const Eigen::Vec
         const Eigen::VectorXd u = B.row(j).transpose() / tau(j);
         rows.clear();
         double a = 0.0, b = 0.0;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const double x = X.dense()(i, j);
-            if (x == 0.0) continue;
+        X.forEachInColumn(j, [&](Eigen::Index i, double x) {
             rows.push_back(i);
             const Eigen::Index k = labels.z[static_cast<std::size_t>(i)];
-            if (k < 0) continue;
+            if (k < 0) return;
             const double s = alpha(i) * invVar(k) * x * u(k);
             a += s * x * u(k);
             b += s * (y(i) - own(i));
-        }
+        });
         if (rows.empty()) continue;
         const double t0 = tau(j);
         auto logDensity = [&](double v) {

@@ -65,6 +65,13 @@ double augmentedLogRatio(const Labels& labels, const Eigen::VectorXd& alpha,
 // where a labelled record's new log responsibility is not finite: Dk is NaN or +inf there, or
 // -inf for a record labelled k.
 bool plainRefuses(const Labels& labels, Eigen::Index k, const Eigen::ArrayXd& Dk) {
+    // Usually no density is NaN or +inf anywhere (one vectorized pass): then only k's own
+    // records can refuse.
+    if ((Dk < std::numeric_limits<double>::infinity()).all()) {
+        for (const Eigen::Index i : labels.members[static_cast<std::size_t>(k)])
+            if (Dk(i) == kNegInf) return true;
+        return false;
+    }
     for (Eigen::Index i = 0; i < Dk.size(); ++i) {
         const Eigen::Index zi = labels.z[static_cast<std::size_t>(i)];
         if (zi < 0) continue;
@@ -113,8 +120,7 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     // third of the sweep): only the weights are kept current, the densities are left stale. A
     // block is still refused where the general ratio would not be finite (plainRefuses).
     // tst_mixture_gibbs checks that the draws are the same.
-    const bool plain =
-        detail::plainSweepShortcut && !((alpha.array() > 0.0) && (alpha.array() < 1.0)).any();
+    const bool plain = detail::plainSweep(alpha);
     Eigen::ArrayXd lr, lrNext, L;
     if (!plain) detail::labelLogResponsibilities(labels, cache, lr);
     auto uniform = [&rng] { return uniformOpen(rng); };

@@ -189,12 +189,23 @@ double logExtendedTarget(const Eigen::VectorXd& alpha, const std::vector<Eigen::
     double lp = (c - 1.0) * (logPi(j) + logPi(k)) +
                 componentLogPrior(B.col(j), logSigma(j), tau, priors) +
                 componentLogPrior(B.col(k), logSigma(k), tau, priors);
+    // Every labelled alpha_i 1 (the sweep's shortcut): (alpha_i - 1) L_i is 0 wherever L_i is
+    // finite, so the term is summed without L, which the cache then need not hold. L_i is
+    // not finite exactly where a term of its log-sum-exp is +inf or NaN (all -inf makes the
+    // label's own term -inf): such a record refuses the state, as 0 * L_i would.
+    const bool plain = cache.logLik().size() == 0;
+    const Eigen::ArrayXXd& D = cache.densities();
     for (std::size_t i = 0; i < z.size(); ++i) {
         const Eigen::Index zi = z[i];
         if (zi < 0) continue;
         const auto r = static_cast<Eigen::Index>(i);
+        if (plain) {
+            for (Eigen::Index col = 0; col < D.cols(); ++col)
+                if (!(logPi(col) + D(r, col) < std::numeric_limits<double>::infinity()))
+                    return kNegInf;
+        }
         const double term =
-            (alpha(r) - 1.0) * cache.logLik()(r) + logPi(zi) + cache.densities()(r, zi);
+            (plain ? 0.0 : (alpha(r) - 1.0) * cache.logLik()(r)) + logPi(zi) + D(r, zi);
         if (!std::isfinite(term)) return kNegInf;
         lp += term;
     }
@@ -358,7 +369,8 @@ bool NormalMixture::splitMerge(const Eigen::VectorXd& alpha, detail::SplitMergeS
         X_->times(B.col(col), mean);
         D.col(col) = detail::normalLogDensities(y_, mean, ls(col));
     }
-    detail::MixtureCache next(std::move(D), logPi);
+    // With the sweep's shortcut nothing after this reads L (logExtendedTarget neither).
+    detail::MixtureCache next(std::move(D), logPi, !detail::plainSweep(alpha));
     const double logRatio =
         logExtendedTarget(alpha, z, next, s.c, j, k, B, ls, s.tau, priors_) -
         logExtendedTarget(alpha, s.labels.z, s.cache, s.c, j, k, s.B, s.logSigma, s.tau, priors_) +
