@@ -1,14 +1,17 @@
 #include "models/mixture_gibbs_parts.hpp"
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/student_t_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "models/design.hpp"
+#include "models/log_zero.hpp"
 #include "models/prior_terms.hpp"
 #include "ppsynth/common/log_gamma.hpp"
 
@@ -112,30 +115,60 @@ void Labels::index(const Eigen::VectorXd& alpha, Eigen::Index K) {
     }
 }
 
-// One uniform per record, then the components' responsibilities subtracted one column at a
-// time (contiguous in D).
+// One uniform per record, scaled by the record's sum of unnormalized responsibilities
+// exp(logPi_k + D(i, k) - m_i), m_i its largest term, from which they are subtracted in
+// component order. Tiles of records keep those terms in cache, and L is not needed: the sweep
+// with every alpha_i 0 or 1 does not compute it.
 Labels drawLabels(const Eigen::VectorXd& alpha, const MixtureCache& cache, Rng& rng) {
+    constexpr Eigen::Index kTile = 256;
     const Eigen::ArrayXXd& D = cache.densities();
     const Eigen::ArrayXd& logPi = cache.logWeights();
-    const Eigen::ArrayXd& L = cache.logLik();
     const Eigen::Index n = D.rows(), K = D.cols();
     boost::random::uniform_01<double> unif;
     Eigen::ArrayXd u(n);
     for (Eigen::Index i = 0; i < n; ++i) u(i) = alpha(i) == 0.0 ? -1.0 : unif(rng);
     Labels out;
     out.z.assign(static_cast<std::size_t>(n), -1);
-    for (Eigen::Index k = 0; k + 1 < K; ++k) {
-        // Responsibilities all below exp(-kNegligibleLog) (2e-22) would change a label with no
-        // more than that probability, far under their own rounding.
-        if ((logPi(k) + D.col(k) - L < -kNegligibleLog).all()) continue;
-        u -= (logPi(k) + D.col(k) - L).exp();
-        for (Eigen::Index i = 0; i < n; ++i)
-            if (u(i) < 0.0 && out.z[static_cast<std::size_t>(i)] < 0 && alpha(i) != 0.0)
-                out.z[static_cast<std::size_t>(i)] = k;
+    Eigen::ArrayXXd e(kTile, K);
+    Eigen::ArrayXd m(kTile), sum(kTile);
+    std::vector<Eigen::Index> active;
+    for (Eigen::Index r0 = 0; r0 < n; r0 += kTile) {
+        const Eigen::Index len = std::min(kTile, n - r0);
+        auto mt = m.head(len);
+        mt.setConstant(kNegInf);
+        for (Eigen::Index k = 0; k < K; ++k) mt = mt.max(D.col(k).segment(r0, len) + logPi(k));
+        mt = (mt == kNegInf).select(0.0, mt);  // such a row's terms are all 0
+        auto st = sum.head(len);
+        st.setZero();
+        active.clear();
+        for (Eigen::Index k = 0; k < K; ++k) {
+            auto ek = e.col(k).head(len);
+            ek = D.col(k).segment(r0, len) + logPi(k) - mt;
+            // Responsibilities all below exp(-kNegligibleLog) (2e-22) of the tile's records
+            // would change a label with no more than that probability, far under their own
+            // rounding; a NaN keeps its column.
+            if (ek.maxCoeff<Eigen::PropagateNaN>() < -kNegligibleLog) continue;
+            ek = ek.exp();
+            st += ek;
+            active.push_back(k);
+        }
+        for (Eigen::Index t = 0; t < len; ++t) {
+            const Eigen::Index i = r0 + t;
+            if (alpha(i) == 0.0) continue;
+            // The last component takes what is left (also a NaN or all-zero row).
+            Eigen::Index label = K - 1;
+            double left = u(i) * st(t);
+            for (const Eigen::Index k : active) {
+                if (k == K - 1) break;
+                left -= e(t, k);
+                if (left < 0.0) {
+                    label = k;
+                    break;
+                }
+            }
+            out.z[static_cast<std::size_t>(i)] = label;
+        }
     }
-    for (Eigen::Index i = 0; i < n; ++i)
-        if (alpha(i) != 0.0 && out.z[static_cast<std::size_t>(i)] < 0)
-            out.z[static_cast<std::size_t>(i)] = K - 1;
     out.index(alpha, K);
     return out;
 }

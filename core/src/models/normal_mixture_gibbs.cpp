@@ -104,7 +104,10 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     X_->times(B, means);
     Eigen::ArrayXXd D(n, K);
     for (Eigen::Index k = 0; k < K; ++k) D.col(k) = normalLogDensities(y_, means.col(k), ls(k));
-    detail::MixtureCache cache(std::move(D), logWeights(q).array());
+    // Unweighted (every alpha_i 0 or 1, the shortcut below) nothing reads L, split-merge's
+    // extended target and the labels' draw included.
+    const bool plain = detail::plainSweep(alpha);
+    detail::MixtureCache cache(std::move(D), logWeights(q).array(), !plain);
 
     Labels labels = detail::drawLabels(alpha, cache, rng);
     double g = q(gammaOffset());
@@ -120,7 +123,6 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     // third of the sweep): only the weights are kept current, the densities are left stale. A
     // block is still refused where the general ratio would not be finite (plainRefuses).
     // tst_mixture_gibbs checks that the draws are the same.
-    const bool plain = detail::plainSweep(alpha);
     Eigen::ArrayXd lr, lrNext, L;
     if (!plain) detail::labelLogResponsibilities(labels, cache, lr);
     auto uniform = [&rng] { return uniformOpen(rng); };

@@ -369,8 +369,9 @@ bool NormalMixture::splitMerge(const Eigen::VectorXd& alpha, detail::SplitMergeS
         X_->times(B.col(col), mean);
         D.col(col) = detail::normalLogDensities(y_, mean, ls(col));
     }
-    // With the sweep's shortcut nothing after this reads L (logExtendedTarget neither).
-    detail::MixtureCache next(std::move(D), logPi, !detail::plainSweep(alpha));
+    // With the sweep's shortcut the current state's cache holds no L, and nothing after
+    // this reads the proposal's (logExtendedTarget neither).
+    detail::MixtureCache next(std::move(D), logPi, s.cache.logLik().size() != 0);
     const double logRatio =
         logExtendedTarget(alpha, z, next, s.c, j, k, B, ls, s.tau, priors_) -
         logExtendedTarget(alpha, s.labels.z, s.cache, s.c, j, k, s.B, s.logSigma, s.tau, priors_) +
