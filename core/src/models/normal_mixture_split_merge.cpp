@@ -195,14 +195,19 @@ double logExtendedTarget(const Eigen::VectorXd& alpha, const std::vector<Eigen::
     // label's own term -inf): such a record refuses the state, as 0 * L_i would.
     const bool plain = cache.logLik().size() == 0;
     const Eigen::ArrayXXd& D = cache.densities();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    // Usually no term is +inf or NaN anywhere (a pass down each contiguous column); else each
+    // labelled record's row is checked.
+    bool bounded = plain;  // every term below +inf, none NaN
+    for (Eigen::Index col = 0; bounded && col < D.cols(); ++col)
+        bounded = (logPi(col) + D.col(col) < kInf).all();
     for (std::size_t i = 0; i < z.size(); ++i) {
         const Eigen::Index zi = z[i];
         if (zi < 0) continue;
         const auto r = static_cast<Eigen::Index>(i);
-        if (plain) {
+        if (plain && !bounded) {
             for (Eigen::Index col = 0; col < D.cols(); ++col)
-                if (!(logPi(col) + D(r, col) < std::numeric_limits<double>::infinity()))
-                    return kNegInf;
+                if (!(logPi(col) + D(r, col) < kInf)) return kNegInf;
         }
         const double term =
             (plain ? 0.0 : (alpha(r) - 1.0) * cache.logLik()(r)) + logPi(zi) + D(r, zi);
