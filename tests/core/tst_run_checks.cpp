@@ -38,6 +38,28 @@ std::string joined(const std::vector<std::string>& lines) {
     return out;
 }
 
+// Runs Unweighted (normal model, the given transform, 2 x (100 + 100), m = 2) on y as
+// 'income' and checks that the run gave exactly one warning, about Unweighted, holding `text`.
+void oneUnweightedWarning(const std::vector<double>& y, const std::string& transform,
+                          const std::string& text) {
+    data::Table t;
+    QVERIFY(t.addColumn(data::Column::numeric("income", y)).isOk());
+    auto c = study::parseRunConfig(R"({
+      "data": {"path": "income.csv", "target": "income", "transform": ")" +
+                                   transform + R"("},
+      "model": {"family": "normal"},
+      "mcmc": {"chains": 2, "warmup": 100, "draws": 100, "seed": 3},
+      "synthesis": {"m": 2},
+      "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}]})");
+    QVERIFY2(c, c ? "" : c.message().c_str());
+    auto r = study::runStudy(*c, t);
+    QVERIFY2(r, r ? "" : r.message().c_str());
+    QCOMPARE(r->warnings.size(), std::size_t{1});
+    QVERIFY2(r->warnings[0].starts_with("synthesizer 'Unweighted' (unweighted): ") &&
+                 r->warnings[0].find(text) != std::string::npos,
+             r->warnings[0].c_str());
+}
+
 }  // namespace
 
 class TstRunChecks : public QObject {
@@ -251,22 +273,7 @@ class TstRunChecks : public QObject {
     void negativeSyntheticValuesInTheRun() {
         std::vector<double> y;
         for (int i = 0; i < 200; ++i) y.push_back(0.2 + 0.05 * i * (i % 7));  // 0.2 .. 59.9
-        data::Table t;
-        QVERIFY(t.addColumn(data::Column::numeric("income", y)).isOk());
-        auto c = study::parseRunConfig(R"({
-          "data": {"path": "income.csv", "target": "income"},
-          "model": {"family": "normal"},
-          "mcmc": {"chains": 2, "warmup": 100, "draws": 100, "seed": 3},
-          "synthesis": {"m": 2},
-          "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}]})");
-        QVERIFY2(c, c ? "" : c.message().c_str());
-        auto r = study::runStudy(*c, t);
-        QVERIFY2(r, r ? "" : r.message().c_str());
-        QCOMPARE(r->warnings.size(), std::size_t{1});
-        QVERIFY2(r->warnings[0].starts_with("synthesizer 'Unweighted' (unweighted): ") &&
-                     r->warnings[0].find("synthetic values of 'income' are negative") !=
-                         std::string::npos,
-                 r->warnings[0].c_str());
+        oneUnweightedWarning(y, "none", "synthetic values of 'income' are negative");
     }
 
     // Synthetic values further beyond the confidential ones than their whole range: counted
@@ -308,22 +315,9 @@ class TstRunChecks : public QObject {
     void farSyntheticValuesInTheRun() {
         std::vector<double> y{1.0};
         for (int i = 0; i < 199; ++i) y.push_back(100.0 + 0.005 * i);
-        data::Table t;
-        QVERIFY(t.addColumn(data::Column::numeric("income", y)).isOk());
-        auto c = study::parseRunConfig(R"({
-          "data": {"path": "income.csv", "target": "income", "transform": "log"},
-          "model": {"family": "normal"},
-          "mcmc": {"chains": 2, "warmup": 100, "draws": 100, "seed": 3},
-          "synthesis": {"m": 2},
-          "synthesizers": [{"name": "Unweighted", "scheme": "unweighted"}]})");
-        QVERIFY2(c, c ? "" : c.message().c_str());
-        auto r = study::runStudy(*c, t);
-        QVERIFY2(r, r ? "" : r.message().c_str());
-        QCOMPARE(r->warnings.size(), std::size_t{1});
-        QVERIFY2(r->warnings[0].starts_with("synthesizer 'Unweighted' (unweighted): ") &&
-                     r->warnings[0].find("lie further beyond the confidential values than "
-                                         "their whole range (1 to 100.99)") != std::string::npos,
-                 r->warnings[0].c_str());
+        oneUnweightedWarning(y, "log",
+                             "lie further beyond the confidential values than their whole range "
+                             "(1 to 100.99)");
     }
 
     // The design reaches the caller before the first fit and run.json keeps it.
