@@ -85,6 +85,9 @@ struct SplitMergeState {
     double c;  // the Dirichlet parameter gamma / K
     MixtureCache& cache;
     Labels& labels;
+    // The sweep's shortcut (every alpha_i 0 or 1): the caches hold no L and the extended
+    // target is summed without it.
+    bool plain = false;
 };
 
 // One Metropolis-Hastings update of the weights on the theta-marginal (labels integrated

@@ -113,8 +113,8 @@ bool NormalMixture::gibbsSweep(const Eigen::VectorXd& alpha, Eigen::VectorXd& q,
     double g = q(gammaOffset());
     // Split-merge proposals first: they change the labels and two components at once.
     if (K > 1) {
-        detail::SplitMergeState state{B,     ls,    tau, std::exp(g) / static_cast<double>(K),
-                                      cache, labels};
+        detail::SplitMergeState state{B,     ls,     tau,  std::exp(g) / static_cast<double>(K),
+                                      cache, labels, plain};
         for (int t = 0; t < kSplitMergeTries; ++t) (void)splitMerge(alpha, state, rng);
     }
     // Unweighted (every alpha_i 0 or 1) the ratio on the extended target is 1: every block is

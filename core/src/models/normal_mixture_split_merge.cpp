@@ -181,10 +181,11 @@ double componentProposal(const detail::Design& X, const Eigen::VectorXd& y,
 
 // The parts of log pi(theta, z) that a move of components j and k changes: every labelled
 // record's complete-data term, the Dirichlet on pi_j and pi_k, and the two components' priors.
-double logExtendedTarget(const Eigen::VectorXd& alpha, const std::vector<Eigen::Index>& z,
-                         const detail::MixtureCache& cache, double c, Eigen::Index j,
-                         Eigen::Index k, const Eigen::MatrixXd& B, const Eigen::VectorXd& logSigma,
-                         const Eigen::VectorXd& tau, const Priors& priors) {
+double logExtendedTarget(bool plain, const Eigen::VectorXd& alpha,
+                         const std::vector<Eigen::Index>& z, const detail::MixtureCache& cache,
+                         double c, Eigen::Index j, Eigen::Index k, const Eigen::MatrixXd& B,
+                         const Eigen::VectorXd& logSigma, const Eigen::VectorXd& tau,
+                         const Priors& priors) {
     const Eigen::ArrayXd& logPi = cache.logWeights();
     double lp = (c - 1.0) * (logPi(j) + logPi(k)) +
                 componentLogPrior(B.col(j), logSigma(j), tau, priors) +
@@ -193,7 +194,6 @@ double logExtendedTarget(const Eigen::VectorXd& alpha, const std::vector<Eigen::
     // finite, so the term is summed without L, which the cache then need not hold. L_i is
     // not finite exactly where a term of its log-sum-exp is +inf or NaN (all -inf makes the
     // label's own term -inf): such a record refuses the state, as 0 * L_i would.
-    const bool plain = cache.logLik().size() == 0;
     const Eigen::ArrayXXd& D = cache.densities();
     constexpr double kInf = std::numeric_limits<double>::infinity();
     // Usually no term is +inf or NaN anywhere (a pass down each contiguous column); else each
@@ -374,12 +374,11 @@ bool NormalMixture::splitMerge(const Eigen::VectorXd& alpha, detail::SplitMergeS
         X_->times(B.col(col), mean);
         D.col(col) = detail::normalLogDensities(y_, mean, ls(col));
     }
-    // With the sweep's shortcut the current state's cache holds no L, and nothing after
-    // this reads the proposal's (logExtendedTarget neither).
-    detail::MixtureCache next(std::move(D), logPi, s.cache.logLik().size() != 0);
+    detail::MixtureCache next(std::move(D), logPi, !s.plain);
     const double logRatio =
-        logExtendedTarget(alpha, z, next, s.c, j, k, B, ls, s.tau, priors_) -
-        logExtendedTarget(alpha, s.labels.z, s.cache, s.c, j, k, s.B, s.logSigma, s.tau, priors_) +
+        logExtendedTarget(s.plain, alpha, z, next, s.c, j, k, B, ls, s.tau, priors_) -
+        logExtendedTarget(s.plain, alpha, s.labels.z, s.cache, s.c, j, k, s.B, s.logSigma, s.tau,
+                          priors_) +
         logReverse - logForward;
     if (!detail::acceptLog(logRatio, rng)) return false;
     s.B = B;
