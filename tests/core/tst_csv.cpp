@@ -12,6 +12,7 @@
 
 #include "data/csv_parse.hpp"
 #include "data/formats.hpp"
+#include "data/message_text.hpp"
 #include "ppsynth/data/io.hpp"
 #include "ppsynth/data/prepare.hpp"
 #include "ppsynth/data/table.hpp"
@@ -561,6 +562,51 @@ class TstCsv : public QObject {
     // One bad cell among numbers: the column stays numbers, the cell is named (line, text)
     // in a note and in the column, a run using the column is refused with that message, and
     // a type of text gives the cell its text back.
+    // Excel and LibreOffice save a failed formula's error value into the CSV: each message
+    // about such a cell says what it is and where to fix it.
+    void spreadsheetErrorValues() {
+        const std::string advice =
+            " ('#DIV/0!' is a spreadsheet's error value: a formula failed in the workbook the file "
+            "was saved from; correct it there and save the file again)";
+        std::string csv = "y,x\n";
+        for (int i = 1; i <= 40; ++i)
+            csv += std::to_string(i % 7) + "," +
+                   (i == 18   ? "#DIV/0!"
+                    : i == 30 ? "Err:502"
+                              : std::to_string(i * 1.5)) +
+                   "\n";
+        auto t = detail::parseCsvBuffer(csv, "t.csv", {});
+        QVERIFY2(t.hasValue(), t.hasValue() ? "" : t.message().c_str());
+        const std::string unread = t->column(1).unreadMessage();
+        QVERIFY2(unread.find("line 19 '#DIV/0!', line 31 'Err:502'" + advice +
+                             ". The column is read as numbers") != std::string::npos,
+                 unread.c_str());
+
+        ReadOptions o;
+        o.typeOverrides = {{"a", ColumnType::Numeric}};
+        auto refused = detail::parseCsvBuffer("a,b\n1,x\n#N/A,y\n", "t.csv", o);
+        QVERIFY(!refused.hasValue());
+        QCOMPARE(refused.message(),
+                 std::string("'t.csv' line 3, column 'a': '#N/A' is not a number, and the "
+                             "column's type is set to numeric ('#N/A' is a spreadsheet's error "
+                             "value: a formula failed in the workbook the file was saved from; "
+                             "correct it there and save the file again)"));
+
+        // Mostly errors: read as categories, and the note says why its cells are not numbers.
+        ReadReport report;
+        auto cats = detail::parseCsvBuffer("a\n1\n2\n3\n#VALUE!\n#VALUE!\n", "t.csv", {}, &report);
+        QVERIFY(cats.hasValue());
+        QVERIFY(std::any_of(report.notes.begin(), report.notes.end(), [](const std::string& n) {
+            return n.find("line 5, '#VALUE!') ('#VALUE!' is a spreadsheet's error value") !=
+                   std::string::npos;
+        }));
+
+        for (const char* cell : {"#n/a", "#N/A ", "Err:50", "Err:5020", "Err:50x", "NA", "#"})
+            QVERIFY2(!detail::isSpreadsheetError(cell), cell);
+        for (const char* cell : {"#N/A", "#NAME?", "#GETTING_DATA", "Err:502", "Err:504"})
+            QVERIFY2(detail::isSpreadsheetError(cell), cell);
+    }
+
     void badCellAmongNumbers_data() {
         QTest::addColumn<std::string>("cell");
         QTest::addColumn<std::string>("shown");

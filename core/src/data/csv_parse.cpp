@@ -12,6 +12,7 @@
 #include "data/column_builder.hpp"
 #include "data/csv_record.hpp"
 #include "data/csv_sniff.hpp"
+#include "data/message_text.hpp"
 #include "data/text_encoding.hpp"
 
 namespace ppsynth::data::detail {
@@ -343,7 +344,8 @@ Status Parser::notANumber(std::string_view cell, std::size_t line, std::size_t f
     message.append(": '").append(shownCell(latin1_ ? windows1252ToUtf8(cell) : std::string(cell)));
     message.append("' is not a number, and the column's type is set to ");
     message.append(toString(type));
-    const std::string advice = separatorAdvice(cell);
+    std::string advice = separatorAdvice(cell);
+    if (advice.empty()) advice = detail::spreadsheetErrorAdvice({cell});
     message.append(advice.empty() ? " (add it to the missing-value tokens if it marks a missing "
                                     "value)"
                                   : advice);
@@ -410,6 +412,9 @@ std::string Parser::unreadMessage(const std::vector<UnreadCell>& cells, const st
             message.append(" and ").append(std::to_string(cells.size() - kShown)).append(" more");
     }
     message.append(separatorAdvice(cells.front().text));
+    std::vector<std::string_view> texts;
+    for (const auto& u : cells) texts.push_back(u.text);
+    message.append(detail::spreadsheetErrorAdvice(texts));
     message.append(
         ". The column is read as numbers with these cells apart; a run that uses it is refused "
         "until the file is fixed, the cell text is added to the missing-value tokens (if it "
@@ -440,8 +445,9 @@ void Parser::noteColumn(const std::string& name, const Column& column,
              " of its " + std::to_string(share.present) +
              " cells are numbers (the first that is not: line " +
              std::to_string(lineOf(share.firstOtherRow)) + ", '" +
-             shownCell(latin1_ ? windows1252ToUtf8(share.firstOther) : share.firstOther) +
-             "'); to read it as numbers set its type to numeric, and each cell that is not a "
+             shownCell(latin1_ ? windows1252ToUtf8(share.firstOther) : share.firstOther) + "')" +
+             detail::spreadsheetErrorAdvice({share.firstOther}) +
+             "; to read it as numbers set its type to numeric, and each cell that is not a "
              "number is refused with its line");
 }
 

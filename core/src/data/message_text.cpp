@@ -1,5 +1,9 @@
 #include "data/message_text.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
+
 namespace ppsynth::data::detail {
 
 namespace {
@@ -40,6 +44,28 @@ std::string rowsPhrase(std::span<const std::size_t> indices, std::size_t shown) 
 
 std::string counted(std::size_t n, const std::string& singular, const std::string& plural) {
     return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+bool isSpreadsheetError(std::string_view cell) {
+    static constexpr std::array<std::string_view, 15> kExcel = {
+        "#N/A",      "#DIV/0!",   "#VALUE!", "#REF!",     "#NAME?",
+        "#NUM!",     "#NULL!",    "#SPILL!", "#CALC!",    "#FIELD!",
+        "#BLOCKED!", "#CONNECT!", "#BUSY!",  "#UNKNOWN!", "#GETTING_DATA"};
+    if (std::find(kExcel.begin(), kExcel.end(), cell) != kExcel.end()) return true;
+    // LibreOffice: "Err:" and a three-digit code (#N/A and #DIV/0! as Excel).
+    constexpr std::string_view kErr = "Err:";
+    return cell.size() == kErr.size() + 3 && cell.substr(0, kErr.size()) == kErr &&
+           std::all_of(cell.begin() + kErr.size(), cell.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+std::string spreadsheetErrorAdvice(const std::vector<std::string_view>& cells) {
+    for (const auto cell : cells)
+        if (isSpreadsheetError(cell))
+            return " ('" + std::string(cell) +
+                   "' is a spreadsheet's error value: a formula failed in the workbook the file "
+                   "was saved from; correct it there and save the file again)";
+    return {};
 }
 
 }  // namespace ppsynth::data::detail

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ppsynth::data::detail {
@@ -20,5 +21,11 @@ std::string rowList(std::span<const std::size_t> indices, std::size_t shown = 3)
 std::string rowsPhrase(std::span<const std::size_t> indices, std::size_t shown = 3);
 // "1 missing value" / "12 missing values".
 std::string counted(std::size_t n, const std::string& singular, const std::string& plural);
+
+// Whether a cell is a spreadsheet's error value, as Excel ('#N/A', '#DIV/0!', '#VALUE!', ...)
+// and LibreOffice ('Err:502') write a failed formula into the CSV they save.
+bool isSpreadsheetError(std::string_view cell);
+// " ('#N/A' is a spreadsheet error value: ...)" for the first such cell of `cells`, or "".
+std::string spreadsheetErrorAdvice(const std::vector<std::string_view>& cells);
 
 }  // namespace ppsynth::data::detail
