@@ -213,6 +213,35 @@ class TestRunUntilConverged : public QObject {
         QVERIFY(fit->diagnostics.untilConverged.budgetReached);
         qInfo("short at the budget: %s", fit->untilConverged->shortfall.front().c_str());
         QVERIFY(fit->untilConverged->shortfall.front().find("ESS") != std::string::npos);
+        // ESS 1e12 at the rate of one block: far beyond the seconds the block took.
+        const double needed = fit->untilConverged->secondsForEss;
+        qInfo("ESS 1e12 would take about %g s", needed);
+        QVERIFY(std::isfinite(needed));
+        QVERIFY(needed > 1e6);
+    }
+
+    // The verdict's reason at the budget: what was short, and how long the rule's ESS would
+    // take at the rate so far, in words that fit its size.
+    void budgetReasonEstimatesTheTime() {
+        study::UntilConverged rule;
+        rule.budgetSeconds = 900;
+        study::UntilConvergedOutcome u;
+        u.budgetReached = true;
+        u.shortfall = {"total log-likelihood: R-hat 1.058, bulk ESS 55", "tau[age]: bulk ESS 300"};
+        u.secondsForEss = 900 * 400 / 55.0;
+        QCOMPARE(study::budgetReachedReason(u, rule),
+                 std::string("budget reached (mcmc.budget_seconds 900 s) before R-hat < 1.01, "
+                             "ESS >= 400 and the epsilon verdict held for total "
+                             "log-likelihood: R-hat 1.058, bulk ESS 55 and 1 more: raise the "
+                             "budget (at the rate so far, ESS 400 would take about 109 minutes "
+                             "in all)"));
+        u.secondsForEss = 95;
+        QVERIFY(study::budgetReachedReason(u, rule).ends_with("about 95 s in all)"));
+        u.secondsForEss = 9 * 3600;
+        QVERIFY(study::budgetReachedReason(u, rule).ends_with("about 9.0 hours in all)"));
+        u.secondsForEss = 0;  // unknown: no estimate
+        u.shortfall.resize(1);
+        QVERIFY(study::budgetReachedReason(u, rule).ends_with("bulk ESS 55: raise the budget"));
     }
 
     // The rule includes the epsilon verdict, with its f_i agreement between chains, for the

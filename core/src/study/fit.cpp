@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 #include "ppsynth/common/moments.hpp"
@@ -217,7 +218,8 @@ Expected<mcmc::SamplerResult> sampleUntilConverged(
         so.starts.clear();
         for (const auto& c : r->chains) so.starts.push_back(c.continuation());
         appendBlock(run, std::move(*r));
-        outcome.shortfall = convergenceShortfall(ruleQuantities(model, run, acc, streamed), rule);
+        const auto quantities = ruleQuantities(model, run, acc, streamed);
+        outcome.shortfall = convergenceShortfall(quantities, rule);
         // The verdict's own lines, but a quantity the rule already finds short only once. The
         // f_i agreement costs a pass over every draw so far: judged only when nothing else is
         // short, so a run that needs many blocks does not pay it block after block.
@@ -242,6 +244,11 @@ Expected<mcmc::SamplerResult> sampleUntilConverged(
         draws = static_cast<int>(std::min<double>(block, std::max(0.0, fits)));
         if (draws < std::max(1, block / 10)) {
             outcome.budgetReached = true;
+            double minEss = std::numeric_limits<double>::infinity();
+            for (const auto& [name, q] : quantities)
+                if (std::isfinite(q.rhat)) minEss = std::min({minEss, q.essBulk, q.essTail});
+            if (minEss > 0 && minEss < rule.ess)
+                outcome.secondsForEss = secondsSince(t0) * rule.ess / minEss;
             return run;
         }
         so.warmup = 0;
@@ -278,6 +285,28 @@ std::vector<std::string> convergenceShortfall(
         out.push_back(std::move(line));
     }
     return out;
+}
+
+std::string budgetReachedReason(const UntilConvergedOutcome& outcome, const UntilConverged& rule) {
+    auto fixed = [](double v, int digits) {
+        std::ostringstream o;
+        o << std::fixed << std::setprecision(digits) << v;
+        return o.str();
+    };
+    std::string why = "budget reached (mcmc.budget_seconds " + fixed(rule.budgetSeconds, 0) +
+                      " s) before R-hat < " + fixed(rule.rhat, 2) +
+                      ", ESS >= " + fixed(rule.ess, 0) + " and the epsilon verdict held";
+    const auto& s = outcome.shortfall;
+    if (!s.empty()) why += " for " + s.front();
+    if (s.size() > 1) why += " and " + std::to_string(s.size() - 1) + " more";
+    why += ": raise the budget";
+    if (const double t = outcome.secondsForEss; t > 0 && std::isfinite(t))
+        why += " (at the rate so far, ESS " + fixed(rule.ess, 0) + " would take about " +
+               (t < 120    ? fixed(t, 0) + " s"
+                : t < 7200 ? fixed(t / 60, 0) + " minutes"
+                           : fixed(t / 3600, 1) + " hours") +
+               " in all)";
+    return why;
 }
 
 std::vector<std::string> verdictShortfall(const privacy::EpsilonDiagnostics& verdict,

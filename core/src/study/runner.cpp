@@ -303,13 +303,7 @@ class Runner {
         }
         m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(halves)));
         if (const auto& u = m.fit.untilConverged; u && u->budgetReached) {
-            std::string why = "budget reached (mcmc.budget_seconds " +
-                              std::to_string(static_cast<long long>(config_.mcmc.budgetSeconds)) +
-                              " s) before R-hat < 1.01, ESS >= 400 and the epsilon verdict held";
-            if (!u->shortfall.empty()) why += " for " + u->shortfall.front();
-            if (u->shortfall.size() > 1)
-                why += " and " + std::to_string(u->shortfall.size() - 1) + " more";
-            m.epsilon.reasons.push_back(why + ": raise the budget");
+            m.epsilon.reasons.push_back(budgetReachedReason(*u, *fo.untilConverged));
             m.epsilon.converged = false;
         }
         if (m.epsilon.argmaxRecord < result_.inputs.keptRows.size())

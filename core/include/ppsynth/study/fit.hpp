@@ -47,7 +47,17 @@ struct UntilConvergedOutcome {
     bool converged = false;              // every quantity met the rule
     bool budgetReached = false;          // stopped by the budget before that
     std::vector<std::string> shortfall;  // what was still short at the end ("D_s: R-hat 1.03")
+    // At the budget: about how long the whole fit would take, at the rate of its blocks so
+    // far, for every diagnosed quantity's bulk and tail ESS to reach the rule's (a stationary
+    // chain's ESS grows in proportion to its draws; R-hat is not extrapolated). 0 when unknown.
+    double secondsForEss = 0;
 };
+
+// Why a fit stopped by the budget is not converged, for the epsilon verdict's reasons:
+// "budget reached (mcmc.budget_seconds 600 s) before R-hat < 1.01, ESS >= 400 and the epsilon
+// verdict held for total log-likelihood: R-hat 1.058, bulk ESS 55 and 2 more: raise the
+// budget (at the rate so far, ESS 400 would take about 110 minutes in all)".
+std::string budgetReachedReason(const UntilConvergedOutcome& outcome, const UntilConverged& rule);
 
 struct FitOptions {
     mcmc::SamplerOptions sampler;  // chains, warmup, draws, seed, threads, starts, progress, cancel
