@@ -324,10 +324,20 @@ class TstDiagnostics : public QObject {
         const auto d = privacy::diagnoseEpsilon(e);
         QCOMPARE(d.converged, converged);
         QCOMPARE(d.loglikRhatBulk, bulk);
-        if (!converged)
-            QVERIFY2(privacy::verdictLine(d).find("R-hat of the total log-likelihood") !=
+        if (!converged) {
+            const std::string line = privacy::verdictLine(d);
+            QVERIFY2(line.find("R-hat of the total log-likelihood") != std::string::npos,
+                     line.c_str());
+            QVERIFY2(line.find("(mcmc.draws, or \"draws\": \"auto\")") != std::string::npos,
+                     line.c_str());
+            // A run until converged is lengthened by its budget, not by mcmc.draws.
+            const std::string budget = privacy::verdictLine(
+                privacy::diagnoseEpsilon(e, {}, privacy::LengthRemedy::Budget));
+            QVERIFY2(budget.find("another epsilon; raise the budget (mcmc.budget_seconds)") !=
                          std::string::npos,
-                     privacy::verdictLine(d).c_str());
+                     budget.c_str());
+            QVERIFY2(budget.find("mcmc.draws") == std::string::npos, budget.c_str());
+        }
     }
     void epsilonChainsOfAFit() {
         // Two chains of four draws: D_s = max_i |l_i| per draw, Delta over each half of the
@@ -468,7 +478,15 @@ class TstDiagnostics : public QObject {
                                     .arg(100 * f->withinMedianRelativeDifference)
                                     .arg(QString::fromStdString(why.value_or("agrees")))));
             QCOMPARE(why.has_value(), !agrees);
-            if (why) QVERIFY2(QString::fromStdString(*why).startsWith(reason), why->c_str());
+            if (why) {
+                QVERIFY2(QString::fromStdString(*why).startsWith(reason), why->c_str());
+                QVERIFY2(why->find("mcmc.budget_seconds") == std::string::npos, why->c_str());
+                const auto budget =
+                    privacy::fAgreementReason(*f, {}, privacy::LengthRemedy::Budget);
+                QVERIFY(budget.has_value());
+                QVERIFY2(budget->ends_with("raise the budget (mcmc.budget_seconds)"),
+                         budget->c_str());
+            }
             // The verdict gives the same answer on the same figures.
             auto e = epsilonChains(static_cast<int>(modes.size()), 1000, 0.3, 13);
             e.recordMaxPerHalf = halves;

@@ -153,6 +153,12 @@ namespace {
 // Drift within a chain (too short a warm-up) raises the within figure as well, so this test does
 // not catch it: split R-hat and ESS of D_s (and of the other quantities, in a run until converged)
 // do.
+// The advice closing a reason: `draws` for a fixed-length run, the budget for a run until
+// converged.
+std::string advice(LengthRemedy remedy, const std::string& draws) {
+    return remedy == LengthRemedy::Budget ? "raise the budget (mcmc.budget_seconds)" : draws;
+}
+
 bool tooShort(const FAgreement& f, const EpsilonThresholds& t) {
     return f.drawsPerHalf < t.fMinDrawsPerHalf;
 }
@@ -171,13 +177,15 @@ bool fAgreementHolds(const FAgreement& f, const EpsilonThresholds& t) {
     return !tooShort(f, t) && !differenceTooLarge(f, t) && !ranksTooDifferent(f, t);
 }
 
-std::optional<std::string> fAgreementReason(const FAgreement& f, const EpsilonThresholds& t) {
+std::optional<std::string> fAgreementReason(const FAgreement& f, const EpsilonThresholds& t,
+                                            LengthRemedy remedy) {
     if (fAgreementHolds(f, t)) return std::nullopt;
     if (tooShort(f, t))
         return "too few draws to judge whether the unweighted chains agree on the record bounds "
                "f_i (" +
                std::to_string(f.drawsPerHalf) + " retained draws in a half chain, at least " +
-               std::to_string(t.fMinDrawsPerHalf) + " needed): sample more draws (mcmc.draws)";
+               std::to_string(t.fMinDrawsPerHalf) +
+               " needed): " + advice(remedy, "sample more draws (mcmc.draws)");
     return "the unweighted chains disagree on the record bounds f_i more than the halves of "
            "one chain do (rank correlation " +
            fixed(f.rankCorrelation, 3) + " between chains, " + fixed(f.withinRankCorrelation, 3) +
@@ -185,10 +193,12 @@ std::optional<std::string> fAgreementReason(const FAgreement& f, const EpsilonTh
            "% between chains, " + fixed(100 * f.withinMedianRelativeDifference, 1) +
            "% within; at most " + fixed(t.fDisagreementRatio, 1) +
            " times the within-chain figures): the Lipschitz weights built from them are not "
-           "settled; sample longer chains";
+           "settled; " +
+           advice(remedy, "sample longer chains");
 }
 
-EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThresholds& t) {
+EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThresholds& t,
+                                   LengthRemedy remedy) {
     EpsilonDiagnostics d;
     d.diagnosed = true;
     d.deltaPerChain = chains.deltaPerChain;
@@ -206,21 +216,23 @@ EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThr
         d.essBulk = s.essBulk;
         d.essTail = s.essTail;
         if (std::isnan(s.rhatBulk)) {
-            d.reasons.push_back(
-                "R-hat of D_s cannot be computed (too few draws per chain); sample more draws");
+            d.reasons.push_back("R-hat of D_s cannot be computed (too few draws per chain); " +
+                                advice(remedy, "sample more draws"));
         } else {
             if (d.rhatBulk > t.rhat || d.rhatTail > t.rhat)
                 d.reasons.push_back("split R-hat of D_s = max_i alpha_i |l_i| is " +
                                     fixed(d.rhatBulk, 3) + " (bulk) / " + fixed(d.rhatTail, 3) +
                                     " (tail), above " + fixed(t.rhat, 2) +
-                                    ": the chains disagree on what sets epsilon; sample longer "
-                                    "chains (mcmc.draws, mcmc.warmup)");
+                                    ": the chains disagree on what sets epsilon; " +
+                                    advice(remedy,
+                                           "sample longer chains (mcmc.draws, "
+                                           "mcmc.warmup)"));
             const double essMin = t.essPerChain * static_cast<double>(nChains);
             if (d.essBulk < essMin || d.essTail < essMin)
-                d.reasons.push_back("ESS of D_s is " + fixed(d.essBulk, 0) + " (bulk) / " +
-                                    fixed(d.essTail, 0) + " (tail), below " + fixed(essMin, 0) +
-                                    " (" + fixed(t.essPerChain, 0) +
-                                    " per chain): sample more draws (mcmc.draws)");
+                d.reasons.push_back(
+                    "ESS of D_s is " + fixed(d.essBulk, 0) + " (bulk) / " + fixed(d.essTail, 0) +
+                    " (tail), below " + fixed(essMin, 0) + " (" + fixed(t.essPerChain, 0) +
+                    " per chain): " + advice(remedy, "sample more draws (mcmc.draws)"));
         }
     } else if (nChains > 0) {
         d.rhatBulk = d.rhatTail = 1.0;  // every draw has the same D_s: nothing to disagree on
@@ -233,12 +245,14 @@ EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains, const EpsilonThr
                             fixed(d.loglikRhatBulk, 3) + " (bulk) / " + fixed(d.loglikRhatTail, 3) +
                             " (tail), above " + fixed(t.rhat, 2) +
                             ": the chains have not settled on the same posterior, so another "
-                            "seed or longer chains may give another epsilon; sample longer "
-                            "chains (mcmc.draws, or \"draws\": \"auto\")");
+                            "seed or longer chains may give another epsilon; " +
+                            advice(remedy,
+                                   "sample longer chains (mcmc.draws, or \"draws\": "
+                                   "\"auto\")"));
     if (!chains.recordMaxPerHalf.empty()) {
         d.fAgreement = fAgreement(chains.recordMaxPerHalf);
         if (d.fAgreement)
-            if (auto why = fAgreementReason(*d.fAgreement, t)) d.reasons.push_back(*why);
+            if (auto why = fAgreementReason(*d.fAgreement, t, remedy)) d.reasons.push_back(*why);
     }
     d.converged = d.reasons.empty();
     return d;

@@ -301,7 +301,8 @@ class Runner {
             m.recordBound = recordBoundsOverDraws(*model_, m.fit.draws, m.bound.keptDraws, alpha,
                                                   config_.mcmc.threads);
         }
-        m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(halves)));
+        m.epsilon = privacy::diagnoseEpsilon(epsilonChains(m.fit, m.bound, std::move(halves)), {},
+                                             lengthRemedy());
         if (const auto& u = m.fit.untilConverged; u && u->budgetReached) {
             m.epsilon.reasons.push_back(budgetReachedReason(*u, *fo.untilConverged));
             m.epsilon.converged = false;
@@ -473,6 +474,12 @@ class Runner {
 
     bool cancelled() const { return options_.cancel && options_.cancel->load(); }
 
+    // A run until converged is lengthened by its budget, not by mcmc.draws.
+    privacy::LengthRemedy lengthRemedy() const {
+        return config_.mcmc.drawsAuto ? privacy::LengthRemedy::Budget
+                                      : privacy::LengthRemedy::Draws;
+    }
+
     // LW weights are built from the unweighted f_i: when the unweighted chains disagree on
     // them, a rerun gives other weights and another epsilon, so this epsilon is not settled
     // either.
@@ -480,7 +487,7 @@ class Runner {
         const auto& u = unweighted_.epsilon;
         d.fAgreement = u.fAgreement;
         if (!u.fAgreement) return;
-        if (auto why = privacy::fAgreementReason(*u.fAgreement)) {
+        if (auto why = privacy::fAgreementReason(*u.fAgreement, {}, lengthRemedy())) {
             d.reasons.push_back("weights: " + *why);
             d.converged = false;
         }

@@ -93,8 +93,13 @@ struct EpsilonChains {
     std::vector<HalfChainRecordMax> recordMaxPerHalf;
 };
 
+// What a reason advises: a fixed-length run samples longer chains (mcmc.draws); a run until
+// converged ("draws": "auto"), whose length its budget set, raises mcmc.budget_seconds.
+enum class LengthRemedy { Draws, Budget };
+
 EpsilonDiagnostics diagnoseEpsilon(const EpsilonChains& chains,
-                                   const EpsilonThresholds& thresholds = {});
+                                   const EpsilonThresholds& thresholds = {},
+                                   LengthRemedy remedy = LengthRemedy::Draws);
 
 // Spearman rank correlation (average ranks for ties; +inf ranks above every finite value).
 // NaN when either side is constant or the sizes differ or are below 2.
@@ -112,7 +117,8 @@ bool fAgreementHolds(const FAgreement& f, const EpsilonThresholds& thresholds = 
 
 // Why the chains' agreement on f_i is not good enough, or nullopt when it is.
 std::optional<std::string> fAgreementReason(const FAgreement& f,
-                                            const EpsilonThresholds& thresholds = {});
+                                            const EpsilonThresholds& thresholds = {},
+                                            LengthRemedy remedy = LengthRemedy::Draws);
 
 // A line for people: "epsilon converged: yes" or "epsilon converged: no (reason; reason)";
 // "epsilon convergence: not diagnosed (...)" for older runs.
