@@ -23,6 +23,13 @@ namespace {
 // The diagnosed quantity the epsilon verdict also reads (epsilonChains).
 constexpr const char* kTotalLogLik = "total log-likelihood";
 
+// v with `digits` decimals, for the lines people read.
+std::string fixed(double v, int digits) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(digits) << v;
+    return o.str();
+}
+
 // Components switch labels between draws (the registry's `mixture`).
 bool isMixture(const models::Model& model) {
     return models::isMixtureFamily(model.family());
@@ -267,11 +274,6 @@ std::vector<std::string> convergenceShortfall(
     const std::vector<std::pair<std::string, mcmc::ConvergenceSummary>>& quantities,
     const UntilConverged& rule) {
     std::vector<std::string> out;
-    auto fixed = [](double v, int digits) {
-        std::ostringstream o;
-        o << std::fixed << std::setprecision(digits) << v;
-        return o.str();
-    };
     for (const auto& [name, s] : quantities) {
         if (!std::isfinite(s.rhat)) continue;
         std::vector<std::string> parts;
@@ -288,11 +290,6 @@ std::vector<std::string> convergenceShortfall(
 }
 
 std::string budgetReachedReason(const UntilConvergedOutcome& outcome, const UntilConverged& rule) {
-    auto fixed = [](double v, int digits) {
-        std::ostringstream o;
-        o << std::fixed << std::setprecision(digits) << v;
-        return o.str();
-    };
     std::string why = "budget reached (mcmc.budget_seconds " + fixed(rule.budgetSeconds, 0) +
                       " s) before R-hat < " + fixed(rule.rhat, 2) +
                       ", ESS >= " + fixed(rule.ess, 0) + " and the epsilon verdict held";
@@ -312,11 +309,6 @@ std::string budgetReachedReason(const UntilConvergedOutcome& outcome, const Unti
 std::vector<std::string> verdictShortfall(const privacy::EpsilonDiagnostics& verdict,
                                           const privacy::EpsilonThresholds& thresholds) {
     if (verdict.converged) return {};
-    auto fixed = [](double v, int digits) {
-        std::ostringstream o;
-        o << std::fixed << std::setprecision(digits) << v;
-        return o.str();
-    };
     // The verdict's reasons are its D_s checks and the f_i agreement; its figures, not a
     // second judgement, make the lines.
     std::vector<std::string> out;
