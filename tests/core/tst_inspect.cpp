@@ -67,7 +67,8 @@ class TstInspect : public QObject {
             t.addColumn(Column::numeric(
                             "x", {1, inf, 3, std::numeric_limits<double>::quiet_NaN(), 5, -inf}))
                 .isOk());
-        const auto& x = col(summarize(t), "x");
+        const TableSummary summary = summarize(t);  // col() refers into it
+        const auto& x = col(summary, "x");
         QCOMPARE(x.nonFinite, std::size_t{3});
         QCOMPARE(x.missing, std::size_t{0});
         QCOMPARE(*x.min, 1.0);
@@ -82,7 +83,8 @@ class TstInspect : public QObject {
         x.setUnreadCells({{2, "12abc"}}, "'f.csv' line 4, column 'x': '12abc' is not a number");
         Table t;
         QVERIFY(t.addColumn(std::move(x)).isOk());
-        const auto& s = col(summarize(t), "x");
+        const TableSummary summary = summarize(t);
+        const auto& s = col(summary, "x");
         QCOMPARE(s.notNumbers, std::size_t{1});
         QCOMPARE(s.missing, std::size_t{0});
         QCOMPARE(s.notNumbersMessage,
@@ -118,7 +120,8 @@ class TstInspect : public QObject {
     void distinctIsCapped() {
         SummaryOptions o;
         o.distinctCap = 3;
-        const auto& inc = col(summarize(smallTable(), o), "income");
+        const TableSummary summary = summarize(smallTable(), o);
+        const auto& inc = col(summary, "income");
         QCOMPARE(inc.distinct, std::size_t{3});
         QVERIFY(inc.distinctCapped);
     }
