@@ -21,7 +21,7 @@ WeightPreviewPanel::WeightPreviewPanel(QWidget* parent)
       sourceLabel_(new QLabel(this)),
       chart_(new charts::PlotChart),
       view_(new charts::ChartView(chart_, this)),
-      upper_(new QLineSeries),
+      upper_(new QLineSeries(this)),  // the area series does not own it
       area_(new QAreaSeries(upper_)),
       x_(charts::makeValueAxis(tr("weight alpha_i"))),
       y_(charts::makeCountAxis(tr("records"))) {
